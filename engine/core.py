@@ -1,0 +1,176 @@
+"""The Engine: the one public entry point the TUI and the CLI use. Synchronous and thread-safe to call."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.errors import AnswerError
+from engine.index import Indexes
+from engine.ingest import Ingestor
+from engine.lock import WriterLock
+from engine.models.protocols import RoleStatus
+from engine.models.provider import ModelProvider
+from engine.settings import Settings, force_offline
+from engine.store import Store
+from engine.types import (
+    Answer,
+    AnswerEvent,
+    AnswerFinished,
+    CancelCheck,
+    Document,
+    IngestResult,
+    ProgressCallback,
+    Region,
+    Retrieval,
+    TokenStreamed,
+)
+
+
+class Engine:
+    """Ingest filings, list and remove them, retrieve evidence and answer questions with citations.
+
+    Heavy models load lazily on first use. Long calls take ``on_progress=`` and ``cancelled=`` callables.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        models: ModelProvider | None = None,
+        *,
+        overrides: dict[str, Any] | None = None,
+    ) -> None:
+        force_offline()
+        self.settings = settings or Settings()
+        self._prepare_data_dir(self.settings.data_dir)
+        self.models = models or ModelProvider(self.settings, overrides=overrides)
+        self.store = Store(self.settings.catalogue_path)
+        self.indexes = Indexes(self.settings.index_dir)
+        self.writer = WriterLock(self.settings.data_dir)
+        self._ingestor = Ingestor(self.settings, self.store, self.indexes, self.models)
+        self._retriever: Any = None
+        self._lock = threading.RLock()
+
+    @staticmethod
+    def _prepare_data_dir(path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        try:
+            os.chmod(path, 0o700)  # filings and answers are private to the user
+        except OSError:
+            pass
+
+    # --- library -------------------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Sequence[str | Path],
+        on_progress: ProgressCallback | None = None,
+        cancelled: CancelCheck | None = None,
+        password: str | None = None,
+        force: bool = False,
+    ) -> list[IngestResult]:
+        """Ingest files or folders of PDFs; one result per file; a failing file never stops the batch."""
+        with self.writer:
+            results = self._ingestor.ingest(paths, on_progress, cancelled, password, force)
+        self._invalidate()
+        return results
+
+    def documents(self) -> list[Document]:
+        """All documents in the library, oldest first."""
+        return self.store.documents()
+
+    def document(self, ref: str) -> Document:
+        """A document by id, id prefix, name or path."""
+        return self.store.document(ref)
+
+    def remove(self, ref: str) -> Document:
+        """Remove a document and everything derived from it."""
+        doc = self.store.document(ref)
+        with self.writer:
+            self._ingestor.remove(doc.id)
+        self._invalidate()
+        return doc
+
+    def regions(self, ref: str, page: int | None = None, kind: str | None = None) -> list[Region]:
+        """Tables, figures, captions and titles found in a document (optionally one page or kind)."""
+        doc = self.store.document(ref)
+        return self.store.regions(doc.id, page=page, kind=kind)
+
+    def page_text(self, ref: str, page: int) -> dict[str, Any]:
+        """The stored text (and words with boxes) of one page, for evidence previews."""
+        doc = self.store.document(ref)
+        row = self.store.page(doc.id, page, with_words=True)
+        if row is None:
+            raise AnswerError(f"{doc.name} has no page {page}.", title="No such page")
+        return row
+
+    # --- questions -----------------------------------------------------------------------------------
+    def _invalidate(self) -> None:
+        with self._lock:
+            if self._retriever is not None:
+                self._retriever.invalidate()
+
+    def retriever(self) -> Any:
+        with self._lock:
+            if self._retriever is None:
+                from engine.retrieve import Retriever
+
+                self._retriever = Retriever(self.settings, self.store, self.indexes, self.models)
+            return self._retriever
+
+    def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
+        """Evidence for a question: scope (ids or names) if given, else routed or library-wide."""
+        return self.retriever().retrieve(question, scope=scope, k=k)  # type: ignore[no-any-return]
+
+    def answer(
+        self,
+        question: str,
+        scope: Sequence[str] | None = None,
+        cancelled: CancelCheck | None = None,
+        save: bool = True,
+    ) -> Iterator[AnswerEvent]:
+        """Stream an answer: ``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``."""
+        from engine.answer import Answerer
+
+        answerer = Answerer(self.settings, self.models)
+        for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):
+            if isinstance(event, AnswerFinished) and save:
+                a = event.answer
+                a.id = self.store.add_answer(
+                    a.question, a.text, [e.doc_id for e in a.evidence], a.to_json()
+                )
+            yield event
+
+    def ask(
+        self,
+        question: str,
+        scope: Sequence[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        cancelled: CancelCheck | None = None,
+        save: bool = True,
+    ) -> Answer:
+        """``answer`` consumed to its end."""
+        final: Answer | None = None
+        for event in self.answer(question, scope=scope, cancelled=cancelled, save=save):
+            if isinstance(event, TokenStreamed) and on_token is not None:
+                on_token(event.text)
+            elif isinstance(event, AnswerFinished):
+                final = event.answer
+        if final is None:
+            raise AnswerError("The answer was cancelled before it finished.", title="Cancelled")
+        return final
+
+    def history(self, search: str = "", limit: int = 200) -> list[dict[str, Any]]:
+        """Past answers, newest first, optionally filtered by a search string."""
+        return self.store.answers(search, limit)
+
+    # --- models --------------------------------------------------------------------------------------
+    def models_status(self, load: bool = True) -> dict[str, RoleStatus]:
+        """Check every role of models.toml (``load`` really loads and exercises each model)."""
+        return self.models.check_all(load=load)
+
+    def close(self) -> None:
+        self.models.close()
+        self.store.close()

@@ -1,0 +1,384 @@
+"""Ingestion as stages over pages. Each stage records its result, so a crash or cancel resumes where it
+stopped and a bad page becomes a recorded error, not a lost document."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.chunking import page_sentences, semantic_chunks
+from engine.errors import Cancelled, EngineError, IngestError
+from engine.index import Indexes
+from engine.models.provider import ModelProvider
+from engine.pdftext import PageText, extract_pages, pdf_info
+from engine.settings import Settings
+from engine.store import Store
+from engine.types import (
+    CancelCheck,
+    Chunk,
+    IngestProgress,
+    IngestResult,
+    ProgressCallback,
+    Region,
+    ignore_progress,
+    never_cancelled,
+)
+
+log = logging.getLogger(__name__)
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; folders expanded to the PDFs inside them (recursively, sorted)."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p).expanduser()
+        if path.is_dir():
+            out.extend(sorted(q for q in path.rglob("*") if q.is_file() and q.suffix.lower() == ".pdf"))
+        else:
+            out.append(path)
+    return out
+
+
+@dataclass
+class IngestContext:
+    """What a stage sees of the document being ingested."""
+
+    doc_id: str
+    path: Path
+    settings: Settings
+    store: Store
+    models: ModelProvider
+    pages: list[PageText]
+    report: Callable[[str, int, int, str], None]
+    cancelled: CancelCheck
+    warnings: list[str] = field(default_factory=list)
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    password: str | None = None
+
+    def check_cancelled(self) -> None:
+        if self.cancelled():
+            raise Cancelled("Ingestion was cancelled; finished stages are kept and resume next time.")
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        self.report("warning", 0, 0, message)
+
+    def stage_done(self, stage: str) -> bool:
+        return self.store.stages(self.doc_id).get(stage, {}).get("status") in {"done", "error", "skipped"}
+
+    def record(self, stage: str, status: str, detail: str = "", seconds: float = 0.0) -> None:
+        self.stage_seconds[stage] = self.stage_seconds.get(stage, 0.0) + seconds
+        self.store.set_stage(self.doc_id, stage, status, detail, seconds)
+
+
+class Ingestor:
+    """Runs the stages for each path; one document's failure never stops the batch."""
+
+    def __init__(self, settings: Settings, store: Store, indexes: Indexes, models: ModelProvider) -> None:
+        self.settings = settings
+        self.store = store
+        self.indexes = indexes
+        self.models = models
+
+    def ingest(
+        self,
+        paths: Sequence[str | Path],
+        on_progress: ProgressCallback | None = None,
+        cancelled: CancelCheck | None = None,
+        password: str | None = None,
+        force: bool = False,
+    ) -> list[IngestResult]:
+        on_progress = on_progress or ignore_progress
+        cancelled = cancelled or never_cancelled
+        files = expand_paths(paths)
+        results: list[IngestResult] = []
+        for i, path in enumerate(files):
+            if cancelled():
+                results.append(IngestResult(path=str(path), ok=False, status="cancelled", error="cancelled"))
+                continue
+            results.append(self.ingest_one(path, on_progress, cancelled, i, len(files), password, force))
+        return results
+
+    def ingest_one(
+        self,
+        path: Path,
+        on_progress: ProgressCallback,
+        cancelled: CancelCheck,
+        file_index: int = 0,
+        file_count: int = 1,
+        password: str | None = None,
+        force: bool = False,
+    ) -> IngestResult:
+        t0 = time.perf_counter()
+        result = IngestResult(path=str(path), ok=False, name=path.stem)
+        doc_id = ""
+
+        def report(stage: str, done: int, total: int, message: str = "") -> None:
+            on_progress(
+                IngestProgress(
+                    path=str(path),
+                    doc_id=doc_id,
+                    stage=stage,
+                    done=done,
+                    total=total,
+                    message=message if stage != "warning" else "",
+                    warning=message if stage == "warning" else "",
+                    file_index=file_index,
+                    file_count=file_count,
+                )
+            )
+
+        try:
+            report("open", 0, 1, "checking file")
+            n_pages = pdf_info(path, password)
+            if n_pages > self.settings.max_pages:
+                raise IngestError(
+                    f"{path} has {n_pages} pages, more than the limit of {self.settings.max_pages}. Raise "
+                    "max_pages (--max-pages) if this is intended.",
+                    title="Too many pages",
+                )
+            sha = file_sha256(path)
+            doc_id = sha[:12]
+            existing = self.store.find_by_sha(sha)
+            if existing is not None and force:
+                self.remove(existing.id)
+                existing = None
+            if existing is not None and existing.status in {"ready", "partial"}:
+                result.ok, result.status, result.doc_id = True, "unchanged", existing.id
+                result.name, result.pages = existing.name, existing.pages
+                report("done", 1, 1, "already in the library")
+                return result
+            if existing is None:
+                self.store.add_document(doc_id, sha, str(path.resolve()), path.stem, n_pages)
+                result.status = "ingested"
+            else:
+                self.store.update_document(doc_id, status="ingesting", path=str(path.resolve()))
+                result.status = "resumed"
+            result.doc_id, result.pages = doc_id, n_pages
+            ctx = IngestContext(
+                doc_id=doc_id,
+                path=path,
+                settings=self.settings,
+                store=self.store,
+                models=self.models,
+                pages=[],
+                report=report,
+                cancelled=cancelled,
+                password=password,
+            )
+            self._run_stages(ctx, n_pages)
+            errors = [
+                f"{s}: {v['detail']}" for s, v in self.store.stages(doc_id).items() if v["status"] == "error"
+            ]
+            bad_pages = [p.page for p in ctx.pages if p.error]
+            status = "partial" if errors or bad_pages else "ready"
+            self.store.update_document(doc_id, status=status, error="; ".join(errors)[:2000])
+            result.ok = True
+            result.warnings = ctx.warnings
+            result.stage_seconds = ctx.stage_seconds
+            report("done", 1, 1, status)
+        except Cancelled as exc:
+            result.status, result.error, result.error_title = "cancelled", exc.message, exc.title
+            report("cancelled", 0, 1, exc.message)
+        except EngineError as exc:
+            result.status, result.error, result.error_title = "failed", exc.message, exc.title
+            if doc_id and self.store.find_by_sha(file_sha256(path)) is not None:
+                self.store.update_document(doc_id, status="failed", error=exc.message[:2000])
+            report("failed", 0, 1, exc.message)
+        except Exception as exc:  # unexpected: record it against this file, keep the batch going
+            log.exception("ingest of %s failed", path)
+            result.status, result.error = "failed", f"{type(exc).__name__}: {exc}"
+            result.error_title = "Unexpected ingestion failure"
+            if doc_id:
+                self.store.update_document(doc_id, status="failed", error=result.error[:2000])
+            report("failed", 0, 1, result.error)
+        result.seconds = time.perf_counter() - t0
+        return result
+
+    # --- stages --------------------------------------------------------------------------------------
+    def _run_stages(self, ctx: IngestContext, n_pages: int) -> None:
+        self._stage_text(ctx, n_pages)
+        ctx.check_cancelled()
+        from engine import multimodal
+
+        multimodal.analyse(ctx)
+        ctx.check_cancelled()
+        if not ctx.stage_done("metadata"):
+            t = time.perf_counter()
+            from engine.metadata import extract_metadata
+
+            try:
+                meta = extract_metadata(ctx.pages, ctx.path.name)
+                fields = {k: v for k, v in meta.items() if k in {"title", "company", "form_type", "fiscal_period",
+                                                               "filing_date"} and v}
+                self.store.update_document(ctx.doc_id, **fields)
+                ctx.record("metadata", "done", ", ".join(f"{k}={v}" for k, v in fields.items()),
+                           time.perf_counter() - t)
+            except EngineError as exc:
+                ctx.record("metadata", "error", exc.message, time.perf_counter() - t)
+        ctx.check_cancelled()
+        self._stage_embed(ctx)
+
+    def _stage_text(self, ctx: IngestContext, n_pages: int) -> None:
+        if ctx.stage_done("text"):
+            rows = self.store.pages(ctx.doc_id, with_words=True)
+            ctx.pages = [_page_from_row(r) for r in rows]
+            return
+        t = time.perf_counter()
+        done = 0
+
+        def on_page(_: PageText) -> None:
+            nonlocal done
+            done += 1
+            ctx.report("text", done, n_pages, "reading the text layer")
+
+        ctx.report("text", 0, n_pages, "reading the text layer")
+        pages = extract_pages(
+            ctx.path,
+            range(1, n_pages + 1),
+            workers=self.settings.extract_workers,
+            password=ctx.password,
+            on_page=on_page,
+            cancelled=ctx.cancelled,
+        )
+        ctx.check_cancelled()
+        for p in pages:
+            if p.error:
+                ctx.warn(f"page {p.page}: {p.error}")
+        self.store.put_pages(ctx.doc_id, [p.to_row() for p in pages])
+        ctx.pages = pages
+        with_text = sum(1 for p in pages if p.has_text)
+        ctx.record("text", "done", f"{with_text}/{n_pages} pages with a text layer", time.perf_counter() - t)
+
+    def _stage_embed(self, ctx: IngestContext) -> None:
+        if ctx.stage_done("embed"):
+            return
+        t = time.perf_counter()
+        embedder = self.models.embedder()
+        self.indexes.open(embedder.dim)
+        s = self.settings
+        regions = self.store.regions(ctx.doc_id)
+        table_boxes: dict[int, list[tuple[float, float, float, float]]] = {}
+        for r in regions:
+            if r.kind == "table":
+                table_boxes.setdefault(r.page, []).append(r.bbox)
+        sentences = []
+        for p in ctx.pages:
+            ctx.check_cancelled()
+            sentences.extend(page_sentences(p, table_boxes.get(p.page, ())))
+        # Work estimate for progress: every sentence once, then the chunks (about a fifth as many) and regions.
+        total = max(1, len(sentences) + len(sentences) // 5 + len(regions))
+        embedded = 0
+
+        def embed(texts: Sequence[str]) -> np.ndarray:
+            nonlocal embedded
+            if not texts:
+                return np.zeros((0, embedder.dim), dtype=np.float32)
+            # Batches of similar length waste no compute on padding; results go back in input order.
+            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+            out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+            for i in range(0, len(order), s.embed_batch):
+                ctx.check_cancelled()
+                idx = order[i : i + s.embed_batch]
+                out[idx] = embedder.embed([texts[j] for j in idx])
+                embedded += len(idx)
+                ctx.report("embed", min(embedded, total), total, "embedding")
+            return out
+
+        text_chunks, text_vecs = semantic_chunks(
+            sentences,
+            embed,
+            window=s.chunk_window,
+            overlap=s.chunk_overlap,
+            percentile=s.breakpoint_percentile,
+            merge_similarity=s.merge_similarity,
+            max_chars=s.max_chunk_chars,
+            min_chars=s.min_chunk_chars,
+        )
+        chunks = [
+            Chunk(id=0, doc_id=ctx.doc_id, modality="text", page=c.page, text=c.text, pages=[c.page], bbox=c.bbox)
+            for c in text_chunks
+        ]
+        region_chunks: dict[str, list[Chunk]] = {"table": [], "image": []}
+        for r in regions:
+            if r.kind not in {"table", "figure"}:
+                continue
+            text = region_index_text(r)
+            if not text.strip():
+                continue
+            modality = "table" if r.kind == "table" else "image"
+            region_chunks[modality].append(
+                Chunk(id=0, doc_id=ctx.doc_id, modality=modality, page=r.page, text=text, pages=[r.page],
+                      bbox=r.bbox, region_id=r.id)
+            )
+        region_vecs = {m: embed([c.text for c in cs]) for m, cs in region_chunks.items()}
+        ctx.check_cancelled()
+        # Catalogue first, then the indexes; the stage is marked done only after both are on disk, so a crash
+        # in between redoes this stage and the replaced chunk ids are dropped from the indexes.
+        dropped: list[int] = []
+        dropped += self.store.replace_chunks(ctx.doc_id, "text", chunks)
+        for m, cs in region_chunks.items():
+            dropped += self.store.replace_chunks(ctx.doc_id, m, cs)
+        self.indexes.remove(dropped)
+        if chunks:
+            self.indexes["text"].add([c.id for c in chunks], text_vecs)
+        for m, cs in region_chunks.items():
+            if cs:
+                self.indexes[m].add([c.id for c in cs], region_vecs[m])
+        self.indexes.save()
+        all_ids = [c.id for c in chunks] + [c.id for cs in region_chunks.values() for c in cs]
+        self.store.mark_indexed(all_ids)
+        ctx.report("embed", total, total, "indexed")
+        ctx.record(
+            "embed",
+            "done",
+            f"{len(chunks)} text, {len(region_chunks['table'])} table, {len(region_chunks['image'])} figure chunks",
+            time.perf_counter() - t,
+        )
+
+    def remove(self, doc_id: str) -> list[int]:
+        ids = self.store.delete_document(doc_id)
+        if ids:
+            if self.indexes.ndim is None:
+                self.indexes.open(self.models.embedder().dim)
+            self.indexes.remove(ids)
+            self.indexes.save()
+        return ids
+
+
+def region_index_text(r: Region) -> str:
+    """What the table and image indexes embed: description, title, units, row labels and period headers."""
+    parts = [r.title, r.units, r.summary]
+    table: dict[str, Any] | None = r.table
+    if table:
+        headers = table.get("columns") or table.get("header") or []
+        if headers:
+            parts.append("Columns: " + " | ".join(str(h) for h in headers if h))
+        labels = [str(row.get("label", "")) for row in table.get("rows", []) if isinstance(row, dict)]
+        if labels:
+            parts.append("Rows: " + "; ".join(lab for lab in labels if lab))
+    return "\n".join(p for p in parts if p).strip()
+
+
+def _page_from_row(r: dict[str, Any]) -> PageText:
+    from engine.pdftext import _group_lines
+
+    words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
+    pt = PageText(page=r["page"], width=r["width"], height=r["height"], words=words)
+    pt.lines = _group_lines(words)
+    return pt

@@ -1,0 +1,210 @@
+"""Builds the model of each role lazily from models.toml; tests inject fakes through ``overrides``."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EngineError, ModelError
+from engine.models.config import ROLES, ModelsConfig, RoleConfig, load_models_config
+from engine.models.packaged import PACKAGED, HashCache, resolve, verify
+from engine.models.protocols import LLM, Detector, Embedder, Ocr, Reranker, RoleStatus, VisionModel
+from engine.settings import Settings
+
+FACTORIES: dict[tuple[str, str], str] = {
+    ("embedder", "sentence-transformers"): "engine.models.st_embedder:build",
+    ("llm", "llama-cpp"): "engine.models.llama_backend:build_llm",
+    ("vision", "llama-cpp-mtmd"): "engine.models.llama_backend:build_vision",
+    ("detector", "ultralytics"): "engine.models.yolo_detector:build",
+    ("ocr", "rapidocr"): "engine.models.rapid_ocr:build",
+    ("reranker", "cross-encoder"): "engine.models.cross_encoder:build",
+    ("reranker", "llm"): "engine.models.cross_encoder:build_llm_reranker",
+}
+"""(role, backend) -> ``module:function(cfg, path, provider)`` building the model. Imported on first use."""
+
+
+class ModelProvider:
+    """Owns the models of one profile. Thread-safe; each model is built once, on first use."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        config: ModelsConfig | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._config = config
+        self._overrides = dict(overrides or {})
+        self._models: dict[str, Any] = {}
+        self._lock = threading.RLock()
+        self.hashes = HashCache(settings.models_dir / "hashes.json")
+
+    @property
+    def config(self) -> ModelsConfig:
+        if self._config is None:
+            self._config = load_models_config(self.settings.models_toml, self.settings.profile)
+        return self._config
+
+    def role(self, role: str) -> RoleConfig:
+        return self.config.roles[role]
+
+    def is_enabled(self, role: str) -> bool:
+        if role in self._overrides:
+            return self._overrides[role] is not None
+        return self.role(role).enabled and self.role(role).backend != "geometry"
+
+    # --- paths ---------------------------------------------------------------------------------------
+    def resolve_path(self, role: str) -> Path | None:
+        """The verified local path of a role's model (None for backends that need no file)."""
+        cfg = self.role(role)
+        if cfg.packaged:
+            return resolve(cfg.packaged, self.settings.models_dir, self.hashes)
+        if not cfg.path:
+            return None
+        path = Path(cfg.path).expanduser()
+        if not path.exists():
+            raise ModelError(
+                f"{cfg.source}: path {path} does not exist. Put the model there or fix `path` in "
+                f"{self.config.file}" + (f" (expected sha256 {cfg.sha256})." if cfg.sha256 else "."),
+                title="Model file missing",
+            )
+        if path.is_file() and cfg.sha256:
+            verify(path, cfg.sha256, self.hashes, what=f"{role} model")
+        return path
+
+    def resolve_mmproj(self, role: str = "vision") -> Path:
+        cfg = self.role(role)
+        path = Path(cfg.mmproj).expanduser()
+        if not path.exists():
+            raise ModelError(
+                f"{cfg.source}: mmproj {path} does not exist. Put the projector GGUF there or fix `mmproj`.",
+                title="Model file missing",
+            )
+        if cfg.mmproj_sha256:
+            verify(path, cfg.mmproj_sha256, self.hashes, what="vision projector (mmproj)")
+        return path
+
+    # --- models --------------------------------------------------------------------------------------
+    def get(self, role: str) -> Any:
+        """The model of a role, built on first use; None when the role is off."""
+        if role in self._overrides:
+            return self._overrides[role]
+        with self._lock:
+            if role in self._models:
+                return self._models[role]
+            cfg = self.role(role)
+            if not cfg.enabled or cfg.backend == "geometry":
+                self._models[role] = None
+                return None
+            target = FACTORIES.get((role, cfg.backend))
+            if target is None:
+                raise ModelError(f"{cfg.source}: no backend '{cfg.backend}' for role '{role}'.")
+            module, func = target.split(":")
+            path = self.resolve_path(role)
+            factory = getattr(importlib.import_module(module), func)
+            try:
+                model = factory(cfg, path, self)
+            except EngineError:
+                raise
+            except Exception as exc:  # a backend library failing to load a file is a model error
+                raise ModelError(
+                    f"Loading the {role} model ({cfg.backend}, {path}) failed: {type(exc).__name__}: {exc}",
+                    title="Model failed to load",
+                ) from exc
+            self._models[role] = model
+            return model
+
+    def embedder(self) -> Embedder:
+        model = self.get("embedder")
+        assert model is not None
+        return model  # type: ignore[no-any-return]
+
+    def llm(self) -> LLM:
+        model = self.get("llm")
+        if model is None:
+            raise ModelError("No text LLM is configured; set [llm] in models.toml.")
+        return model  # type: ignore[no-any-return]
+
+    def vision(self) -> VisionModel | None:
+        return self.get("vision")  # type: ignore[no-any-return]
+
+    def detector(self) -> Detector | None:
+        return self.get("detector")  # type: ignore[no-any-return]
+
+    def ocr(self) -> Ocr | None:
+        return self.get("ocr")  # type: ignore[no-any-return]
+
+    def reranker(self) -> Reranker | None:
+        return self.get("reranker")  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        with self._lock:
+            for model in self._models.values():
+                closer = getattr(model, "close", None)
+                if callable(closer):
+                    closer()
+            self._models.clear()
+
+    # --- checks --------------------------------------------------------------------------------------
+    def check(self, role: str, load: bool = True) -> RoleStatus:
+        """Resolve, verify and (with ``load``) really load and exercise a role's model."""
+        cfg = self.role(role)
+        status = RoleStatus(role=role, ok=False, backend=cfg.backend, optional=role in {"vision", "reranker"})
+        if not cfg.enabled or cfg.backend == "geometry":
+            status.ok = True
+            status.detail = "off" if not cfg.enabled else "PDF geometry (no model file)"
+            return status
+        t0 = time.perf_counter()
+        try:
+            path = self.resolve_path(role)
+            if path is not None:
+                status.path = str(path)
+                check_file = path
+                if path.is_dir() and cfg.packaged and cfg.packaged in PACKAGED:
+                    check_file = path / PACKAGED[cfg.packaged].check_file
+                if check_file.is_file():
+                    status.sha256 = self.hashes.sha256(check_file)
+            if load:
+                model = self.get(role)
+                status.detail = _exercise(role, model)
+            else:
+                status.detail = "file verified"
+            status.ok = True
+        except EngineError as exc:
+            status.detail = f"{exc.title}: {exc.message}"
+        except Exception as exc:
+            status.detail = f"{type(exc).__name__}: {exc}"
+        status.extra["seconds"] = round(time.perf_counter() - t0, 2)
+        return status
+
+    def check_all(self, load: bool = True) -> dict[str, RoleStatus]:
+        return {role: self.check(role, load=load) for role in ROLES}
+
+
+def _exercise(role: str, model: Any) -> str:
+    """A real, tiny call through each loaded model, so `models` proves more than that a file exists."""
+    if role == "embedder":
+        vec = model.embed(["net revenue"])
+        return f"{model.name}: dim {vec.shape[1]}"
+    if role == "llm":
+        n = model.count_tokens("Total revenue was $1,234 million.")
+        return f"{model.name}: loaded, context {model.context_tokens}, tokenizer ok ({n} tokens)"
+    if role == "detector":
+        from PIL import Image
+
+        dets = model.detect([Image.new("RGB", (320, 320), "white")])
+        return f"{model.name}: ran on a blank page ({len(dets[0])} regions)"
+    if role == "ocr":
+        from PIL import Image
+
+        model.read([Image.new("RGB", (64, 32), "white")])
+        return f"{model.name}: ran"
+    if role == "reranker":
+        scores = model.score("revenue", ["Total revenue was 5", "The sky is blue"])
+        return f"{model.name}: scored 2 pairs ({scores[0]:.2f}, {scores[1]:.2f})"
+    if role == "vision":
+        return f"{getattr(model, 'name', 'vision')}: loaded"
+    return "loaded"

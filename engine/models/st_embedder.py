@@ -1,0 +1,63 @@
+"""sentence-transformers embedder loaded from a local folder (never a hub name)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.errors import ModelError
+from engine.settings import force_offline
+
+
+class SentenceTransformerEmbedder:
+    """An ``Embedder`` over a local sentence-transformers folder; unit-length float32 vectors."""
+
+    def __init__(self, folder: Path, device: str = "cpu", threads: int = 1, batch_size: int = 64) -> None:
+        force_offline()
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if not (folder / "modules.json").exists() and not (folder / "config.json").exists():
+            raise ModelError(
+                f"{folder} is not a sentence-transformers model folder (no modules.json or config.json). "
+                "Point the embedder's `path` in models.toml at the folder holding the model files.",
+                title="Embedder folder invalid",
+            )
+        if device == "cpu":
+            torch.set_num_threads(max(1, threads))
+        self._lock = threading.Lock()
+        self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)
+        self.batch_size = batch_size
+        self.name = folder.name if folder.name != "model" else folder.parent.name
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        dim = get_dim()
+        self.dim = int(dim) if dim else int(self.embed(["x"]).shape[1])
+        self.max_seq_length = int(getattr(self._model, "max_seq_length", 256) or 256)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        with self._lock:
+            vecs = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vecs, dtype=np.float32)
+
+
+def build(cfg: Any, path: Path | None, provider: Any) -> SentenceTransformerEmbedder:
+    if path is None:
+        raise ModelError(f"{cfg.source}: the embedder needs a path.", title="models.toml incomplete")
+    return SentenceTransformerEmbedder(
+        path,
+        device=str(cfg.option("device", "cpu")),
+        threads=provider.settings.n_threads,
+        batch_size=int(cfg.option("batch_size", provider.settings.embed_batch)),
+    )

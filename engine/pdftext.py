@@ -1,0 +1,216 @@
+"""Words with positions from a PDF's text layer (pdfplumber), grouped into lines, in parallel over pages."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import IngestError
+
+Word = tuple[float, float, float, float, str]
+"""(x0, top, x1, bottom, text) in PDF points, origin top-left."""
+
+
+@dataclass
+class PageText:
+    """The text layer of one page."""
+
+    page: int
+    """1-based."""
+    width: float
+    height: float
+    words: list[Word] = field(default_factory=list)
+    lines: list[list[int]] = field(default_factory=list)
+    """Indexes into ``words``, one list per visual line, top to bottom."""
+    error: str = ""
+
+    @property
+    def has_text(self) -> bool:
+        return len(self.words) >= 3
+
+    @property
+    def text(self) -> str:
+        return "\n".join(" ".join(self.words[i][4] for i in line) for line in self.lines)
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "page": self.page,
+            "width": self.width,
+            "height": self.height,
+            "has_text": self.has_text,
+            "text": self.text,
+            "words": [[round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1), w[4]] for w in self.words],
+        }
+
+
+def pdf_info(path: Path, password: str | None = None) -> int:
+    """Page count of a PDF; IngestError with a clear reason for anything that is not a readable PDF."""
+    if not path.exists():
+        raise IngestError(f"{path} does not exist.", title="File not found")
+    if path.is_dir():
+        raise IngestError(f"{path} is a folder, not a PDF.", title="Not a PDF")
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            head = fh.read(1024)
+    except PermissionError:
+        raise IngestError(f"{path} cannot be read (permission denied).", title="File unreadable") from None
+    except OSError as exc:
+        raise IngestError(f"{path} cannot be read: {exc.strerror}.", title="File unreadable") from exc
+    if size == 0:
+        raise IngestError(f"{path} is empty (0 bytes).", title="Empty file")
+    if b"%PDF-" not in head:
+        raise IngestError(
+            f"{path} is not a PDF (no %PDF- header). Convert it to PDF first.", title="Not a PDF"
+        )
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(str(path), password=password)
+    except pdfium.PdfiumError as exc:
+        msg = str(exc)
+        if "password" in msg.lower():
+            raise IngestError(
+                f"{path} is encrypted. Give its password with --password (or decrypt it with qpdf).",
+                title="Encrypted PDF",
+            ) from exc
+        raise IngestError(
+            f"{path} is damaged and cannot be opened ({msg}). Try repairing it (e.g. `qpdf --repair` or "
+            "re-saving from a viewer) and ingest again.",
+            title="Damaged PDF",
+        ) from exc
+    try:
+        n = len(pdf)
+    finally:
+        pdf.close()
+    if n == 0:
+        raise IngestError(f"{path} has no pages.", title="Empty PDF")
+    return n
+
+
+def _group_lines(words: list[Word]) -> list[list[int]]:
+    """Group words into visual lines by vertical overlap, each line sorted left to right."""
+    order = sorted(range(len(words)), key=lambda i: (round(words[i][1]), words[i][0]))
+    lines: list[list[int]] = []
+    cur: list[int] = []
+    cur_top = cur_bottom = -1.0
+    for i in order:
+        x0, top, x1, bottom, _ = words[i]
+        if cur:
+            overlap = min(bottom, cur_bottom) - max(top, cur_top)
+            height = max(1.0, min(bottom - top, cur_bottom - cur_top))
+            if overlap >= 0.5 * height:
+                cur.append(i)
+                cur_top, cur_bottom = min(cur_top, top), max(cur_bottom, bottom)
+                continue
+            lines.append(sorted(cur, key=lambda j: words[j][0]))
+        cur, cur_top, cur_bottom = [i], top, bottom
+    if cur:
+        lines.append(sorted(cur, key=lambda j: words[j][0]))
+    return lines
+
+
+def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
+    """Worker: open the PDF once and read a range of pages (1-based numbers)."""
+    path, numbers, password = args
+    import logging
+
+    import pdfplumber
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    out: list[PageText] = []
+    with pdfplumber.open(path, password=password or "") as pdf:
+        for n in numbers:
+            try:
+                page = pdf.pages[n - 1]
+                raw = page.extract_words(keep_blank_chars=False, use_text_flow=False, x_tolerance=1.5)
+                words: list[Word] = [
+                    (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), str(w["text"]))
+                    for w in raw
+                    if str(w["text"]).strip()
+                ]
+                pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
+                pt.lines = _group_lines(words)
+                page.flush_cache()
+            except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
+                pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")
+            out.append(pt)
+    return out
+
+
+def extract_pages(
+    path: Path,
+    numbers: Sequence[int],
+    workers: int = 1,
+    password: str | None = None,
+    on_page: Callable[[PageText], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> list[PageText]:
+    """Read the words of the given pages, ``workers`` processes in parallel; results in page order."""
+    numbers = list(numbers)
+    if not numbers:
+        return []
+    batches = list(_batches(numbers, workers))
+    results: list[PageText] = []
+    if workers <= 1 or len(numbers) < 8:
+        for batch in batches:
+            if cancelled is not None and cancelled():
+                break
+            for pt in _extract_range((str(path), batch, password)):
+                results.append(pt)
+                if on_page:
+                    on_page(pt)
+    else:
+        ctx = _mp_context()
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = [pool.submit(_extract_range, (str(path), b, password)) for b in batches]
+            for fut in futures:
+                if cancelled is not None and cancelled():
+                    for f in futures:
+                        f.cancel()
+                    break
+                for pt in fut.result():
+                    results.append(pt)
+                    if on_page:
+                        on_page(pt)
+    results.sort(key=lambda p: p.page)
+    return results
+
+
+def _batches(numbers: list[int], workers: int) -> Iterator[list[int]]:
+    """Contiguous batches of ~8 pages so every process reads nearby pages and progress stays fine-grained."""
+    size = max(1, min(8, math.ceil(len(numbers) / max(1, workers))))
+    for i in range(0, len(numbers), size):
+        yield numbers[i : i + size]
+
+
+def _mp_context() -> Any:
+    import multiprocessing as mp
+
+    # fork is fastest, but forking a process that already runs torch/llama threads can deadlock; forkserver
+    # starts clean workers once.
+    method = os.environ.get("MFR_MP_START", "forkserver")
+    try:
+        return mp.get_context(method)
+    except ValueError:
+        return mp.get_context("spawn")
+
+
+def bbox_union(words: Sequence[Word]) -> tuple[float, float, float, float]:
+    return (
+        min(w[0] for w in words),
+        min(w[1] for w in words),
+        max(w[2] for w in words),
+        max(w[3] for w in words),
+    )
+
+
+def inside(word: Word, box: tuple[float, float, float, float], tol: float = 0.5) -> bool:
+    """True when the word's centre lies in the box (boxes in PDF points)."""
+    cx, cy = (word[0] + word[2]) / 2, (word[1] + word[3]) / 2
+    return box[0] - tol <= cx <= box[2] + tol and box[1] - tol <= cy <= box[3] + tol

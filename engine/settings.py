@@ -1,0 +1,196 @@
+"""Engine settings: one dataclass, a docstring per field, and the one place that decides where data lives."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+APP_NAME = "mfr-tui"
+DATA_DIR_ENV = "MFR_DATA_DIR"
+MODELS_TOML_ENV = "MFR_MODELS_TOML"
+PROFILE_ENV = "MFR_PROFILE"
+
+OFFLINE_ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "YOLO_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "YOLO_VERBOSE": "False",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def force_offline() -> None:
+    """Set the offline switches of every hub-aware library before any of them is imported."""
+    for key, value in OFFLINE_ENV.items():
+        os.environ.setdefault(key, value)
+    # Ultralytics writes a settings file into the user's config dir and would try to sync; keep it local.
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(default_data_dir() / "ultralytics"))
+
+
+def default_data_dir() -> Path:
+    """The data dir: ``$MFR_DATA_DIR`` if set, else ``platformdirs.user_data_dir("mfr-tui")``."""
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def repo_models_toml() -> Path:
+    """The models.toml shipped at the top of the project."""
+    return Path(__file__).resolve().parent.parent / "models.toml"
+
+
+def default_models_toml() -> Path:
+    """models.toml to use: ``$MFR_MODELS_TOML``, else ``<data dir>/models.toml``, else the shipped one."""
+    env = os.environ.get(MODELS_TOML_ENV)
+    if env:
+        return Path(env).expanduser()
+    user = default_data_dir() / "models.toml"
+    if user.exists():
+        return user
+    return repo_models_toml()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the engine can be tuned with. Defaults follow DESIGN.md."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    """Where the catalogue, indexes, crops and assembled models live."""
+
+    models_toml: Path = field(default_factory=default_models_toml)
+    """The models.toml file naming a model file per role."""
+
+    profile: str = field(default_factory=lambda: os.environ.get(PROFILE_ENV, "default"))
+    """Which profile of models.toml to use (``default`` runs on CPU from packaged models)."""
+
+    n_threads: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 8)))
+    """CPU threads for llama.cpp and torch."""
+
+    # --- text chunking (DESIGN.md, ingestion step 1) ---
+    chunk_window: int = 3
+    """Sentences per window when measuring semantic distance between neighbours (w)."""
+
+    chunk_overlap: int = 1
+    """Sentences shared by consecutive windows (o)."""
+
+    breakpoint_percentile: float = 95.0
+    """A chunk boundary is placed where the cosine distance between windows exceeds this percentile."""
+
+    merge_similarity: float = 0.85
+    """Consecutive chunks whose embeddings are more similar than this are merged."""
+
+    max_chunk_chars: int = 1800
+    """Chunks are split further at sentence boundaries above this size (keeps the embedder's window)."""
+
+    min_chunk_chars: int = 40
+    """Fragments shorter than this are folded into a neighbour instead of standing alone."""
+
+    embed_batch: int = 64
+    """Texts per embedding batch."""
+
+    extract_workers: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 4)))
+    """Processes used to read words with positions from PDF pages."""
+
+    max_pages: int = 2000
+    """Documents with more pages than this are refused (a guard against hostile files)."""
+
+    # --- multimodal ingestion ---
+    render_dpi: int = 110
+    """Resolution pages are rendered at for layout detection and crops."""
+
+    vision_batch: int = 4
+    """Images per vision-model prompt (B)."""
+
+    crop_padding: int = 8
+    """Pixels of padding around a cropped table or figure."""
+
+    figure_llm: bool = True
+    """Without a vision model, let the text LLM summarise each figure's words (about 120 tokens each)."""
+
+    figure_llm_max: int = 40
+    """At most this many figures per document are summarised by the text LLM (the rest deterministically)."""
+
+    table_llm: bool = False
+    """Without a vision model, also let the text LLM describe each table (slow on CPU; off by default)."""
+
+    # --- retrieval (DESIGN.md, retrieval) ---
+    theta_text: float = 0.35
+    """Cosine threshold for text chunks (calibrated per embedder; see ``mfr-tui calibrate``)."""
+
+    theta_table: float = 0.30
+    """Cosine threshold for tables."""
+
+    theta_image: float = 0.25
+    """Cosine threshold for figures."""
+
+    min_text_hits: int = 6
+    """n: text chunks above theta_text needed to answer from text alone."""
+
+    top_tables: int = 4
+    """m: tables added when text is thin."""
+
+    top_images: int = 3
+    """p: figures added when text is thin."""
+
+    top_k: int = 10
+    """Evidence items returned by retrieval."""
+
+    hybrid: bool = True
+    """Fuse a BM25 lexical channel with dense retrieval."""
+
+    routing: bool = True
+    """Route questions to filings by company, year and form named in the question."""
+
+    tiers: bool = True
+    """Use the tiered text-first retrieval; off means all modalities are searched at once."""
+
+    use_tables: bool = True
+    """Search the table index."""
+
+    use_images: bool = True
+    """Search the figure index."""
+
+    rerank: bool = False
+    """Reorder candidates with the configured reranker role."""
+
+    # --- answering ---
+    context_tokens: int = 3072
+    """Token budget for evidence in the answer prompt; more is answered in parts and fused."""
+
+    max_answer_tokens: int = 320
+    """Tokens the model may generate for one answer."""
+
+    llm_context: int = 4096
+    """Context window the text LLM is loaded with."""
+
+    def with_(self, **changes: object) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def catalogue_path(self) -> Path:
+        return self.data_dir / "catalogue.sqlite3"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.data_dir / "index"
+
+    @property
+    def crops_dir(self) -> Path:
+        return self.data_dir / "crops"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.data_dir / "models"
+
+
+def settings_fields() -> list[str]:
+    """Names of all settings (used by the CLI to accept overrides)."""
+    return [f.name for f in fields(Settings)]

@@ -1,0 +1,492 @@
+"""The SQLite catalogue: documents, pages, regions, chunks, per-stage status, answers history, settings."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from engine.errors import NotFoundError, StoreError
+from engine.types import STAGES, BBox, Chunk, Document, Region
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    company TEXT NOT NULL DEFAULT '',
+    form_type TEXT NOT NULL DEFAULT '',
+    fiscal_period TEXT NOT NULL DEFAULT '',
+    filing_date TEXT NOT NULL DEFAULT '',
+    pages INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'ingesting',
+    error TEXT NOT NULL DEFAULT '',
+    added_at REAL NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS pages (
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    width REAL NOT NULL,
+    height REAL NOT NULL,
+    has_text INTEGER NOT NULL,
+    text TEXT NOT NULL DEFAULT '',
+    words TEXT NOT NULL DEFAULT '[]',
+    ocr INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (doc_id, page)
+);
+CREATE TABLE IF NOT EXISTS regions (
+    id INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bbox TEXT NOT NULL,
+    method TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT '',
+    units TEXT NOT NULL DEFAULT '',
+    summary TEXT NOT NULL DEFAULT '',
+    summary_method TEXT NOT NULL DEFAULT '',
+    table_json TEXT,
+    crop_path TEXT NOT NULL DEFAULT '',
+    checks TEXT NOT NULL DEFAULT '[]',
+    score REAL NOT NULL DEFAULT 1.0
+);
+CREATE INDEX IF NOT EXISTS regions_doc ON regions(doc_id, page);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    modality TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    pages TEXT NOT NULL DEFAULT '[]',
+    bbox TEXT,
+    region_id INTEGER,
+    text TEXT NOT NULL,
+    indexed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, modality);
+CREATE TABLE IF NOT EXISTS stages (
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    status TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '',
+    seconds REAL NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (doc_id, stage)
+);
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    scope TEXT NOT NULL DEFAULT '[]',
+    payload TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+_DOC_COLUMNS = (
+    "id, sha256, path, name, title, company, form_type, fiscal_period, filing_date, pages, status, error, "
+    "added_at"
+)
+
+
+def _bbox(raw: str | None) -> BBox | None:
+    if not raw:
+        return None
+    vals = json.loads(raw)
+    return (float(vals[0]), float(vals[1]), float(vals[2]), float(vals[3]))
+
+
+class Store:
+    """The catalogue. One connection per thread; WAL mode so readers never wait on the ingest writer."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with self._write_lock:
+                self.conn().executescript(SCHEMA)  # executescript manages its own transaction
+            with self.write() as db:
+                db.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"The catalogue {path} is unreadable ({exc}). Run `mfr-tui doctor --repair`, or move the file "
+                "away to start an empty library.",
+                title="Catalogue damaged",
+            ) from exc
+
+    # --- connections ---------------------------------------------------------------------------------
+    def conn(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: all or nothing."""
+        db = self.conn()
+        with self._write_lock:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            else:
+                db.execute("COMMIT")
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # --- documents -----------------------------------------------------------------------------------
+    def add_document(self, doc_id: str, sha256: str, path: str, name: str, pages: int) -> None:
+        with self.write() as db:
+            db.execute(
+                "INSERT INTO documents(id, sha256, path, name, pages, status, added_at) "
+                "VALUES (?, ?, ?, ?, ?, 'ingesting', ?)",
+                (doc_id, sha256, path, name, pages, time.time()),
+            )
+
+    def update_document(self, doc_id: str, **fields: Any) -> None:
+        if not fields:
+            return
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        with self.write() as db:
+            db.execute(f"UPDATE documents SET {cols} WHERE id = ?", (*fields.values(), doc_id))
+
+    def find_by_sha(self, sha256: str) -> Document | None:
+        row = self.conn().execute(f"SELECT {_DOC_COLUMNS} FROM documents WHERE sha256 = ?", (sha256,)).fetchone()
+        return self._doc(row) if row else None
+
+    def documents(self) -> list[Document]:
+        rows = self.conn().execute(f"SELECT {_DOC_COLUMNS} FROM documents ORDER BY added_at").fetchall()
+        return [self._doc(r) for r in rows]
+
+    def document(self, ref: str) -> Document:
+        """By id, id prefix, name or path; NotFoundError lists close names."""
+        db = self.conn()
+        row = db.execute(f"SELECT {_DOC_COLUMNS} FROM documents WHERE id = ?", (ref,)).fetchone()
+        if row is None:
+            rows = db.execute(
+                f"SELECT {_DOC_COLUMNS} FROM documents WHERE name = ? OR path = ? OR id LIKE ?",
+                (ref, ref, ref + "%") if len(ref) >= 4 else (ref, ref, "\0"),
+            ).fetchall()
+            if len(rows) > 1:
+                raise NotFoundError(
+                    f"'{ref}' matches {len(rows)} documents ({', '.join(r['id'] for r in rows)}); use the id.",
+                    title="Ambiguous document",
+                )
+            row = rows[0] if rows else None
+        if row is None:
+            names = [r["name"] for r in db.execute("SELECT name FROM documents ORDER BY name").fetchall()]
+            hint = f" Documents: {', '.join(names[:20])}." if names else " The library is empty."
+            raise NotFoundError(f"No document '{ref}' in the library.{hint}", title="Unknown document")
+        return self._doc(row)
+
+    def _doc(self, row: sqlite3.Row) -> Document:
+        db = self.conn()
+        doc = Document(**{k: row[k] for k in row.keys()})
+        counts = db.execute(
+            "SELECT kind, COUNT(*) FROM regions WHERE doc_id = ? GROUP BY kind", (doc.id,)
+        ).fetchall()
+        by_kind = {k: n for k, n in counts}
+        doc.tables = by_kind.get("table", 0)
+        doc.figures = by_kind.get("figure", 0)
+        doc.chunks = db.execute("SELECT COUNT(*) FROM chunks WHERE doc_id = ?", (doc.id,)).fetchone()[0]
+        doc.stages = {s: "pending" for s in STAGES}
+        for r in db.execute("SELECT stage, status, detail FROM stages WHERE doc_id = ?", (doc.id,)):
+            doc.stages[r["stage"]] = r["status"] + (f": {r['detail']}" if r["detail"] else "")
+        return doc
+
+    def delete_document(self, doc_id: str) -> list[int]:
+        """Remove a document and everything derived from it; returns the chunk ids to drop from indexes."""
+        with self.write() as db:
+            ids = [r[0] for r in db.execute("SELECT id FROM chunks WHERE doc_id = ?", (doc_id,))]
+            db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+        return ids
+
+    # --- pages ---------------------------------------------------------------------------------------
+    def put_pages(self, doc_id: str, pages: Iterable[dict[str, Any]]) -> None:
+        with self.write() as db:
+            db.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            db.executemany(
+                "INSERT INTO pages(doc_id, page, width, height, has_text, text, words, ocr) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        doc_id,
+                        p["page"],
+                        p["width"],
+                        p["height"],
+                        int(bool(p["has_text"])),
+                        p["text"],
+                        json.dumps(p.get("words", [])),
+                        int(p.get("ocr", 0)),
+                    )
+                    for p in pages
+                ],
+            )
+
+    def update_page(self, doc_id: str, page: int, **fields: Any) -> None:
+        if "words" in fields:
+            fields["words"] = json.dumps(fields["words"])
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        with self.write() as db:
+            db.execute(f"UPDATE pages SET {cols} WHERE doc_id = ? AND page = ?", (*fields.values(), doc_id, page))
+
+    def pages(self, doc_id: str, with_words: bool = False) -> list[dict[str, Any]]:
+        cols = "page, width, height, has_text, text, ocr" + (", words" if with_words else "")
+        rows = self.conn().execute(
+            f"SELECT {cols} FROM pages WHERE doc_id = ? ORDER BY page", (doc_id,)
+        ).fetchall()
+        out = []
+        for r in rows:
+            d = dict(r)
+            if with_words:
+                d["words"] = json.loads(d["words"])
+            out.append(d)
+        return out
+
+    def page(self, doc_id: str, page: int, with_words: bool = False) -> dict[str, Any] | None:
+        cols = "page, width, height, has_text, text, ocr" + (", words" if with_words else "")
+        r = self.conn().execute(
+            f"SELECT {cols} FROM pages WHERE doc_id = ? AND page = ?", (doc_id, page)
+        ).fetchone()
+        if r is None:
+            return None
+        d = dict(r)
+        if with_words:
+            d["words"] = json.loads(d["words"])
+        return d
+
+    # --- regions -------------------------------------------------------------------------------------
+    def replace_regions(self, doc_id: str, regions: Sequence[Region], kinds: Sequence[str] | None = None) -> None:
+        """Replace a document's regions (of some kinds) in one transaction; assigns ids in place."""
+        with self.write() as db:
+            if kinds is None:
+                db.execute("DELETE FROM regions WHERE doc_id = ?", (doc_id,))
+            else:
+                db.execute(
+                    f"DELETE FROM regions WHERE doc_id = ? AND kind IN ({','.join('?' * len(kinds))})",
+                    (doc_id, *kinds),
+                )
+            for r in regions:
+                cur = db.execute(
+                    "INSERT INTO regions(doc_id, page, kind, bbox, method, title, units, summary, summary_method, "
+                    "table_json, crop_path, checks, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    self._region_row(doc_id, r),
+                )
+                r.id = int(cur.lastrowid or 0)
+                r.doc_id = doc_id
+
+    def update_region(self, region: Region) -> None:
+        with self.write() as db:
+            db.execute(
+                "UPDATE regions SET page=?, kind=?, bbox=?, method=?, title=?, units=?, summary=?, "
+                "summary_method=?, table_json=?, crop_path=?, checks=?, score=? WHERE id=?",
+                (*self._region_row(region.doc_id, region)[1:], region.id),
+            )
+
+    @staticmethod
+    def _region_row(doc_id: str, r: Region) -> tuple[Any, ...]:
+        return (
+            doc_id,
+            r.page,
+            r.kind,
+            json.dumps([round(float(v), 2) for v in r.bbox]),
+            r.method,
+            r.title,
+            r.units,
+            r.summary,
+            r.summary_method,
+            json.dumps(r.table) if r.table is not None else None,
+            r.crop_path,
+            json.dumps(r.checks),
+            r.score,
+        )
+
+    def regions(self, doc_id: str, page: int | None = None, kind: str | None = None) -> list[Region]:
+        sql = "SELECT * FROM regions WHERE doc_id = ?"
+        args: list[Any] = [doc_id]
+        if page is not None:
+            sql += " AND page = ?"
+            args.append(page)
+        if kind is not None:
+            sql += " AND kind = ?"
+            args.append(kind)
+        rows = self.conn().execute(sql + " ORDER BY page, id", args).fetchall()
+        return [self._region(r) for r in rows]
+
+    def region(self, region_id: int) -> Region | None:
+        r = self.conn().execute("SELECT * FROM regions WHERE id = ?", (region_id,)).fetchone()
+        return self._region(r) if r else None
+
+    @staticmethod
+    def _region(r: sqlite3.Row) -> Region:
+        bbox = _bbox(r["bbox"]) or (0.0, 0.0, 0.0, 0.0)
+        return Region(
+            id=r["id"],
+            doc_id=r["doc_id"],
+            page=r["page"],
+            kind=r["kind"],
+            bbox=bbox,
+            method=r["method"],
+            title=r["title"],
+            units=r["units"],
+            summary=r["summary"],
+            summary_method=r["summary_method"],
+            table=json.loads(r["table_json"]) if r["table_json"] else None,
+            crop_path=r["crop_path"],
+            checks=json.loads(r["checks"]),
+            score=r["score"],
+        )
+
+    # --- chunks --------------------------------------------------------------------------------------
+    def replace_chunks(self, doc_id: str, modality: str, chunks: Sequence[Chunk]) -> list[int]:
+        """Replace a document's chunks of one modality; returns the ids that were dropped."""
+        with self.write() as db:
+            old = [
+                r[0]
+                for r in db.execute("SELECT id FROM chunks WHERE doc_id = ? AND modality = ?", (doc_id, modality))
+            ]
+            db.execute("DELETE FROM chunks WHERE doc_id = ? AND modality = ?", (doc_id, modality))
+            for c in chunks:
+                cur = db.execute(
+                    "INSERT INTO chunks(doc_id, modality, page, pages, bbox, region_id, text) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        doc_id,
+                        modality,
+                        c.page,
+                        json.dumps(c.pages or [c.page]),
+                        json.dumps(list(c.bbox)) if c.bbox else None,
+                        c.region_id,
+                        c.text,
+                    ),
+                )
+                c.id = int(cur.lastrowid or 0)
+                c.doc_id = doc_id
+        return old
+
+    def chunks(
+        self,
+        doc_ids: Sequence[str] | None = None,
+        modality: str | None = None,
+        ids: Sequence[int] | None = None,
+        unindexed: bool = False,
+    ) -> list[Chunk]:
+        sql = "SELECT id, doc_id, modality, page, pages, bbox, region_id, text FROM chunks WHERE 1=1"
+        args: list[Any] = []
+        if doc_ids is not None:
+            sql += f" AND doc_id IN ({','.join('?' * len(doc_ids))})"
+            args.extend(doc_ids)
+        if modality is not None:
+            sql += " AND modality = ?"
+            args.append(modality)
+        if ids is not None:
+            out: list[Chunk] = []
+            ids = list(ids)
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                rows = self.conn().execute(
+                    sql + f" AND id IN ({','.join('?' * len(part))})", (*args, *part)
+                ).fetchall()
+                out.extend(self._chunk(r) for r in rows)
+            return out
+        if unindexed:
+            sql += " AND indexed = 0"
+        rows = self.conn().execute(sql + " ORDER BY id", args).fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def mark_indexed(self, ids: Sequence[int]) -> None:
+        with self.write() as db:
+            db.executemany("UPDATE chunks SET indexed = 1 WHERE id = ?", [(i,) for i in ids])
+
+    def chunk_ids(self, modality: str | None = None) -> list[int]:
+        if modality is None:
+            return [r[0] for r in self.conn().execute("SELECT id FROM chunks")]
+        return [r[0] for r in self.conn().execute("SELECT id FROM chunks WHERE modality = ?", (modality,))]
+
+    @staticmethod
+    def _chunk(r: sqlite3.Row) -> Chunk:
+        return Chunk(
+            id=r["id"],
+            doc_id=r["doc_id"],
+            modality=r["modality"],
+            page=r["page"],
+            text=r["text"],
+            pages=json.loads(r["pages"]),
+            bbox=_bbox(r["bbox"]),
+            region_id=r["region_id"],
+        )
+
+    # --- stages --------------------------------------------------------------------------------------
+    def set_stage(self, doc_id: str, stage: str, status: str, detail: str = "", seconds: float = 0.0) -> None:
+        with self.write() as db:
+            db.execute(
+                "INSERT INTO stages(doc_id, stage, status, detail, seconds, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(doc_id, stage) DO UPDATE SET status=excluded.status, detail=excluded.detail, "
+                "seconds=excluded.seconds, updated_at=excluded.updated_at",
+                (doc_id, stage, status, detail, seconds, time.time()),
+            )
+
+    def stages(self, doc_id: str) -> dict[str, dict[str, Any]]:
+        rows = self.conn().execute(
+            "SELECT stage, status, detail, seconds FROM stages WHERE doc_id = ?", (doc_id,)
+        ).fetchall()
+        return {r["stage"]: dict(r) for r in rows}
+
+    # --- answers history -----------------------------------------------------------------------------
+    def add_answer(self, question: str, answer: str, scope: Sequence[str], payload: dict[str, Any]) -> int:
+        with self.write() as db:
+            cur = db.execute(
+                "INSERT INTO answers(question, answer, scope, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                (question, answer, json.dumps(list(scope)), json.dumps(payload), time.time()),
+            )
+            return int(cur.lastrowid or 0)
+
+    def answers(self, search: str = "", limit: int = 200) -> list[dict[str, Any]]:
+        sql = "SELECT id, question, answer, scope, payload, created_at FROM answers"
+        args: list[Any] = []
+        if search:
+            sql += " WHERE question LIKE ? OR answer LIKE ?"
+            args += [f"%{search}%", f"%{search}%"]
+        rows = self.conn().execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+        return [
+            {**dict(r), "scope": json.loads(r["scope"]), "payload": json.loads(r["payload"])} for r in rows
+        ]
+
+    # --- settings ------------------------------------------------------------------------------------
+    def get_setting(self, key: str) -> Any:
+        r = self.conn().execute("SELECT value FROM settings_kv WHERE key = ?", (key,)).fetchone()
+        return json.loads(r[0]) if r else None
+
+    def put_setting(self, key: str, value: Any) -> None:
+        with self.write() as db:
+            db.execute(
+                "INSERT INTO settings_kv(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, json.dumps(value)),
+            )

