@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.chunking import page_sentences, semantic_chunks
+from engine.chunking import fixed_chunks, page_sentences, semantic_chunks
 from engine.errors import Cancelled, EngineError, IngestError
 from engine.index import Indexes
 from engine.models.provider import ModelProvider
@@ -214,9 +214,10 @@ class Ingestor:
     def _run_stages(self, ctx: IngestContext, n_pages: int) -> None:
         self._stage_text(ctx, n_pages)
         ctx.check_cancelled()
-        from engine import multimodal
+        if self.settings.regions:
+            from engine import multimodal
 
-        multimodal.analyse(ctx)
+            multimodal.analyse(ctx)
         ctx.check_cancelled()
         if not ctx.stage_done("metadata"):
             t = time.perf_counter()
@@ -300,16 +301,20 @@ class Ingestor:
                 ctx.report("embed", min(embedded, total), total, "embedding")
             return out
 
-        text_chunks, text_vecs = semantic_chunks(
-            sentences,
-            embed,
-            window=s.chunk_window,
-            overlap=s.chunk_overlap,
-            percentile=s.breakpoint_percentile,
-            merge_similarity=s.merge_similarity,
-            max_chars=s.max_chunk_chars,
-            min_chars=s.min_chunk_chars,
-        )
+        if s.chunker == "fixed":
+            text_chunks = fixed_chunks(sentences, s.fixed_chunk_chars)
+            text_vecs = embed([c.text for c in text_chunks])
+        else:
+            text_chunks, text_vecs = semantic_chunks(
+                sentences,
+                embed,
+                window=s.chunk_window,
+                overlap=s.chunk_overlap,
+                percentile=s.breakpoint_percentile,
+                merge_similarity=s.merge_similarity,
+                max_chars=s.max_chunk_chars,
+                min_chars=s.min_chunk_chars,
+            )
         chunks = [
             Chunk(id=0, doc_id=ctx.doc_id, modality="text", page=c.page, text=c.text, pages=[c.page], bbox=c.bbox)
             for c in text_chunks

@@ -41,6 +41,22 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME))
 
 
+MODELS_DIR_ENV = "MFR_MODELS_DIR"
+
+
+def default_models_dir() -> Path:
+    """Where split packaged models are assembled: ``$MFR_MODELS_DIR``, else the user cache dir.
+
+    Kept apart from the data dir so several libraries (and every test's temporary one) share one copy.
+    """
+    env = os.environ.get(MODELS_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME)) / "models"
+
+
 def repo_models_toml() -> Path:
     """The models.toml shipped at the top of the project."""
     return Path(__file__).resolve().parent.parent / "models.toml"
@@ -67,6 +83,9 @@ class Settings:
     models_toml: Path = field(default_factory=default_models_toml)
     """The models.toml file naming a model file per role."""
 
+    models_dir: Path = field(default_factory=default_models_dir)
+    """Where split packaged models are assembled and model checksums are remembered."""
+
     profile: str = field(default_factory=lambda: os.environ.get(PROFILE_ENV, "default"))
     """Which profile of models.toml to use (``default`` runs on CPU from packaged models)."""
 
@@ -91,6 +110,17 @@ class Settings:
 
     min_chunk_chars: int = 40
     """Fragments shorter than this are folded into a neighbour instead of standing alone."""
+
+    chunker: str = "semantic"
+    """Text chunking: ``semantic`` (DESIGN.md step 1) or ``fixed`` (fixed-size chunks of ``fixed_chunk_chars``
+    over all page text, the papers' baseline; used by the ``baseline`` ablation in its own data dir)."""
+
+    fixed_chunk_chars: int = 800
+    """Characters per chunk with ``chunker = "fixed"`` (cut at sentence ends and page changes)."""
+
+    regions: bool = True
+    """Run the region stages at ingestion (OCR of scanned pages, layout detection, tables, figures). Off gives
+    a text-layer-only library, as the ``baseline`` ablation needs."""
 
     embed_batch: int = 64
     """Texts per embedding batch."""
@@ -160,6 +190,18 @@ class Settings:
     rerank: bool = False
     """Reorder candidates with the configured reranker role."""
 
+    rerank_candidates: int = 20
+    """How many fused candidates the reranker reorders (the rest keep their order behind them)."""
+
+    expansion: bool = True
+    """Expand questions with financial synonyms and fiscal-year spellings (``capex`` -> capital expenditures)."""
+
+    lexical_weight: float = 1.0
+    """Weight of the BM25 ranking in reciprocal-rank fusion (the dense ranking weighs 1)."""
+
+    candidate_factor: int = 3
+    """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""
+
     # --- answering ---
     context_tokens: int = 3072
     """Token budget for evidence in the answer prompt; more is answered in parts and fused."""
@@ -185,10 +227,6 @@ class Settings:
     @property
     def crops_dir(self) -> Path:
         return self.data_dir / "crops"
-
-    @property
-    def models_dir(self) -> Path:
-        return self.data_dir / "models"
 
 
 def settings_fields() -> list[str]:

