@@ -1,0 +1,1 @@
+"""mfr-tui: the Textual app over the engine's public API (library, ingestion progress, cited Q&A)."""

@@ -1,0 +1,116 @@
+"""Messages posted by the app's thread workers. Named as facts; handlers update the UI on the main thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.message import Message
+
+from engine.types import Answer, Document, IngestProgress, IngestResult, Region, Retrieval
+
+
+@dataclass
+class IngestStarted(Message):
+    """An ingestion batch started on these paths."""
+
+    paths: list[str]
+    files: list[str]
+    """The PDFs the paths expand to (folders listed recursively), in ingestion order."""
+    at: float
+
+
+@dataclass
+class IngestProgressed(Message):
+    """One progress report of the engine; consecutive reports of the same stage of a file coalesce."""
+
+    progress: IngestProgress
+    at: float
+    """``time.monotonic()`` when the report was made (drives counts per second and the ETA)."""
+
+    def can_replace(self, message: Message) -> bool:
+        if not isinstance(message, IngestProgressed):
+            return False
+        old = message.progress
+        new = self.progress
+        plain = {"open", "warning", "done", "failed", "cancelled"}
+        return (
+            old.path == new.path
+            and old.stage == new.stage
+            and old.stage not in plain
+            and new.stage not in plain
+            and new.done != new.total
+        )
+
+
+@dataclass
+class IngestFinished(Message):
+    """An ingestion batch ended (finished, failed per file, or cancelled)."""
+
+    results: list[IngestResult]
+    cancelled: bool
+    at: float
+
+
+@dataclass
+class LibraryLoaded(Message):
+    """The library's documents were (re)read."""
+
+    documents: list[Document]
+
+
+@dataclass
+class DocumentRemoved(Message):
+    """A document was removed from the library."""
+
+    document: Document
+
+
+@dataclass
+class RetrievalFound(Message):
+    """Retrieval for the current question finished; generation starts."""
+
+    retrieval: Retrieval
+    ticket: int = 0
+    """Which question this belongs to; messages of an abandoned question are ignored."""
+
+
+@dataclass
+class AnswerStreamed(Message):
+    """A piece of the answer text arrived."""
+
+    text: str
+    ticket: int = 0
+
+
+@dataclass
+class AnswerCompleted(Message):
+    """The answer finished, with citations and number checks."""
+
+    answer: Answer
+    ticket: int = 0
+
+
+@dataclass
+class AnswerStopped(Message):
+    """Generation ended without an answer (cancelled by the user, or it failed)."""
+
+    reason: str
+    ticket: int = 0
+
+
+@dataclass
+class HistoryLoaded(Message):
+    """Past answers, newest first, for a search string."""
+
+    search: str
+    rows: list[dict[str, Any]]
+
+
+@dataclass
+class EvidenceLoaded(Message):
+    """What the evidence preview shows: the page's regions and text."""
+
+    key: tuple[str, int]
+    regions: list[Region]
+    page: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,216 @@
+"""The evidence preview: a table with the cited cells lit, a figure's summary and crop, or the page text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
+
+from engine.types import Answer, Evidence, Region
+from mfr_tui.evidence import cited_cells, cited_numbers, evidence_markers, find_span, number_spans
+from mfr_tui.keys import bindings
+from mfr_tui.messages import EvidenceLoaded
+
+if TYPE_CHECKING:
+    from mfr_tui.app import MfrApp
+
+CITED = "bold black on yellow"
+SPAN = "on #3a3a00"
+
+
+def highlighted_text(text: str, span: tuple[int, int] | None, numbers: list[float]) -> Text:
+    """The page text with the cited span shaded and the answer's numbers in it lit."""
+    out = Text(text)
+    if span is not None:
+        out.stylize(SPAN, *span)
+        for a, b in number_spans(text[span[0]:span[1]], numbers):
+            out.stylize(CITED, span[0] + a, span[0] + b)
+    else:
+        for a, b in number_spans(text, numbers):
+            out.stylize(CITED, a, b)
+    return out
+
+
+class EvidenceScreen(Screen[None]):
+    """One piece of evidence of an answer; ``[`` and ``]`` step through the others."""
+
+    BINDINGS = bindings("evidence.close", "evidence.previous", "evidence.next", "evidence.page",
+                        "evidence.copy")
+    TITLE = "mfr-tui"
+    SUB_TITLE = "Evidence"
+
+    def __init__(self, answer: Answer, index: int) -> None:
+        super().__init__()
+        self.answer = answer
+        self.index = index
+        self.regions: list[Region] = []
+        self.page: dict[str, Any] = {}
+        self.view = "page"
+        self.span: tuple[int, int] | None = None
+        """Where the cited passage sits in the page text shown (None when it was not found)."""
+
+    @property
+    def ev(self) -> Evidence:
+        return self.answer.evidence[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="evidence-head")
+        with ContentSwitcher(initial="evidence-page", id="evidence-views"):
+            yield DataTable(id="evidence-table", cursor_type="cell", zebra_stripes=True)
+            with VerticalScroll(id="evidence-figure"):
+                yield Static(id="figure-body")
+            with VerticalScroll(id="evidence-page"):
+                yield Static(id="page-body")
+        yield Static(id="evidence-note")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#evidence-figure").can_focus = True
+        self.query_one("#evidence-page").can_focus = True
+        self.load()
+
+    def load(self) -> None:
+        ev = self.ev
+        self.regions, self.page = [], {}
+        self.query_one("#evidence-head", Static).update(self._head())
+        self.query_one("#evidence-note", Static).update(Text("loading…", style="dim"))
+        app: MfrApp = self.app  # type: ignore[assignment]
+        app.load_evidence(self, ev.doc_id, ev.page)
+
+    def _head(self) -> Text:
+        ev = self.ev
+        markers = evidence_markers(self.answer, self.index)
+        t = Text()
+        t.append(f"{self.index + 1}/{len(self.answer.evidence)} ", style="dim")
+        if markers:
+            t.append("".join(f"[{m}]" for m in markers) + " ", style="bold")
+        t.append(f"{ev.doc}", style="bold")
+        t.append(f"  page {ev.page} · {ev.modality} · score {ev.score:.3f} · tier {ev.tier} · {ev.channel}")
+        return t
+
+    def on_evidence_loaded(self, message: EvidenceLoaded) -> None:
+        if message.key != (self.ev.doc_id, self.ev.page):
+            return
+        self.regions, self.page = message.regions, message.page
+        region = self._region()
+        if self.ev.modality == "table" and region is not None and region.table:
+            self.view = "table"
+        elif self.ev.modality == "image" and region is not None:
+            self.view = "figure"
+        else:
+            self.view = "page"
+        self.render_view()
+
+    def _region(self) -> Region | None:
+        ev = self.ev
+        if ev.region_id is not None:
+            for r in self.regions:
+                if r.id == ev.region_id:
+                    return r
+        kind = {"table": "table", "image": "figure"}.get(ev.modality)
+        return next((r for r in self.regions if r.kind == kind), None) if kind else None
+
+    def render_view(self) -> None:
+        switcher = self.query_one("#evidence-views", ContentSwitcher)
+        note = self.query_one("#evidence-note", Static)
+        numbers = cited_numbers(self.answer, self.index)
+        region = self._region()
+        if self.view == "table" and region is not None and region.table:
+            switcher.current = "evidence-table"
+            lit = self._fill_table(region, numbers)
+            note.update(Text.assemble(
+                (f"{region.title or 'Table'} ", "bold"), (f"{region.units} ", ""),
+                (f"· region {region.id} · {region.method} · ", "dim"),
+                (f"{lit} cited cell{'s' if lit != 1 else ''} lit", CITED if lit else "dim"),
+            ))
+            self.query_one("#evidence-table").focus()
+        elif self.view == "figure" and region is not None:
+            switcher.current = "evidence-figure"
+            self.query_one("#figure-body", Static).update(self._figure(region, numbers))
+            note.update(Text(f"t shows the page text of page {self.ev.page}", style="dim"))
+            self.query_one("#evidence-figure").focus()
+        else:
+            switcher.current = "evidence-page"
+            text = str(self.page.get("text", "")) or self.ev.text
+            span = self.span = find_span(text, self.ev.text)
+            self.query_one("#page-body", Static).update(highlighted_text(text, span, numbers))
+            scroll = self.query_one("#evidence-page", VerticalScroll)
+            if span is not None:
+                line = text.count("\n", 0, span[0])
+                self.call_after_refresh(scroll.scroll_to, y=max(0, line - 3), animate=False)
+            found = "cited passage shaded" if span is not None else "cited passage not found on the page text"
+            note.update(Text(f"Page {self.ev.page} text · {found}", style="dim"))
+            scroll.focus()
+
+    def _fill_table(self, region: Region, numbers: list[float]) -> int:
+        table = self.query_one("#evidence-table", DataTable)
+        data = region.table or {}
+        columns = [str(c) for c in data.get("columns", [])]
+        rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
+        width = max([len(columns)] + [1 + len(r.get("values", [])) for r in rows])
+        columns = (columns + [""] * width)[:width]
+        if not columns[0]:
+            columns[0] = "Line item"
+        lit = cited_cells(data, numbers)
+        table.clear(columns=True)
+        for i, c in enumerate(columns):
+            table.add_column(Text(c, justify="right" if i else "left"), key=str(i))
+        for r, row in enumerate(rows):
+            values = [str(v) for v in row.get("values", [])]
+            cells: list[Text] = [Text(str(row.get("label", "")), overflow="ellipsis")]
+            for c in range(1, width):
+                v = values[c - 1] if c - 1 < len(values) else ""
+                cells.append(Text(v, justify="right", style=CITED if (r, c) in lit else ""))
+            table.add_row(*cells, key=str(r))
+        if lit:
+            r, c = min(lit)
+            table.move_cursor(row=r, column=c, animate=False)
+        return len(lit)
+
+    def _figure(self, region: Region, numbers: list[float]) -> Text:
+        out = Text()
+        out.append(f"{region.title or 'Figure'}\n", style="bold")
+        summary = region.summary or self.ev.text
+        out.append_text(highlighted_text(summary, None, numbers))
+        out.append("\n\n")
+        x0, top, x1, bottom = region.bbox
+        for label, value in (
+            ("Crop", region.crop_path or "not saved"),
+            ("Box", f"x {x0:.0f}–{x1:.0f}, y {top:.0f}–{bottom:.0f} pt on page {region.page}"),
+            ("Found by", region.method),
+            ("Summary by", region.summary_method or "—"),
+            ("Region", str(region.id)),
+        ):
+            out.append(f"{label:<11}", style="dim")
+            out.append(f"{value}\n")
+        return out
+
+    def action_toggle_page_text(self) -> None:
+        region = self._region()
+        if self.view != "page":
+            self.view = "page"
+        elif self.ev.modality == "table" and region is not None and region.table:
+            self.view = "table"
+        elif self.ev.modality == "image" and region is not None:
+            self.view = "figure"
+        self.render_view()
+
+    def action_previous_evidence(self) -> None:
+        if self.index > 0:
+            self.index -= 1
+            self.load()
+
+    def action_next_evidence(self) -> None:
+        if self.index < len(self.answer.evidence) - 1:
+            self.index += 1
+            self.load()
+
+    def action_copy_evidence(self) -> None:
+        ev = self.ev
+        self.app.copy_to_clipboard(f"{ev.doc}, page {ev.page} ({ev.modality}): {ev.text}")
+        self.notify("Evidence copied to the clipboard.", title="Copied")

@@ -1,0 +1,1 @@
+"""Widgets of the main screen: the library pane and the Q&A view."""

@@ -1,0 +1,196 @@
+"""The Q&A view: a question box with history, the streamed answer, number checks and the evidence list."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Input, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from engine.types import Answer, Evidence
+from mfr_tui.evidence import evidence_markers, mark_unverified, searched_lines
+from mfr_tui.keys import bindings
+
+MODALITY_STYLE = {"text": "", "table": "cyan", "image": "magenta"}
+
+
+class QuestionInput(Input):
+    """The question box; up and down walk through earlier questions."""
+
+    BINDINGS = bindings("ask.previous", "ask.next")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.history: list[str] = []
+        """Earlier questions, oldest first."""
+        self._position: int | None = None
+        self._draft = ""
+
+    def remember(self, question: str) -> None:
+        if question and (not self.history or self.history[-1] != question):
+            self.history.append(question)
+        self._position = None
+
+    def action_previous_question(self) -> None:
+        if not self.history:
+            return
+        if self._position is None:
+            self._draft = self.value
+            self._position = len(self.history)
+        self._position = max(0, self._position - 1)
+        self.value = self.history[self._position]
+        self.cursor_position = len(self.value)
+
+    def action_next_question(self) -> None:
+        if self._position is None:
+            return
+        self._position += 1
+        if self._position >= len(self.history):
+            self._position = None
+            self.value = self._draft
+        else:
+            self.value = self.history[self._position]
+        self.cursor_position = len(self.value)
+
+
+def checks_text(answer: Answer) -> Text:
+    """``Checks: ✓ 1,577  ✗ 4,862 unverified`` with colours."""
+    text = Text("Numbers ", style="bold")
+    if not answer.checks:
+        text.append("no numbers to check", style="dim")
+        return text
+    for c in answer.checks:
+        if c.found:
+            text.append(f"✓ {c.value}  ", style="green")
+        else:
+            text.append(f"⚠ {c.value} unverified  ", style="bold black on yellow")
+    if answer.computation:
+        text.append(f" {answer.computation}", style="dim")
+    return text
+
+
+class AskPane(Vertical):
+    """Ask a question over the filings in scope and check the answer against its evidence."""
+
+    BINDINGS = bindings("ask.evidence", "ask.export", "ask.copy")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.answer: Answer | None = None
+        self.evidence: list[Evidence] = []
+        self.streamed = ""
+        self._stream: MarkdownStream | None = None
+
+    def compose(self) -> ComposeResult:
+        yield QuestionInput(placeholder="Ask about the filings in scope (enter asks, ↑ ↓ history)", id="question",
+                            select_on_focus=False)
+        yield Static(id="ask-status")
+        with VerticalScroll(id="answer-scroll"):
+            yield Markdown(id="answer")
+        yield Static(id="checks")
+        yield DataTable(id="evidence", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#evidence", DataTable)
+        table.add_column("Cite", key="cite", width=6)
+        table.add_column("Document", key="doc")
+        table.add_column(Text("Page", justify="right"), key="page", width=4)
+        table.add_column("Modality", key="modality", width=8)
+        table.add_column(Text("Score", justify="right"), key="score", width=5)
+        table.add_column("Tier", key="tier", width=4)
+        table.add_column("Found by", key="channel", width=10)
+        self.query_one("#answer-scroll").can_focus = True
+        self.query_one("#answer", Markdown).update(
+            "*Ask a question about the filings in scope. The answer streams here with `[n]` citations; "
+            "the evidence list below opens each source (enter).*"
+        )
+        self.query_one("#checks", Static).display = False
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing anywhere in the Q&A view goes to the question box."""
+        question = self.query_one("#question", QuestionInput)
+        if event.is_printable and event.character and self.screen.focused is not question:
+            question.focus()
+            question.insert_text_at_cursor(event.character)
+            event.stop()
+            event.prevent_default()
+
+    @property
+    def markdown(self) -> Markdown:
+        return self.query_one("#answer", Markdown)
+
+    def set_status(self, text: Text | str) -> None:
+        self.query_one("#ask-status", Static).update(text)
+
+    async def start(self, question: str) -> None:
+        """A new question: clear the previous answer and open a stream."""
+        await self.stop_stream()
+        self.answer = None
+        self.streamed = ""
+        self.set_evidence([])
+        self.query_one("#answer-scroll").remove_class("-refused")
+        self.query_one("#checks", Static).display = False
+        await self.markdown.update("")
+
+    async def stop_stream(self) -> None:
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            await stream.stop()
+
+    async def add_text(self, text: str) -> None:
+        self.streamed += text
+        if self._stream is None:
+            # opened on the first piece: a stream stopped before its task ran would cancel the caller
+            self._stream = Markdown.get_stream(self.markdown)
+        await self._stream.write(text)
+        self.query_one("#answer-scroll", VerticalScroll).scroll_end(animate=False)
+
+    def set_evidence(self, evidence: list[Evidence], answer: Answer | None = None) -> None:
+        self.evidence = evidence
+        table = self.query_one("#evidence", DataTable)
+        table.clear()
+        for i, e in enumerate(evidence):
+            markers = evidence_markers(answer, i) if answer is not None else []
+            cite = Text("".join(f"[{m}]" for m in markers), style="bold") if markers else Text("·", style="dim")
+            table.add_row(
+                cite,
+                e.doc,
+                Text(str(e.page), justify="right"),
+                Text(e.modality, style=MODALITY_STYLE.get(e.modality, "")),
+                Text(f"{e.score:.3f}", justify="right"),
+                str(e.tier),
+                e.channel,
+                key=str(i),
+            )
+
+    async def show_answer(self, answer: Answer) -> None:
+        """The finished answer: unverified numbers flagged, checks line, cited evidence marked."""
+        await self.stop_stream()
+        self.answer = answer
+        if answer.refused:
+            self.query_one("#answer-scroll").add_class("-refused")
+            lines = searched_lines(answer.searched) or ["nothing was found above the thresholds"]
+            body = (f"**Not answered.** {answer.text.strip()}\n\n**What was searched**\n\n"
+                    + "\n".join(f"- {line}" for line in lines))
+            await self.markdown.update(body)
+        else:
+            await self.markdown.update(mark_unverified(answer.text, answer.checks))
+        checks = self.query_one("#checks", Static)
+        checks.update(checks_text(answer))
+        checks.display = not answer.refused
+        self.set_evidence(answer.evidence, answer)
+        self.query_one("#answer-scroll", VerticalScroll).scroll_home(animate=False)
+
+    async def show_stopped(self, reason: str) -> None:
+        await self.stop_stream()
+        note = "*Cancelled.*" if reason == "cancelled" else f"*Stopped: {reason}.*"
+        text = self.streamed.strip()
+        await self.markdown.update(f"{text}\n\n{note}" if text else note)
+
+    def selected_index(self) -> int | None:
+        table = self.query_one("#evidence", DataTable)
+        if not table.row_count:
+            return None
+        return max(0, min(table.cursor_row, len(self.evidence) - 1))
