@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -13,17 +16,35 @@ from engine.errors import StoreError
 from engine.types import MODALITIES
 
 
+def usearch_index() -> Any:
+    """The ``usearch.index.Index`` class, imported safely.
+
+    With usearch 2.26 (numkong) loaded first, importing onnxruntime 1.31 afterwards segfaults the process; the
+    layout detector and OCR import onnxruntime lazily, after a question may already have opened the indexes.
+    Loading onnxruntime first (when installed) avoids the crash.
+    """
+    if "usearch.index" not in sys.modules:
+        try:
+            import onnxruntime  # noqa: F401
+        except Exception:  # noqa: BLE001 - absent or broken onnxruntime: nothing to protect
+            pass
+    from usearch.index import Index
+
+    return Index
+
+
 class VectorIndex:
     """A cosine index over unit vectors for one modality. Thread-safe; readers see the last saved state."""
 
     def __init__(self, path: Path, ndim: int) -> None:
-        from usearch.index import Index
+        Index = usearch_index()
 
         self.path = path
         self.ndim = ndim
         self._lock = threading.RLock()
         self._index = Index(ndim=ndim, metric="cos", dtype="f32")
         self._dirty = False
+        self._signature = _file_signature(path)
         if path.exists():
             try:
                 self._index.load(str(path))
@@ -42,6 +63,24 @@ class VectorIndex:
 
     def __len__(self) -> int:
         return len(self._index)
+
+    def refresh(self) -> bool:
+        """Reload from disk when another process saved a newer file (readers while a writer ingests)."""
+        with self._lock:
+            if self._dirty:
+                return False
+            sig = _file_signature(self.path)
+            if sig == self._signature or sig is None:
+                return False
+            try:
+                fresh = type(self._index)(ndim=self.ndim, metric="cos", dtype="f32")
+                fresh.load(str(self.path))
+            except Exception:  # caught mid-replace or damaged: keep serving the last good state
+                return False
+            if fresh.ndim != self.ndim:
+                return False
+            self._index, self._signature = fresh, sig
+            return True
 
     def add(self, keys: Sequence[int], vectors: np.ndarray) -> None:
         if len(keys) == 0:
@@ -73,6 +112,7 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
         """Top-k (chunk id, cosine similarity); ``allowed`` restricts to some ids (a document scope)."""
         with self._lock:
+            self.refresh()
             n = len(self._index)
             if n == 0:
                 return []
@@ -103,19 +143,42 @@ class VectorIndex:
                 return
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_name(self.path.name + ".tmp")
-            self._index.save(str(tmp))
-            fd = os.open(tmp, os.O_RDONLY)
             try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, self.path)
+                self._index.save(str(tmp))
+                os.chmod(tmp, 0o600)
+                fd = os.open(tmp, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                os.replace(tmp, self.path)
+            except BaseException as exc:
+                tmp.unlink(missing_ok=True)  # a full disk leaves the old index and no half-written temp file
+                if isinstance(exc, OSError):
+                    raise StoreError(
+                        f"Saving the vector index {self.path} failed: {exc.strerror or exc}. The previous index "
+                        "is intact; free disk space and run the ingest again to resume.",
+                        title="Disk full" if exc.errno in _FULL_ERRNOS else "Index not saved",
+                    ) from exc
+                raise
+            self._signature = _file_signature(self.path)
             dfd = os.open(self.path.parent, os.O_RDONLY)
             try:
                 os.fsync(dfd)
             finally:
                 os.close(dfd)
             self._dirty = False
+
+
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def _file_signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class Indexes:
@@ -146,3 +209,15 @@ class Indexes:
     def remove(self, ids: Sequence[int]) -> None:
         for idx in self._by_modality.values():
             idx.remove(ids)
+
+    def drop_orphans(self, catalogue_ids: dict[str, set[int]]) -> int:
+        """Remove vectors whose chunk is not in the catalogue (left when a process died between committing
+        the catalogue and saving the index); returns how many were dropped. Saved with the next ``save``."""
+        n = 0
+        for modality, idx in self._by_modality.items():
+            keep = catalogue_ids.get(modality, set())
+            stale = [k for k in idx.keys() if k not in keep]
+            if stale:
+                idx.remove(stale)
+                n += len(stale)
+        return n

@@ -45,6 +45,19 @@ class WriterLock:
         self._depth += 1
         return self
 
+    def enter_nowait(self) -> WriterLock:
+        """Like ``with lock:`` but raises LibraryBusyError instead of waiting for another thread of this process
+        (a `doctor` started from the TUI while its ingest worker runs)."""
+        if not self._thread_lock.acquire(blocking=False):
+            raise LibraryBusyError(
+                f"This process is already writing to the library in {self.path.parent} (an ingest or remove is "
+                "running). Try again when it finishes."
+            )
+        try:
+            return self.__enter__()
+        finally:
+            self._thread_lock.release()
+
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:

@@ -74,13 +74,15 @@ def pdf_info(path: Path, password: str | None = None) -> int:
         pdf = pdfium.PdfDocument(str(path), password=password)
     except pdfium.PdfiumError as exc:
         msg = str(exc)
-        if "password" in msg.lower():
+        # PDFium's last-error code can be stale from an earlier document: only trust "password" when the file
+        # really carries an /Encrypt dictionary.
+        if "password" in msg.lower() and _has_encrypt_dict(path):
             raise IngestError(
                 f"{path} is encrypted. Give its password with --password (or decrypt it with qpdf).",
                 title="Encrypted PDF",
             ) from exc
         raise IngestError(
-            f"{path} is damaged and cannot be opened ({msg}). Try repairing it (e.g. `qpdf --repair` or "
+            f"{path} is damaged and cannot be opened ({msg}). Try repairing it (e.g. `qpdf damaged.pdf fixed.pdf` or "
             "re-saving from a viewer) and ingest again.",
             title="Damaged PDF",
         ) from exc
@@ -91,6 +93,19 @@ def pdf_info(path: Path, password: str | None = None) -> int:
     if n == 0:
         raise IngestError(f"{path} has no pages.", title="Empty PDF")
     return n
+
+
+def _has_encrypt_dict(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            prev = b""
+            while block := fh.read(1 << 20):
+                if b"/Encrypt" in prev[-16:] + block:
+                    return True
+                prev = block
+    except OSError:
+        return False
+    return False
 
 
 def _group_lines(words: list[Word]) -> list[list[int]]:
@@ -124,7 +139,12 @@ def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     out: list[PageText] = []
-    with pdfplumber.open(path, password=password or "") as pdf:
+    try:
+        pdf = pdfplumber.open(path, password=password or "")
+    except Exception as exc:  # pdfminer refuses a file PDFium opened: no text layer, pages can still be OCR'd
+        reason = f"text layer unreadable: {type(exc).__name__}: {exc}"[:300]
+        return [PageText(page=n, width=612.0, height=792.0, error=reason) for n in numbers]
+    try:
         for n in numbers:
             try:
                 page = pdf.pages[n - 1]
@@ -140,6 +160,11 @@ def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
             except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
                 pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")
             out.append(pt)
+    finally:
+        try:
+            pdf.close()
+        except Exception:  # noqa: BLE001 - closing walks the page tree again; a broken tree must not lose the pages read
+            pass
     return out
 
 

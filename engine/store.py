@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -122,6 +123,11 @@ class Store:
                 db.execute(
                     "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                 )
+            for f in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                try:
+                    os.chmod(f, 0o600)  # the catalogue holds the user's filings and questions
+                except OSError:
+                    pass
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"The catalogue {path} is unreadable ({exc}). Run `mfr-tui doctor --repair`, or move the file "
@@ -149,11 +155,13 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            else:
                 db.execute("COMMIT")
+            except BaseException:
+                # SQLite has already rolled back after some errors (a full disk): a second ROLLBACK would
+                # hide the real error behind "no transaction is active".
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)

@@ -302,6 +302,7 @@ def _register_optional(sub: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    os.umask(os.umask(0o077) | 0o077)  # everything the app writes (catalogue, indexes, crops) is private
     try:
         settings = _settings(args)
         if not args.command:
@@ -309,6 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             run_app(settings)
             return EXIT_OK
+        if getattr(args, "no_engine", False):
+            # `doctor` must also work on a library too damaged to open an Engine on.
+            args.settings = settings
+            return int(args.func(None, args))
         engine = Engine(settings)
         try:
             return int(args.func(engine, args))

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EngineError, ModelError
+from engine.errors import ConfigError, EngineError, ModelError
 from engine.models.config import ROLES, ModelsConfig, RoleConfig, load_models_config
 from engine.models.packaged import PACKAGED, HashCache, resolve, verify
 from engine.models.protocols import LLM, Detector, Embedder, Ocr, Reranker, RoleStatus, VisionModel
@@ -104,6 +104,7 @@ class ModelProvider:
                 raise ModelError(f"{cfg.source}: no backend '{cfg.backend}' for role '{role}'.")
             module, func = target.split(":")
             path = self.resolve_path(role)
+            refuse_pickle(cfg, path)
             factory = getattr(importlib.import_module(module), func)
             try:
                 model = factory(cfg, path, self)
@@ -182,6 +183,28 @@ class ModelProvider:
 
     def check_all(self, load: bool = True) -> dict[str, RoleStatus]:
         return {role: self.check(role, load=load) for role in ROLES}
+
+
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".pkl", ".pickle", ".ckpt")
+"""Weight files that torch/transformers may unpickle (which can run code) when no safetensors file is there."""
+
+
+def refuse_pickle(cfg: RoleConfig, path: Path | None) -> None:
+    """A model folder whose weights exist only as pickles loads only with ``allow_pickle = true`` in its role
+    (the ultralytics detector checks its own ``.pt`` files the same way)."""
+    if path is None or not path.is_dir() or bool(cfg.option("allow_pickle", False)):
+        return
+    files = [p for p in path.rglob("*") if p.is_file()]
+    if any(p.suffix == ".safetensors" or p.suffix == ".onnx" for p in files):
+        return
+    pickles = [p.name for p in files if p.suffix.lower() in PICKLE_SUFFIXES]
+    if pickles:
+        raise ConfigError(
+            f"{cfg.source}: {path} holds its weights only as pickles ({', '.join(sorted(pickles)[:3])}), which can "
+            "run code when loaded. Convert them to safetensors, or add `allow_pickle = true` to this role if you "
+            "trust the files.",
+            title="Pickle model refused",
+        )
 
 
 def _exercise(role: str, model: Any) -> str:
