@@ -1,0 +1,156 @@
+"""Layout detection with an ultralytics YOLO model (the packaged DocLayNet YOLOv8n ONNX by default).
+
+Ultralytics is kept strictly offline: no hub sync, no pip auto-install, no font or asset download. A ``.pt``
+file is a pickle that can run code when loaded, so it is refused unless the detector role in models.toml says
+``allow_pickle = true``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from engine.errors import ConfigError, ModelError
+from engine.models.protocols import Detection
+from engine.settings import force_offline
+
+DOCLAYNET_KINDS: dict[str, str] = {
+    "caption": "caption",
+    "footnote": "footnote",
+    "formula": "formula",
+    "list-item": "text",
+    "page-footer": "footer",
+    "page-header": "header",
+    "picture": "figure",
+    "figure": "figure",
+    "image": "figure",
+    "chart": "figure",
+    "section-header": "title",
+    "table": "table",
+    "text": "text",
+    "title": "title",
+}
+"""Detector class name (lower case) -> the engine's kind. Unknown names map to ``other``."""
+
+
+def map_label(label: str) -> str:
+    """The engine kind of a detector class name (DocLayNet and common variants)."""
+    return DOCLAYNET_KINDS.get(label.strip().lower().replace("_", "-").replace(" ", "-"), "other")
+
+
+def quiet_ultralytics() -> None:
+    """Switch off everything in ultralytics that could reach the network or install packages."""
+    force_offline()
+    os.environ.setdefault("YOLO_AUTOINSTALL", "False")
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    import ultralytics.utils as uu
+    import ultralytics.utils.checks as uc
+
+    uu.AUTOINSTALL = False
+    uc.AUTOINSTALL = False
+    uu.ONLINE = False
+    try:
+        uu.SETTINGS.update({"sync": False, "hub": False})  # type: ignore[attr-defined]
+    except Exception:  # older settings schemas lack a key; sync stays governed by YOLO_OFFLINE
+        pass
+
+
+class YoloDetector:
+    """A ``Detector`` over an ultralytics YOLO model file; boxes in the pixels of the given images."""
+
+    def __init__(self, path: Path, imgsz: int = 1024, conf: float = 0.25, batch: int = 8,
+                 device: str = "cpu") -> None:
+        quiet_ultralytics()
+        from ultralytics import YOLO
+
+        self._lock = threading.Lock()
+        self._model = YOLO(str(path), task="detect")
+        self.path = path
+        self.name = path.stem
+        self.imgsz = self._fixed_imgsz(path) or imgsz
+        self.conf = conf
+        self.batch = max(1, batch)
+        self.device = device
+
+    @staticmethod
+    def _fixed_imgsz(path: Path) -> int | None:
+        """A static ONNX input size (exported models only run at the size they were exported with)."""
+        if path.suffix.lower() != ".onnx":
+            return None
+        try:
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            opts.log_severity_level = 3
+            sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            shape = sess.get_inputs()[0].shape
+            if len(shape) == 4 and isinstance(shape[2], int) and shape[2] > 0:
+                return int(shape[2])
+        except Exception:
+            return None
+        return None
+
+    def detect(self, images: Sequence[Any]) -> list[list[Detection]]:
+        """One list of detections per PIL image, ``batch`` images per model call."""
+        out: list[list[Detection]] = []
+        for i in range(0, len(images), self.batch):
+            chunk = list(images[i : i + self.batch])
+            with self._lock:
+                results = self._model.predict(
+                    chunk, imgsz=self.imgsz, conf=self.conf, verbose=False, device=self.device
+                )
+            for res in results:
+                res = cast(Any, res)
+                names = res.names
+                dets: list[Detection] = []
+                boxes = res.boxes
+                if boxes is not None:
+                    for cls, score, xyxy in zip(
+                        boxes.cls.tolist(), boxes.conf.tolist(), boxes.xyxy.tolist(), strict=False
+                    ):
+                        label = str(names.get(int(cls), cls)) if isinstance(names, dict) else str(cls)
+                        dets.append(
+                            Detection(
+                                kind=map_label(label),
+                                box=(float(xyxy[0]), float(xyxy[1]), float(xyxy[2]), float(xyxy[3])),
+                                score=float(score),
+                                label=label,
+                            )
+                        )
+                out.append(dets)
+        return out
+
+
+def build(cfg: Any, path: Path | None, provider: Any) -> YoloDetector:
+    """Factory used by ``ModelProvider`` for ``backend = "ultralytics"``."""
+    if path is None:
+        raise ConfigError(f"{cfg.source}: the ultralytics detector needs a `path` or `packaged` model.",
+                          title="models.toml incomplete")
+    suffix = path.suffix.lower()
+    if suffix == ".pt" and not bool(cfg.option("allow_pickle", False)):
+        raise ConfigError(
+            f"{cfg.source}: {path} is a PyTorch pickle (.pt), which can run code when loaded. Export it to "
+            "ONNX (`yolo export model=... format=onnx`), or add `allow_pickle = true` to this role if you "
+            "trust the file.",
+            title="Pickle model refused",
+        )
+    if suffix not in {".onnx", ".pt"}:
+        raise ConfigError(
+            f"{cfg.source}: {path} is not a YOLO .onnx or .pt file.", title="Unsupported detector file"
+        )
+    try:
+        return YoloDetector(
+            path,
+            imgsz=int(cfg.option("imgsz", 1024)),
+            conf=float(cfg.option("conf", 0.25)),
+            batch=int(cfg.option("batch", 8)),
+            device=str(cfg.option("device", "cpu")),
+        )
+    except (ConfigError, ModelError):
+        raise
+    except Exception as exc:
+        raise ModelError(f"Loading the layout detector {path} failed: {type(exc).__name__}: {exc}",
+                         title="Detector failed to load") from exc

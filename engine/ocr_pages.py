@@ -1,0 +1,43 @@
+"""Scanned pages: OCR the page image and store its words as the page's text layer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.models.protocols import OcrWord
+from engine.tables import Word
+
+OCR_DPI = 150
+"""Pages are rendered at this resolution for OCR (PP-OCR reads 10-pt type well from here up)."""
+
+
+def ocr_words_to_points(words: Sequence[OcrWord], scale: float, offset: tuple[float, float] = (0.0, 0.0)) -> list[Word]:
+    """OCR words (pixels of an image rendered at ``scale`` px/pt, cropped at ``offset`` pt) -> PDF points."""
+    ox, oy = offset
+    out: list[Word] = []
+    for w in words:
+        text = w.text.strip()
+        if not text:
+            continue
+        x0, y0, x1, y1 = w.box
+        out.append((ox + x0 / scale, oy + y0 / scale, ox + x1 / scale, oy + y1 / scale, text))
+    return out
+
+
+def needs_ocr(page: Any) -> bool:
+    """A page without a usable text layer (fewer than 3 words) that did not fail to read."""
+    return not page.has_text and not getattr(page, "error", "")
+
+
+def apply_ocr(page: Any, words: list[Word]) -> None:
+    """Put OCR words into a ``PageText`` in place (so the text chunker sees them)."""
+    from engine.pdftext import _group_lines
+
+    page.words = words
+    page.lines = _group_lines(words)
+
+
+def page_row_words(words: Sequence[Word]) -> list[list[Any]]:
+    """Words as stored in the catalogue (rounded)."""
+    return [[round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1), w[4]] for w in words]

@@ -1,0 +1,541 @@
+"""Tables: cells from words with positions (the PDF text layer or OCR boxes), descriptions, number checks.
+
+Financial tables are mostly unruled: row labels on the left, period columns of right-aligned numbers. Columns
+are found by clustering the x-extents of numeric tokens over the rows; header lines above the first data row
+name the columns (a phrase spanning several columns, e.g. "Years ended December 31", prefixes each of them).
+Parentheses are negatives, dashes are empty cells, ``$``/``%`` and footnote marks are kept in the shown value
+and dropped from the number. The scale comes from the units line ("in millions, except per share").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Word = tuple[float, float, float, float, str]
+Box = tuple[float, float, float, float]
+
+_CURRENCY = "$€£¥"
+_DASHES = {"—", "–", "-", "−", "--", "---", "—%", "-%", "–%", "n/a", "N/A", "NA", "NM", "nm", "n.m.", "*", "—(a)"}
+_NUM = re.compile(
+    r"^(?P<lp>\()?(?P<sign>[-–−])?(?P<cur>[$€£¥])?(?P<lp2>\()?(?P<sign2>[-–−])?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<pct>%)?(?P<rp>\))?(?P<pct2>%)?(?P<note>\*+|†|‡|\([a-z0-9]\))?(?P<mult>[xX])?$"
+)
+_YEAR = re.compile(r"^(?:FY|Fiscal\s*)?'?(19[5-9]\d|20\d\d)[A-Za-z]?$")
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan\\.?|feb\\.?|mar\\.?|apr\\.?|jun\\.?|jul\\.?|aug\\.?|sep\\.?|sept\\.?|oct\\.?|nov\\.?|dec\\.?"
+)
+_PERIOD_WORD = re.compile(
+    rf"^(?:{_MONTHS}|year|years|quarter|quarters|ended|ending|months|weeks|fiscal|q[1-4]|h[12]|fy\d*|as|of|at|"
+    r"three|six|nine|twelve|change|%|\$|actual|budget|restated|unaudited|audited|total)[,:]?$",
+    re.I,
+)
+UNITS_RE = re.compile(
+    r"\(?\s*(?:(?:amounts?|dollars?|figures|\$|€|£|us\s*\$|usd|eur|euros?)\s+)?(?:in|expressed\s+in)\s+"
+    r"(?:(?:u\.s\.\s+)?(?:dollars?|\$|€|£|euros?|usd|eur)\s+)?"
+    r"(?:millions?|thousands?|billions?|000s|000'?s|mn|bn|m)\b[^)\n]{0,80}\)?"
+    r"|\(\s*(?:\$|€|£)?\s*(?:millions?|thousands?|billions?)\b[^)\n]{0,60}\)"
+    r"|\((?:\$|€|£)\s*(?:in\s+)?(?:000s|000'?s|mm|mn|m)\)",
+    re.I,
+)
+
+
+def scale_of(units: str) -> float:
+    """1e3 / 1e6 / 1e9 from a units line, else 1."""
+    u = units.lower()
+    if "billion" in u or re.search(r"\bbn\b", u):
+        return 1e9
+    if "million" in u or re.search(r"\b(mn|mm|m)\b", u):
+        return 1e6
+    if "thousand" in u or "000" in u:
+        return 1e3
+    return 1.0
+
+
+_UNIT_END = re.compile(
+    r"^(.*?\b(?:millions?|thousands?|billions?|000s|000'?s|mn|bn|mm|m)\b"
+    r"(?:,?\s*except\s+(?:for\s+)?(?:per[\s-]+share|share|unit|percentages?|ratios?|where)[\w\s,/'-]{0,40}?"
+    r"(?:amounts?|data|figures|information|values|noted|indicated|stated|ratios?|percentages?)\b)?)",
+    re.I,
+)
+
+
+def find_units(text: str) -> str:
+    """The units phrase in a piece of text (e.g. "(In millions, except per share amounts)"), or ""."""
+    m = UNITS_RE.search(text)
+    if not m:
+        return ""
+    found = m.group(0).strip()
+    if found.startswith("(") and found.endswith(")"):
+        return found
+    cut = _UNIT_END.match(found)
+    out = cut.group(1).strip() if cut else found
+    return out + ")" if out.startswith("(") else out
+
+
+def parse_number(token: str) -> float | None:
+    """The number a table cell shows: ``(1,234)`` -> -1234, ``$5.2`` -> 5.2, ``12.5%`` -> 12.5; else None."""
+    t = token.strip().replace("\u2009", "").replace("\xa0", "").replace(" ", "")
+    m = _NUM.match(t)
+    if not m:
+        return None
+    if bool(m.group("lp") or m.group("lp2")) != bool(m.group("rp")) and not m.group("note"):
+        if m.group("rp") and not (m.group("lp") or m.group("lp2")):
+            return None  # a lone ")" belongs to a label fragment like "2)"
+    try:
+        value = float(m.group("num").replace(",", ""))
+    except ValueError:
+        return None
+    negative = bool(m.group("lp") or m.group("lp2")) or bool(m.group("sign") or m.group("sign2"))
+    return -value if negative else value
+
+
+def is_empty_cell(token: str) -> bool:
+    """True for the dashes and markers financial tables print for "nothing"."""
+    return token.strip() in _DASHES
+
+
+_FOOTNOTE = re.compile(r"^\(?[0-9a-z]\)$|^\*+$|^[†‡]$")
+
+
+def is_year(token: str) -> bool:
+    """True for a year heading like ``2018``, ``FY2019`` or ``2020A``."""
+    return bool(_YEAR.match(token.strip().rstrip(",")))
+
+
+@dataclass
+class Item:
+    """A piece of one line: a number, an empty-cell marker or text."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    text: str
+    kind: str  # "num" | "empty" | "text"
+    number: float | None = None
+
+
+@dataclass
+class Line:
+    """One visual line of a table: its vertical extent and its items, left to right."""
+    top: float
+    bottom: float
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The line's text."""
+        return " ".join(i.text for i in self.items)
+
+    def nums(self) -> list[Item]:
+        """The numbers and empty-cell markers of the line."""
+        return [i for i in self.items if i.kind in {"num", "empty"}]
+
+
+def group_lines(words: Sequence[Word]) -> list[list[Word]]:
+    """Words grouped into visual lines by vertical overlap, each sorted left to right, top to bottom."""
+    order = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    lines: list[list[Word]] = []
+    cur: list[Word] = []
+    top = bottom = 0.0
+    for w in order:
+        if cur:
+            overlap = min(w[3], bottom) - max(w[1], top)
+            height = max(1.0, min(w[3] - w[1], bottom - top))
+            if overlap >= 0.45 * height:
+                cur.append(w)
+                top, bottom = min(top, w[1]), max(bottom, w[3])
+                continue
+            lines.append(sorted(cur, key=lambda v: v[0]))
+        cur, top, bottom = [w], w[1], w[3]
+    if cur:
+        lines.append(sorted(cur, key=lambda v: v[0]))
+    return lines
+
+
+def _items(words: list[Word]) -> list[Item]:
+    """Classify a line's words, gluing currency signs, lone parentheses and percent signs to their number."""
+    raw = [Item(w[0], w[2], w[1], w[3], w[4].strip(), "text") for w in words if w[4].strip()]
+    glued: list[Item] = []
+    i = 0
+    while i < len(raw):
+        it = raw[i]
+        nxt = raw[i + 1] if i + 1 < len(raw) else None
+        if it.text in {*_CURRENCY, "(", "($", "$(", "US$", "€(", "(€"} and nxt is not None and nxt.x0 - it.x1 < 90:
+            if parse_number(it.text + nxt.text) is not None or it.text in _CURRENCY:
+                nxt.text = (it.text if it.text != "US$" else "$") + nxt.text
+                nxt.x0 = it.x0
+                i += 1
+                continue
+        if (it.text in {"–", "-", "−", "—"} and nxt is not None and 0 <= nxt.x0 - it.x1 < 3.5
+                and parse_number(nxt.text) is not None and not nxt.text.startswith(("(", "-", "–"))):
+            nxt.text = "-" + nxt.text  # a minus sign set as its own glyph run
+            nxt.x0 = it.x0
+            i += 1
+            continue
+        if glued and it.text in {")", "%", ")%", "%)", "pts", "bps", "x"} and it.x0 - glued[-1].x1 < 6:
+            glued[-1].text += it.text
+            glued[-1].x1 = it.x1
+            i += 1
+            continue
+        glued.append(it)
+        i += 1
+    for it in glued:
+        n = parse_number(it.text.rstrip("x") if it.text.endswith("x") and len(it.text) > 1 else it.text)
+        if n is not None:
+            it.kind, it.number = "num", n
+        elif is_empty_cell(it.text) or it.text in {"$—", "$-", "$–", "€—", "$ —"}:
+            it.kind = "empty"
+    # Numbers and dashes before the last word of the line belong to the label ("Other — net",
+    # "maturities greater than 90 days"); so do footnote marks glued to a label word ("Revenue (1)").
+    last_text = max((k for k, it in enumerate(glued) if it.kind == "text" and len(it.text) > 1
+                     and not _FOOTNOTE.match(it.text)), default=-1)
+    for k, it in enumerate(glued):
+        if it.kind != "text" and k < last_text:
+            it.kind, it.number = "text", None
+        elif (it.kind == "num" and k > 0 and _FOOTNOTE.match(it.text) and glued[k - 1].kind == "text"
+              and it.x0 - glued[k - 1].x1 < 4):
+            it.kind, it.number = "text", None
+    return glued
+
+
+def _header_like(line: Line) -> bool:
+    """A line naming periods: only years / month words / period words, e.g. "2018 2017 2016"."""
+    nums = [i for i in line.items if i.kind == "num"]
+    if nums and not all(is_year(i.text) for i in nums):
+        # a day number next to a month ("June 30") is fine
+        words = [i.text for i in line.items]
+        has_month = any(re.match(rf"^(?:{_MONTHS})$", w, re.I) for w in words)
+        if not has_month or any(not is_year(i.text) and (i.number or 0) > 31 for i in nums):
+            return False
+    texts = [i for i in line.items if i.kind == "text"]
+    if not nums and not texts:
+        return False
+    if not nums:
+        return all(_PERIOD_WORD.match(t.text) or is_year(t.text) for t in texts) and len(texts) <= 12
+    return True
+
+
+def _cluster(intervals: list[tuple[float, float]]) -> list[list[float]]:
+    """Merge overlapping x-intervals into column spans ``[x0, x1, support]``."""
+    spans: list[list[float]] = []
+    for x0, x1 in sorted(intervals):
+        if spans:
+            s = spans[-1]
+            ov = min(s[1], x1) - max(s[0], x0)
+            if ov >= 0.25 * min(x1 - x0, s[1] - s[0]) or ov > 2.0:
+                s[0], s[1], s[2] = min(s[0], x0), max(s[1], x1), s[2] + 1
+                continue
+        spans.append([x0, x1, 1.0])
+    return spans
+
+
+def _assign(item: Item, spans: list[list[float]], slack: float = 4.0) -> int | None:
+    best, best_ov = None, 0.0
+    for j, (a, b, _) in enumerate(spans):
+        ov = min(b + slack, item.x1) - max(a - slack, item.x0)
+        if ov > best_ov:
+            best, best_ov = j, ov
+    if best is not None:
+        return best
+    cx = (item.x0 + item.x1) / 2
+    dists = [(abs(cx - (a + b) / 2), j) for j, (a, b, _) in enumerate(spans)]
+    if dists:
+        d, j = min(dists)
+        a, b, _ = spans[j]
+        if d < max(12.0, (b - a)):
+            return j
+    return None
+
+
+def parse_words(
+    words: Sequence[Word], box: Box | None = None, title: str = "", units: str = "", source: str = "textlayer"
+) -> dict[str, Any] | None:
+    """Read a table from words (PDF points) inside ``box``; None when there is no numeric column at all."""
+    if box is not None:
+        x0, y0, x1, y1 = box
+        words = [
+            w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1
+        ]
+    if not words:
+        return None
+    lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws)) for ws in group_lines(words)]
+    units = units or next((u for ln in lines[:8] if (u := find_units(ln.text))), "")
+    data_idx = [k for k, ln in enumerate(lines) if ln.nums() and not _header_like(ln)]
+    if not data_idx:
+        return None
+    first_data = data_idx[0]
+    intervals = [(i.x0, i.x1) for k in data_idx for i in lines[k].nums()]
+    spans = _cluster(intervals)
+    n_rows = len(data_idx)
+    min_support = max(2, math.ceil(0.15 * n_rows)) if n_rows >= 3 else 1
+    strong = [s for s in spans if s[2] >= min_support]
+    # A numeric token left of every strong column belongs to its row label ("2.50% Notes due 2026").
+    if not strong:
+        return None
+    # Labels end where the first column starts.
+    label_edge = min(s[0] for s in strong)
+    columns_raw: list[list[str]] = [[] for _ in strong]
+    header_lines = [ln for k, ln in enumerate(lines[:first_data])]
+    for ln in header_lines:
+        for phrase in _phrases(ln.items):
+            if phrase.x0 < label_edge - 12:
+                continue
+            hits = [j for j, (a, b, _) in enumerate(strong) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
+            if not hits:
+                j = _assign(phrase, strong, slack=10.0)
+                hits = [j] if j is not None else []
+            for j in hits:
+                columns_raw[j].append(phrase.text)
+    rows: list[dict[str, Any]] = []
+    pending_label: dict[str, Any] | None = None
+    for ln in lines[first_data:]:
+        label_parts: list[str] = []
+        values: list[str | None] = [None] * len(strong)
+        numbers: list[float | None] = [None] * len(strong)
+        for it in ln.items:
+            if it.kind == "text" or it.x1 <= label_edge - 1:
+                if it.x1 <= label_edge + 2 or it.kind == "text":
+                    label_parts.append(it.text)
+                continue
+            j = _assign(it, strong)
+            if j is None:
+                label_parts.append(it.text)
+                continue
+            if values[j] is None:
+                values[j] = it.text
+                numbers[j] = it.number if it.kind == "num" else None
+        label = _clean_label(" ".join(label_parts))
+        has_values = any(v is not None for v in values)
+        if _header_like(ln) and not label:
+            continue
+        if not has_values:
+            if not label:
+                continue
+            if pending_label is not None and label[:1].islower():
+                # a label wrapped over two lines with no values yet
+                pending_label["label"] += " " + label
+                continue
+            pending_label = {"label": label, "values": values, "numbers": numbers}
+            rows.append(pending_label)
+            continue
+        if pending_label is not None and (not label or label[:1].islower()):
+            rows.remove(pending_label)
+            label = (pending_label["label"] + " " + label).strip()
+        pending_label = None
+        rows.append({"label": label, "values": values, "numbers": numbers})
+    if not any(any(v is not None for v in r["numbers"]) for r in rows):
+        return None
+    columns = [" ".join(parts).strip() for parts in columns_raw]
+    return {
+        "title": title,
+        "units": units,
+        "scale": scale_of(units),
+        "columns": columns,
+        "rows": rows,
+        "source": source,
+    }
+
+
+def _phrases(items: list[Item]) -> list[Item]:
+    """Adjacent items of a header line joined into phrases (a small gap joins words, a wide one splits)."""
+    out: list[Item] = []
+    for it in items:
+        if out and it.x0 - out[-1].x1 < 4.5 and not (is_year(it.text) and is_year(out[-1].text)):
+            prev = out[-1]
+            out[-1] = Item(prev.x0, it.x1, prev.top, max(prev.bottom, it.bottom), f"{prev.text} {it.text}", "text")
+        else:
+            out.append(Item(it.x0, it.x1, it.top, it.bottom, it.text, "text"))
+    return out
+
+
+def _clean_label(label: str) -> str:
+    label = re.sub(r"\s+", " ", label).strip()
+    label = re.sub(r"[\s.]{3,}$", "", label)  # dot leaders
+    return label.strip(" .:") if label.endswith("...") else label
+
+
+def table_numbers(table: dict[str, Any] | None) -> list[float]:
+    """Every number in a table's cells."""
+    if not table:
+        return []
+    out: list[float] = []
+    for row in table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        nums = row.get("numbers")
+        if nums is None:
+            nums = [parse_number(str(v)) if v is not None else None for v in row.get("values", [])]
+        out.extend(float(n) for n in nums if isinstance(n, int | float))
+    return out
+
+
+def numeric_grid_blocks(words: Sequence[Word], page_width: float, min_rows: int = 3) -> list[Box]:
+    """Unruled tables found from words alone: runs of lines with aligned numeric columns.
+
+    Used as the geometric cross-check of a detector and as the table finder on pages without one (and on
+    scanned pages, from OCR words). Prose with numbers is rejected because its numbers sit between words.
+    """
+    glines = group_lines(words)
+    lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws)) for ws in glines]
+    flags: list[bool] = []
+    for ln in lines:
+        nums = [i for i in ln.items if i.kind in {"num", "empty"}]
+        ok = False
+        if len(nums) >= 2 or (len(nums) == 1 and nums[0].x0 > page_width * 0.45):
+            first = min(i.x0 for i in nums)
+            text_after = [i for i in ln.items if i.kind == "text" and i.x0 > first and len(i.text) > 2]
+            ok = len(text_after) <= 1
+        flags.append(ok)
+    blocks: list[tuple[int, int]] = []
+    start = None
+    gap = 0
+    for k, ok in enumerate(flags):
+        if ok:
+            if start is None:
+                start = k
+            gap = 0
+            end = k
+        elif start is not None:
+            gap += 1
+            if gap > 3:
+                blocks.append((start, end))
+                start, gap = None, 0
+    if start is not None:
+        blocks.append((start, end))
+    out: list[Box] = []
+    for a, b in blocks:
+        data = [lines[k] for k in range(a, b + 1) if flags[k]]
+        if len(data) < min_rows:
+            continue
+        spans = _cluster([(i.x0, i.x1) for ln in data for i in ln.items if i.kind in {"num", "empty"}])
+        strong = [s for s in spans if s[2] >= max(2, 0.3 * len(data))]
+        if len(strong) < 1 or (len(strong) == 1 and len(data) < 5):
+            continue
+        k0 = a
+        # take the header lines (periods) and a label line or two just above the first numeric row
+        for k in range(a - 1, max(-1, a - 5), -1):
+            if lines[k + 1].top - lines[k].bottom > 18:
+                break
+            if _header_like(lines[k]) or not lines[k].nums():
+                k0 = k
+            else:
+                break
+        seg = [w for k in range(k0, b + 1) for w in glines[k]]
+        out.append((min(w[0] for w in seg), min(w[1] for w in seg), max(w[2] for w in seg), max(w[3] for w in seg)))
+    return out
+
+
+# --- descriptions --------------------------------------------------------------------------------------
+
+
+def describe_table(table: dict[str, Any], title: str = "", units: str = "", max_rows: int = 6) -> str:
+    """A deterministic description from the structure: title, units, periods, first rows with a value."""
+    title = title or str(table.get("title") or "")
+    units = units or str(table.get("units") or "")
+    cols = [c for c in table.get("columns", []) if c]
+    rows = [r for r in table.get("rows", []) if isinstance(r, dict) and r.get("label")]
+    parts = [f"Table: {title}" if title else "Table"]
+    if units:
+        parts[0] += f" ({units})"
+    if cols:
+        parts.append("Columns: " + ", ".join(cols[:8]) + ".")
+    shown = []
+    for r in rows:
+        vals = [v for v in r.get("values", []) if v]
+        if not vals:
+            continue
+        cells = ", ".join(
+            f"{c}: {v}" if c else str(v) for c, v in zip(cols or [""] * len(vals), r.get("values", []), strict=False)
+            if v
+        )
+        shown.append(f"{r['label']}: {cells}")
+        if len(shown) >= max_rows:
+            break
+    if shown:
+        parts.append("Rows: " + "; ".join(shown) + ".")
+    n = len(rows)
+    if n > len(shown):
+        parts.append(f"{n} rows in all.")
+    return " ".join(parts)[:1500]
+
+
+def table_markdown(table: dict[str, Any], max_rows: int = 60) -> str:
+    """The table as a compact markdown grid (for prompts and previews)."""
+    cols = table.get("columns") or []
+    rows = table.get("rows") or []
+    width = max([len(cols)] + [len(r.get("values", [])) for r in rows if isinstance(r, dict)])
+    head = ["", *[(cols[i] if i < len(cols) else "") for i in range(width)]]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * (width + 1)]
+    for r in rows[:max_rows]:
+        if not isinstance(r, dict):
+            continue
+        vals = [str(v) if v is not None else "" for v in r.get("values", [])]
+        vals += [""] * (width - len(vals))
+        out.append("| " + " | ".join([str(r.get("label", "")), *vals]) + " |")
+    return "\n".join(out)
+
+
+# --- checking a vision model's table against the text layer ----------------------------------------------
+
+
+def check_numbers(model_table: dict[str, Any], reference: Sequence[float], tol: float = 0.0005) -> list[dict[str, Any]]:
+    """Numbers in the model's JSON that the text layer does not show (sign-insensitive, rounding tolerant)."""
+    ref = [abs(x) for x in reference]
+    out: list[dict[str, Any]] = []
+    for row in model_table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        for v in row.get("values", []) or []:
+            n = v if isinstance(v, int | float) else parse_number(str(v)) if v is not None else None
+            if n is None:
+                continue
+            a = abs(float(n))
+            if not any(abs(a - r) <= max(tol * max(a, r), 0.0051) for r in ref):
+                out.append({"check": "number_not_in_text_layer", "label": str(row.get("label", "")), "value": v})
+    return out
+
+
+def normalise_model_table(obj: Any) -> dict[str, Any] | None:
+    """A vision model's JSON table coerced to {"title", "units", "columns", "rows": [{label, values, numbers}]}."""
+    if not isinstance(obj, dict):
+        return None
+    rows_in = obj.get("rows")
+    if not isinstance(rows_in, list):
+        return None
+    cols = obj.get("columns") or obj.get("header") or obj.get("headers") or []
+    if not isinstance(cols, list):
+        cols = []
+    rows: list[dict[str, Any]] = []
+    for r in rows_in:
+        if isinstance(r, dict):
+            label = str(r.get("label", r.get("name", "")))
+            vals = r.get("values", r.get("cells", []))
+        elif isinstance(r, list) and r:
+            label, vals = str(r[0]), r[1:]
+        else:
+            continue
+        if not isinstance(vals, list):
+            vals = [vals]
+        values = [None if v is None else str(v) for v in vals]
+        numbers = [
+            float(v) if isinstance(v, int | float) and not isinstance(v, bool) else parse_number(str(v))
+            if v is not None else None
+            for v in vals
+        ]
+        rows.append({"label": label, "values": values, "numbers": numbers})
+    units = str(obj.get("units", "") or "")
+    return {
+        "title": str(obj.get("title", "") or ""),
+        "units": units,
+        "scale": scale_of(units),
+        "columns": [str(c) for c in cols],
+        "rows": rows,
+        "source": "vlm",
+    }

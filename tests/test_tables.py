@@ -1,0 +1,127 @@
+"""Table cells from words with positions: numbers, columns, headers, units, descriptions, checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import tables as tab
+
+
+def _row(y: float, label: str, values: list[str], cols: tuple[float, ...] = (400.0, 480.0)) -> list[tab.Word]:
+    words: list[tab.Word] = []
+    x = 60.0
+    for part in label.split():
+        words.append((x, y, x + 6 * len(part), y + 9, part))
+        x += 6 * len(part) + 3
+    for right, value in zip(cols, values, strict=False):
+        if value.startswith("$"):
+            words.append((right - 60, y, right - 54, y + 9, "$"))
+            value = value[1:]
+        words.append((right - 6 * len(value), y, right, y + 9, value))
+    return words
+
+
+def statement() -> list[tab.Word]:
+    words: list[tab.Word] = [
+        (200, 40, 420, 50, "Consolidated"), (200, 52, 300, 62, "(In"), (230, 52, 280, 62, "millions,"),
+        (282, 52, 320, 62, "except"), (322, 52, 340, 62, "per"), (342, 52, 370, 62, "share"),
+        (372, 52, 410, 62, "amounts)"),
+        (340, 70, 470, 80, "Years"), (372, 70, 400, 80, "ended"), (402, 70, 450, 80, "December"),
+        (452, 70, 466, 80, "31,"),
+        (376, 84, 400, 94, "2023"), (456, 84, 480, 94, "2022"),
+    ]
+    words += _row(100, "Revenue", ["$1,234", "$1,100"])
+    words += _row(114, "Cost of sales", ["(456)", "(400)"])
+    words += _row(128, "Other — net", ["—", "12"])
+    words += _row(142, "Adjustments to reconcile net income", [])[:5]
+    words += _row(156, "to cash from operations", ["7.5%", "(0.3)%"])
+    words += _row(170, "Gross profit", ["$778", "$700"])
+    return words
+
+
+def test_parse_number_signs_currency_percent_and_marks() -> None:
+    assert tab.parse_number("(1,234)") == -1234
+    assert tab.parse_number("$5.2") == 5.2
+    assert tab.parse_number("12.5%") == 12.5
+    assert tab.parse_number("($12)") == -12
+    assert tab.parse_number("-3") == -3
+    assert tab.parse_number("1,577*") == 1577
+    assert tab.parse_number("—") is None
+    assert tab.parse_number("Revenue") is None
+    assert tab.is_empty_cell("—") and tab.is_empty_cell("n/a")
+
+
+def test_parse_words_reads_an_unruled_statement() -> None:
+    table = tab.parse_words(statement(), title="Income")
+    assert table is not None
+    assert table["columns"] == ["Years ended December 31, 2023", "Years ended December 31, 2022"]
+    assert table["scale"] == 1e6 and "millions" in table["units"]
+    rows = {r["label"]: r for r in table["rows"]}
+    assert rows["Revenue"]["numbers"] == [1234, 1100]
+    assert rows["Revenue"]["values"] == ["$1,234", "$1,100"]
+    assert rows["Cost of sales"]["numbers"] == [-456, -400]
+    assert rows["Other — net"]["values"] == ["—", "12"]
+    assert rows["Other — net"]["numbers"] == [None, 12]
+    wrapped = [r for r in table["rows"] if r["label"].startswith("Adjustments")]
+    assert wrapped and wrapped[0]["numbers"] == [7.5, -0.3]
+    assert rows["Gross profit"]["numbers"] == [778, 700]
+    assert 1234 in tab.table_numbers(table)
+
+
+def test_parse_words_inside_a_box_only() -> None:
+    words = statement() + _row(400, "Outside", ["999", "998"])
+    table = tab.parse_words(words, box=(0, 0, 612, 200))
+    assert table is not None
+    assert 999 not in tab.table_numbers(table)
+
+
+def test_no_numeric_column_is_no_table() -> None:
+    words = [(60, 100, 90, 110, "Just"), (95, 100, 130, 110, "prose"), (135, 100, 160, 110, "here")]
+    assert tab.parse_words(words) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "scale"),
+    [
+        ("(In millions, except per share amounts)", "(In millions, except per share amounts)", 1e6),
+        ("(Millions)", "(Millions)", 1e6),
+        ("in thousands, except per share data Revenue 2019", "in thousands, except per share data", 1e3),
+        ("($ in billions)", "($ in billions)", 1e9),
+        ("Revenue grew in 2018", "", 1.0),
+    ],
+)
+def test_units(text: str, expected: str, scale: float) -> None:
+    assert tab.find_units(text) == expected
+    assert tab.scale_of(expected) == scale
+
+
+def test_numeric_grid_blocks_find_the_table_not_the_prose() -> None:
+    prose = [(60, 300, 100, 310, "In"), (102, 300, 130, 310, "2018"), (132, 300, 150, 310, "we"),
+             (152, 300, 190, 310, "spent"), (192, 300, 230, 310, "$1,577"), (232, 300, 280, 310, "million"),
+             (282, 300, 300, 310, "and"), (302, 300, 340, 310, "$1,373"), (342, 300, 380, 310, "million.")]
+    blocks = tab.numeric_grid_blocks(statement() + prose, 612)
+    assert len(blocks) == 1
+    x0, top, x1, bottom = blocks[0]
+    assert top <= 100 and bottom >= 179 and bottom < 300
+
+
+def test_describe_table_names_title_units_periods_and_rows() -> None:
+    table = tab.parse_words(statement())
+    assert table is not None
+    text = tab.describe_table(table, title="Consolidated Statements of Operations")
+    assert "Consolidated Statements of Operations" in text
+    assert "millions" in text and "2023" in text and "Revenue" in text and "$1,234" in text
+    assert "| Revenue | $1,234 | $1,100 |" in tab.table_markdown(table)
+
+
+def test_check_numbers_flags_what_the_text_layer_does_not_show() -> None:
+    model = tab.normalise_model_table(
+        {"title": "T", "units": "millions", "columns": ["2023"],
+         "rows": [{"label": "Revenue", "values": ["1,234"]}, {"label": "Cost", "values": ["(457)"]}]}
+    )
+    assert model is not None and model["scale"] == 1e6
+    checks = tab.check_numbers(model, [1234.0, -456.0])
+    assert [c["label"] for c in checks] == ["Cost"]
+    assert tab.normalise_model_table({"rows": "nope"}) is None
+    listed = tab.normalise_model_table({"rows": [["Revenue", 5, "6"]]})
+    assert listed is not None and listed["rows"][0]["numbers"] == [5.0, 6.0]
