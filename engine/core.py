@@ -162,9 +162,69 @@ class Engine:
             raise AnswerError("The answer was cancelled before it finished.", title="Cancelled")
         return final
 
+    def calibrate(
+        self,
+        qa_file: str | Path,
+        root: str | Path | None = None,
+        store: bool = True,
+        limit: int | None = None,
+        on_progress: Callable[[str, int, int], None] | None = None,
+        cancelled: CancelCheck | None = None,
+    ) -> Any:
+        """Sweep the retrieval thresholds on a QA file over this library's documents and store the best ones
+        for the current embedder (see ``engine.calibrate``). Returns an ``engine.calibrate.Calibration``."""
+        from engine.calibrate import calibrate
+
+        result = calibrate(
+            self.retriever(),
+            Path(qa_file).expanduser(),
+            Path(root).expanduser() if root else None,
+            store_result=store,
+            limit=limit,
+            on_progress=on_progress,
+            cancelled=cancelled,
+        )
+        return result
+
     def history(self, search: str = "", limit: int = 200) -> list[dict[str, Any]]:
         """Past answers, newest first, optionally filtered by a search string."""
         return self.store.answers(search, limit)
+
+    # --- evaluation ----------------------------------------------------------------------------------
+    def evaluate(
+        self,
+        qa_file: str | Path,
+        *,
+        root: str | Path | None = None,
+        k: int = 10,
+        scope: str = "doc",
+        retrieval_only: bool = False,
+        ablation: str = "default",
+        judge: bool = False,
+        limit: int | None = None,
+        sources: Sequence[str] | None = None,
+        on_progress: ProgressCallback | None = None,
+        on_question: Callable[[int, int, dict[str, Any]], None] | None = None,
+        cancelled: CancelCheck | None = None,
+    ) -> dict[str, Any]:
+        """Evaluate on a QA file (eval README format): ingests missing documents, then reports page
+        recall@k, precision@k, MRR, answer accuracy, refusal rate, breakdowns and latency (engine.evaluate)."""
+        from engine.evaluate import EvalOptions, evaluate, load_records
+
+        records = load_records(qa_file, root, sources=sources, limit=limit)
+        options = EvalOptions(k=k, scope=scope, retrieval_only=retrieval_only, ablation=ablation, judge=judge)
+        return evaluate(self, records, options, on_ingest=on_progress, on_question=on_question,
+                        cancelled=cancelled, qa_file=str(qa_file))
+
+    # --- maintenance ---------------------------------------------------------------------------------
+    def doctor(self, repair: bool = False, on_progress: Callable[[str], None] | None = None) -> Any:
+        """Check the catalogue against the index files (``repair`` fixes what it can); a ``DoctorReport``."""
+        from engine.doctor import Doctor
+
+        doc = Doctor(self.settings, self.models, store=self.store, indexes=self.indexes, writer=self.writer)
+        report = doc.run(repair=repair, on_progress=on_progress)
+        self._invalidate()
+        return report
 
     # --- models --------------------------------------------------------------------------------------
     def models_status(self, load: bool = True) -> dict[str, RoleStatus]:

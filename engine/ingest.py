@@ -3,8 +3,12 @@ stopped and a bad page becomes a recorded error, not a lost document."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
+import re
+import shutil
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from engine.chunking import fixed_chunks, page_sentences, semantic_chunks
-from engine.errors import Cancelled, EngineError, IngestError
+from engine.errors import Cancelled, EngineError, IngestError, StoreError
 from engine.index import Indexes
 from engine.models.provider import ModelProvider
 from engine.pdftext import PageText, extract_pages, pdf_info
@@ -25,6 +29,7 @@ from engine.types import (
     Chunk,
     IngestProgress,
     IngestResult,
+    Modality,
     ProgressCallback,
     Region,
     ignore_progress,
@@ -94,6 +99,7 @@ class Ingestor:
         self.store = store
         self.indexes = indexes
         self.models = models
+        self._reconciled = False
 
     def ingest(
         self,
@@ -106,6 +112,7 @@ class Ingestor:
         on_progress = on_progress or ignore_progress
         cancelled = cancelled or never_cancelled
         files = expand_paths(paths)
+        self._reconciled = False
         results: list[IngestResult] = []
         for i, path in enumerate(files):
             if cancelled():
@@ -145,7 +152,13 @@ class Ingestor:
 
         try:
             report("open", 0, 1, "checking file")
-            n_pages = pdf_info(path, password)
+            read_path, repaired = path, ""
+            try:
+                n_pages = pdf_info(path, password)
+            except IngestError as exc:
+                if exc.title != "Damaged PDF":
+                    raise
+                read_path, n_pages, repaired = self._repaired_copy(path, password, exc)
             if n_pages > self.settings.max_pages:
                 raise IngestError(
                     f"{path} has {n_pages} pages, more than the limit of {self.settings.max_pages}. Raise "
@@ -172,7 +185,7 @@ class Ingestor:
             result.doc_id, result.pages = doc_id, n_pages
             ctx = IngestContext(
                 doc_id=doc_id,
-                path=path,
+                path=read_path,
                 settings=self.settings,
                 store=self.store,
                 models=self.models,
@@ -181,6 +194,8 @@ class Ingestor:
                 cancelled=cancelled,
                 password=password,
             )
+            if repaired:
+                ctx.warn(repaired)
             self._run_stages(ctx, n_pages)
             errors = [
                 f"{s}: {v['detail']}" for s, v in self.store.stages(doc_id).items() if v["status"] == "error"
@@ -197,18 +212,50 @@ class Ingestor:
             report("cancelled", 0, 1, exc.message)
         except EngineError as exc:
             result.status, result.error, result.error_title = "failed", exc.message, exc.title
-            if doc_id and self.store.find_by_sha(file_sha256(path)) is not None:
-                self.store.update_document(doc_id, status="failed", error=exc.message[:2000])
+            self._mark_failed(doc_id, exc.message)
             report("failed", 0, 1, exc.message)
         except Exception as exc:  # unexpected: record it against this file, keep the batch going
-            log.exception("ingest of %s failed", path)
-            result.status, result.error = "failed", f"{type(exc).__name__}: {exc}"
-            result.error_title = "Unexpected ingestion failure"
-            if doc_id:
-                self.store.update_document(doc_id, status="failed", error=result.error[:2000])
+            full = disk_full_error(exc, self.settings.data_dir)
+            if full is not None:
+                result.status, result.error, result.error_title = "failed", full.message, full.title
+            else:
+                log.exception("ingest of %s failed", path)
+                result.status, result.error = "failed", f"{type(exc).__name__}: {exc}"
+                result.error_title = "Unexpected ingestion failure"
+            self._mark_failed(doc_id, result.error)
             report("failed", 0, 1, result.error)
         result.seconds = time.perf_counter() - t0
         return result
+
+    def _repaired_copy(self, path: Path, password: str | None, exc: IngestError) -> tuple[Path, int, str]:
+        """A damaged PDF rebuilt from its complete objects into the data dir, or the original error."""
+        from engine.safety import repair_pdf
+
+        name = file_sha256(path)[:24] + ".pdf"
+        fixed = repair_pdf(path, self.settings.data_dir / "repaired", name, password)
+        if fixed is None and re.search(rb"/Count\s+0\b", path.read_bytes()[:1 << 20]):
+            raise IngestError(f"{path} has no pages.", title="Empty PDF") from exc
+        if fixed is None:
+            raise IngestError(
+                exc.message + " An automatic rebuild from its complete objects found no readable pages either.",
+                title="Damaged PDF",
+            ) from exc
+        copy, pages = fixed
+        return copy, pages, (
+            f"{path.name} is damaged (often a truncated download); ingested a rebuilt copy with {pages} readable "
+            "pages. Pages cut off in the file are missing or blank: re-download it for a complete library."
+        )
+
+    def _mark_failed(self, doc_id: str, message: str) -> None:
+        """Record a failure on the document; a catalogue that cannot be written (full disk) must not stop
+        the batch, and the document then simply stays resumable."""
+        if not doc_id:
+            return
+        try:
+            if self.store.conn().execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone():
+                self.store.update_document(doc_id, status="failed", error=message[:2000])
+        except Exception as exc:  # noqa: BLE001 - already failing; the original error is what the user sees
+            log.warning("could not record the failure of %s: %s", doc_id, exc)
 
     # --- stages --------------------------------------------------------------------------------------
     def _run_stages(self, ctx: IngestContext, n_pages: int) -> None:
@@ -217,7 +264,19 @@ class Ingestor:
         if self.settings.regions:
             from engine import multimodal
 
-            multimodal.analyse(ctx)
+            try:
+                multimodal.analyse(ctx)
+            except EngineError:
+                raise
+            except Exception as exc:  # a library choking on a broken file: keep the text, record the stages
+                if disk_full_error(exc, self.settings.data_dir) is not None:
+                    raise
+                log.exception("region analysis of %s failed", ctx.path)
+                detail = f"region analysis failed: {type(exc).__name__}: {exc}"[:500]
+                for stage in multimodal.REGION_STAGES:
+                    if not ctx.stage_done(stage):
+                        ctx.record(stage, "error", detail)
+                ctx.warn(f"tables and figures skipped: {detail}")
         ctx.check_cancelled()
         if not ctx.stage_done("metadata"):
             t = time.perf_counter()
@@ -326,7 +385,7 @@ class Ingestor:
             text = region_index_text(r)
             if not text.strip():
                 continue
-            modality = "table" if r.kind == "table" else "image"
+            modality: Modality = "table" if r.kind == "table" else "image"
             region_chunks[modality].append(
                 Chunk(id=0, doc_id=ctx.doc_id, modality=modality, page=r.page, text=text, pages=[r.page],
                       bbox=r.bbox, region_id=r.id)
@@ -340,6 +399,14 @@ class Ingestor:
         for m, cs in region_chunks.items():
             dropped += self.store.replace_chunks(ctx.doc_id, m, cs)
         self.indexes.remove(dropped)
+        if not self._reconciled:
+            # Vectors of chunks replaced or removed by a process that died before saving its index.
+            ids = {m: set(self.store.chunk_ids(m)) for m in ("text", "table", "image")}
+            for m, cs in region_chunks.items():
+                ids[m].update(c.id for c in cs)
+            ids["text"].update(c.id for c in chunks)
+            self.indexes.drop_orphans(ids)
+            self._reconciled = True
         if chunks:
             self.indexes["text"].add([c.id for c in chunks], text_vecs)
         for m, cs in region_chunks.items():
@@ -357,13 +424,35 @@ class Ingestor:
         )
 
     def remove(self, doc_id: str) -> list[int]:
+        row = self.store.conn().execute("SELECT sha256 FROM documents WHERE id = ?", (doc_id,)).fetchone()
         ids = self.store.delete_document(doc_id)
+        if row is not None:  # the rebuilt copy of a damaged PDF, if there was one, and the region crops
+            (self.settings.data_dir / "repaired" / f"{row[0][:24]}.pdf").unlink(missing_ok=True)
+            shutil.rmtree(self.settings.crops_dir / doc_id, ignore_errors=True)
         if ids:
             if self.indexes.ndim is None:
                 self.indexes.open(self.models.embedder().dim)
             self.indexes.remove(ids)
             self.indexes.save()
         return ids
+
+
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def disk_full_error(exc: BaseException, data_dir: Path) -> StoreError | None:
+    """A clear StoreError when ``exc`` means the disk (or a quota, or a file size limit) is full, else None."""
+    full = isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS
+    full = full or (isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower())
+    if isinstance(exc, StoreError) and exc.title == "Disk full":
+        return exc
+    if not full:
+        return None
+    return StoreError(
+        f"The disk holding the library ({data_dir}) is full ({exc}). Nothing already in the library was "
+        "changed; free some space and run the ingest again: it resumes from the last finished stage.",
+        title="Disk full",
+    )
 
 
 def region_index_text(r: Region) -> str:

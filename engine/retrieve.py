@@ -1,24 +1,142 @@
-"""Retrieval per question: scope, tiered dense search per modality (text first; tables and figures when text
-is thin), evidence in rank order."""
+"""Retrieval per question (DESIGN.md, "Retrieval, per question"):
+
+1. scope: the caller's documents, else routed by the company / year / form the question names, else the library;
+2. tiers: text chunks with cosine >= theta_text; when fewer than n pass, the top m tables >= theta_table and the
+   top p figures >= theta_image join (thresholds calibrated per embedder, ``mfr-tui calibrate``);
+3. hybrid: a BM25 channel over chunks and table cells, with the question expanded by financial synonyms, fused
+   with the dense ranking by reciprocal rank;
+4. optional reranking of the fused candidates by the ``reranker`` role.
+"""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import AnswerError
+from engine.errors import AnswerError, EngineError
+from engine.expansion import Expansion, expand
 from engine.index import Indexes
+from engine.lexical import LexicalIndex
 from engine.models.provider import ModelProvider
+from engine.routing import Route, route
 from engine.settings import Settings
 from engine.store import Store
-from engine.types import Chunk, Evidence, Modality, Retrieval
+from engine.types import Chunk, Document, Evidence, Modality, Retrieval
+
+_TIER = {"text": 1, "table": 2, "image": 3}
+RRF_K = 60
+"""The constant of reciprocal-rank fusion: 1 / (RRF_K + rank)."""
+
+
+@dataclass
+class Candidate:
+    """A chunk in a ranking: its id, modality, tier and the score that ranked it."""
+
+    chunk_id: int
+    modality: Modality
+    score: float
+    tier: int = 1
+    channel: str = "dense"
+
+
+def select_tiers(
+    text: Sequence[tuple[int, float]],
+    tables: Sequence[tuple[int, float]],
+    images: Sequence[tuple[int, float]],
+    theta: dict[str, float],
+    n: int,
+    m: int,
+    p: int,
+    k: int,
+    tiers: bool = True,
+) -> tuple[list[Candidate], str]:
+    """The dense tiered selection, shared by retrieval and calibration.
+
+    Tier 1 answers from text alone when at least ``n`` text hits reach ``theta['text']``. Otherwise the top
+    ``m`` tables and ``p`` figures above their thresholds join the text hits. Candidates are ranked by their
+    margin over their modality's threshold, so modalities with different score scales compare fairly.
+    Returns up to ``max(k, len(text))`` candidates and the tier name.
+    """
+    if not tiers:
+        flat = [Candidate(c, "text", s, 1) for c, s in text]
+        flat += [Candidate(c, "table", s, 2) for c, s in tables[:k]]
+        flat += [Candidate(c, "image", s, 3) for c, s in images[:k]]
+        flat.sort(key=lambda c: -(c.score - theta[c.modality]))
+        return flat, "flat"
+    passing = sum(1 for _, s in text if s >= theta["text"])
+    if passing >= n:
+        return [Candidate(c, "text", s, 1) for c, s in text], "text"
+    out = [Candidate(c, "text", s, 1) for c, s in text]
+    out += [Candidate(c, "table", s, 2) for c, s in tables if s >= theta["table"]][:m]
+    out += [Candidate(c, "image", s, 3) for c, s in images if s >= theta["image"]][:p]
+    out.sort(key=lambda c: -(c.score - theta[c.modality]))
+    return out, "text+tables+figures"
+
+
+def rrf(rankings: Sequence[Sequence[Candidate]], weights: Sequence[float] | None = None) -> list[Candidate]:
+    """Reciprocal-rank fusion of several rankings; a chunk found by several channels keeps every channel name
+    and its dense score (the one users can compare across questions)."""
+    fused: dict[int, float] = {}
+    best: dict[int, Candidate] = {}
+    for i, ranking in enumerate(rankings):
+        w = weights[i] if weights else 1.0
+        for rank, c in enumerate(ranking, start=1):
+            fused[c.chunk_id] = fused.get(c.chunk_id, 0.0) + w / (RRF_K + rank)
+            prev = best.get(c.chunk_id)
+            if prev is None:
+                best[c.chunk_id] = Candidate(c.chunk_id, c.modality, c.score, c.tier, c.channel)
+            elif c.channel not in prev.channel.split("+"):
+                prev.channel = f"{prev.channel}+{c.channel}"
+                if c.channel == "dense":
+                    prev.score, prev.tier = c.score, c.tier
+    order = sorted(fused, key=lambda cid: -fused[cid])
+    return [best[cid] for cid in order]
+
+
+def fuse(
+    dense: dict[str, list[tuple[int, float]]],
+    lexical: Sequence[Sequence[Candidate]],
+    theta: dict[str, float],
+    s: Settings,
+    k: int,
+) -> tuple[list[Candidate], str]:
+    """The tiered dense selection, fused by reciprocal rank with the lexical rankings (if any); the tier name.
+
+    Shared by retrieval and calibration, so thresholds are calibrated for the pipeline that uses them.
+    """
+    ranked, tier = select_tiers(
+        dense["text"], dense["table"], dense["image"], theta, s.min_text_hits, s.top_tables, s.top_images, k, s.tiers
+    )
+    if lexical:
+        ranked = rrf([ranked, *lexical], [1.0] + [s.lexical_weight] * len(lexical))
+    return ranked, tier
+
+
+def spread_pages(
+    ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], per_page: int
+) -> list[Candidate]:
+    """At most ``per_page`` candidates of one page keep their rank; the others move behind, in order.
+
+    Several chunks of one page say little more than one; the slots they free bring other pages in.
+    """
+    if per_page <= 0:
+        return list(ranked)
+    seen: dict[tuple[str, int], int] = {}
+    head: list[Candidate] = []
+    tail: list[Candidate] = []
+    for c in ranked:
+        key = pages.get(c.chunk_id, ("", c.chunk_id))
+        seen[key] = seen.get(key, 0) + 1
+        (head if seen[key] <= per_page else tail).append(c)
+    return head + tail
 
 
 class Retriever:
-    """Dense tiered retrieval over the per-modality indexes. Thread-safe; caches doc -> chunk id sets."""
+    """Tiered dense retrieval, BM25, fusion, routing and reranking. Thread-safe; caches per library state."""
 
     def __init__(self, settings: Settings, store: Store, indexes: Indexes, models: ModelProvider) -> None:
         self.settings = settings
@@ -28,18 +146,36 @@ class Retriever:
         self._lock = threading.Lock()
         self._scope_ids: dict[tuple[str, tuple[str, ...]], set[int]] = {}
         self._names: dict[str, str] = {}
+        self._docs: list[Document] | None = None
+        self.lexical = LexicalIndex(store, settings.data_dir / "lexical")
 
     def invalidate(self) -> None:
+        """Forget everything derived from the library (after ingest or remove)."""
         with self._lock:
             self._scope_ids.clear()
             self._names.clear()
+            self._docs = None
+        self.lexical.invalidate()
 
     # --- scope ---------------------------------------------------------------------------------------
+    def ready_documents(self) -> list[Document]:
+        with self._lock:
+            docs = self._docs
+        if docs is None:
+            docs = [d for d in self.store.documents() if d.status in {"ready", "partial"}]
+            with self._lock:
+                self._docs = docs
+        return docs
+
     def resolve_scope(self, scope: Sequence[str] | None) -> list[str]:
         """Document ids for explicit refs (ids or names); all ready documents when None."""
         if scope:
             return [self.store.document(ref).id for ref in scope]
-        return [d.id for d in self.store.documents() if d.status in {"ready", "partial"}]
+        return [d.id for d in self.ready_documents()]
+
+    def route(self, question: str) -> Route:
+        """The documents the question names (empty when it names none)."""
+        return route(question, self.ready_documents())
 
     def doc_name(self, doc_id: str) -> str:
         with self._lock:
@@ -64,9 +200,11 @@ class Retriever:
         """theta per modality: calibrated values stored for this embedder, else the settings."""
         s = self.settings
         base = {"text": s.theta_text, "table": s.theta_table, "image": s.theta_image}
+        if not s.calibrated:
+            return base
         try:
             name = self.models.embedder().name
-        except Exception:
+        except EngineError:
             return base
         stored = self.store.get_setting(f"thresholds:{name}")
         if isinstance(stored, dict):
@@ -76,12 +214,50 @@ class Retriever:
     def dense(
         self, query_vec: np.ndarray, modality: Modality, doc_ids: Sequence[str], everything: bool, k: int
     ) -> list[tuple[int, float]]:
+        """Top-k (chunk id, cosine) of one modality within the documents."""
         allowed = self._allowed(modality, doc_ids, everything)
         if allowed is not None and not allowed:
             return []
         return self.indexes[modality].search(query_vec, k, allowed)
 
+    def expansion(self, question: str) -> Expansion:
+        return expand(question) if self.settings.expansion else Expansion(question)
+
+    def dense_lists(
+        self, question: str, doc_ids: Sequence[str], everything: bool, k: int
+    ) -> tuple[dict[str, list[tuple[int, float]]], Expansion]:
+        """Dense hits per modality for a question (``k`` text hits; as many tables and figures)."""
+        exp = self.expansion(question)
+        embedder = self.models.embedder()
+        self.indexes.open(embedder.dim)
+        qvec = embedder.embed([exp.dense])[0]
+        s = self.settings
+        lists = {"text": self.dense(qvec, "text", doc_ids, everything, k)}
+        lists["table"] = self.dense(qvec, "table", doc_ids, everything, k) if s.use_tables else []
+        lists["image"] = self.dense(qvec, "image", doc_ids, everything, k) if s.use_images else []
+        return lists, exp
+
+    def channels(
+        self, question: str, doc_ids: Sequence[str], everything: bool, depth: int
+    ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
+        """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings."""
+        s = self.settings
+        lists, exp = self.dense_lists(question, doc_ids, everything, depth)
+        lexical: list[list[Candidate]] = []
+        if s.hybrid:
+            # Passages and tables/figures can be ranked apart, so a statement's line items compete for a top
+            # rank of their own instead of against every sentence that repeats the question's words.
+            regions = (["table"] if s.use_tables else []) + (["image"] if s.use_images else [])
+            groups = (["text"], regions) if s.lexical_split else (["text", *regions], [])
+            for mods in groups:
+                if mods:
+                    hits = self.lexical.search(exp.lexical, depth, None if everything else doc_ids, mods)
+                    lexical.append([Candidate(h.chunk_id, h.modality, h.score, _TIER[h.modality], "bm25")  # type: ignore[arg-type]
+                                    for h in hits])
+        return lists, lexical, exp
+
     def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
+        """Evidence for a question, best first, with the tier, scope and thresholds used."""
         t0 = time.perf_counter()
         s = self.settings
         k = k or s.top_k
@@ -91,58 +267,65 @@ class Retriever:
                 "The library has no ingested documents to search. Add filings first (`mfr-tui ingest PATH`).",
                 title="Nothing to search",
             )
-        everything = scope is None and len(doc_ids) == len(self.store.documents())
-        embedder = self.models.embedder()
-        self.indexes.open(embedder.dim)
-        qvec = embedder.embed([question])[0]
-        t_embed = time.perf_counter()
+        routed, reason = False, ""
+        if not scope and s.routing:
+            r = self.route(question)
+            if r.doc_ids:
+                doc_ids, routed, reason = r.doc_ids, True, r.reason
+        everything = not scope and not routed and len(doc_ids) == len(self.store.documents())
+        depth = max(k, s.min_text_hits) * s.candidate_factor
+        lists, lexical, exp = self.channels(question, doc_ids, everything, depth)
+        t_search = time.perf_counter()
         theta = self.thresholds()
-        text_hits = self.dense(qvec, "text", doc_ids, everything, max(k, s.min_text_hits) * 3)
-        passing = [h for h in text_hits if h[1] >= theta["text"]]
-        scored: list[tuple[float, int, float, Modality, int]] = []  # (rank key, id, score, modality, tier)
-        tier = "text"
-        if s.tiers and len(passing) >= s.min_text_hits:
-            for cid, sc in text_hits[:k]:
-                scored.append((sc - theta["text"], cid, sc, "text", 1))
-        else:
-            tier = "text+tables+figures" if s.tiers else "flat"
-            for cid, sc in text_hits:
-                scored.append((sc - theta["text"], cid, sc, "text", 1))
-            if s.use_tables:
-                m = s.top_tables if s.tiers else k
-                for cid, sc in self.dense(qvec, "table", doc_ids, everything, m):
-                    if sc >= theta["table"] or not s.tiers:
-                        scored.append((sc - theta["table"], cid, sc, "table", 2))
-            if s.use_images:
-                p = s.top_images if s.tiers else k
-                for cid, sc in self.dense(qvec, "image", doc_ids, everything, p):
-                    if sc >= theta["image"] or not s.tiers:
-                        scored.append((sc - theta["image"], cid, sc, "image", 3))
-        scored.sort(key=lambda x: -x[0])
-        scored = scored[:k]
-        chunks = {c.id: c for c in self.store.chunks(ids=[x[1] for x in scored])}
-        evidence = [self._evidence(chunks[cid], sc, mod, tr) for _, cid, sc, mod, tr in scored if cid in chunks]
+        ranked, tier = fuse(lists, lexical, theta, s, k)
+        timings = {"search": t_search - t0}
+        if s.rerank:
+            ranked = self.rerank(question, ranked, timings)
+        chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
+        pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
+        ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)[:k]
+        evidence = [self._evidence(chunks[c.chunk_id], c) for c in ranked if c.chunk_id in chunks]
+        timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
             question=question,
             evidence=evidence,
             tier=tier,
             scope=list(doc_ids),
-            routed=False,
+            routed=routed,
             thresholds=theta,
-            timings={"embed": t_embed - t0, "search": time.perf_counter() - t_embed},
+            timings=timings,
+            route=reason,
+            query_terms=list(exp.terms),
         )
 
-    def _evidence(self, c: Chunk, score: float, modality: Modality, tier: int, channel: str = "dense") -> Evidence:
+    def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
+        """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""
+        reranker = self.models.reranker()
+        if reranker is None or not ranked:
+            return ranked
+        t = time.perf_counter()
+        head = ranked[: self.settings.rerank_candidates]
+        chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in head])}
+        texts = [chunks[c.chunk_id].text if c.chunk_id in chunks else "" for c in head]
+        scores = reranker.score(question, texts)
+        order = sorted(range(len(head)), key=lambda i: -scores[i])
+        out = [head[i] for i in order]
+        for c in out:
+            c.channel += "+rerank"
+        timings["rerank"] = time.perf_counter() - t
+        return out + ranked[len(head) :]
+
+    def _evidence(self, c: Chunk, cand: Candidate) -> Evidence:
         return Evidence(
             chunk_id=c.id,
             doc_id=c.doc_id,
             doc=self.doc_name(c.doc_id),
             page=c.page,
-            modality=modality,
-            score=float(score),
+            modality=cand.modality,
+            score=float(cand.score),
             text=c.text,
-            channel=channel,
-            tier=tier,
+            channel=cand.channel,
+            tier=cand.tier,
             bbox=c.bbox,
             region_id=c.region_id,
         )

@@ -136,6 +136,10 @@ class Retrieval:
     """True when the scope came from routing rather than the caller."""
     thresholds: dict[str, float] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    route: str = ""
+    """What routing matched (``company=3m year=2018``); empty when the scope was given or not routed."""
+    query_terms: list[str] = field(default_factory=list)
+    """Terms query expansion added (synonyms, fiscal-year spellings)."""
 
 
 @dataclass

@@ -187,7 +187,7 @@ class FakeVision:
 
 
 def make_engine(tmp_path: Path, **overrides: Any) -> Engine:
-    settings = Settings(data_dir=tmp_path / "data", extract_workers=1)
+    settings = Settings(data_dir=tmp_path / "data", extract_workers=1, figure_llm=True)
     base: dict[str, Any] = {
         "embedder": FakeEmbedder(),
         "detector": FakeDetector(settings.render_dpi),

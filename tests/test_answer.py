@@ -1,0 +1,163 @@
+"""Answers with a fake LLM: events, citations, number checks, refusals, parts and fusion, computations, cancel."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fakes_models import FakeLLM
+from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
+
+from engine.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute, same_number
+from engine.errors import Cancelled
+from engine.types import AnswerFinished, Evidence, RetrievalDone, TokenStreamed
+
+
+def run(lib, question: str, scope=None, cancelled=None, **changes):  # type: ignore[no-untyped-def]
+    settings = lib.settings.with_(**changes)
+    retriever = lib.retriever(**changes)
+    return list(Answerer(settings, lib.models).answer(question, retriever, scope=scope, cancelled=cancelled))
+
+
+def test_events_in_order_with_citations_and_checks(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Total revenue was $1,234 million in 2023 [1], up from $1,100 million [1]; "
+                                "about $999 million came from nowhere.")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    events = run(lib, "What was Acme's total revenue in FY2023?", routing=True, hybrid=False, top_k=1)
+    assert isinstance(events[0], RetrievalDone)
+    assert any(isinstance(e, TokenStreamed) for e in events)
+    final = events[-1]
+    assert isinstance(final, AnswerFinished)
+    a = final.answer
+    assert a.citations and a.citations[0].doc == "ACME_2023_10K" and a.citations[0].page == 2
+    found = {c.value: c.found for c in a.checks}
+    assert found["$1,234"] and found["$1,100"] and not found["$999"]
+    assert not a.refused and a.tier in {"text", "text+tables+figures"}
+    assert llm.prompts[0][0].content == SYSTEM_PROMPT
+    data = a.to_json()
+    assert {"tier", "citations", "checks", "refused", "computation"} <= set(data)
+
+
+def test_table_json_and_description_in_context_and_cells_verify_numbers(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Gross profit was 512 [1].")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    events = run(lib, "gross profit table", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0, hybrid=False,
+                 top_k=1)
+    prompt = llm.prompts[0][1].content
+    assert "Table JSON:" in prompt and '"Gross profit","512","440"' in prompt and "Description:" in prompt
+    a = events[-1].answer
+    assert a.checks and all(c.found for c in a.checks)
+
+
+def test_refusal_lists_what_was_searched(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Insufficient information: the sources do not give the CEO's age.")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    a = run(lib, "How old is Globex's CEO?")[-1].answer
+    assert a.refused and a.checks == []
+    assert "Searched: tier" in a.text and "thresholds" in a.text and "routed" in a.text
+    assert a.searched["tier"] == a.tier and a.searched["documents"]
+
+
+def test_answers_in_parts_and_fuses_when_context_exceeds_budget(tmp_path: Path) -> None:
+    def reply(msgs):  # type: ignore[no-untyped-def]
+        user = msgs[-1].content
+        if user.startswith("The sources were too long"):
+            cited = " ".join(re.findall(r"\[\d+\]", user))
+            return f"Revenue was $1,234 million and restricted cash $57 million {cited}."
+        marker = re.search(r"^\[(\d+)\]", user.split("Sources:\n", 1)[1]).group(1)
+        if "Restricted cash held" in user:
+            return f"Restricted cash was $57 million [{marker}]."
+        if "$1,234" in user:
+            return f"Revenue was $1,234 million [{marker}]."
+        return "Insufficient information: nothing relevant."
+
+    llm = FakeLLM(reply)
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    events = run(lib, "revenue and restricted cash", scope=["acme2023aaaa"], context_tokens=25, hybrid=False,
+                 theta_text=0.0, min_text_hits=1)
+    a = events[-1].answer
+    assert len(llm.prompts) >= 3  # parts, then the fusion
+    assert a.timings["parts"] >= 2
+    assert {c.page for c in a.citations} == {2, 4}
+    assert all(c.found for c in a.checks)
+
+
+def test_no_evidence_refuses_without_the_model(tmp_path: Path) -> None:
+    class Nothing:
+        store = None
+
+        def retrieve(self, question, scope=None):  # type: ignore[no-untyped-def]
+            from engine.types import Retrieval
+
+            return Retrieval(question=question, evidence=[], tier="text", scope=["d1"], thresholds={"text": 0.5})
+
+    lib = build_library(tmp_path, [])
+    events = list(Answerer(lib.settings, lib.models).answer("anything", Nothing()))
+    a = events[-1].answer
+    assert a.refused and "no evidence" in a.text and lib.llm.prompts == []
+
+
+def test_cancel_stops_the_answer(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    with pytest.raises(Cancelled):
+        run(lib, "revenue", cancelled=lambda: True)
+
+
+def test_growth_ratio_and_difference_computed_from_cells() -> None:
+    tables = [(3, INCOME_TABLE)]
+    g = compute("What was the revenue growth from 2022 to 2023?", tables)
+    assert g is not None and g.kind == "growth" and abs(g.result - 12.1818) < 1e-3
+    assert "1,234 [3]" in g.text and "12.18%" in g.text
+    m = compute("What was the gross margin in 2023?", tables)
+    assert m is not None and m.kind == "ratio" and abs(m.result - 41.4911) < 1e-3
+    c = compute("What is the current ratio for 2022?", tables)
+    assert c is not None and abs(c.result - 1.6) < 1e-9 and "Total current assets (2022) 800" in c.text
+    d = compute("What was the change in revenue between 2022 and 2023 in millions?", tables)
+    assert d is not None and d.kind == "difference" and d.result == 134
+    assert compute("What was the revenue growth from 2020 to 2021?", tables) is None
+    assert compute("Who is the CEO?", tables) is None
+
+
+def test_computation_reaches_the_prompt_and_the_answer(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Revenue grew 12.18% [1].")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    a = run(lib, "What was the revenue growth from 2022 to 2023?", scope=["acme2023aaaa"], theta_text=0.99,
+            theta_table=0.0, top_k=3)[-1].answer
+    assert "Computed:" in llm.prompts[0][1].content
+    assert a.computation.endswith("(Revenue, 2023 vs 2022)")
+    assert [c for c in a.checks if c.value.startswith("12.18")][0].where == "computed"
+
+
+def test_number_matching_precision_and_scale() -> None:
+    assert same_number("$1.58 billion", 1.58, 1577.0)
+    assert same_number("1,577", 1577.0, 1577.0)
+    assert not same_number("1,578", 1578.0, 1577.0)
+    ev = [Evidence(1, "d", "D", 3, "text", 0.5, "Capex was $1,577 million in 2018.")]
+    checks = check_numbers("Capex was $1.6 billion in 2018 [1], 3 items.", ev)
+    assert [(c.value, c.found) for c in checks] == [("$1.6", True)]
+
+
+def test_ask_json_has_tier_citations_checks_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine import Engine
+    from mfr_tui.cli import cmd_ask
+
+    lib = build_library(tmp_path, acme_docs(), llm=FakeLLM(lambda msgs: "Revenue was $1,234 million [1]."))
+    engine = Engine(lib.settings, lib.models)
+    args = argparse.Namespace(question="Acme revenue 2023", doc=None, k=3, json=True, no_history=True)
+    assert cmd_ask(engine, args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"tier", "citations", "checks", "refused"} <= set(data)
+    assert data["refused"] is False and data["citations"][0]["page"] in {1, 2}
+    engine.close()
+
+
+def test_question_about_another_company_refuses_without_the_model(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    a = run(lib, "How many people does Globex employ?", scope=["ACME_2023_10K"])[-1].answer
+    assert a.refused and "about globex" in a.text and "ACME_2023_10K" in a.text
+    assert lib.llm.prompts == []
+    ok = run(lib, "How many people does Globex employ?", scope=["GLOBEX_2023_10K"])[-1].answer
+    assert not ok.refused and lib.llm.prompts

@@ -1,0 +1,164 @@
+"""Retrieval with fakes: tiers, thresholds, hybrid fusion, routing, scope, reranking, invalidation."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from fakes_models import FakeLLM
+from test_retrieve_lib import FakeDoc, acme_docs, add_docs, build_library
+
+from engine.errors import AnswerError, ModelError
+from engine.models.cross_encoder import LLMReranker, build
+from engine.retrieve import Candidate, rrf, select_tiers
+
+
+def test_select_tiers_text_alone_when_enough_text_passes() -> None:
+    text = [(i, 0.9 - i * 0.01) for i in range(8)]
+    tables = [(100, 0.95)]
+    ranked, tier = select_tiers(text, tables, [], {"text": 0.5, "table": 0.5, "image": 0.5}, n=6, m=4, p=3, k=10)
+    assert tier == "text"
+    assert all(c.modality == "text" for c in ranked)
+
+
+def test_select_tiers_falls_back_to_top_m_tables_and_p_figures_above_theta() -> None:
+    text = [(1, 0.6), (2, 0.3)]
+    tables = [(10, 0.9), (11, 0.8), (12, 0.7), (13, 0.2)]
+    images = [(20, 0.7), (21, 0.65), (22, 0.1)]
+    theta = {"text": 0.5, "table": 0.5, "image": 0.5}
+    ranked, tier = select_tiers(text, tables, images, theta, n=6, m=2, p=1, k=10)
+    assert tier == "text+tables+figures"
+    ids = [c.chunk_id for c in ranked]
+    assert 10 in ids and 11 in ids and 12 not in ids and 13 not in ids  # top m=2 above theta
+    assert 20 in ids and 21 not in ids  # top p=1
+    assert ids[0] == 10  # ranked by margin over the modality's threshold
+    assert {c.tier for c in ranked if c.modality == "table"} == {2}
+
+
+def test_rrf_merges_channels_and_keeps_dense_score() -> None:
+    dense = [Candidate(1, "text", 0.8), Candidate(2, "text", 0.7)]
+    lex = [Candidate(3, "table", 12.0, 2, "bm25"), Candidate(2, "text", 9.0, 1, "bm25")]
+    fused = rrf([dense, lex])
+    assert fused[0].chunk_id == 2 and fused[0].channel == "dense+bm25" and fused[0].score == 0.7
+    assert {c.chunk_id for c in fused} == {1, 2, 3}
+
+
+def test_tier_reported_and_thresholds_from_settings(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    r = lib.retriever(theta_text=0.99, theta_table=0.1, hybrid=False, routing=False).retrieve("revenue 2023", k=5)
+    assert r.tier == "text+tables+figures"
+    assert r.thresholds["text"] == 0.99
+    assert any(e.modality == "table" for e in r.evidence) or any(e.modality == "image" for e in r.evidence)
+    r1 = lib.retriever(theta_text=0.0, min_text_hits=2, hybrid=False, routing=False).retrieve("revenue", k=5)
+    assert r1.tier == "text" and all(e.modality == "text" for e in r1.evidence)
+
+
+def test_calibrated_thresholds_are_per_embedder(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    lib.store.put_setting("thresholds:fake-crc32", {"text": 0.42, "table": 0.33, "image": 0.21, "recall": 0.9})
+    assert lib.retriever().thresholds() == {"text": 0.42, "table": 0.33, "image": 0.21}
+    lib.store.put_setting("thresholds:other-model", {"text": 0.9})
+    assert lib.retriever().thresholds()["text"] == 0.42
+    assert lib.retriever(calibrated=False, theta_text=0.5).thresholds()["text"] == 0.5
+
+
+def test_hybrid_finds_the_line_item_an_abbreviation_names(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    q = "What was capex in FY2023?"
+    dense = lib.retriever(hybrid=False, routing=False, expansion=False).retrieve(q, scope=["acme2023aaaa"], k=2)
+    hybrid = lib.retriever(hybrid=True, routing=False).retrieve(q, scope=["acme2023aaaa"], k=4)
+    assert 5 not in [e.page for e in dense.evidence]
+    table = next(e for e in hybrid.evidence if e.page == 5)
+    assert table.modality == "table" and "bm25" in table.channel
+    assert "purchases of property, plant and equipment" in hybrid.query_terms
+
+
+def test_explicit_scope_wins_over_routing(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    r = lib.retriever().retrieve("Globex revenue 2023", scope=["ACME_2022_10K"])
+    assert not r.routed and r.scope == ["acme2022bbbb"]
+    assert {e.doc_id for e in r.evidence} == {"acme2022bbbb"}
+
+
+def test_routing_by_company_and_year_then_library_fallback(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    r = lib.retriever().retrieve("What was Acme's total revenue in FY2022?")
+    assert r.routed and r.scope == ["acme2022bbbb"] and "company=" in r.route and "year=2022" in r.route
+    assert {e.doc_id for e in r.evidence} == {"acme2022bbbb"}
+    g = lib.retriever().retrieve("How many people does Globex employ?")
+    assert g.scope == ["globex2023cc"] and g.evidence[0].page == 3
+    everything = lib.retriever().retrieve("How much restricted cash was held?")
+    assert not everything.routed and len(everything.scope) == 3
+    off = lib.retriever(routing=False).retrieve("What was Acme's total revenue in FY2022?")
+    assert not off.routed and len(off.scope) == 3
+
+
+def test_empty_library_is_an_answer_error(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, [])
+    with pytest.raises(AnswerError):
+        lib.retriever().retrieve("anything")
+
+
+def test_invalidate_picks_up_new_chunks_in_the_lexical_channel(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    r = lib.retriever()
+    assert not [e for e in r.retrieve("zebrafish hatchery", k=3).evidence if "zebrafish" in e.text]
+    add_docs(lib, [FakeDoc("initech2023d", "INITECH_2023_10K", "Initech", "10-K", "FY2023",
+                           [("text", 7, "Initech sold its zebrafish hatchery for $12 million.")])])
+    r.invalidate()
+    hits = r.retrieve("zebrafish hatchery", k=3).evidence
+    assert hits[0].doc_id == "initech2023d" and hits[0].page == 7
+    assert (lib.settings.data_dir / "lexical" / "chunks.json").exists()
+
+
+class ReverseReranker:
+    name = "reverse"
+
+    def score(self, query: str, passages: list[str]) -> list[float]:
+        return [float(i) for i in range(len(passages))]
+
+
+def test_rerank_reorders_candidates_when_on(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs(), reranker=ReverseReranker())
+    plain = lib.retriever(routing=False).retrieve("total revenue 2023", scope=["acme2023aaaa"], k=3)
+    reranked = lib.retriever(routing=False, rerank=True, rerank_candidates=3).retrieve(
+        "total revenue 2023", scope=["acme2023aaaa"], k=3)
+    assert [e.chunk_id for e in reranked.evidence] == [e.chunk_id for e in plain.evidence][::-1]
+    assert all(e.channel.endswith("+rerank") for e in reranked.evidence)
+    assert "rerank" in reranked.timings
+
+
+def test_llm_reranker_scores_listed_passages_first() -> None:
+    llm = FakeLLM(lambda msgs: "3, 1")
+    scores = LLMReranker(llm).score("q", ["a", "b", "c", "d"])
+    order = sorted(range(4), key=lambda i: -scores[i])
+    assert order == [2, 0, 1, 3]
+    assert "[3] c" in llm.prompts[0][1].content
+
+
+def test_cross_encoder_needs_a_model_folder(tmp_path: Path) -> None:
+    cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
+    provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))
+    with pytest.raises(ModelError):
+        build(cfg, None, provider)
+    with pytest.raises(ModelError):
+        build(cfg, tmp_path, provider)
+
+
+def test_cross_encoder_code_path_with_a_fake_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class FakeCrossEncoder:
+        def __init__(self, path: str, **kwargs: object) -> None:
+            self.path = path
+
+        def predict(self, pairs: list[tuple[str, str]], **kwargs: object) -> list[float]:
+            return [float(len(set(q.split()) & set(p.split()))) for q, p in pairs]
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", types.SimpleNamespace(CrossEncoder=FakeCrossEncoder))
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None))
+    (tmp_path / "config.json").write_text("{}")
+    cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
+    provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))
+    model = build(cfg, tmp_path, provider)
+    assert model.score("total revenue", ["total revenue was 5", "the sky"]) == [2.0, 0.0]
