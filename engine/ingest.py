@@ -379,10 +379,12 @@ class Ingestor:
             for c in text_chunks
         ]
         region_chunks: dict[str, list[Chunk]] = {"table": [], "image": []}
+        pages_by_no = {p.page: p for p in ctx.pages}
         for r in regions:
             if r.kind not in {"table", "figure"}:
                 continue
-            text = region_index_text(r)
+            page = pages_by_no.get(r.page)
+            text = region_index_text(r, page_heading(page, r.bbox[1]) if page is not None else "")
             if not text.strip():
                 continue
             modality: Modality = "table" if r.kind == "table" else "image"
@@ -455,9 +457,14 @@ def disk_full_error(exc: BaseException, data_dir: Path) -> StoreError | None:
     )
 
 
-def region_index_text(r: Region) -> str:
-    """What the table and image indexes embed: description, title, units, row labels and period headers."""
-    parts = [r.title, r.units, r.summary]
+def region_index_text(r: Region, heading: str = "") -> str:
+    """What the table and image indexes embed: title (or the page's heading when the region has none),
+    units, period headers and row labels first, then the description.
+
+    Order matters: the embedder reads only its first ~256 tokens, so the words a question uses ("cash flow
+    statement", "purchases of property, plant and equipment") must come before the long list of values.
+    """
+    parts = [r.title or heading, r.units]
     table: dict[str, Any] | None = r.table
     if table:
         headers = table.get("columns") or table.get("header") or []
@@ -466,7 +473,29 @@ def region_index_text(r: Region) -> str:
         labels = [str(row.get("label", "")) for row in table.get("rows", []) if isinstance(row, dict)]
         if labels:
             parts.append("Rows: " + "; ".join(lab for lab in labels if lab))
+    parts.append(r.summary)
     return "\n".join(p for p in parts if p).strip()
+
+
+_BOILERPLATE = re.compile(r"^(table of contents|index|page \d+|\d+)$", re.I)
+
+
+def page_heading(page: PageText, above: float, max_lines: int = 3) -> str:
+    """The first lines of text above a region in the top part of the page (a statement's name, e.g.
+    "Consolidated Statement of Cash Flows"), skipping running boilerplate and number-only lines."""
+    out: list[str] = []
+    for line in page.lines:
+        words = [page.words[i] for i in line]
+        if not words or words[0][1] >= above or words[0][1] > page.height * 0.4:
+            break
+        text = " ".join(w[4] for w in words).strip()
+        letters = sum(ch.isalpha() for ch in text)
+        if _BOILERPLATE.match(text) or letters < max(3, len(text) // 3):
+            continue
+        out.append(text)
+        if len(out) >= max_lines:
+            break
+    return " / ".join(out)
 
 
 def _page_from_row(r: dict[str, Any]) -> PageText:
