@@ -156,3 +156,27 @@ def test_answer_json_shape(tmp_path: Path, private_data_dir: Path) -> None:
     assert isinstance(ev["page"], int) and ev["page"] >= 1
     scores = [e["score"] for e in data["evidence"]]
     assert scores == sorted(scores, reverse=True) or data["tier"] != "text"
+
+
+def test_table_index_text_leads_with_heading_and_labels() -> None:
+    from engine.ingest import page_heading, region_index_text
+    from engine.pdftext import PageText, _group_lines
+    from engine.types import Region
+
+    words = [
+        (72.0, 30.0, 160.0, 40.0, "Table of Contents"),
+        (72.0, 50.0, 300.0, 60.0, "Consolidated Statement of Cash Flows"),
+        (72.0, 70.0, 200.0, 80.0, "(Millions)"),
+        (72.0, 120.0, 300.0, 130.0, "Purchases of PP&E"),
+    ]
+    page = PageText(page=1, width=612, height=792, words=words)
+    page.lines = _group_lines(words)
+    assert page_heading(page, above=110.0) == "Consolidated Statement of Cash Flows / (Millions)"
+    assert page_heading(page, above=45.0) == ""  # nothing but boilerplate above
+    region = Region(id=1, doc_id="d", page=1, kind="table", bbox=(70, 110, 500, 400), method="t",
+                    summary="A long description " * 50,
+                    table={"columns": ["2018", "2017"],
+                           "rows": [{"label": "Purchases of PP&E", "values": ["(1,577)"]}]})
+    text = region_index_text(region, page_heading(page, 110.0))
+    assert text.startswith("Consolidated Statement of Cash Flows")
+    assert text.index("Purchases of PP&E") < text.index("A long description")
