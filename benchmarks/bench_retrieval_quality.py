@@ -21,7 +21,6 @@ company's filing (the answer is not in it).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -38,18 +37,13 @@ if str(ROOT) not in sys.path:
 EVAL = ROOT.parent / "shared" / "data" / "eval"
 
 from engine import Engine  # noqa: E402
+from engine.ingest import file_sha256  # noqa: E402
 from engine.retrieve import Retriever  # noqa: E402
 from engine.settings import Settings  # noqa: E402
 
 Gold = set[tuple[str, int]]
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def dev_questions(engine: Engine, eval_dir: Path) -> list[dict[str, Any]]:
@@ -60,7 +54,7 @@ def dev_questions(engine: Engine, eval_dir: Path) -> list[dict[str, Any]]:
     def doc_id(rel: str) -> str | None:
         if rel not in ids:
             p = eval_dir / rel
-            d = engine.store.find_by_sha(sha256(p)) if p.is_file() and p.stem in names else None
+            d = engine.store.find_by_sha(file_sha256(p)) if p.is_file() and p.stem in names else None
             ids[rel] = d.id if d is not None and d.status in {"ready", "partial"} else None
         return ids[rel]
 

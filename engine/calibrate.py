@@ -11,7 +11,6 @@ QA records are JSON lines with ``question``, ``docs`` (PDF paths relative to ``-
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import time
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import Cancelled, EngineError
+from engine.ingest import file_sha256
 from engine.retrieve import Candidate, Retriever, fuse, spread_pages
 from engine.settings import Settings
 from engine.types import CancelCheck, never_cancelled
@@ -87,12 +87,6 @@ def load_qa(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def library_questions(
@@ -111,7 +105,7 @@ def library_questions(
             by_path[rel] = None
             # Hash only files the library may hold (same path or file name): a dev set has gigabytes of PDFs.
             if p.is_file() and (str(p.resolve()) in known or p.stem in known):
-                doc = store.find_by_sha(_sha256(p))
+                doc = store.find_by_sha(file_sha256(p))
                 by_path[rel] = doc.id if doc is not None and doc.status in {"ready", "partial"} else None
         return by_path[rel]
 

@@ -4,7 +4,6 @@ stopped and a bad page becomes a recorded error, not a lost document."""
 from __future__ import annotations
 
 import errno
-import hashlib
 import logging
 import re
 import shutil
@@ -20,6 +19,7 @@ import numpy as np
 from engine.chunking import fixed_chunks, page_sentences, semantic_chunks
 from engine.errors import Cancelled, EngineError, IngestError, StoreError
 from engine.index import Indexes
+from engine.models.packaged import sha256_file
 from engine.models.provider import ModelProvider
 from engine.pdftext import PageText, extract_pages, pdf_info
 from engine.settings import Settings
@@ -40,11 +40,8 @@ log = logging.getLogger(__name__)
 
 
 def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+    """Hex sha256 of a file: a document's identity in the library."""
+    return sha256_file(path)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
