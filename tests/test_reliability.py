@@ -159,10 +159,9 @@ def test_three_interrupted_attempts_leave_no_orphan_vectors(
     assert library_state(data) == reference["state"]
 
 
-def test_kill_during_remove_leaves_orphans_that_doctor_and_ingest_drop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: dict[str, Any]
-) -> None:
-    data = tmp_path / "lib"
+def kill_during_remove(data: Path, monkeypatch: pytest.MonkeyPatch, reference: dict[str, Any]) -> None:
+    """Ingest the reference PDFs, then remove one and die in the index save: the catalogue commits, the
+    index save never happens."""
     engine = make_engine(data)
     engine.ingest(reference["pdfs"])
     with monkeypatch.context() as m:
@@ -170,6 +169,13 @@ def test_kill_during_remove_leaves_orphans_that_doctor_and_ingest_drop(
         with pytest.raises(SimulatedKill):
             engine.remove("acme")
     engine.close()
+
+
+def test_kill_during_remove_leaves_orphans_that_doctor_and_ingest_drop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: dict[str, Any]
+) -> None:
+    data = tmp_path / "lib"
+    kill_during_remove(data, monkeypatch, reference)
     report = make_engine(data).doctor()
     assert [f.check for f in report.problems] == ["orphan_vectors"]
     fixed = make_engine(data).doctor(repair=True)
@@ -299,13 +305,7 @@ def test_next_ingest_drops_vectors_orphaned_by_a_killed_remove(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: dict[str, Any]
 ) -> None:
     data = tmp_path / "lib"
-    engine = make_engine(data)
-    engine.ingest(reference["pdfs"])
-    with monkeypatch.context() as m:
-        kill_at(m, VectorIndex, "save")
-        with pytest.raises(SimulatedKill):
-            engine.remove("acme")  # the catalogue commits, the index save never happens
-    engine.close()
+    kill_during_remove(data, monkeypatch, reference)
     assert not all(library_state(data)["index_equal"].values())
     engine = make_engine(data)
     [res] = engine.ingest([write_pdf(tmp_path / "third.pdf", [["Capital expenditures were $140 million."]])])
