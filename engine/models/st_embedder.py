@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,10 +14,33 @@ from engine.errors import ModelError
 from engine.settings import force_offline
 
 
-class SentenceTransformerEmbedder:
-    """An ``Embedder`` over a local sentence-transformers folder; unit-length float32 vectors."""
+PRECISIONS = ("auto", "fp32", "bf16")
 
-    def __init__(self, folder: Path, device: str = "cpu", threads: int = 1, batch_size: int = 64) -> None:
+
+def cpu_has_bf16() -> bool:
+    """Whether this CPU computes bfloat16 natively (AVX512-BF16 or AMX); emulated bf16 is slower than fp32."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False
+
+
+class SentenceTransformerEmbedder:
+    """An ``Embedder`` over a local sentence-transformers folder; unit-length float32 vectors.
+
+    On CPU, ``precision="auto"`` runs the matrix products in bfloat16 (autocast; weights stay float32) where
+    the CPU has native bf16: 1.6x faster for all-MiniLM-L6-v2 on an AMD EPYC with cosine >= 0.99996 to the
+    float32 vectors on the dev questions. The thread count is set on every call, because other libraries in
+    the process (ultralytics sets torch to one thread when it runs the detector) change torch's global."""
+
+    def __init__(
+        self, folder: Path, device: str = "cpu", threads: int = 1, batch_size: int = 64, precision: str = "auto"
+    ) -> None:
         force_offline()
         import torch
         from sentence_transformers import SentenceTransformer
@@ -27,8 +51,19 @@ class SentenceTransformerEmbedder:
                 "Point the embedder's `path` in models.toml at the folder holding the model files.",
                 title="Embedder folder invalid",
             )
+        if precision not in PRECISIONS:
+            raise ModelError(
+                f"Embedder precision '{precision}' is not one of {', '.join(PRECISIONS)}.",
+                title="models.toml invalid",
+            )
+        self.device = device
+        self.threads = max(1, threads)
         if device == "cpu":
-            torch.set_num_threads(max(1, threads))
+            torch.set_num_threads(self.threads)
+        self.precision = (
+            "fp32" if device != "cpu" or precision == "fp32" or (precision == "auto" and not cpu_has_bf16())
+            else "bf16"
+        )
         self._lock = threading.Lock()
         self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)
         self.batch_size = batch_size
@@ -41,14 +76,23 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        import torch
+
         with self._lock:
-            vecs = self._model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-            )
+            autocast: Any = contextlib.nullcontext()
+            if self.device == "cpu":
+                if torch.get_num_threads() != self.threads:
+                    torch.set_num_threads(self.threads)
+                if self.precision == "bf16":
+                    autocast = torch.autocast("cpu", dtype=torch.bfloat16)
+            with autocast:
+                vecs = self._model.encode(
+                    list(texts),
+                    batch_size=self.batch_size,
+                    convert_to_numpy=True,
+                    normalize_embeddings=True,
+                    show_progress_bar=False,
+                )
         return np.asarray(vecs, dtype=np.float32)
 
 
@@ -60,4 +104,5 @@ def build(cfg: Any, path: Path | None, provider: Any) -> SentenceTransformerEmbe
         device=str(cfg.option("device", "cpu")),
         threads=provider.settings.n_threads,
         batch_size=int(cfg.option("batch_size", provider.settings.embed_batch)),
+        precision=str(cfg.option("precision", "auto")),
     )

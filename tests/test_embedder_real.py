@@ -1,0 +1,65 @@
+"""The packaged MiniLM embedder for real: precision and thread handling (the choices behind ingestion speed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.errors import ModelError
+from engine.models.st_embedder import SentenceTransformerEmbedder
+
+pytestmark = pytest.mark.real_models
+
+TEXTS = [
+    "Total net sales increased 31% to $177.9 billion in 2017.",
+    "Capital expenditures were $11.9 billion, net of proceeds from sales and incentives.",
+    "Operating income (loss) by segment",
+    "The Company's Board of Directors declared a quarterly dividend of $0.63 per share.",
+]
+
+
+@pytest.fixture(scope="module")
+def minilm_folder() -> Path:
+    from engine.models.packaged import resolve
+    from engine.settings import Settings
+
+    try:
+        return resolve("all-minilm-l6-v2", Settings().models_dir)
+    except ModelError as exc:
+        pytest.skip(f"packaged embedder not installed: {exc.message}")
+
+
+def test_bf16_vectors_match_fp32(minilm_folder: Path) -> None:
+    fp32 = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="fp32")
+    bf16 = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="bf16")
+    a, b = fp32.embed(TEXTS), bf16.embed(TEXTS)
+    assert a.dtype == b.dtype == np.float32 and a.shape == b.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-3)
+    assert (a * b).sum(axis=1).min() > 0.999
+    # the ranking of one text against the others is the same
+    assert list(np.argsort(-(a @ a[1]))) == list(np.argsort(-(b @ b[1])))
+
+
+def test_thread_count_restored_after_another_library_changes_it(minilm_folder: Path) -> None:
+    import torch
+
+    emb = SentenceTransformerEmbedder(minilm_folder, threads=2, precision="fp32")
+    torch.set_num_threads(1)  # what ultralytics does when the detector runs
+    emb.embed(TEXTS[:1])
+    assert torch.get_num_threads() == 2
+
+
+def test_auto_precision_follows_the_cpu(minilm_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.models import st_embedder
+
+    monkeypatch.setattr(st_embedder, "cpu_has_bf16", lambda: False)
+    assert SentenceTransformerEmbedder(minilm_folder, precision="auto").precision == "fp32"
+    monkeypatch.setattr(st_embedder, "cpu_has_bf16", lambda: True)
+    assert SentenceTransformerEmbedder(minilm_folder, precision="auto").precision == "bf16"
+
+
+def test_unknown_precision_is_a_named_error(minilm_folder: Path) -> None:
+    with pytest.raises(ModelError, match="precision 'int4'"):
+        SentenceTransformerEmbedder(minilm_folder, precision="int4")
