@@ -13,7 +13,6 @@ import numpy as np
 from engine.errors import ModelError
 from engine.settings import force_offline
 
-
 PRECISIONS = ("auto", "fp32", "bf16")
 
 
@@ -61,8 +60,7 @@ class SentenceTransformerEmbedder:
         if device == "cpu":
             torch.set_num_threads(self.threads)
         self.precision = (
-            "fp32" if device != "cpu" or precision == "fp32" or (precision == "auto" and not cpu_has_bf16())
-            else "bf16"
+            "fp32" if device != "cpu" or precision == "fp32" or (precision == "auto" and not cpu_has_bf16()) else "bf16"
         )
         self._lock = threading.Lock()
         self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)
