@@ -53,13 +53,16 @@ def select_tiers(
     p: int,
     k: int,
     tiers: bool = True,
+    escalation: str = "count",
 ) -> tuple[list[Candidate], str]:
     """The dense tiered selection, shared by retrieval and calibration.
 
     Tier 1 answers from text alone when at least ``n`` text hits reach ``theta['text']``. Otherwise the top
-    ``m`` tables and ``p`` figures above their thresholds join the text hits. Candidates are ranked by their
-    margin over their modality's threshold, so modalities with different score scales compare fairly.
-    Returns up to ``max(k, len(text))`` candidates and the tier name.
+    ``m`` tables and ``p`` figures above their thresholds join the text hits. With ``escalation="margin"``
+    they also join when one of them clears its threshold by more than the n-th text hit clears
+    ``theta['text']`` (text is plentiful but a table matches the question better than the text would).
+    Candidates are ranked by their margin over their modality's threshold, so modalities with different score
+    scales compare fairly. Returns up to ``max(k, len(text))`` candidates and the tier name.
     """
     if not tiers:
         flat = [Candidate(c, "text", s, 1) for c, s in text]
@@ -67,8 +70,13 @@ def select_tiers(
         flat += [Candidate(c, "image", s, 3) for c, s in images[:k]]
         flat.sort(key=lambda c: -(c.score - theta[c.modality]))
         return flat, "flat"
-    passing = sum(1 for _, s in text if s >= theta["text"])
-    if passing >= n:
+    passing = sorted((s for _, s in text if s >= theta["text"]), reverse=True)
+    thin = len(passing) < n
+    if not thin and escalation == "margin" and n > 0:
+        bar = passing[n - 1] - theta["text"]
+        others = [s - theta["table"] for _, s in tables[:m]] + [s - theta["image"] for _, s in images[:p]]
+        thin = bool(others) and max(others) > bar
+    if not thin:
         return [Candidate(c, "text", s, 1) for c, s in text], "text"
     out = [Candidate(c, "text", s, 1) for c, s in text]
     out += [Candidate(c, "table", s, 2) for c, s in tables if s >= theta["table"]][:m]
@@ -109,7 +117,8 @@ def fuse(
     Shared by retrieval and calibration, so thresholds are calibrated for the pipeline that uses them.
     """
     ranked, tier = select_tiers(
-        dense["text"], dense["table"], dense["image"], theta, s.min_text_hits, s.top_tables, s.top_images, k, s.tiers
+        dense["text"], dense["table"], dense["image"], theta, s.min_text_hits, s.top_tables, s.top_images, k,
+        s.tiers, s.tier_escalation,
     )
     if lexical:
         ranked = rrf([ranked, *lexical], [1.0] + [s.lexical_weight] * len(lexical))

@@ -128,6 +128,10 @@ class Settings:
     extract_workers: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 4)))
     """Processes used to read words with positions from PDF pages."""
 
+    text_layer_from: Path | None = None
+    """Another library's data dir: the text layer of a file it has read is copied from there instead of read
+    again (set by evaluation ablations that keep their own library)."""
+
     max_pages: int = 2000
     """Documents with more pages than this are refused (a guard against hostile files)."""
 
@@ -187,6 +191,11 @@ class Settings:
 
     tiers: bool = True
     """Use the tiered text-first retrieval; off means all modalities are searched at once."""
+
+    tier_escalation: str = "margin"
+    """When tables and figures join the text tier. ``count`` (the paper): only when fewer than n text chunks
+    reach theta_text. ``margin``: also when a table or figure clears its threshold by more than the n-th text
+    chunk clears theta_text, so plentiful but weaker text never hides the statement that holds the number."""
 
     use_tables: bool = True
     """Search the table index."""

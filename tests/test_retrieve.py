@@ -23,6 +23,24 @@ def test_select_tiers_text_alone_when_enough_text_passes() -> None:
     assert all(c.modality == "text" for c in ranked)
 
 
+def test_margin_escalation_lets_a_better_table_join_plentiful_text() -> None:
+    theta = {"text": 0.5, "table": 0.3, "image": 0.4}
+    text = [(i, 0.62 - i * 0.01) for i in range(8)]  # 8 pass; the 6th clears theta_text by 0.07
+    strong_table = [(100, 0.45)]  # clears theta_table by 0.15
+    ranked, tier = select_tiers(text, strong_table, [], theta, n=6, m=4, p=3, k=10, escalation="margin")
+    assert tier == "text+tables+figures" and ranked[0].chunk_id == 100
+    ranked, tier = select_tiers(text, strong_table, [], theta, n=6, m=4, p=3, k=10, escalation="count")
+    assert tier == "text" and 100 not in [c.chunk_id for c in ranked]
+    weak_table = [(100, 0.35)]  # clears by 0.05 < 0.07: text alone
+    ranked, tier = select_tiers(text, weak_table, [], theta, n=6, m=4, p=3, k=10, escalation="margin")
+    assert tier == "text" and 100 not in [c.chunk_id for c in ranked]
+    # a strong figure escalates too; with no tables or figures at all, text stays alone
+    _, tier = select_tiers(text, [], [(200, 0.6)], theta, n=6, m=4, p=3, k=10, escalation="margin")
+    assert tier == "text+tables+figures"
+    _, tier = select_tiers(text, [], [], theta, n=6, m=4, p=3, k=10, escalation="margin")
+    assert tier == "text"
+
+
 def test_select_tiers_falls_back_to_top_m_tables_and_p_figures_above_theta() -> None:
     text = [(1, 0.6), (2, 0.3)]
     tables = [(10, 0.9), (11, 0.8), (12, 0.7), (13, 0.2)]
