@@ -44,6 +44,8 @@ class EvalRecord:
     modality: list[str] = field(default_factory=list)
     question_type: str = ""
     gold_structured: Any = None
+    group: str = ""
+    """The company (or document group) the question is about; probes ask another group's filing."""
 
     @property
     def unanswerable(self) -> bool:
@@ -82,6 +84,7 @@ def parse_record(raw: dict[str, Any], root: Path) -> EvalRecord:
         modality=[str(m) for m in modality],
         question_type=str(raw.get("question_type") or ""),
         gold_structured=raw.get("gold_structured"),
+        group=str(raw.get("group") or ""),
     )
 
 
@@ -180,6 +183,7 @@ def ablation_settings(settings: Any, name: str, k: int | None = None) -> tuple[A
         changes["top_k"] = k
     if ab.own_library:
         changes["data_dir"] = Path(settings.data_dir) / "ablations" / name
+        changes["text_layer_from"] = Path(settings.data_dir)
     new = settings.with_(**changes) if changes else settings
     return new, changes
 
@@ -302,6 +306,39 @@ class EvalOptions:
     """At most this many questions (applied after the library filter of ``ingest=False``)."""
     per_source: int | None = None
     """At most this many questions of each source (likewise)."""
+    mismatched: int = 0
+    """Also ask this many of the questions of another company's filing (from the same library), which cannot
+    hold the answer; they count as unanswerable, so ``refusal_rate`` is measured on any QA file."""
+
+
+def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable[str]) -> list[EvalRecord]:
+    """Up to ``n`` unanswerable probes: questions spread evenly over ``records``, each asked of the filing of
+    another company (``group``, else the file name's first word) among ``available`` document keys. Probes
+    take the id ``<id>@other`` and the question type ``unanswerable (asked of another company's filing)``."""
+    if n <= 0 or not records:
+        return []
+    docs = sorted({_doc_key(d) for r in records for d in r.docs if _doc_key(d) in set(available)})
+
+    def company(rec: EvalRecord, doc: str) -> str:
+        return (rec.group or Path(doc).stem.split("_")[0].split("-")[0]).lower()
+
+    owner = {_doc_key(d): company(r, _doc_key(d)) for r in records for d in r.docs}
+    step = max(1, len(records) // n)
+    probes: list[EvalRecord] = []
+    for i, rec in enumerate(records[::step][:n]):
+        mine = {owner.get(_doc_key(d), "") for d in rec.docs}
+        others = [d for d in docs if owner.get(d, "") not in mine]
+        if not others:
+            continue
+        other = Path(others[(i * 7919) % len(others)])
+        probes.append(
+            EvalRecord(
+                id=f"{rec.id}@other", source=rec.source, question=rec.question, answer="", docs=[other],
+                gold_pages=None, modality=["unanswerable"],
+                question_type="unanswerable (asked of another company's filing)", group=owner.get(str(other), ""),
+            )
+        )
+    return probes
 
 
 def take(records: Sequence[EvalRecord], limit: int | None = None, per_source: int | None = None) -> list[EvalRecord]:
@@ -592,6 +629,7 @@ def evaluate(
         if options.ingest:
             records = take(records, options.limit, options.per_source)
             doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled)
+            records = records + mismatched_probes(records, options.mismatched, doc_ids)
         else:
             # The subset is what the library holds; an ablation with its own library (the baseline) gets
             # those same documents ingested into it, so every ablation answers the same questions.
@@ -602,6 +640,7 @@ def evaluate(
             records = take(kept, options.limit, options.per_source)
             if ab is not None and ab.own_library:
                 doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled)
+            records = records + mismatched_probes(records, options.mismatched, doc_ids)
         results = run_questions(
             target, records, options, doc_ids, judge=judge, on_question=on_question, cancelled=cancelled,
             previous=previous,

@@ -297,6 +297,8 @@ class Ingestor:
             ctx.pages = [_page_from_row(r) for r in rows]
             return
         t = time.perf_counter()
+        if self._copy_text_layer(ctx, n_pages, t):
+            return
         done = 0
 
         def on_page(_: PageText) -> None:
@@ -321,6 +323,43 @@ class Ingestor:
         ctx.pages = pages
         with_text = sum(1 for p in pages if p.has_text)
         ctx.record("text", "done", f"{with_text}/{n_pages} pages with a text layer", time.perf_counter() - t)
+
+    def _copy_text_layer(self, ctx: IngestContext, n_pages: int, t: float) -> bool:
+        """Copy the text layer of the identical file from the library at ``settings.text_layer_from`` instead of
+        reading the PDF again (an ablation's own library re-reads nothing). Pages that library filled by OCR
+        are copied empty: OCR belongs to the region stages, not to the text layer. False when there is nothing
+        to copy; the PDF is then read as usual."""
+        src_dir = self.settings.text_layer_from
+        if src_dir is None:
+            return False
+        db = Path(src_dir) / "catalogue.sqlite3"
+        if not db.is_file() or db.resolve() == Path(self.store.path).resolve():
+            return False
+        try:
+            sha = self.store.document(ctx.doc_id).sha256
+            src = Store(db)
+            try:
+                doc = src.find_by_sha(sha)
+                if doc is None or src.stages(doc.id).get("text", {}).get("status") != "done":
+                    return False
+                rows = src.pages(doc.id, with_words=True)
+            finally:
+                src.close()
+        except (EngineError, sqlite3.Error) as exc:
+            log.warning("could not copy the text layer from %s: %s", src_dir, exc)
+            return False
+        if len(rows) != n_pages:
+            return False
+        for r in rows:
+            if r.get("ocr"):
+                r.update(has_text=0, text="", words=[], ocr=0)
+        self.store.put_pages(ctx.doc_id, rows)
+        ctx.pages = [_page_from_row(r) for r in rows]
+        with_text = sum(1 for r in rows if r["has_text"])
+        ctx.report("text", n_pages, n_pages, "text layer copied")
+        ctx.record("text", "done", f"{with_text}/{n_pages} pages with a text layer (copied from {src_dir})",
+                   time.perf_counter() - t)
+        return True
 
     def _stage_embed(self, ctx: IngestContext) -> None:
         if ctx.stage_done("embed"):

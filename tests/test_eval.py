@@ -317,3 +317,32 @@ def test_limits_apply_after_the_library_filter(qa_root: Path, tmp_path: Path) ->
     assert [q["id"] for q in report["questions"]] == ["q_parsee", "q_none"]
     report = evaluate(engine, load_records(qa_root / "qa.jsonl"), EvalOptions(limit=1))
     assert [q["id"] for q in report["questions"]] == ["q_table"]
+
+
+def test_mismatched_probes_ask_another_companys_filing(tmp_path: Path) -> None:
+    from engine.evaluate import EvalRecord, _doc_key, mismatched_probes
+
+    docs = {name: tmp_path / f"{name}.pdf" for name in ("3M_2018_10K", "3M_2022_10K", "AMAZON_2017_10K", "NIKE_2019")}
+    for p in docs.values():
+        p.write_bytes(b"%PDF-1.4")
+    recs = [
+        EvalRecord(id="a", source="fb", question="3M capex 2018?", answer="1,577", docs=[docs["3M_2018_10K"]],
+                   gold_pages=None, group="3M"),
+        EvalRecord(id="b", source="fb", question="3M capex 2022?", answer="1,749", docs=[docs["3M_2022_10K"]],
+                   gold_pages=None, group="3M"),
+        EvalRecord(id="c", source="fb", question="Amazon sales?", answer="177.9", docs=[docs["AMAZON_2017_10K"]],
+                   gold_pages=None, group="AMAZON"),
+        EvalRecord(id="d", source="fb", question="Nike margin?", answer="44%", docs=[docs["NIKE_2019"]],
+                   gold_pages=None, group=""),
+    ]
+    available = [_doc_key(p) for p in docs.values()]
+    probes = mismatched_probes(recs, 4, available)
+    assert [p.id for p in probes] == ["a@other", "b@other", "c@other", "d@other"]
+    for rec, probe in zip(recs, probes, strict=True):
+        assert probe.unanswerable and probe.question == rec.question and probe.gold_pages is None
+        assert probe.docs[0] not in rec.docs
+    assert all("3M_" not in probes[i].docs[0].name for i in (0, 1)), "never another filing of the same company"
+    assert mismatched_probes(recs, 0, available) == []
+    # only documents in the library are used
+    only_3m = [_doc_key(docs["3M_2018_10K"]), _doc_key(docs["3M_2022_10K"])]
+    assert mismatched_probes(recs[:2], 2, only_3m) == []

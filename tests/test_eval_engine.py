@@ -58,6 +58,11 @@ def test_engine_evaluate_retrieval_answers_and_baseline(tmp_path: Path, private_
                                  overrides=fake_models)
         [doc] = baseline_engine.documents()
         assert doc.stages["detect"] == "pending", "the baseline skips the region stages"
+        text_stage = baseline_engine.store.stages(doc.id)["text"]
+        assert "copied from" in text_stage["detail"], "the baseline reuses the main library's text layer"
+        main_doc = engine.documents()[0]
+        assert baseline_engine.store.pages(doc.id, with_words=True) == engine.store.pages(main_doc.id,
+                                                                                           with_words=True)
         baseline_engine.close()
     finally:
         engine.close()
