@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from engine import figures as fig
 from engine import layout, ocr_pages
 from engine import tables as tab
 from engine.errors import Cancelled, EngineError
+from engine.models.llama_backend import VisionOverflow
 from engine.models.protocols import ChatMessage, VisionModel, VisionRequest
 from engine.types import Region
 
@@ -62,7 +65,7 @@ def analyse(ctx: IngestContext) -> None:
         if not ctx.stage_done("figures"):
             stage_figures(ctx, pdf, [r for r in regions if r.kind == "figure"])
     finally:
-        pdf.close()
+        _close_quietly(pdf, "the PDF (pdfium)")
 
 
 # --- render: OCR of scanned pages ----------------------------------------------------------------------
@@ -166,13 +169,22 @@ def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
                        f"{sum(r.kind == 'figure' for r in regions)} figures")
     finally:
         if plumber is not None:
-            plumber.close()
+            _close_quietly(plumber, "pdfplumber")
     ctx.store.replace_regions(ctx.doc_id, regions)
     n_t = sum(r.kind == "table" for r in regions)
     n_f = sum(r.kind == "figure" for r in regions)
     how = f"detector {getattr(detector, 'name', '')}" if detector is not None else "PDF geometry"
     ctx.record("detect", "done", f"{n_t} tables, {n_f} figures ({how})", time.perf_counter() - t0)
     return regions
+
+
+def _close_quietly(handle: Any, what: str) -> None:
+    """Close a PDF handle in a ``finally``: a failing close must neither mask the error being raised nor fail
+    a stage that succeeded, so it is logged at warning."""
+    try:
+        handle.close()
+    except Exception as exc:  # noqa: BLE001 - closing walks the file again; a broken file must not cost the stage
+        log.warning("closing %s failed: %s: %s", what, type(exc).__name__, exc)
 
 
 def _open_plumber(ctx: IngestContext) -> Any:
@@ -246,8 +258,42 @@ class PageImages:
             min(image.height, int(y1 * s) + padding_px),
         )
         out.parent.mkdir(parents=True, exist_ok=True)
-        image.crop(box).save(out, format="PNG", compress_level=1)
+        # A temp file in the same folder, then a rename: a kill mid-write never leaves a torn PNG at ``out``
+        # (the doctor clears the ``.tmp`` left behind).
+        tmp = out.with_name(f"{out.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        try:
+            image.crop(box).save(tmp, format="PNG", compress_level=1)
+            os.replace(tmp, out)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         return out
+
+
+def crop_complete(path: Path) -> bool:
+    """Whether a crop file is a whole, readable PNG (a torn or unreadable one is rendered again)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            im.verify()
+        return True
+    except Exception:  # noqa: BLE001 - PIL raises many types for a damaged file; all mean "render it again"
+        return False
+
+
+def _repair_crop(ctx: IngestContext, images: PageImages, r: Region, crops: Path) -> None:
+    """On resume, render a finished region's crop again (into ``crops``) when its file is missing, torn or
+    unreadable."""
+    if not r.crop_path or crop_complete(Path(r.crop_path)):
+        return
+    try:
+        r.crop_path = str(images.crop(r, ctx.settings.crop_padding, crops / Path(r.crop_path).name))
+        ctx.store.update_region(r)
+    except Cancelled:
+        raise
+    except Exception as exc:
+        ctx.warn(f"page {r.page}: {r.kind} crop could not be rendered again ({type(exc).__name__}: {exc})")
 
 
 def crop_name(region: Region, index: int) -> str:
@@ -266,6 +312,10 @@ class VisionItem:
     path: Path
 
 
+OVERFLOW_ALONE = "too large for the vision model's context even alone"
+"""Starts the failure reason of an image that overflowed the vision model in a prompt of its own."""
+
+
 def run_vision(
     vision: VisionModel,
     items: Sequence[VisionItem],
@@ -277,18 +327,24 @@ def run_vision(
     check_cancelled: Callable[[], None] = lambda: None,
     on_batch: Callable[[int, int], None] = lambda done, total: None,
     warn: Callable[[str], None] = lambda msg: None,
+    on_shrink: Callable[[int], None] = lambda size: None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Send images in batches of ``batch`` per prompt naming the files; retry each missing one alone.
+
+    When a batch raises ``VisionOverflow`` the batch size is halved (down to 1) for the rest of the items, the
+    same images are sent again in the smaller batches, and ``warn`` and ``on_shrink`` get the new size. An image
+    that overflows alone fails with a reason starting with ``OVERFLOW_ALONE``.
 
     ``parse(reply, names)`` returns results by file name (names absent or invalid are left out). Returns the
     results and, for files that failed even alone, the reason.
     """
     results: dict[str, Any] = {}
-    batch = max(1, batch)
-    done = 0
-    for start in range(0, len(items), batch):
+    failed: dict[str, str] = {}
+    size = max(1, batch)
+    pos = 0
+    while pos < len(items):
         check_cancelled()
-        chunk = list(items[start : start + batch])
+        chunk = list(items[pos : pos + size])
         names = [i.name for i in chunk]
         try:
             reply = vision.describe(
@@ -297,15 +353,24 @@ def run_vision(
             )[0]
             got = parse(reply, names)
             results.update({k: v for k, v in got.items() if k in names})
+            if len(chunk) == 1 and names[0] not in got:
+                failed[names[0]] = "no valid answer for this file, even alone"
         except Cancelled:
             raise
+        except VisionOverflow as exc:
+            if len(chunk) > 1:
+                size = max(1, min(size // 2, len(chunk) - 1))
+                warn(f"vision model overflowed on {len(chunk)} images in one prompt; sending {size} per prompt "
+                     f"for the rest of this document ({type(exc).__name__}: {exc})")
+                on_shrink(size)
+                continue  # the same images again, in smaller batches
+            failed[names[0]] = f"{OVERFLOW_ALONE}: {exc}"
         except Exception as exc:
             warn(f"vision model failed on {', '.join(names)}: {type(exc).__name__}: {exc}")
-        done += len(chunk)
-        on_batch(done, len(items))
-    failed: dict[str, str] = {}
+        pos += len(chunk)
+        on_batch(pos, len(items))
     for item in items:
-        if item.name in results:
+        if item.name in results or item.name in failed:
             continue
         check_cancelled()
         try:
@@ -320,6 +385,8 @@ def run_vision(
                 failed[item.name] = "no valid answer for this file, even alone"
         except Cancelled:
             raise
+        except VisionOverflow as exc:
+            failed[item.name] = f"{OVERFLOW_ALONE}: {exc}"
         except Exception as exc:
             failed[item.name] = f"{type(exc).__name__}: {exc}"
     return results, failed
@@ -454,6 +521,7 @@ def stage_tables(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
     for k, r in enumerate(regions):
         ctx.check_cancelled()
         if r.summary_method:
+            _repair_crop(ctx, images, r, crops)
             continue  # done before a resume
         try:
             name = crop_name(r, k)
@@ -487,7 +555,8 @@ def stage_tables(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
     if vision is not None and pending:
         _tables_with_vision(ctx, vision, pending, pages)
     ctx.record("tables", "done", f"{total} tables, {parsed} with cells from the text layer/OCR"
-               + (", described by the vision model" if vision is not None else ""), time.perf_counter() - t0)
+               + (", described by the vision model" if vision is not None else "") + _shrunk_note(ctx),
+               time.perf_counter() - t0)
 
 
 def _describe_without_vision(ctx: IngestContext, r: Region, words: Sequence[tab.Word]) -> None:
@@ -514,9 +583,10 @@ def _tables_with_vision(
     items = [it for _, it in pending]
     by_name = {it.name: r for r, it in pending}
     results, failed = run_vision(
-        vision, items, table_prompt, parse_table_reply, ctx.settings.vision_batch, system=TABLE_SYSTEM,
+        vision, items, table_prompt, parse_table_reply, _vision_batch(ctx), system=TABLE_SYSTEM,
         max_tokens=1024, check_cancelled=ctx.check_cancelled,
         on_batch=lambda d, t: ctx.report("tables", d, t, "vision model"), warn=ctx.warn,
+        on_shrink=lambda n: _shrink_vision_batch(ctx, n),
     )
     for name, r in by_name.items():
         page = pages.get(r.page)
@@ -535,7 +605,7 @@ def _tables_with_vision(
             r.summary = desc or tab.describe_table(r.table or model_table, r.title, r.units)
             r.summary_method = "vlm"
         else:
-            r.checks = [*r.checks, {"check": "vlm_failed", "reason": failed.get(name, "missing")}]
+            _vision_failed(ctx, r, failed.get(name, "missing"))
             _describe_without_vision(ctx, r, words)
         ctx.store.update_region(r)
 
@@ -564,6 +634,7 @@ def stage_figures(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
         ctx.check_cancelled()
         page = pages.get(r.page)
         if r.summary_method:
+            _repair_crop(ctx, images, r, crops)
             keep.append(r)
             continue
         try:
@@ -618,9 +689,10 @@ def stage_figures(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
     if vision is not None and pending:
         items = [it for _, it in pending]
         results, failed = run_vision(
-            vision, items, figure_prompt, parse_figure_reply, s.vision_batch, system=FIGURE_SYSTEM_VLM,
+            vision, items, figure_prompt, parse_figure_reply, _vision_batch(ctx), system=FIGURE_SYSTEM_VLM,
             max_tokens=300, check_cancelled=ctx.check_cancelled,
             on_batch=lambda d, t: ctx.report("figures", d, t, "vision model"), warn=ctx.warn,
+            on_shrink=lambda n: _shrink_vision_batch(ctx, n),
         )
         for r, it in pending:
             if results.get(it.name) == "SKIP":
@@ -634,7 +706,7 @@ def stage_figures(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
                 words = layout.words_in(page.words, r.bbox) if page is not None else []
                 r.summary = fig.figure_text_summary(fig.group_figure_words(words, r.bbox), r.title)
                 r.summary_method = "textlayer"
-                r.checks = [*r.checks, {"check": "vlm_failed", "reason": failed.get(it.name, "missing")}]
+                _vision_failed(ctx, r, failed.get(it.name, "missing"))
             methods[r.summary_method] = methods.get(r.summary_method, 0) + 1
     if len(keep) != len(regions) or pending:
         ctx.store.replace_regions(ctx.doc_id, keep, kinds=["figure"])
@@ -642,6 +714,8 @@ def stage_figures(ctx: IngestContext, pdf: Any, regions: list[Region]) -> None:
     detail = f"{len(keep)} figures ({', '.join(f'{v} {k}' for k, v in sorted(methods.items()))})"
     if dropped:
         detail += f", {dropped} decorations skipped"
+    if vision is not None and pending:
+        detail += _shrunk_note(ctx)
     ctx.record("figures", "done", detail, time.perf_counter() - t0)
 
 
@@ -653,6 +727,30 @@ def _remove_crop(path: Path) -> None:
 
 
 # --- models ----------------------------------------------------------------------------------------------
+
+
+def _vision_batch(ctx: IngestContext) -> int:
+    """Images per vision prompt for this document: ``Settings.vision_batch``, or less after an overflow."""
+    return int(getattr(ctx, "_vision_batch_size", ctx.settings.vision_batch))
+
+
+def _shrink_vision_batch(ctx: IngestContext, size: int) -> None:
+    ctx._vision_batch_size = size  # type: ignore[attr-defined]
+
+
+def _shrunk_note(ctx: IngestContext) -> str:
+    """For a stage's record: the batch size in effect when an overflow made it smaller than the setting."""
+    size = _vision_batch(ctx)
+    return f", vision batch reduced to {size} after an overflow" if size < ctx.settings.vision_batch else ""
+
+
+def _vision_failed(ctx: IngestContext, r: Region, reason: str) -> None:
+    """Record why the vision model gave no answer for a region; an image too large even alone is an error
+    on the region (``+vlm_overflow`` in its method) and a warning, and the stage goes on."""
+    r.checks = [*r.checks, {"check": "vlm_failed", "reason": reason}]
+    if reason.startswith(OVERFLOW_ALONE):
+        r.method = f"{r.method}+vlm_overflow"
+        ctx.warn(f"page {r.page}: {r.kind} image is {OVERFLOW_ALONE}; described without the vision model")
 
 
 def _optional_model(ctx: IngestContext, role: str) -> Any:

@@ -423,7 +423,7 @@ def test_pickle_detector_weights_need_an_explicit_setting(tmp_path: Path) -> Non
 
 
 def test_vision_overflow_on_a_batch_still_parses_every_image(tmp_path: Path) -> None:
-    """engine.multimodal.run_vision: a batch that overflows is retried image by image (no file is lost)."""
+    """engine.multimodal.run_vision: a batch that overflows is retried in halved batches (no file is lost)."""
     from engine.models.llama_backend import VisionOverflow
     from engine.multimodal import VisionItem, run_vision
 
@@ -445,9 +445,8 @@ def test_vision_overflow_on_a_batch_still_parses_every_image(tmp_path: Path) -> 
     )
     assert set(results) == {i.name for i in items} and not failed
     assert warnings and "VisionOverflow" in warnings[0]
-    # Documented in the report: batches are not halved; every later batch of 4 overflows again before the
-    # images are retried one by one.
-    assert calls == [4, 4, 1, 1, 1, 1, 1, 1, 1, 1]
+    # The batch is halved once and stays halved for the rest of the document.
+    assert calls == [4, 2, 2, 2, 2]
 
 
 def test_pickle_only_model_folders_need_an_explicit_setting(tmp_path: Path, private_data_dir: Path) -> None:
