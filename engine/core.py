@@ -93,6 +93,22 @@ class Engine:
         self._invalidate()
         return doc
 
+    def reindex_regions(
+        self, refs: Sequence[str] | None = None, cancelled: CancelCheck | None = None
+    ) -> dict[str, dict[str, int]]:
+        """Embed the tables and figures of ingested documents (all, or ``refs``) again from their stored
+        regions, e.g. after an upgrade changed what the table index embeds; nothing is re-read from the PDFs.
+        Returns index entries per modality, by document name."""
+        docs = [self.store.document(r) for r in refs] if refs else self.store.documents()
+        out: dict[str, dict[str, int]] = {}
+        with self.writer:
+            for doc in docs:
+                if doc.status not in {"ready", "partial"}:
+                    continue
+                out[doc.name] = self._ingestor.reindex_regions(doc.id, cancelled)
+        self._invalidate()
+        return out
+
     def regions(self, ref: str, page: int | None = None, kind: str | None = None) -> list[Region]:
         """Tables, figures, captions and titles found in a document (optionally one page or kind)."""
         doc = self.store.document(ref)

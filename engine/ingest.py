@@ -414,20 +414,7 @@ class Ingestor:
             Chunk(id=0, doc_id=ctx.doc_id, modality="text", page=c.page, text=c.text, pages=[c.page], bbox=c.bbox)
             for c in text_chunks
         ]
-        region_chunks: dict[str, list[Chunk]] = {"table": [], "image": []}
-        pages_by_no = {p.page: p for p in ctx.pages}
-        for r in regions:
-            if r.kind not in {"table", "figure"}:
-                continue
-            page = pages_by_no.get(r.page)
-            text = region_index_text(r, page_heading(page, r.bbox[1]) if page is not None else "")
-            if not text.strip():
-                continue
-            modality: Modality = "table" if r.kind == "table" else "image"
-            region_chunks[modality].append(
-                Chunk(id=0, doc_id=ctx.doc_id, modality=modality, page=r.page, text=text, pages=[r.page],
-                      bbox=r.bbox, region_id=r.id)
-            )
+        region_chunks = self._region_chunks(ctx.doc_id, ctx.pages, regions)
         region_vecs = {m: embed([c.text for c in cs]) for m, cs in region_chunks.items()}
         ctx.check_cancelled()
         # Catalogue first, then the indexes; the stage is marked done only after both are on disk, so a crash
@@ -460,6 +447,60 @@ class Ingestor:
             f"{len(chunks)} text, {len(region_chunks['table'])} table, {len(region_chunks['image'])} figure chunks",
             time.perf_counter() - t,
         )
+
+    def _region_chunks(
+        self, doc_id: str, pages: Sequence[PageText], regions: Sequence[Region]
+    ) -> dict[str, list[Chunk]]:
+        """The table and image index entries of a document's regions (text from ``region_index_text``)."""
+        out: dict[str, list[Chunk]] = {"table": [], "image": []}
+        pages_by_no = {p.page: p for p in pages}
+        for r in regions:
+            if r.kind not in {"table", "figure"}:
+                continue
+            page = pages_by_no.get(r.page)
+            text = region_index_text(r, page_heading(page, r.bbox[1]) if page is not None else "")
+            if not text.strip():
+                continue
+            modality: Modality = "table" if r.kind == "table" else "image"
+            out[modality].append(
+                Chunk(id=0, doc_id=doc_id, modality=modality, page=r.page, text=text, pages=[r.page],
+                      bbox=r.bbox, region_id=r.id)
+            )
+        return out
+
+    def reindex_regions(self, doc_id: str, cancelled: CancelCheck | None = None) -> dict[str, int]:
+        """Embed a ready document's tables and figures again from the stored regions (after an upgrade changed
+        what the table and image indexes embed); its text chunks are kept. Returns entries per modality."""
+        stages = self.store.stages(doc_id)
+        if stages.get("embed", {}).get("status") != "done":
+            return {"table": 0, "image": 0}
+        embedder = self.models.embedder()
+        self.indexes.open(embedder.dim)
+        pages = [_page_from_row(r) for r in self.store.pages(doc_id, with_words=True)]
+        region_chunks = self._region_chunks(doc_id, pages, self.store.regions(doc_id))
+        vecs: dict[str, np.ndarray] = {}
+        for m, cs in region_chunks.items():
+            if cancelled is not None and cancelled():
+                raise Cancelled("Re-indexing cancelled; the document keeps its previous entries.")
+            texts = [c.text for c in cs]
+            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+            out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+            for i in range(0, len(order), self.settings.embed_batch):
+                idx = order[i : i + self.settings.embed_batch]
+                out[idx] = embedder.embed([texts[j] for j in idx])
+            vecs[m] = out
+        # As in the embed stage: catalogue first, then the indexes; a crash in between leaves orphan vectors
+        # that the next ingestion drops, and chunks not marked indexed that `doctor` reports.
+        dropped: list[int] = []
+        for m, cs in region_chunks.items():
+            dropped += self.store.replace_chunks(doc_id, m, cs)
+        self.indexes.remove(dropped)
+        for m, cs in region_chunks.items():
+            if cs:
+                self.indexes[m].add([c.id for c in cs], vecs[m])
+        self.indexes.save()
+        self.store.mark_indexed([c.id for cs in region_chunks.values() for c in cs])
+        return {m: len(cs) for m, cs in region_chunks.items()}
 
     def remove(self, doc_id: str) -> list[int]:
         row = self.store.conn().execute("SELECT sha256 FROM documents WHERE id = ?", (doc_id,)).fetchone()
@@ -494,13 +535,18 @@ def disk_full_error(exc: BaseException, data_dir: Path) -> StoreError | None:
 
 
 def region_index_text(r: Region, heading: str = "") -> str:
-    """What the table and image indexes embed: title (or the page's heading when the region has none),
-    units, period headers and row labels first, then the description.
+    """What the table and image indexes embed: the page's heading (a statement's name) and the region's title
+    (unless the heading already says it), units, period headers and row labels first, then the description.
+    Titles found next to a table are often only its column caption ("Years ended December 31"), so the
+    heading is never dropped for them.
 
     Order matters: the embedder reads only its first ~256 tokens, so the words a question uses ("cash flow
     statement", "purchases of property, plant and equipment") must come before the long list of values.
     """
-    parts = [r.title or heading, r.units]
+    parts = [heading]
+    if r.title and r.title.lower() not in heading.lower():
+        parts.append(r.title)
+    parts.append(r.units)
     table: dict[str, Any] | None = r.table
     if table:
         headers = table.get("columns") or table.get("header") or []

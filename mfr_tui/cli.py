@@ -135,6 +135,18 @@ def cmd_remove(engine: Engine, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_reindex(engine: Engine, args: argparse.Namespace) -> int:
+    with _CancelOnSigint() as cancelled:
+        done = engine.reindex_regions(args.docs or None, cancelled=cancelled)
+    if args.json:
+        _emit({"reindexed": done})
+        return EXIT_OK
+    for name, counts in done.items():
+        sys.stdout.write(f"{name}: {counts.get('table', 0)} tables, {counts.get('image', 0)} figures\n")
+    sys.stdout.write(f"{len(done)} documents re-indexed\n")
+    return EXIT_OK
+
+
 def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     settings_changes: dict[str, Any] = {}
     if args.k:
@@ -259,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("remove", help="remove documents (by id or name)")
     s.add_argument("docs", nargs="+")
     s.set_defaults(func=cmd_remove)
+
+    s = sub.add_parser("reindex", help="embed tables and figures again from the stored regions (after an upgrade)")
+    s.add_argument("docs", nargs="*", help="documents (id or name); default: all")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_reindex)
 
     s = sub.add_parser("ask", help="answer a question with cited evidence")
     s.add_argument("question")

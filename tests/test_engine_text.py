@@ -180,3 +180,18 @@ def test_table_index_text_leads_with_heading_and_labels() -> None:
     text = region_index_text(region, page_heading(page, 110.0))
     assert text.startswith("Consolidated Statement of Cash Flows")
     assert text.index("Purchases of PP&E") < text.index("A long description")
+
+
+def test_table_index_text_keeps_the_heading_when_the_title_is_a_column_caption() -> None:
+    from engine.ingest import region_index_text
+    from engine.types import Region
+
+    region = Region(id=1, doc_id="d", page=60, kind="table", bbox=(54, 85, 545, 491), method="t",
+                    title="Years ended December 31", units="(Millions)",
+                    table={"columns": ["2018"], "rows": [{"label": "Purchases of property, plant and equipment"}]})
+    text = region_index_text(region, "3M Company and Subsidiaries / Consolidated Statement of Cash Flows")
+    assert text.startswith("3M Company and Subsidiaries / Consolidated Statement of Cash Flows\nYears ended")
+    # a title the heading already contains is not repeated
+    region.title = "Consolidated Statement of Cash Flows"
+    text = region_index_text(region, "3M Company / Consolidated Statement of Cash Flows")
+    assert text.count("Consolidated Statement of Cash Flows") == 1

@@ -411,3 +411,24 @@ def test_real_tiny_vlm_through_mtmd_malformed_output_falls_back(
         assert summaries == {it.name: SCRIPT for it in fig_items} and not failed
     finally:
         vision.close()
+
+
+def test_reindex_regions_re_embeds_tables_and_figures_from_the_catalogue(tmp_path: Path) -> None:
+    pdf = write_filing(tmp_path / "ACME_2023_10K.pdf")
+    embedder = FakeEmbedder()
+    engine = make_engine(tmp_path, embedder=embedder)
+    res = engine.ingest([pdf])[0]
+    text_before = [(c.id, c.text) for c in engine.store.chunks(doc_ids=[res.doc_id], modality="text")]
+    [old_table] = engine.store.chunks(doc_ids=[res.doc_id], modality="table")
+    # an older build embedded other words for the table: the index entry is replaced, not duplicated
+    with engine.store.write() as db:
+        db.execute("UPDATE chunks SET text = 'stale words' WHERE id = ?", (old_table.id,))
+    done = engine.reindex_regions()
+    assert done == {"ACME_2023_10K": {"table": 1, "image": 1}}
+    [table] = engine.store.chunks(doc_ids=[res.doc_id], modality="table")
+    assert table.id != old_table.id and table.text.startswith("Consolidated Statements of Operations")
+    assert engine.indexes["table"].keys() == {table.id}
+    assert [(c.id, c.text) for c in engine.store.chunks(doc_ids=[res.doc_id], modality="text")] == text_before
+    hits = engine.retrieve("revenue cost of sales statements of operations", scope=[res.doc_id]).evidence
+    assert any(e.modality == "table" and e.page == 1 for e in hits)
+    engine.close()
