@@ -24,6 +24,7 @@ from engine.lexical import LexicalIndex
 from engine.models.provider import ModelProvider
 from engine.routing import Route, route
 from engine.settings import Settings
+from engine.statements import statement_of, statements_asked
 from engine.store import Store
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 
@@ -156,6 +157,7 @@ class Retriever:
         self._scope_ids: dict[tuple[str, tuple[str, ...]], set[int]] = {}
         self._names: dict[str, str] = {}
         self._docs: list[Document] | None = None
+        self._statements: dict[str, dict[str, list[int]]] = {}
         self.lexical = LexicalIndex(store, settings.data_dir / "lexical")
 
     def invalidate(self) -> None:
@@ -164,6 +166,7 @@ class Retriever:
             self._scope_ids.clear()
             self._names.clear()
             self._docs = None
+            self._statements.clear()
         self.lexical.invalidate()
 
     # --- scope ---------------------------------------------------------------------------------------
@@ -263,7 +266,51 @@ class Retriever:
                     hits = self.lexical.search(exp.lexical, depth, None if everything else doc_ids, mods)
                     lexical.append([Candidate(h.chunk_id, h.modality, h.score, _TIER[h.modality], "bm25")  # type: ignore[arg-type]
                                     for h in hits])
+        if s.statement_channel and s.use_tables:
+            stated = self.statement_ranking(question, doc_ids, lists)
+            if stated:
+                lexical.append(stated)
         return lists, lexical, exp
+
+    def statement_tables(self, doc_id: str) -> dict[str, list[int]]:
+        """Table chunk ids of a document's primary statements, by statement, in page order."""
+        with self._lock:
+            found = self._statements.get(doc_id)
+        if found is None:
+            found = {}
+            for c in sorted(self.store.chunks(doc_ids=[doc_id], modality="table"), key=lambda c: (c.page, c.id)):
+                kind = statement_of(" ".join(c.text.split("\n", 2)[:2]))
+                if kind is not None:
+                    found.setdefault(kind, []).append(c.id)
+            with self._lock:
+                self._statements[doc_id] = found
+        return found
+
+    def statement_ranking(
+        self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]]
+    ) -> list[Candidate]:
+        """The tables of the statements the question needs (``statements.statements_asked``), from each
+        document in scope (with many in scope, from the documents of the best dense hits), interleaved by
+        statement: the first table of each, then the second, and so on."""
+        kinds = statements_asked(question)
+        if not kinds:
+            return []
+        docs = list(doc_ids)
+        limit = self.settings.statement_docs
+        if len(docs) > limit:
+            top = [cid for m in ("table", "text") for cid, _ in lists.get(m, [])[:10]]
+            seen: list[str] = []
+            for c in self.store.chunks(ids=top):
+                if c.doc_id not in seen:
+                    seen.append(c.doc_id)
+            docs = seen[:limit]
+        per_kind = [[cid for d in docs for cid in self.statement_tables(d).get(kind, [])[:3]] for kind in kinds]
+        out: list[Candidate] = []
+        for i in range(max((len(ids) for ids in per_kind), default=0)):
+            for ids in per_kind:
+                if i < len(ids):
+                    out.append(Candidate(ids[i], "table", 0.0, 2, "statement"))
+        return out
 
     def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
         """Evidence for a question, best first, with the tier, scope and thresholds used."""

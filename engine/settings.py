@@ -200,6 +200,13 @@ class Settings:
     use_tables: bool = True
     """Search the table index."""
 
+    statement_channel: bool = True
+    """Questions that name a primary statement ("using the cash flow statement") or ask for a line item one
+    reports ("capex", "net PP&E") also get that statement's tables as a ranking of their own in the fusion."""
+
+    statement_docs: int = 3
+    """With more documents in scope, statement tables come from the documents of the best dense hits only."""
+
     use_images: bool = True
     """Search the figure index."""
 

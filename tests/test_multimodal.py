@@ -432,3 +432,22 @@ def test_reindex_regions_re_embeds_tables_and_figures_from_the_catalogue(tmp_pat
     hits = engine.retrieve("revenue cost of sales statements of operations", scope=[res.doc_id]).evidence
     assert any(e.modality == "table" and e.page == 1 for e in hits)
     engine.close()
+
+
+def test_statement_channel_brings_the_statement_a_question_needs(tmp_path: Path) -> None:
+    pdf = write_filing(tmp_path / "ACME_2023_10K.pdf")
+    engine = make_engine(tmp_path)
+    res = engine.ingest([pdf])[0]
+    [table] = engine.store.chunks(doc_ids=[res.doc_id], modality="table")
+    retriever = engine.retriever()
+    assert retriever.statement_tables(res.doc_id) == {"income": [table.id]}
+    ranked = retriever.statement_ranking("What was ACME's gross margin in 2023?", [res.doc_id], {})
+    assert [(c.chunk_id, c.channel) for c in ranked] == [(table.id, "statement")]
+    assert retriever.statement_ranking("Who audits ACME?", [res.doc_id], {}) == []
+    hits = engine.retrieve("What was ACME's gross margin in 2023?", scope=[res.doc_id]).evidence
+    assert any(e.modality == "table" and "statement" in e.channel for e in hits)
+    engine.settings = engine.settings.with_(statement_channel=False)
+    engine._retriever = None
+    hits = engine.retrieve("What was ACME's gross margin in 2023?", scope=[res.doc_id]).evidence
+    assert not any("statement" in e.channel for e in hits)
+    engine.close()

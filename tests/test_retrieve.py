@@ -69,7 +69,8 @@ def test_tier_reported_and_thresholds_from_settings(tmp_path: Path) -> None:
     assert r.tier == "text+tables+figures"
     assert r.thresholds["text"] == 0.99
     assert any(e.modality == "table" for e in r.evidence) or any(e.modality == "image" for e in r.evidence)
-    r1 = lib.retriever(theta_text=0.0, min_text_hits=2, hybrid=False, routing=False).retrieve("revenue", k=5)
+    r1 = lib.retriever(theta_text=0.0, min_text_hits=2, hybrid=False, routing=False, statement_channel=False).retrieve(
+        "revenue", k=5)
     assert r1.tier == "text" and all(e.modality == "text" for e in r1.evidence)
 
 

@@ -1,0 +1,84 @@
+"""Primary financial statements: which ones a question needs, and which tables of a filing are them.
+
+Analysts ask for line items ("capex", "net PP&E", "operating income") or name a statement ("using the cash
+flow statement"); the answer sits in the consolidated income statement, balance sheet or cash flow statement,
+pages whose words rarely match the question's phrasing. Retrieval adds those statements' tables as one more
+ranking for fusion (``Settings.statement_channel``).
+"""
+
+from __future__ import annotations
+
+import re
+
+INCOME, BALANCE, CASH, EQUITY = "income", "balance", "cash_flow", "equity"
+
+TITLE_PATTERNS: dict[str, re.Pattern[str]] = {
+    INCOME: re.compile(
+        r"statements?of(consolidated)?(comprehensive)?(income|operations|earnings|\(loss\)income|"
+        r"income\(loss\)|loss)|incomestatements?|statements?ofprofit(or|and)loss|profitandloss(account|statement)"
+    ),
+    BALANCE: re.compile(r"balancesheets?|statements?of(consolidated)?financial(position|condition)"),
+    CASH: re.compile(r"statements?of(consolidated)?cashflows?|cashflows?statements?"),
+    EQUITY: re.compile(
+        r"statements?of(consolidated)?(changesin)?(stockholders|shareholders|shareowners)(equity|deficit)|"
+        r"statements?ofchangesin(equity|netassets)|statements?ofequity"
+    ),
+}
+"""A statement's name as printed in the heading of its page, matched with spaces and apostrophes removed
+(text layers split words: "Balance Shee t", "Cash Flow s")."""
+
+NAMED: dict[str, re.Pattern[str]] = {
+    INCOME: re.compile(r"income statements?|statements? of (income|operations|earnings)|\bp&l\b|"
+                       r"profit and loss|statements? of comprehensive income", re.I),
+    BALANCE: re.compile(r"balance sheets?|statements? of financial position", re.I),
+    CASH: re.compile(r"cash flows? statements?|statements? of cash flows?", re.I),
+    EQUITY: re.compile(r"statements? of (stockholders|shareholders)['’]? equity|equity statements?", re.I),
+}
+"""How a question names a statement."""
+
+LINE_ITEMS: dict[str, re.Pattern[str]] = {
+    INCOME: re.compile(
+        r"\b(revenues?|net sales|total sales|top line|net income|net earnings|net (profit|loss)|operating "
+        r"(income|profit|margin|expenses?)|gross (profit|margin)|cost of (goods sold|sales|revenues?)|cogs|"
+        r"ebitda?|interest expense|income tax(es)? expense|effective tax rate|eps|earnings per share|"
+        r"r&d|research and development|sg&a|selling, general|unadjusted operating income|profit margin|"
+        r"diluted shares|interest coverage|turnover)\b",
+        re.I,
+    ),
+    BALANCE: re.compile(
+        r"\b(total assets|assets|total liabilities|liabilities|pp&?e|ppne|property,? plant|fixed assets?|"
+        r"inventor(y|ies)|(accounts )?receivables?|(accounts )?payables?|working capital|current ratio|"
+        r"quick ratio|long-term debt|total debt|debt to|shareholders['’]? equity|stockholders['’]? equity|"
+        r"total equity|book value|cash and cash equivalents|goodwill|return on (assets|equity)|roa|roe|"
+        r"asset turnover)\b",
+        re.I,
+    ),
+    CASH: re.compile(
+        r"\b(capex|capital expenditures?|purchases? of property|free cash flow|fcf|cash from operations|"
+        r"operating cash flows?|cash flows? from operations|net cash (provided|used)|dividends? paid|"
+        r"repurchases?|buybacks?|depreciation and amortization|d&a)\b",
+        re.I,
+    ),
+    EQUITY: re.compile(r"\b(dividends? declared|treasury stock)\b", re.I),
+}
+"""Line items and ratios, by the statement that reports them."""
+
+
+def statement_of(title: str) -> str | None:
+    """The primary statement a table heading names, if any (notes and schedules are not statements)."""
+    head = title[:300]
+    if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa", head, re.I):
+        return None
+    squashed = re.sub(r"[\s'’]+", "", head.lower())
+    for kind, pattern in TITLE_PATTERNS.items():
+        if pattern.search(squashed):
+            return kind
+    return None
+
+
+def statements_asked(question: str) -> list[str]:
+    """The statements a question names, or else those whose line items it asks about (in a stable order)."""
+    named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
+    if named:
+        return named
+    return [kind for kind, pattern in LINE_ITEMS.items() if pattern.search(question)]

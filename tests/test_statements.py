@@ -1,0 +1,42 @@
+"""Which primary statements a question needs, which table headings are statements, and the retrieval channel."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.statements import BALANCE, CASH, EQUITY, INCOME, statement_of, statements_asked
+
+
+@pytest.mark.parametrize(
+    ("heading", "kind"),
+    [
+        ("3M Company and Subsidiaries / Consolidated Statement of Cash Flow s / Years ended December 31", CASH),
+        ("3M Company and Subsidiaries / Consolidated Balance Shee t / At December 31", BALANCE),
+        ("3M Company and Subsidiaries / Consolidated Statement of Cash Flows / Years ended December 31", CASH),
+        ("ACTIVISION BLIZZARD, INC. AND SUBSIDIARIES / CONSOLIDATED STATEMENTS OF OPERATIONS", INCOME),
+        ("ADOBE SYSTEMS INCORPORATED / CONSOLIDATED STATEMENTS OF INCOME / (In thousands)", INCOME),
+        ("Consolidated Balance Sheets (In millions)", BALANCE),
+        ("Consolidated statement of financial position", BALANCE),
+        ("Consolidated Statements of Shareholders' Equity", EQUITY),
+        ("Notes to Consolidated Financial Statements (continued) / Balance sheet data", None),
+        ("Schedule II - Valuation and Qualifying Accounts", None),
+        ("Product Development (amounts in millions)", None),
+    ],
+)
+def test_statement_of_a_heading(heading: str, kind: str | None) -> None:
+    assert statement_of(heading) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("What is the FY2018 capital expenditure amount for 3M? Rely on the cash flow statement.", [CASH]),
+        ("Using the balance sheet: what is the year end FY2018 net PPNE for 3M?", [BALANCE]),
+        ("What is Adobe's change in unadjusted operating income? Use the income statement.", [INCOME]),
+        ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard?", [INCOME, BALANCE]),
+        ("What is the FY2017 - FY2019 average of capex as a % of revenue?", [INCOME, CASH]),
+        ("Who is the chief executive officer?", []),
+    ],
+)
+def test_statements_a_question_needs(question: str, kinds: list[str]) -> None:
+    assert statements_asked(question) == kinds
