@@ -174,8 +174,9 @@ class Settings:
     min_text_hits: int = 6
     """n: text chunks above theta_text needed to answer from text alone."""
 
-    top_tables: int = 4
-    """m: tables added when text is thin."""
+    top_tables: int = 10
+    """m: tables added when text is thin. The paper's 4 starved statement questions of their tables: on 45
+    long-10-K dev questions recall@10 went 0.64 (m=4), 0.70 (6), 0.71 (8), 0.72 (10)."""
 
     top_images: int = 3
     """p: figures added when text is thin."""
