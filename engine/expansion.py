@@ -93,9 +93,33 @@ class Expansion:
 
     @property
     def dense(self) -> str:
-        """The text the dense channel embeds: the question plus the first spelling of each abbreviation."""
+        """The text the dense channel embeds: the question without instructions about the answer's form
+        (``focus``), plus the first spelling of each abbreviation."""
         short = [t for t in self.terms[:3] if len(t) < 60]
-        return self.question if not short else f"{self.question} ({'; '.join(short)})"
+        q = focus(self.question)
+        return q if not short else f"{q} ({'; '.join(short)})"
+
+
+_INSTRUCTION = re.compile(
+    r"^(assume|answer|give|round|please|base your|calculate|respond|provide|express|show your|report|"
+    r"use (the|only)|using (the|only)|address the question|the answer should|if .{0,80}\bthen\b)",
+    re.I,
+)
+
+
+def focus(question: str) -> str:
+    """The question without the sentences that only instruct how to answer ("Assume that you are an
+    analyst.", "Round your answer to two decimal places.", "Answer in USD millions."): they pull a short
+    embedding away from the filing's words. A question made only of instructions is kept whole."""
+    sentences = re.split(r"(?<=[.?!])\s+", question.strip())
+    out: list[str] = []
+    for sentence in sentences:
+        if not _INSTRUCTION.match(sentence):
+            out.append(sentence)
+        elif ":" in sentence and sentence.split(":", 1)[1].strip():
+            # "Answer the following question using the balance sheet: what is X?" keeps "what is X?"
+            out.append(sentence.split(":", 1)[1].strip())
+    return " ".join(out) if out else question
 
 
 def _full_year(y: str) -> str:

@@ -40,3 +40,21 @@ def test_statement_of_a_heading(heading: str, kind: str | None) -> None:
 )
 def test_statements_a_question_needs(question: str, kinds: list[str]) -> None:
     assert statements_asked(question) == kinds
+
+
+def test_dense_query_drops_instructions_about_the_answer_form() -> None:
+    from engine.expansion import expand, focus
+
+    q = ("Assume that you are a public equities analyst. Answer the following question by primarily using "
+         "information that is shown in the balance sheet: what is the year end FY2018 net PPNE for 3M? Answer in "
+         "USD billions.")
+    assert focus(q) == "what is the year end FY2018 net PPNE for 3M?"
+    q2 = ("What is the FY2018 capital expenditure amount (in USD millions) for 3M? Give a response to the "
+          "question by relying on the details shown in the cash flow statement.")
+    assert focus(q2) == "What is the FY2018 capital expenditure amount (in USD millions) for 3M?"
+    assert focus("Round to two decimals.") == "Round to two decimals."  # nothing but instructions: kept
+    e = expand(q2)
+    assert e.dense.startswith("What is the FY2018 capital expenditure amount") and "Give a response" not in e.dense
+    assert "Give a response" in e.lexical  # BM25 still sees every word
+    # the statement channel reads the whole question, instructions included
+    assert statements_asked(q) == [BALANCE]
