@@ -24,7 +24,7 @@ from engine.lexical import LexicalIndex
 from engine.models.provider import ModelProvider
 from engine.routing import Route, route
 from engine.settings import Settings
-from engine.statements import statement_of, statements_asked
+from engine.statements import statement_of, statement_priority, statements_asked
 from engine.store import Store
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 
@@ -273,15 +273,18 @@ class Retriever:
         return lists, lexical, exp
 
     def statement_tables(self, doc_id: str) -> dict[str, list[int]]:
-        """Table chunk ids of a document's primary statements, by statement, in page order."""
+        """Table chunk ids of a document's primary statements, by statement: the consolidated statement first
+        (``statements.statement_priority``), then in page order."""
         with self._lock:
             found = self._statements.get(doc_id)
         if found is None:
-            found = {}
-            for c in sorted(self.store.chunks(doc_ids=[doc_id], modality="table"), key=lambda c: (c.page, c.id)):
-                kind = statement_of(" ".join(c.text.split("\n", 2)[:2]))
+            ranked: dict[str, list[tuple[int, int, int]]] = {}
+            for c in self.store.chunks(doc_ids=[doc_id], modality="table"):
+                head = " ".join(c.text.split("\n", 2)[:2])
+                kind = statement_of(head)
                 if kind is not None:
-                    found.setdefault(kind, []).append(c.id)
+                    ranked.setdefault(kind, []).append((statement_priority(head), c.page, c.id))
+            found = {kind: [cid for _, _, cid in sorted(rows)] for kind, rows in ranked.items()}
             with self._lock:
                 self._statements[doc_id] = found
         return found

@@ -31,7 +31,7 @@ NAMED: dict[str, re.Pattern[str]] = {
     INCOME: re.compile(r"income statements?|statements? of (income|operations|earnings)|\bp&l\b|"
                        r"profit and loss|statements? of comprehensive income", re.I),
     BALANCE: re.compile(r"balance sheets?|statements? of financial position", re.I),
-    CASH: re.compile(r"cash flows? statements?|statements? of cash flows?", re.I),
+    CASH: re.compile(r"cash ?flows? statements?|statements? of cash ?flows?", re.I),
     EQUITY: re.compile(r"statements? of (stockholders|shareholders)['’]? equity|equity statements?", re.I),
 }
 """How a question names a statement."""
@@ -42,21 +42,21 @@ LINE_ITEMS: dict[str, re.Pattern[str]] = {
         r"(income|profit|margin|expenses?)|gross (profit|margin)|cost of (goods sold|sales|revenues?)|cogs|"
         r"ebitda?|interest expense|income tax(es)? expense|effective tax rate|eps|earnings per share|"
         r"r&d|research and development|sg&a|selling, general|unadjusted operating income|profit margin|"
-        r"diluted shares|interest coverage|turnover)\b",
+        r"diluted shares|interest coverage|turnover|return on (assets?|equity)|roa|roe|capital[- ]intensi\w+)\b",
         re.I,
     ),
     BALANCE: re.compile(
         r"\b(total assets|assets|total liabilities|liabilities|pp&?e|ppne|property,? plant|fixed assets?|"
         r"inventor(y|ies)|(accounts )?receivables?|(accounts )?payables?|working capital|current ratio|"
         r"quick ratio|long-term debt|total debt|debt to|shareholders['’]? equity|stockholders['’]? equity|"
-        r"total equity|book value|cash and cash equivalents|goodwill|return on (assets|equity)|roa|roe|"
-        r"asset turnover)\b",
+        r"total equity|book value|cash and cash equivalents|goodwill|return on (assets?|equity)|roa|roe|"
+        r"asset turnover|capital[- ]intensi\w+)\b",
         re.I,
     ),
     CASH: re.compile(
-        r"\b(capex|capital expenditures?|purchases? of property|free cash flow|fcf|cash from operations|"
+        r"\b(capex|capital expenditures?|purchases? of property|free cash ?flows?|fcf|cash from operations|"
         r"operating cash flows?|cash flows? from operations|net cash (provided|used)|dividends? paid|"
-        r"repurchases?|buybacks?|depreciation and amortization|d&a)\b",
+        r"repurchases?|buybacks?|depreciation and amortization|d&a|capital[- ]intensi\w+)\b",
         re.I,
     ),
     EQUITY: re.compile(r"\b(dividends? declared|treasury stock)\b", re.I),
@@ -65,15 +65,26 @@ LINE_ITEMS: dict[str, re.Pattern[str]] = {
 
 
 def statement_of(title: str) -> str | None:
-    """The primary statement a table heading names, if any (notes and schedules are not statements)."""
+    """The primary statement a table heading names, if any (notes, schedules and "selected ... data" extracts
+    are not statements)."""
     head = title[:300]
-    if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa", head, re.I):
+    if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa|\bselected\b|\bsummary\b|\bhighlights\b|"
+                 r"statements? data\b", head, re.I):
         return None
     squashed = re.sub(r"[\s'’]+", "", head.lower())
     for kind, pattern in TITLE_PATTERNS.items():
         if pattern.search(squashed):
             return kind
     return None
+
+
+def statement_priority(title: str) -> int:
+    """Order among the tables of one statement: the consolidated statement itself first (0), then
+    comprehensive-income and condensed ones (1), then any other (2)."""
+    head = title[:300].lower()
+    if re.search(r"comprehensive|condensed|parent", head):
+        return 1
+    return 0 if "consolidated" in head or "group" in head else 2
 
 
 def statements_asked(question: str) -> list[str]:

@@ -58,3 +58,19 @@ def test_dense_query_drops_instructions_about_the_answer_form() -> None:
     assert "Give a response" in e.lexical  # BM25 still sees every word
     # the statement channel reads the whole question, instructions included
     assert statements_asked(q) == [BALANCE]
+
+
+def test_selected_data_is_not_a_statement_and_consolidated_comes_first() -> None:
+    from engine.statements import statement_priority
+
+    assert statement_of("U.S. CONSUMER SERVICES / TABLE 9: USCS SELECTED INCOME STATEMENT DATA") is None
+    assert statement_of("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME | (Millions)") == INCOME
+    assert statement_priority("CONSOLIDATED STATEMENTS OF INCOME") == 0
+    assert statement_priority("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME") == 1
+    assert statement_priority("Statements of Operations") == 2
+    assert statements_asked("Does Adobe have an improving Free cashflow conversion as of FY2022?") == [CASH]
+
+
+def test_ratios_need_every_statement_they_are_computed_from() -> None:
+    assert statements_asked("Is 3M a capital-intensive business based on FY2022 data?") == [INCOME, BALANCE, CASH]
+    assert statements_asked("what is Amazon's FY2017 return on asset?") == [INCOME, BALANCE]
