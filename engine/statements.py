@@ -69,7 +69,7 @@ def statement_of(title: str) -> str | None:
     are not statements)."""
     head = title[:300]
     if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa|\bselected\b|\bsummary\b|\bhighlights\b|"
-                 r"statements? data\b", head, re.I):
+                 r"statements? data\b|discussion and analysis|\banalysis\b|\bmd&a\b|off-balance", head, re.I):
         return None
     squashed = re.sub(r"[\s'’]+", "", head.lower())
     for kind, pattern in TITLE_PATTERNS.items():
@@ -81,10 +81,10 @@ def statement_of(title: str) -> str | None:
 def statement_priority(title: str) -> int:
     """Order among the tables of one statement: the consolidated statement itself first (0), then
     comprehensive-income and condensed ones (1), then any other (2)."""
-    head = title[:300].lower()
+    head = re.sub(r"\s+", " ", title[:300].lower())
     if re.search(r"comprehensive|condensed|parent", head):
         return 1
-    return 0 if "consolidated" in head or "group" in head else 2
+    return 0 if re.search(r"(consolidated|group|combined) (statements?|balance|income|cash)", head) else 2
 
 
 def statements_asked(question: str) -> list[str]:

@@ -74,3 +74,16 @@ def test_selected_data_is_not_a_statement_and_consolidated_comes_first() -> None
 def test_ratios_need_every_statement_they_are_computed_from() -> None:
     assert statements_asked("Is 3M a capital-intensive business based on FY2022 data?") == [INCOME, BALANCE, CASH]
     assert statements_asked("what is Amazon's FY2017 return on asset?") == [INCOME, BALANCE]
+
+
+def test_md_and_a_tables_are_not_statements_and_a_company_named_group_is_no_hint() -> None:
+    from engine.statements import statement_priority
+
+    mdna = ("THE GOLDMAN SACHS GROUP, INC. AND SUBSIDIARIES / Management's Discussion and Analysis / Balance Sheet "
+            "Analysis and Metrics")
+    assert statement_of(mdna) is None
+    assert statement_of("Management's Discussion and Analysis / Off-Balance Sheet Arrangements") is None
+    gs = "THE GOLDMAN SACHS GROUP, INC. AND SUBSIDIARIES / Consolidated Balance Sheets"
+    assert statement_of(gs) == BALANCE and statement_priority(gs) == 0
+    assert statement_priority("THE GOLDMAN SACHS GROUP, INC. / Balance Sheets") == 2
+    assert statement_priority("BMW Group Statement of Financial Position") == 0
