@@ -491,6 +491,10 @@ async def refusal(pilot: Pilot[None]) -> None:
     await pilot.press(*"What is the CEO's favourite colour?")
     await pilot.press("enter")
     await wait_until(pilot, lambda: app.answer is not None)
+    # The question box keeps focus and its cursor blinks (a snapshot would catch either phase): move on to the
+    # answer, as a user reading it would.
+    await pilot.press("tab")
+    await pilot.pause()
 
 
 async def help_screen(pilot: Pilot[None]) -> None:
