@@ -320,7 +320,8 @@ def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable
     docs = sorted({_doc_key(d) for r in records for d in r.docs if _doc_key(d) in set(available)})
 
     def company(rec: EvalRecord, doc: str) -> str:
-        return (rec.group or Path(doc).stem.split("_")[0].split("-")[0]).lower()
+        # groups name a company ("Goldman Sachs") or a filing ("3M_2018_10K"): keep the company part
+        return (rec.group or Path(doc).stem).split("_")[0].split("-")[0].strip().lower()
 
     owner = {_doc_key(d): company(r, _doc_key(d)) for r in records for d in r.docs}
     step = max(1, len(records) // n)

@@ -327,7 +327,7 @@ def test_mismatched_probes_ask_another_companys_filing(tmp_path: Path) -> None:
         p.write_bytes(b"%PDF-1.4")
     recs = [
         EvalRecord(id="a", source="fb", question="3M capex 2018?", answer="1,577", docs=[docs["3M_2018_10K"]],
-                   gold_pages=None, group="3M"),
+                   gold_pages=None, group="3M_2018_10K"),  # FinanceBench groups name the filing
         EvalRecord(id="b", source="fb", question="3M capex 2022?", answer="1,749", docs=[docs["3M_2022_10K"]],
                    gold_pages=None, group="3M"),
         EvalRecord(id="c", source="fb", question="Amazon sales?", answer="177.9", docs=[docs["AMAZON_2017_10K"]],
