@@ -7,6 +7,12 @@ answer's precision, at scales x1, x1000, /1000, /1e6; sign ignored). Also printe
 the page's text at all (an upper bound for a parser), and the misses.
 
     python benchmarks/table_coverage.py [--eval DIR] [--limit N] [--source financebench] [--json out.json]
+
+To measure a change to table parsing or layout without reading the scanned pages again (OCR is most of the
+time), ``--regions-from DIR`` takes the library a previous run left in its ``--data-dir``: a copy of it is made,
+the detect/tables/figures stages of every gold-page PDF are reset (and the text layer, except on pages read by
+OCR, whose stored OCR words are reused), and those PDFs are ingested again: the same code path as a resumed
+ingestion. The previous run's gold-page PDFs must still exist (they are in its temporary folder).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -85,6 +92,32 @@ def in_text(answer: str, text: str) -> bool:
     return False
 
 
+def _reset_region_stages(source: Path, data_dir: Path) -> dict[str, Path]:
+    """Copy a previous run's library to ``data_dir`` and reset its region stages; its gold PDFs by name."""
+    from engine.store import Store
+
+    if data_dir.exists() and any(data_dir.iterdir()):
+        raise SystemExit(f"--regions-from needs an empty --data-dir, {data_dir} is not")
+    shutil.copytree(source, data_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.lock"))
+    store = Store(data_dir / "catalogue.sqlite3")
+    out: dict[str, Path] = {}
+    try:
+        for d in store.documents():
+            if not Path(d.path).exists():
+                continue
+            stages = ["detect", "tables", "figures"]
+            if not any(p.get("ocr") for p in store.pages(d.id)):
+                stages.append("text")  # read the text layer again; OCR words are kept (OCR is the slow part)
+            for stage in stages:
+                store.set_stage(d.id, stage, "pending")
+            store.replace_regions(d.id, [])
+            store.update_document(d.id, status="ingesting")
+            out[d.name] = Path(d.path)
+    finally:
+        store.close()
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--eval", type=Path, default=EVAL)
@@ -92,6 +125,12 @@ def main() -> int:
     ap.add_argument("--source", default="", help="only questions of this source (prefix)")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--data-dir", type=Path, default=None)
+    ap.add_argument(
+        "--regions-from",
+        type=Path,
+        default=None,
+        help="a previous run's --data-dir: redo only the region stages on its gold-page PDFs",
+    )
     args = ap.parse_args()
     if not (args.eval / "dev.jsonl").exists():
         print(f"no dev set at {args.eval}")
@@ -114,6 +153,9 @@ def main() -> int:
         labelled = [r for r in labelled if all(e["doc"] in docs for e in r["evidence"])]
     tmp = Path(tempfile.mkdtemp(prefix="tablecov-"))
     data_dir = args.data_dir or tmp / "data"
+    reused: dict[str, Path] = {}
+    if args.regions_from is not None:
+        reused = _reset_region_stages(args.regions_from, data_dir)
     engine = Engine(Settings(data_dir=data_dir, figure_llm=False))
     import pypdfium2 as pdfium
 
@@ -125,13 +167,19 @@ def main() -> int:
 
     for k, doc in enumerate(docs):
         order = sorted(pages_by_doc[doc])
-        src = pdfium.PdfDocument(str(args.eval / doc))
-        sub = pdfium.PdfDocument.new()
-        sub.import_pages(src, order)
         path = tmp / (Path(doc).stem + "__gold.pdf")
-        sub.save(str(path))
-        sub.close()
-        src.close()
+        if args.regions_from is not None:
+            if Path(doc).stem + "__gold" not in reused:
+                print(f"  ! {doc}: not in {args.regions_from}")
+                continue
+            path = reused[Path(doc).stem + "__gold"]
+        else:
+            src = pdfium.PdfDocument(str(args.eval / doc))
+            sub = pdfium.PdfDocument.new()
+            sub.import_pages(src, order)
+            sub.save(str(path))
+            sub.close()
+            src.close()
         res = engine.ingest([path])[0]
         if not res.ok:
             print(f"  ! {doc}: {res.error}")
@@ -142,8 +190,10 @@ def main() -> int:
         for i, p0 in enumerate(order):
             numbers[(doc, p0)] = [n for r in regions if r.page == i + 1 for n in table_numbers(r.table)]
             texts[(doc, p0)] = engine.page_text(res.doc_id, i + 1).get("text", "")
-        print(f"[{k + 1}/{len(docs)}] {doc}: {len(order)} pages, {len(regions)} tables "
-              f"({time.perf_counter() - t0:.0f}s)", flush=True)
+        print(
+            f"[{k + 1}/{len(docs)}] {doc}: {len(order)} pages, {len(regions)} tables ({time.perf_counter() - t0:.0f}s)",
+            flush=True,
+        )
     covered = attainable = 0
     misses: list[dict[str, Any]] = []
     per_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -161,23 +211,27 @@ def main() -> int:
         covered += int(hit)
         attainable += int(can)
         if not hit:
-            misses.append({"id": r["id"], "answer": r["answer"][:80], "numbers": answers[:4],
-                           "in_page_text": can, "pages": keys})
+            misses.append(
+                {"id": r["id"], "answer": r["answer"][:80], "numbers": answers[:4], "in_page_text": can, "pages": keys}
+            )
     n = len(labelled)
     print()
     print(f"table questions: {total}; with page labels: {n} (Docugami has none)")
     print(f"answer number in a parsed table on the gold page: {covered}/{n} = {covered / max(1, n):.1%}")
     print(f"answer number appears in the gold page text at all: {attainable}/{n} = {attainable / max(1, n):.1%}")
     both = sum(1 for m in misses if m["in_page_text"])
-    print(f"coverage where the number is on the page: {covered}/{attainable} = "
-          f"{covered / max(1, attainable):.1%} ({both} misses despite the number being on the page)")
+    print(
+        f"coverage where the number is on the page: {covered}/{attainable} = "
+        f"{covered / max(1, attainable):.1%} ({both} misses despite the number being on the page)"
+    )
     for src, (q, h, c) in sorted(per_source.items()):
         print(f"  {src:28s} {h:4d}/{q:<4d} covered, {c:4d} on page")
     print("stage seconds (all docs): " + ", ".join(f"{k} {v:.1f}" for k, v in stage_totals.items()))
     print(f"wall: {time.perf_counter() - t0:.0f}s")
     if args.json:
-        args.json.write_text(json.dumps({"covered": covered, "n": n, "attainable": attainable,
-                                         "misses": misses}, indent=1))
+        args.json.write_text(
+            json.dumps({"covered": covered, "n": n, "attainable": attainable, "misses": misses}, indent=1)
+        )
     return 0
 
 
