@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,38 @@ def in_text(answer: str, text: str) -> bool:
         if n is not None and matches(answer, n):
             return True
     return False
+
+
+Found = tuple[list[tuple[str, int]], list[float], str]
+"""A question's gold pages, the numbers of the parsed tables on them and their text."""
+
+
+def tally(labelled: list[dict[str, Any]], lookup: Callable[[dict[str, Any]], Found | None]) -> dict[str, Any]:
+    """Coverage over questions: ``lookup`` gives each one's gold pages, table numbers and page text (None skips
+    the question). Returns n, covered, attainable (number printed on the page), per_source and the misses."""
+    covered = attainable = n = 0
+    misses: list[dict[str, Any]] = []
+    per_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in labelled:
+        found = lookup(r)
+        if found is None:
+            continue
+        keys, vals, text = found
+        n += 1
+        answers = answer_numbers(r)
+        hit = any(matches(a, v) for a in answers for v in vals)
+        can = any(in_text(a, text) for a in answers)
+        ps = per_source[r["source"]]
+        ps[0] += 1
+        ps[1] += int(hit)
+        ps[2] += int(can)
+        covered += int(hit)
+        attainable += int(can)
+        if not hit:
+            misses.append(
+                {"id": r["id"], "answer": r["answer"][:80], "numbers": answers[:4], "in_page_text": can, "pages": keys}
+            )
+    return {"n": n, "covered": covered, "attainable": attainable, "per_source": per_source, "misses": misses}
 
 
 def _reset_region_stages(source: Path, data_dir: Path) -> dict[str, Path]:
@@ -194,27 +227,15 @@ def main() -> int:
             f"[{k + 1}/{len(docs)}] {doc}: {len(order)} pages, {len(regions)} tables ({time.perf_counter() - t0:.0f}s)",
             flush=True,
         )
-    covered = attainable = 0
-    misses: list[dict[str, Any]] = []
-    per_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for r in labelled:
-        answers = answer_numbers(r)
+
+    def lookup(r: dict[str, Any]) -> Found:
         keys = [(e["doc"], int(e["page0"])) for e in r["evidence"]]
         vals = [v for key in keys for v in numbers.get(key, [])]
-        text = "\n".join(texts.get(key, "") for key in keys)
-        hit = any(matches(a, v) for a in answers for v in vals)
-        can = any(in_text(a, text) for a in answers)
-        ps = per_source[r["source"]]
-        ps[0] += 1
-        ps[1] += int(hit)
-        ps[2] += int(can)
-        covered += int(hit)
-        attainable += int(can)
-        if not hit:
-            misses.append(
-                {"id": r["id"], "answer": r["answer"][:80], "numbers": answers[:4], "in_page_text": can, "pages": keys}
-            )
-    n = len(labelled)
+        return keys, vals, "\n".join(texts.get(key, "") for key in keys)
+
+    result = tally(labelled, lookup)
+    n, covered, attainable = result["n"], result["covered"], result["attainable"]
+    misses, per_source = result["misses"], result["per_source"]
     print()
     print(f"table questions: {total}; with page labels: {n} (Docugami has none)")
     print(f"answer number in a parsed table on the gold page: {covered}/{n} = {covered / max(1, n):.1%}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from table_coverage import EVAL, answer_numbers, in_text, matches, mods  # noqa: E402
+from table_coverage import EVAL, Found, mods, tally  # noqa: E402
 
 
 def main() -> int:
@@ -38,18 +37,15 @@ def main() -> int:
     recs = [json.loads(line) for line in (args.eval / "dev.jsonl").read_text().splitlines() if line.strip()]
     recs = [r for r in recs if any(m and ("table" in m) for m in mods(r))]
     labelled = [r for r in recs if r.get("evidence") and all(e.get("page0") is not None for e in r["evidence"])]
-    covered = attainable = n = 0
     missing_docs: set[str] = set()
-    per_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    misses: list[dict[str, Any]] = []
     cache: dict[tuple[str, int], tuple[list[float], str]] = {}
-    for r in labelled:
+
+    def lookup(r: dict[str, Any]) -> Found | None:
         keys = [(e["doc"], int(e["page0"]) + 1) for e in r["evidence"]]
         docs = [by_path.get(str((args.eval / d).resolve())) for d, _ in keys]
         if any(d is None for d in docs):
             missing_docs.update(d for (d, _), doc in zip(keys, docs, strict=True) if doc is None)
-            continue
-        n += 1
+            return None
         vals: list[float] = []
         text = ""
         for (_, page), doc in zip(keys, docs, strict=True):
@@ -61,18 +57,11 @@ def main() -> int:
                 cache[key] = (nums, (row or {}).get("text", ""))
             vals += cache[key][0]
             text += "\n" + cache[key][1]
-        answers = answer_numbers(r)
-        hit = any(matches(a, v) for a in answers for v in vals)
-        can = any(in_text(a, text) for a in answers)
-        ps = per_source[r["source"]]
-        ps[0] += 1
-        ps[1] += int(hit)
-        ps[2] += int(can)
-        covered += int(hit)
-        attainable += int(can)
-        if not hit:
-            misses.append({"id": r["id"], "answer": r["answer"][:80], "numbers": answers[:4], "in_page_text": can,
-                           "pages": keys})
+        return keys, vals, text
+
+    result = tally(labelled, lookup)
+    n, covered, attainable = result["n"], result["covered"], result["attainable"]
+    per_source, misses = result["per_source"], result["misses"]
     print(f"table questions: {len(recs)}; with page labels: {len(labelled)}; documents in the library: {n}")
     if missing_docs:
         print(f"  {len(missing_docs)} documents not in the library: {', '.join(sorted(missing_docs)[:5])}...")
