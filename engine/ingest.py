@@ -381,20 +381,13 @@ class Ingestor:
         total = max(1, len(sentences) + len(sentences) // 5 + len(regions))
         embedded = 0
 
-        def embed(texts: Sequence[str]) -> np.ndarray:
+        def progress(n: int) -> None:
             nonlocal embedded
-            if not texts:
-                return np.zeros((0, embedder.dim), dtype=np.float32)
-            # Batches of similar length waste no compute on padding; results go back in input order.
-            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-            out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-            for i in range(0, len(order), s.embed_batch):
-                ctx.check_cancelled()
-                idx = order[i : i + s.embed_batch]
-                out[idx] = embedder.embed([texts[j] for j in idx])
-                embedded += len(idx)
-                ctx.report("embed", min(embedded, total), total, "embedding")
-            return out
+            embedded += n
+            ctx.report("embed", min(embedded, total), total, "embedding")
+
+        def embed(texts: Sequence[str]) -> np.ndarray:
+            return embed_in_batches(embedder, texts, s.embed_batch, ctx.check_cancelled, progress)
 
         if s.chunker == "fixed":
             text_chunks = fixed_chunks(sentences, s.fixed_chunk_chars)
@@ -482,13 +475,7 @@ class Ingestor:
         for m, cs in region_chunks.items():
             if cancelled is not None and cancelled():
                 raise Cancelled("Re-indexing cancelled; the document keeps its previous entries.")
-            texts = [c.text for c in cs]
-            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-            out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-            for i in range(0, len(order), self.settings.embed_batch):
-                idx = order[i : i + self.settings.embed_batch]
-                out[idx] = embedder.embed([texts[j] for j in idx])
-            vecs[m] = out
+            vecs[m] = embed_in_batches(embedder, [c.text for c in cs], self.settings.embed_batch)
         # As in the embed stage: catalogue first, then the indexes; a crash in between leaves orphan vectors
         # that the next ingestion drops, and chunks not marked indexed that `doctor` reports.
         dropped: list[int] = []
@@ -532,6 +519,27 @@ def disk_full_error(exc: BaseException, data_dir: Path) -> StoreError | None:
         "changed; free some space and run the ingest again: it resumes from the last finished stage.",
         title="Disk full",
     )
+
+
+def embed_in_batches(
+    embedder: Any,
+    texts: Sequence[str],
+    batch: int,
+    before_batch: Callable[[], None] = lambda: None,
+    after_batch: Callable[[int], None] = lambda n: None,
+) -> np.ndarray:
+    """Vectors for ``texts`` in input order, embedded in batches of similar length (no compute wasted on
+    padding). ``before_batch`` runs before each batch (a cancel check), ``after_batch`` gets its size."""
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    for i in range(0, len(order), batch):
+        before_batch()
+        idx = order[i : i + batch]
+        out[idx] = embedder.embed([texts[j] for j in idx])
+        after_batch(len(idx))
+    return out
 
 
 def region_index_text(r: Region, heading: str = "") -> str:
