@@ -24,7 +24,7 @@ from engine.lexical import LexicalIndex
 from engine.models.provider import ModelProvider
 from engine.routing import Route, route
 from engine.settings import Settings
-from engine.statements import statement_of, statement_priority, statements_asked
+from engine.statements import label_match, question_stems, statement_of, statement_priority, statements_asked
 from engine.store import Store
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 
@@ -158,6 +158,7 @@ class Retriever:
         self._names: dict[str, str] = {}
         self._docs: list[Document] | None = None
         self._statements: dict[str, dict[str, list[int]]] = {}
+        self._labels: dict[int, list[str]] = {}
         self.lexical = LexicalIndex(store, settings.data_dir / "lexical")
 
     def invalidate(self) -> None:
@@ -167,6 +168,7 @@ class Retriever:
             self._names.clear()
             self._docs = None
             self._statements.clear()
+            self._labels.clear()
         self.lexical.invalidate()
 
     # --- scope ---------------------------------------------------------------------------------------
@@ -289,15 +291,27 @@ class Retriever:
                 self._statements[doc_id] = found
         return found
 
+    def row_labels(self, chunk_id: int) -> list[str]:
+        """Row labels of a table chunk's parsed table (cached)."""
+        with self._lock:
+            labels = self._labels.get(chunk_id)
+        if labels is None:
+            [chunk] = self.store.chunks(ids=[chunk_id]) or [None]
+            region = self.store.region(chunk.region_id) if chunk is not None and chunk.region_id else None
+            rows = (region.table or {}).get("rows", []) if region is not None else []
+            labels = [str(r.get("label") or "") for r in rows if isinstance(r, dict)]
+            with self._lock:
+                self._labels[chunk_id] = labels
+        return labels
+
     def statement_ranking(
         self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]]
     ) -> list[Candidate]:
-        """The tables of the statements the question needs (``statements.statements_asked``), from each
-        document in scope (with many in scope, from the documents of the best dense hits), interleaved by
-        statement: the first table of each, then the second, and so on."""
-        kinds = statements_asked(question)
-        if not kinds:
-            return []
+        """Primary-statement tables a question needs, from each document in scope (with many in scope, from the
+        documents of the best dense hits): first the statement tables with a row the question names
+        (``statements.label_match``, best match first), then the tables of the statements it names or whose
+        line items it asks about (``statements.statements_asked``), interleaved by statement: the first table
+        of each, then the second, and so on."""
         docs = list(doc_ids)
         limit = self.settings.statement_docs
         if len(docs) > limit:
@@ -307,11 +321,22 @@ class Retriever:
                 if c.doc_id not in seen:
                     seen.append(c.doc_id)
             docs = seen[:limit]
+        stems = question_stems(question)
+        named: list[tuple[float, int, int]] = []
+        for d in docs:
+            for ids in self.statement_tables(d).values():
+                for rank, cid in enumerate(ids[:3]):
+                    score = label_match(stems, self.row_labels(cid))
+                    if score > 0:
+                        named.append((-score, rank, cid))
+        out = [Candidate(cid, "table", 0.0, 2, "statement") for _, _, cid in sorted(named)]
+        kinds = statements_asked(question)
         per_kind = [[cid for d in docs for cid in self.statement_tables(d).get(kind, [])[:3]] for kind in kinds]
-        out: list[Candidate] = []
+        seen_ids = {c.chunk_id for c in out}
         for i in range(max((len(ids) for ids in per_kind), default=0)):
             for ids in per_kind:
-                if i < len(ids):
+                if i < len(ids) and ids[i] not in seen_ids:
+                    seen_ids.add(ids[i])
                     out.append(Candidate(ids[i], "table", 0.0, 2, "statement"))
         return out
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from engine.lexical import tokenize
+
 INCOME, BALANCE, CASH, EQUITY = "income", "balance", "cash_flow", "equity"
 
 TITLE_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -93,3 +95,43 @@ def statements_asked(question: str) -> list[str]:
     if named:
         return named
     return [kind for kind, pattern in LINE_ITEMS.items() if pattern.search(question)]
+
+
+_LABEL_STOP = frozenset("total other net amount amounts year years ended ending end beginning balance".split())
+
+
+def _stems(text: str) -> set[str]:
+    """Content stems of a phrase for label matching: the lexical tokens, past tense and -ing cut, numbers and
+    generic statement words dropped."""
+    out = set()
+    for tok in tokenize(text):
+        if not tok[0].isalpha() or tok in _LABEL_STOP:
+            continue
+        if len(tok) > 5 and tok.endswith("ed"):
+            tok = tok[:-2]
+        elif len(tok) > 6 and tok.endswith("ing"):
+            tok = tok[:-3]
+        out.add(tok)
+    return out
+
+
+def question_stems(question: str) -> set[str]:
+    return _stems(question)
+
+
+def label_match(question: set[str], labels: list[str]) -> float:
+    """How well a question names one of a table's row labels: for the best label, the words of the question
+    it holds plus the share of its words the question holds, counted only when at least two of its words
+    and half of them are in the question ("cash paid for interest" names "Cash payments for interest, net of
+    capitalized interest" weakly, "net increase in cash and cash equivalents" names its row outright); 0 when
+    none is named."""
+    best = 0.0
+    for label in labels:
+        stems = _stems(label)
+        if len(stems) < 2:
+            continue
+        hit = len(stems & question)
+        share = hit / len(stems)
+        if hit >= 2 and share >= 0.5:
+            best = max(best, hit + share)
+    return best

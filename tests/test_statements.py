@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.statements import BALANCE, CASH, EQUITY, INCOME, statement_of, statements_asked
+from engine.statements import (
+    BALANCE,
+    CASH,
+    EQUITY,
+    INCOME,
+    label_match,
+    question_stems,
+    statement_of,
+    statements_asked,
+)
 
 
 @pytest.mark.parametrize(
@@ -87,3 +96,36 @@ def test_md_and_a_tables_are_not_statements_and_a_company_named_group_is_no_hint
     assert statement_of(gs) == BALANCE and statement_priority(gs) == 0
     assert statement_priority("THE GOLDMAN SACHS GROUP, INC. / Balance Sheets") == 2
     assert statement_priority("BMW Group Statement of Financial Position") == 0
+
+
+GS_CASH_FLOW_ROWS = [
+    "Net earnings", "Depreciation and amortization", "Provision for credit losses",
+    "Net cash provided by/(used for) operating activities", "Purchase of property, leasehold improvements and equipment",
+    "Deposits, net", "Preferred stock redemption", "Common stock repurchased",
+    "Net increase in cash and cash equivalents", "Cash and cash equivalents, ending balance",
+    "Cash payments for interest, net of capitalized interest", "Cash payments for income taxes, net",
+]
+"""Row labels of The Goldman Sachs Group's consolidated statement of cash flows (2021 10-K, page 127)."""
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("How much cash did Goldman Sachs pay for interest in 2020?", True),
+        ("What was the net increase in cash and cash equivalents for Goldman Sachs in 2019?", True),
+        ("What was the amount of provision for credit losses for Goldman Sachs in 2022?", True),
+        ("Who audits Goldman Sachs?", False),
+        # one word of a label is not naming it, nor are generic statement words ("net", "ending balance")
+        ("How did deposits at Goldman Sachs change?", False),
+        ("What was the ending balance, net?", False),
+    ],
+)
+def test_a_question_names_a_statement_row(question: str, named: bool) -> None:
+    assert (label_match(question_stems(question), GS_CASH_FLOW_ROWS) > 0) is named
+
+
+def test_the_closer_row_match_scores_higher() -> None:
+    q = question_stems("What was the net increase in cash and cash equivalents in 2019?")
+    exact = label_match(q, ["Net increase in cash and cash equivalents"])
+    loose = label_match(q, ["Cash and cash equivalents, beginning of year"])
+    assert exact > loose > 0
