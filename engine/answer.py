@@ -441,6 +441,7 @@ class Answerer:
             text, tokens = gen.text.strip(), gen.completion_tokens
         else:
             partials: list[str] = []
+            asked = 0
             for part in parts:
                 if cancelled():
                     raise Cancelled("Answer cancelled.")
@@ -448,8 +449,11 @@ class Answerer:
                 g = llm.chat(self.build_messages(question, blocks, comp_text),
                              max_tokens=self.settings.max_answer_tokens, temperature=0.0, cancelled=cancelled)
                 tokens += g.completion_tokens
+                asked += 1
                 if not REFUSAL.search(g.text):
                     partials.append(g.text.strip())
+                    if not self.settings.fuse_parts:
+                        break
             if cancelled():
                 raise Cancelled("Answer cancelled.")
             if not partials:
@@ -467,10 +471,11 @@ class Answerer:
                         gen = item
                 assert gen is not None
                 text, tokens = gen.text.strip(), tokens + gen.completion_tokens
+                asked += 1
         if cancelled():
             raise Cancelled("Answer cancelled.")
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,
-                                         parts=len(parts)))
+                                         parts=len(parts) if len(parts) == 1 else asked))
 
     @staticmethod
     def other_company(question: str, retriever: Any, retrieval: Retrieval) -> str:

@@ -234,7 +234,13 @@ class Settings:
 
     # --- answering ---
     context_tokens: int = 3072
-    """Token budget for evidence in the answer prompt; more is answered in parts and fused."""
+    """Token budget for evidence in the answer prompt; more is answered in parts (``fuse_parts``)."""
+
+    fuse_parts: bool = False
+    """With evidence beyond one prompt: False answers the parts best evidence first and keeps the first part
+    that answers (a part that finds nothing passes to the next), so most answers cost one prompt (on two CPU
+    cores a 3,000-token prompt takes about 40 s); True answers every part and fuses the partial answers with
+    one more prompt (the full method, for a GPU)."""
 
     max_answer_tokens: int = 320
     """Tokens the model may generate for one answer."""

@@ -62,8 +62,12 @@ def test_refusal_lists_what_was_searched(tmp_path: Path) -> None:
 
 
 def test_answers_in_parts_and_fuses_when_context_exceeds_budget(tmp_path: Path) -> None:
+    only_revenue = []
+
     def reply(msgs):  # type: ignore[no-untyped-def]
         user = msgs[-1].content
+        if only_revenue and "$1,234" not in user:
+            return "Insufficient information: nothing relevant."
         if user.startswith("The sources were too long"):
             cited = " ".join(re.findall(r"\[\d+\]", user))
             return f"Revenue was $1,234 million and restricted cash $57 million {cited}."
@@ -77,12 +81,24 @@ def test_answers_in_parts_and_fuses_when_context_exceeds_budget(tmp_path: Path) 
     llm = FakeLLM(reply)
     lib = build_library(tmp_path, acme_docs(), llm=llm)
     events = run(lib, "revenue and restricted cash", scope=["acme2023aaaa"], context_tokens=25, hybrid=False,
-                 theta_text=0.0, min_text_hits=1, statement_channel=False)
+                 theta_text=0.0, min_text_hits=1, statement_channel=False, fuse_parts=True)
     a = events[-1].answer
     assert len(llm.prompts) >= 3  # parts, then the fusion
-    assert a.timings["parts"] >= 2
+    assert a.timings["parts"] == len(llm.prompts)
     assert {c.page for c in a.citations} == {2, 4}
     assert all(c.found for c in a.checks)
+
+    # by default the parts are tried best evidence first and the first that answers is kept
+    llm.prompts.clear()
+    only_revenue.append(True)
+    a = run(lib, "revenue and restricted cash", scope=["acme2023aaaa"], context_tokens=25, hybrid=False,
+            theta_text=0.0, min_text_hits=1, statement_channel=False)[-1].answer
+    answered = [i for i, p in enumerate(llm.prompts) if not reply(p).startswith("Insufficient")]
+    assert len(llm.prompts) >= 2
+    assert answered == [len(llm.prompts) - 1]  # every earlier part found nothing
+    assert not any(p[-1].content.startswith("The sources were too long") for p in llm.prompts)
+    assert a.timings.get("parts", 1) == len(llm.prompts) and not a.refused
+    assert {c.page for c in a.citations} == {2} and all(c.found for c in a.checks)
 
 
 def test_no_evidence_refuses_without_the_model(tmp_path: Path) -> None:
