@@ -156,6 +156,13 @@ def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
     return vals
 
 
+def checkable(raw: str, value: float) -> bool:
+    """Whether a number of an answer is a figure to look up: not a year, not a small count or list number."""
+    if abs(value) < 10 and "." not in raw and "%" not in raw:
+        return False
+    return not (_YEARLIKE.match(re.sub(r"[^\d.]", "", raw)) and "$" not in raw and "," not in raw)
+
+
 def check_numbers(
     text: str,
     cited: Sequence[Evidence],
@@ -172,10 +179,7 @@ def check_numbers(
     checks: list[Check] = []
     clean = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", text)
     for raw, v in numbers_in(clean):
-        plain = re.sub(r"[^\d.]", "", raw)
-        if abs(v) < 10 and "." not in raw and "%" not in raw:
-            continue
-        if _YEARLIKE.match(plain) and "$" not in raw and "," not in raw:
+        if not checkable(raw, v):
             continue
         if any(same_number(raw, v, c) for c in computed):
             checks.append(Check(value=raw, found=True, where="computed"))
@@ -190,6 +194,25 @@ def check_numbers(
             )
         )
     return checks
+
+
+def inferred_citations(
+    text: str, used: Sequence[Evidence], regions: dict[int, Region] | None = None
+) -> list[Citation]:
+    """Sources for an answer that cites none: for each number it quotes (years and small integers aside), the
+    best-ranked source that holds it, marked ``inferred``. Small models sometimes drop the ``[n]`` markers;
+    this keeps every quoted number traceable to a page instead of leaving the answer unsourced."""
+    regions = regions or {}
+    pools = [evidence_numbers(e, regions.get(e.region_id or -1)) for e in used]
+    found: list[int] = []
+    for raw, v in numbers_in(text):
+        if not checkable(raw, v):
+            continue
+        n = next((i for i, pool in enumerate(pools) if any(same_number(raw, v, pv) for pv in pool)), None)
+        if n is not None and n not in found:
+            found.append(n)
+    return [Citation(marker=n + 1, doc=used[n].doc, page=used[n].page, modality=used[n].modality,
+                     region_id=used[n].region_id, chunk_id=used[n].chunk_id, inferred=True) for n in sorted(found)]
 
 
 # --- computations -----------------------------------------------------------------------------------------
@@ -553,6 +576,8 @@ class Answerer:
             if 1 <= n <= len(used)
         ]
         refused = bool(REFUSAL.search(text)) or not used
+        if not citations and not refused:
+            citations = inferred_citations(text, used, regions)
         if refused and "Searched:" not in text:
             text = refusal_text(retrieval, text if text.lower().startswith("insufficient") else "")
         cited = [used[c.marker - 1] for c in citations] or list(used)

@@ -152,6 +152,9 @@ class Citation:
     modality: Modality
     region_id: int | None = None
     chunk_id: int | None = None
+    inferred: bool = False
+    """True when the answer gave no ``[n]`` markers and this source was matched by a number the answer quotes
+    (``answer.inferred_citations``)."""
 
 
 @dataclass

@@ -463,6 +463,8 @@ class MfrApp(App[None]):
             status.append("Answered", style="bold green")
             n = len(answer.citations)
             status.append(f" · {n} citation{'s' if n != 1 else ''} · tier {answer.tier}", style="dim")
+            if any(c.inferred for c in answer.citations):
+                status.append(" · uncited: sources matched by number", style="yellow")
             if unverified:
                 status.append(f" · {unverified} unverified number{'s' if unverified > 1 else ''}",
                               style="bold yellow")

@@ -180,7 +180,8 @@ def answer_markdown(answer: Answer) -> str:
         out += ["## Citations", ""]
         for c in answer.citations:
             region = f", region {c.region_id}" if c.region_id is not None else ""
-            out.append(f"- [{c.marker}] {c.doc}, page {c.page} ({c.modality}{region})")
+            how = "; matched by a number it quotes, the answer gave no marker" if c.inferred else ""
+            out.append(f"- [{c.marker}] {c.doc}, page {c.page} ({c.modality}{region}{how})")
         out.append("")
     if answer.checks:
         out += ["## Number checks", ""]

@@ -178,3 +178,20 @@ def test_question_about_another_company_refuses_without_the_model(tmp_path: Path
     assert lib.llm.prompts == []
     ok = run(lib, "How many people does Globex employ?", scope=["GLOBEX_2023_10K"])[-1].answer
     assert not ok.refused and lib.llm.prompts
+
+
+def test_an_answer_without_markers_gets_sources_matched_by_its_numbers(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Total revenue was $1,234 million in 2023; about $999 million came from nowhere.")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    a = run(lib, "What was Acme's total revenue in FY2023?", routing=True, hybrid=False, top_k=3)[-1].answer
+    assert not a.refused and a.citations and all(c.inferred for c in a.citations)
+    holder = a.evidence[a.citations[0].marker - 1]
+    assert (holder.doc, holder.page) == ("ACME_2023_10K", 2) and "1,234" in holder.text
+    found = {c.value: c.found for c in a.checks}
+    assert found == {"$1,234": True, "$999": False}
+
+    # an answer with its own markers keeps them; nothing is inferred
+    lib.llm.reply = lambda msgs: "Total revenue was $1,234 million [1]."
+    a = run(lib, "What was Acme's total revenue in FY2023?", routing=True, hybrid=False, top_k=3)[-1].answer
+    assert [c.inferred for c in a.citations] == [False]
+

@@ -68,6 +68,10 @@ def test_history_payload_round_trips_and_exports(tmp_path: Path) -> None:
     first = export_answer(again, tmp_path / "exports", now=0)
     second = export_answer(again, tmp_path / "exports", now=0)
     assert first != second and first.read_text() == md
+    again.citations[0].inferred = True
+    inferred = answer_markdown(answer_from_json(again.to_json()))
+    c = again.citations[0]
+    assert f"- [{c.marker}] {c.doc}, page {c.page}" in inferred and "matched by a number it quotes" in inferred
 
 
 def test_refusal_export_says_what_was_searched() -> None:
