@@ -44,21 +44,27 @@ LINE_ITEMS: dict[str, re.Pattern[str]] = {
         r"(income|profit|margin|expenses?)|gross (profit|margin)|cost of (goods sold|sales|revenues?)|cogs|"
         r"ebitda?|interest expense|income tax(es)? expense|effective tax rate|eps|earnings per share|"
         r"r&d|research and development|sg&a|selling, general|unadjusted operating income|profit margin|"
-        r"diluted shares|interest coverage|turnover|return on (assets?|equity)|roa|roe|capital[- ]intensi\w+)\b",
+        r"diluted shares|interest coverage|turnover|return on (average )?(assets?|equity|capital( employed)?|"
+        r"invested capital)|roa|roe|roce|roic|capital[- ]intensi\w+|effective tax rat(e|io)|"
+        r"days (sales|payables?|inventory) outstanding|dso|dpo|dio|cash conversion cycle|interest to)\b",
         re.I,
     ),
     BALANCE: re.compile(
         r"\b(total assets|assets|total liabilities|liabilities|pp&?e|ppne|property,? plant|fixed assets?|"
         r"inventor(y|ies)|(accounts )?receivables?|(accounts )?payables?|working capital|current ratio|"
         r"quick ratio|long-term debt|total debt|debt to|shareholders['’]? equity|stockholders['’]? equity|"
-        r"total equity|book value|cash and cash equivalents|goodwill|return on (assets?|equity)|roa|roe|"
-        r"asset turnover|capital[- ]intensi\w+)\b",
+        r"total equity|book value|cash and cash equivalents|goodwill|return on (average )?(assets?|equity|capital"
+        r"( employed)?|invested capital)|roa|roe|roce|roic|asset turnover|capital[- ]intensi\w+|liability|"
+        r"cash ratio|cash balance|current (assets|liabilities)|accrued liabilities|accruals?|invested capital|"
+        r"capital employed|leverage|gearing|debt[- ]to|turnover|days (sales|payables?|inventory) outstanding|"
+        r"dso|dpo|dio|cash conversion cycle)\b",
         re.I,
     ),
     CASH: re.compile(
         r"\b(capex|capital expenditures?|purchases? of property|free cash ?flows?|fcf|cash from operations|"
         r"operating cash flows?|cash flows? from operations|net cash (provided|used)|dividends? paid|"
-        r"repurchases?|buybacks?|depreciation and amortization|d&a|capital[- ]intensi\w+)\b",
+        r"repurchases?|buybacks?|depreciation and amortization|d&a|capital[- ]intensi\w+|ebitda|"
+        r"cash conversion (ratio|rate))\b",
         re.I,
     ),
     EQUITY: re.compile(r"\b(dividends? declared|treasury stock)\b", re.I),

@@ -45,6 +45,12 @@ def test_statement_of_a_heading(heading: str, kind: str | None) -> None:
         ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard?", [INCOME, BALANCE]),
         ("What is the FY2017 - FY2019 average of capex as a % of revenue?", [INCOME, CASH]),
         ("Who is the chief executive officer?", []),
+        # ratios name no line item; they are built from the statements that report their parts
+        ("What is cash ratio in FY2021 for Nike?", [BALANCE]),
+        ("What is cash conversion cycle in FY2021 for Nike?", [INCOME, BALANCE]),
+        ("What is effective tax ratio of Best Buy for the fiscal year ending January 28, 2023?", [INCOME]),
+        ("What is Return on Capital Employed for the fiscal year?", [INCOME, BALANCE]),
+        ("what is Amazon's FY2017 debt to ebitda ratio?", [INCOME, BALANCE, CASH]),
     ],
 )
 def test_statements_a_question_needs(question: str, kinds: list[str]) -> None:
