@@ -135,7 +135,7 @@ def evaluate(
     k, budget = settings.top_k, settings.context_tokens
     recall = tier1 = tokens = 0.0
     for q in questions:
-        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k)
+        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, q.text)
         ranked = spread_pages(ranked[: k * 4], pages, settings.max_per_page)
         spent = 0
         found: set[tuple[str, int]] = set()

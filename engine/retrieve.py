@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -55,6 +56,7 @@ def select_tiers(
     k: int,
     tiers: bool = True,
     escalation: str = "count",
+    figures_named: bool = False,
 ) -> tuple[list[Candidate], str]:
     """The dense tiered selection, shared by retrieval and calibration.
 
@@ -63,7 +65,9 @@ def select_tiers(
     they also join when one of them clears its threshold by more than the n-th text hit clears
     ``theta['text']`` (text is plentiful but a table matches the question better than the text would).
     Candidates are ranked by their margin over their modality's threshold, so modalities with different score
-    scales compare fairly. Returns up to ``max(k, len(text))`` candidates and the tier name.
+    scales compare fairly. A question that names a chart, figure or slide (``figures_named``) always reaches
+    the figures, and its top ``p`` figures join whatever their score (a figure's summary rarely repeats the
+    question's words). Returns up to ``max(k, len(text))`` candidates and the tier name.
     """
     if not tiers:
         flat = [Candidate(c, "text", s, 1) for c, s in text]
@@ -72,7 +76,7 @@ def select_tiers(
         flat.sort(key=lambda c: -(c.score - theta[c.modality]))
         return flat, "flat"
     passing = sorted((s for _, s in text if s >= theta["text"]), reverse=True)
-    thin = len(passing) < n
+    thin = len(passing) < n or figures_named
     if not thin and escalation == "margin" and n > 0:
         bar = passing[n - 1] - theta["text"]
         others = [s - theta["table"] for _, s in tables[:m]] + [s - theta["image"] for _, s in images[:p]]
@@ -81,7 +85,7 @@ def select_tiers(
         return [Candidate(c, "text", s, 1) for c, s in text], "text"
     out = [Candidate(c, "text", s, 1) for c, s in text]
     out += [Candidate(c, "table", s, 2) for c, s in tables if s >= theta["table"]][:m]
-    out += [Candidate(c, "image", s, 3) for c, s in images if s >= theta["image"]][:p]
+    out += [Candidate(c, "image", s, 3) for c, s in images if figures_named or s >= theta["image"]][:p]
     out.sort(key=lambda c: -(c.score - theta[c.modality]))
     return out, "text+tables+figures"
 
@@ -106,12 +110,21 @@ def rrf(rankings: Sequence[Sequence[Candidate]], weights: Sequence[float] | None
     return [best[cid] for cid in order]
 
 
+FIGURE_WORDS = re.compile(
+    r"\b(?:charts?|graphs?|plots?|diagrams?|slides?|infographics?|histograms?|pie|fig(?:ure)?\.? ?\d+|"
+    r"(?:the|this|that) figure)\b",
+    re.I,
+)
+"""A question about a chart, graph, slide or figure ("figures" alone means numbers in finance)."""
+
+
 def fuse(
     dense: dict[str, list[tuple[int, float]]],
     lexical: Sequence[Sequence[Candidate]],
     theta: dict[str, float],
     s: Settings,
     k: int,
+    question: str = "",
 ) -> tuple[list[Candidate], str]:
     """The tiered dense selection, fused by reciprocal rank with the lexical rankings (if any); the tier name.
 
@@ -119,7 +132,7 @@ def fuse(
     """
     ranked, tier = select_tiers(
         dense["text"], dense["table"], dense["image"], theta, s.min_text_hits, s.top_tables, s.top_images, k,
-        s.tiers, s.tier_escalation,
+        s.tiers, s.tier_escalation, figures_named=bool(question and FIGURE_WORDS.search(question)),
     )
     if lexical:
         ranked = rrf([ranked, *lexical], [1.0] + [s.lexical_weight] * len(lexical))
@@ -361,7 +374,7 @@ class Retriever:
         lists, lexical, exp = self.channels(question, doc_ids, everything, depth)
         t_search = time.perf_counter()
         theta = self.thresholds()
-        ranked, tier = fuse(lists, lexical, theta, s, k)
+        ranked, tier = fuse(lists, lexical, theta, s, k, question)
         timings = {"search": t_search - t0}
         if s.rerank:
             ranked = self.rerank(question, ranked, timings)

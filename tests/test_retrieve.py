@@ -12,7 +12,7 @@ from test_retrieve_lib import FakeDoc, acme_docs, add_docs, build_library
 
 from engine.errors import AnswerError, ModelError
 from engine.models.cross_encoder import LLMReranker, build
-from engine.retrieve import Candidate, rrf, select_tiers
+from engine.retrieve import FIGURE_WORDS, Candidate, rrf, select_tiers
 
 
 def test_select_tiers_text_alone_when_enough_text_passes() -> None:
@@ -53,6 +53,29 @@ def test_select_tiers_falls_back_to_top_m_tables_and_p_figures_above_theta() -> 
     assert 20 in ids and 21 not in ids  # top p=1
     assert ids[0] == 10  # ranked by margin over the modality's threshold
     assert {c.tier for c in ranked if c.modality == "table"} == {2}
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("How many charts compare only the US and Europe?", True),
+        ("In figure 5, what is the color of the line?", True),
+        ("Which slide shows the exit multiples?", True),
+        ("What are the revenue figures for 2022?", False),  # "figures" alone means numbers
+        ("What was the total revenue in FY2023?", False),
+    ],
+)
+def test_a_question_about_a_chart_reaches_the_figures_whatever_their_score(question: str, named: bool) -> None:
+    assert bool(FIGURE_WORDS.search(question)) is named
+    text = [(i, 0.9) for i in range(1, 8)]  # plenty of strong text: tier 1 on its own
+    images = [(20, 0.2), (21, 0.1)]  # figure summaries rarely repeat the question's words
+    theta = {"text": 0.5, "table": 0.5, "image": 0.5}
+    ranked, tier = select_tiers(text, [], images, theta, n=6, m=4, p=1, k=10, figures_named=named)
+    ids = [c.chunk_id for c in ranked]
+    if named:
+        assert tier == "text+tables+figures" and 20 in ids and 21 not in ids  # top p, below theta
+    else:
+        assert tier == "text" and 20 not in ids
 
 
 def test_rrf_merges_channels_and_keeps_dense_score() -> None:
