@@ -84,19 +84,26 @@ def company_aliases(doc: Document) -> set[str]:
     return {a for a in aliases if a}
 
 
+def is_annual(doc: Document) -> bool:
+    """An annual report (10-K or a fiscal-year report), whose figures cover the years before its own."""
+    return doc.form_type.upper() == "10-K" or "10k" in doc.name.lower().replace("-", "") or (
+        doc.fiscal_period or "").startswith("FY")
+
+
 def doc_years(doc: Document) -> tuple[set[int], set[int]]:
-    """(fiscal years the filing is for, years its figures cover: up to two before an annual report's)."""
+    """(fiscal years the filing is for, years its figures cover: up to two before an annual report's).
+
+    Years come from the fiscal period and the file name, a year standing alone: a date run together in a
+    name is a filing date ("20220202-alphabet-10k" is the FY2021 report)."""
     exact: set[int] = set()
     for text in (doc.fiscal_period, doc.name):
-        for y in re.findall(r"(?:19|20)\d{2}", text or ""):
-            exact.add(int(y))
+        exact.update(int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text or ""))
     if not exact and doc.filing_date:
         m = re.match(r"((?:19|20)\d{2})", doc.filing_date)
         if m:
             exact.add(int(m.group(1)))
     covered = set(exact)
-    annual = doc.form_type.upper() == "10-K" or "10k" in doc.name.lower().replace("-", "") or (
-        doc.fiscal_period or "").startswith("FY")
+    annual = is_annual(doc)
     for y in exact:
         covered.update({y - 1, y - 2} if annual else {y - 1})
     return exact, covered
@@ -149,7 +156,10 @@ def route(question: str, documents: Sequence[Document]) -> Route:
             latest = max(max(doc_years(d)[0] & set(years)) for d in exact)
             # "FY2022 vs FY2021" names two years: the filing for the later one covers both.
             exact = [d for d in exact if latest in doc_years(d)[0]] if len(years) > 1 else exact
-            picked = exact
+            # the next year's annual report restates the year as its comparative column
+            restating = [d for d in picked if d not in exact and latest + 1 in doc_years(d)[0]
+                         and set(years) <= doc_years(d)[1] and is_annual(d)]
+            picked = exact + restating
             matched["year"] = [str(y) for y in sorted(set(years))]
         else:
             covering = [d for d in picked if set(years) <= doc_years(d)[1]]

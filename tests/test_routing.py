@@ -63,3 +63,16 @@ def test_aliases_and_years() -> None:
     assert {"alphabet", "google", "goog"} <= company_aliases(LIBRARY[5])
     exact, covered = doc_years(LIBRARY[0])
     assert exact == {2018} and covered == {2016, 2017, 2018}
+
+
+def test_a_year_routes_to_its_report_and_the_next_annual_report_that_restates_it() -> None:
+    gs = [doc("gs21", "2021-10-k", "The Goldman Sachs Group, Inc.", "10-K", "FY2021"),
+          doc("gs22", "2022-10-k", "The Goldman Sachs Group, Inc.", "10-K", "FY2022"),
+          doc("gs23", "2023-10-k", "The Goldman Sachs Group, Inc.", "10-K", "FY2023"),
+          doc("goog21", "20220202-alphabet-10k", "Alphabet Inc.", "10-K", "FY2021")]
+    assert route("What were Goldman Sachs's net earnings in 2021?", gs).doc_ids == ["gs21", "gs22"]
+    assert route("What were Goldman Sachs's net earnings in 2023?", gs).doc_ids == ["gs23"]
+    # a date run together in a file name is a filing date, not the fiscal year
+    assert doc_years(gs[3])[0] == {2021}
+    assert route("Alphabet's revenue in 2022?", gs).doc_ids == ["goog21"]  # no 2022 filing: the company's filings
+
