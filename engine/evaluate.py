@@ -438,6 +438,7 @@ def run_question(
         if options.retrieval_only:
             retrieval = engine.retrieve(rec.question, scope=scope, k=k)
             evidence, tier, timings = retrieval.evidence, retrieval.tier, dict(retrieval.timings)
+            result["routed"] = (retrieval.route or "routed") if retrieval.routed else ""
         else:
             answer = engine.ask(rec.question, scope=scope, save=False)
             evidence, tier, timings = answer.evidence, answer.tier, dict(answer.timings)
@@ -700,9 +701,13 @@ def build_report(
     groups: dict[str, dict[str, list[dict[str, Any]]]] = {"by_modality": defaultdict(list),
                                                           "by_source": defaultdict(list),
                                                           "by_scorer": defaultdict(list)}
+    if options.scope == "library":
+        groups["by_routing"] = defaultdict(list)
     for r in results:
         groups["by_modality"][r["modality"]].append(r)
         groups["by_source"][r["source"]].append(r)
+        if options.scope == "library" and "routed" in r:
+            groups["by_routing"]["routed" if r["routed"] else "not routed"].append(r)
         if r.get("scorer"):
             groups["by_scorer"][r["scorer"]].append(r)
     tokens = [r.get("tokens", 0) for r in results if r.get("prediction") is not None]
@@ -720,6 +725,8 @@ def build_report(
         **overall,
         "by_modality": {k: summarise(v) for k, v in sorted(groups["by_modality"].items())},
         "by_source": {k: summarise(v) for k, v in sorted(groups["by_source"].items())},
+        **({"by_routing": {k: summarise(v) for k, v in sorted(groups["by_routing"].items())}}
+           if "by_routing" in groups else {}),
         "by_scorer": {k: {"n": len(v), "accuracy": _mean(1.0 if r["correct"] else 0.0 for r in v)}
                       for k, v in sorted(groups["by_scorer"].items())},
         "latency": latency_summary(results),
@@ -768,7 +775,9 @@ def format_report(report: dict[str, Any]) -> str:
                 f"{_fmt(m.get('precision@k')):>9}{_fmt(m.get('mrr')):>7}{_fmt(m.get('answer_accuracy'), True):>10}")
 
     lines += [head, rule, row("all", report)]
-    for section in ("by_modality", "by_source"):
+    for section in ("by_modality", "by_source", "by_routing"):
+        if section not in report:
+            continue
         lines.append(rule)
         for name, m in report.get(section, {}).items():
             lines.append(row(name, m))

@@ -91,6 +91,15 @@ def eval_section(reports: dict[str, dict[str, Any]]) -> list[str]:
         for group, m in first.get(key, {}).items():
             lines.append(f"| {group} | {m.get('n')} | {_num(m.get('page_recall@k'))} | {_num(m.get('mrr'))} | "
                          f"{_pct(m.get('answer_accuracy'))} |")
+    for name in names:
+        routing = reports[name].get("by_routing")
+        if routing:
+            lines += ["", f"Library scope by routing ({name}): `routed` questions name a company (and maybe a year "
+                      "or form) that picks their filings; `not routed` ones name none and search every filing.", "",
+                      f"| routing | n | page recall@{k} | MRR | doc recall@{k} |", "|---|---|---|---|---|"]
+            for group, m in routing.items():
+                lines.append(f"| {group} | {m.get('n')} | {_num(m.get('page_recall@k'))} | {_num(m.get('mrr'))} "
+                             f"| {_num(m.get('doc_recall@k'))} |")
     scorers = first.get("by_scorer") or {}
     if scorers:
         lines += ["", "Scorers: " + ", ".join(f"{s} {m['n']} ({_pct(m['accuracy'])})" for s, m in scorers.items())

@@ -113,8 +113,10 @@ class FakeEngine:
     def retrieve(self, question: str, scope: Any = None, k: int | None = None) -> Retrieval:
         qid = self._qid(question)
         self.asked.append((qid, scope))
+        routed = scope is None and qid == "q_text"  # the one question that names its company
         return Retrieval(question=question, evidence=self._evidence(qid)[: k or 10], tier="text", scope=[],
-                         timings={"embed": 0.01, "search": 0.02})
+                         timings={"embed": 0.01, "search": 0.02}, routed=routed,
+                         route="company=acme" if routed else "")
 
     def ask(self, question: str, scope: Any = None, save: bool = True) -> Answer:
         qid = self._qid(question)
@@ -189,6 +191,11 @@ def test_retrieval_only_and_library_scope(qa_root: Path, tmp_path: Path) -> None
     assert all(scope is None for _, scope in engine.asked)
     assert report["page_recall@k"] == pytest.approx((1.0 + 0.5 + 0.0) / 3, abs=1e-4)
     assert set(report["latency"]) == {"embed", "search", "total"}
+    # library-wide, questions that name their company are reported apart from those that name none
+    routing = report["by_routing"]
+    assert routing["routed"]["n"] == 1 and routing["not routed"]["n"] == len(report["questions"]) - 1
+    assert next(q for q in report["questions"] if q["id"] == "q_text")["routed"] == "company=acme"
+    assert "not routed" in format_report(report)
 
 
 def test_errors_are_recorded_not_raised(qa_root: Path, tmp_path: Path) -> None:

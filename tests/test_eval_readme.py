@@ -35,6 +35,8 @@ def test_results_section_is_spliced_between_markers(tmp_path: Path) -> None:
     for name in ("default", "no-tiers"):
         report = build_report(qs, EvalOptions(ablation=name))
         (out / f"eval_{name}.json").write_text(json.dumps(report))
+    routed = [{**qs[0], "routed": "company=3m"}, {**qs[1], "routed": ""}]
+    (out / "eval_default-library.json").write_text(json.dumps(build_report(routed, EvalOptions(scope="library"))))
     (out / "bench_ingest.json").write_text(json.dumps({
         "files": [{"file": "x.pdf", "pages": 10}], "pages": 10, "ingest_seconds": 50.0, "pdfplumber_seconds": 1.0,
         "ratio_to_pdfplumber": 50.0, "stage_seconds": {"detect": 30.0, "embed": 10.0}, "peak_rss_mb": {"self": 900}}))
@@ -44,6 +46,7 @@ def test_results_section_is_spliced_between_markers(tmp_path: Path) -> None:
     text = readme.read_text()
     assert text.startswith("# mfr-tui\n\nIntro by the lead.\n") and "## Results" in text
     assert "| default | 2 | 0.500 |" in text and "| no-tiers |" in text
+    assert "Library scope by routing (default-library)" in text and "| not routed | 1 | 0.000 |" in text
     assert "**50x**" in text and "No run yet: `python benchmarks/bench_latency.py" in text
     # idempotent, and text after the section survives a regeneration
     readme.write_text(text + "\n## Licence\nApache-2.0\n")
