@@ -3,8 +3,13 @@
 Financial tables are mostly unruled: row labels on the left, period columns of right-aligned numbers. Columns
 are found by clustering the x-extents of numeric tokens over the rows; header lines above the first data row
 name the columns (a phrase spanning several columns, e.g. "Years ended December 31", prefixes each of them).
-Parentheses are negatives, dashes are empty cells, ``$``/``%`` and footnote marks are kept in the shown value
-and dropped from the number. The scale comes from the units line ("in millions, except per share").
+Parentheses are negatives, dashes are empty cells, ``$``/``%``/``pp`` and footnote marks are kept in the shown
+value and dropped from the number. The scale comes from the units line ("in millions, except per share").
+
+Text layers and OCR cut cells into pieces: a currency sign or a parenthesis set apart from its digits, a number
+broken into abutting runs ("2" "4,020"), a unit ("pts") or a note mark ("#") after the value. The pieces are
+glued back per line, and a number counts as part of a row label only where it is set inside the label's words
+(no wide gap), so a stray word or mark at the end of a line does not swallow the row's values.
 """
 
 from __future__ import annotations
@@ -19,11 +24,41 @@ Word = tuple[float, float, float, float, str]
 Box = tuple[float, float, float, float]
 
 _CURRENCY = "$€£¥"
-_DASHES = {"—", "–", "-", "−", "--", "---", "—%", "-%", "–%", "n/a", "N/A", "NA", "NM", "nm", "n.m.", "*", "—(a)"}
+_DASHES = {
+    "—",
+    "–",
+    "-",
+    "−",
+    "--",
+    "---",
+    "—%",
+    "-%",
+    "–%",
+    "n/a",
+    "N/A",
+    "NA",
+    "NM",
+    "nm",
+    "n.m.",
+    "*",
+    "—(a)",
+    "n.a.",
+    "n.a",
+    "na",
+    "N.A.",
+    "n/m",
+    "N/M",
+    "#",
+    "##",
+    "#%",
+    "—pp",
+    "–pp",
+}
 _NUM = re.compile(
-    r"^(?P<lp>\()?(?P<sign>[-–−])?(?P<cur>[$€£¥])?(?P<lp2>\()?(?P<sign2>[-–−])?"
+    r"^(?P<lp>\()?(?P<sign>[-–−+])?(?P<cur>[$€£¥])?(?P<lp2>\()?(?P<sign2>[-–−+])?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?P<pct>%)?(?P<rp>\))?(?P<pct2>%)?(?P<note>\*+|†|‡|\([a-z0-9]\))?(?P<mult>[xX])?$"
+    r"(?P<pct>%)?(?P<unit>pp|ppt|pts?|bps?|bp)?(?P<rp>\))?(?P<pct2>%)?(?P<unit2>pp|ppt|pts?|bps?|bp)?"
+    r"(?P<note>\*+|†|‡|#|\([a-z0-9]\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?P<mult>[xX])?$"
 )
 _YEAR = re.compile(r"^(?:FY|Fiscal\s*)?'?(19[5-9]\d|20\d\d)[A-Za-z]?$")
 _MONTHS = (
@@ -91,7 +126,8 @@ def parse_number(token: str) -> float | None:
         value = float(m.group("num").replace(",", ""))
     except ValueError:
         return None
-    negative = bool(m.group("lp") or m.group("lp2")) or bool(m.group("sign") or m.group("sign2"))
+    signs = (m.group("sign") or "") + (m.group("sign2") or "")
+    negative = bool(m.group("lp") or m.group("lp2")) or any(c in signs for c in "-–−")
     return -value if negative else value
 
 
@@ -119,11 +155,14 @@ class Item:
     text: str
     kind: str  # "num" | "empty" | "text"
     number: float | None = None
+    lead: float | None = None
+    """Where a currency sign set apart from the digits starts (the item's extent is the digits')."""
 
 
 @dataclass
 class Line:
     """One visual line of a table: its vertical extent and its items, left to right."""
+
     top: float
     bottom: float
     items: list[Item] = field(default_factory=list)
@@ -159,9 +198,39 @@ def group_lines(words: Sequence[Word]) -> list[list[Word]]:
     return lines
 
 
+_NUM_HEAD = re.compile(r"^[($€£¥+\-–−]*\d[\d,.]*$")
+_NUM_TAIL = re.compile(r"^[,.]?\d[\d,.]*\)?%?$|^[,.]\d")
+_UNIT_WORDS = {"pts.", "bp", "pp", "pp)", "ppt", "ppts", "#"}
+
+
+def _join_fragments(raw: list[Item]) -> list[Item]:
+    """Runs of one number that the text layer split with no gap between them ("2" "4,020", "7" ",919", "6" ".4")."""
+    out: list[Item] = []
+    for it in raw:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and -0.5 <= it.x0 - prev.x1 < 1.0
+            and _NUM_HEAD.match(prev.text)
+            and _NUM_TAIL.match(it.text)
+            and not (is_year(prev.text) and is_year(it.text))
+            and parse_number(prev.text + it.text) is not None
+        ):
+            prev.text += it.text
+            prev.x1, prev.bottom = it.x1, max(prev.bottom, it.bottom)
+            continue
+        out.append(it)
+    return out
+
+
+def _is_word(text: str) -> bool:
+    """A word of a label: two letters or more (not a lone OCR letter, a mark like "#%" or garbled digits)."""
+    return sum(ch.isalpha() for ch in text) >= 2 and not _FOOTNOTE.match(text)
+
+
 def _items(words: list[Word]) -> list[Item]:
-    """Classify a line's words, gluing currency signs, lone parentheses and percent signs to their number."""
-    raw = [Item(w[0], w[2], w[1], w[3], w[4].strip(), "text") for w in words if w[4].strip()]
+    """Classify a line's words, gluing currency signs, lone parentheses, units and percent signs to their number."""
+    raw = _join_fragments([Item(w[0], w[2], w[1], w[3], w[4].strip(), "text") for w in words if w[4].strip()])
     glued: list[Item] = []
     i = 0
     while i < len(raw):
@@ -170,16 +239,33 @@ def _items(words: list[Word]) -> list[Item]:
         if it.text in {*_CURRENCY, "(", "($", "$(", "US$", "€(", "(€"} and nxt is not None and nxt.x0 - it.x1 < 90:
             if parse_number(it.text + nxt.text) is not None or it.text in _CURRENCY:
                 nxt.text = (it.text if it.text != "US$" else "$") + nxt.text
-                nxt.x0 = it.x0
+                if nxt.x0 - it.x1 < 3.5:
+                    nxt.x0 = it.x0
+                else:
+                    # a sign set apart ("$      1,234"): the cell keeps the digits' extent, so columns of
+                    # right-aligned numbers are not widened into their neighbours by the signs
+                    nxt.lead = it.x0
                 i += 1
                 continue
-        if (it.text in {"–", "-", "−", "—"} and nxt is not None and 0 <= nxt.x0 - it.x1 < 3.5
-                and parse_number(nxt.text) is not None and not nxt.text.startswith(("(", "-", "–"))):
-            nxt.text = "-" + nxt.text  # a minus sign set as its own glyph run
+        if (
+            it.text in {"–", "-", "−", "—", "+"}
+            and nxt is not None
+            and 0 <= nxt.x0 - it.x1 < 3.5
+            and parse_number(nxt.text) is not None
+            and not nxt.text.startswith(("(", "-", "–", "+"))
+        ):
+            nxt.text = ("+" if it.text == "+" else "-") + nxt.text  # a sign set as its own glyph run
             nxt.x0 = it.x0
             i += 1
             continue
-        if glued and it.text in {")", "%", ")%", "%)", "pts", "bps", "x"} and it.x0 - glued[-1].x1 < 6:
+        if (
+            glued
+            and it.x0 - glued[-1].x1 < 6
+            and (
+                it.text in {")", "%", ")%", "%)", "pts", "bps", "x"}
+                or (it.text in _UNIT_WORDS and parse_number(glued[-1].text) is not None)
+            )
+        ):
             glued[-1].text += it.text
             glued[-1].x1 = it.x1
             i += 1
@@ -192,15 +278,51 @@ def _items(words: list[Word]) -> list[Item]:
             it.kind, it.number = "num", n
         elif is_empty_cell(it.text) or it.text in {"$—", "$-", "$–", "€—", "$ —"}:
             it.kind = "empty"
-    # Numbers and dashes before the last word of the line belong to the label ("Other — net",
-    # "maturities greater than 90 days"); so do footnote marks glued to a label word ("Revenue (1)").
-    last_text = max((k for k, it in enumerate(glued) if it.kind == "text" and len(it.text) > 1
-                     and not _FOOTNOTE.match(it.text)), default=-1)
+    # Numbers and dashes set among the words of the label belong to it ("Other — net", "maturities greater
+    # than 90 days", "2.50% Notes due 2026"); so do footnote marks glued to a label word ("Revenue (1)"). A
+    # number before the line's last word but set apart by wide gaps is a value: a text column follows it
+    # ("$ 2,277   Other current assets   $ 74") or a stray word ends the line ("0.9 pts", OCR noise).
+    heights = sorted(it.bottom - it.top for it in glued)
+    wide = max(6.0, 0.8 * heights[len(heights) // 2]) if heights else 6.0
+    segment: list[int] = []
     for k, it in enumerate(glued):
-        if it.kind != "text" and k < last_text:
+        segment.append(0 if k == 0 else segment[-1] + int(it.x0 - glued[k - 1].x1 > wide))
+    worded = {segment[k] for k, it in enumerate(glued) if it.kind == "text" and _is_word(it.text)}
+    # the last piece of label text: a word, or a mark set among words ("31,", "[12]"); not a lone mark or
+    # garbled digits set apart at the end of the line ("#%", "1'124")
+    last_text = max(
+        (
+            k
+            for k, it in enumerate(glued)
+            if it.kind == "text"
+            and segment[k] in worded
+            and (len(it.text) > 1 or _is_word(it.text))
+            and not _FOOTNOTE.match(it.text)
+        ),
+        default=-1,
+    )
+    for k, it in enumerate(glued):
+        if it.kind != "text" and k < last_text and segment[k] in worded:
             it.kind, it.number = "text", None
-        elif (it.kind == "num" and k > 0 and _FOOTNOTE.match(it.text) and glued[k - 1].kind == "text"
-              and it.x0 - glued[k - 1].x1 < 4):
+        elif (
+            it.kind == "num"
+            and k > 0
+            and _FOOTNOTE.match(it.text)
+            and glued[k - 1].kind == "text"
+            and it.x0 - glued[k - 1].x1 < 4
+        ):
+            it.kind, it.number = "text", None
+        elif (
+            it.kind == "num"
+            and k > 0
+            and is_year(it.text)
+            and glued[k - 1].kind == "text"
+            and segment[k] == segment[k - 1]
+            and segment[k] in worded
+            and any(o.kind == "num" and not is_year(o.text) and segment[m] > segment[k] for m, o in enumerate(glued))
+        ):
+            # the year of a date in a row's label ("Balances as of December 31, 2015   (722)   (1)"); a heading's
+            # dates ("May 31, 2020   May 26, 2019") keep their years
             it.kind, it.number = "text", None
     return glued
 
@@ -209,10 +331,14 @@ def _header_like(line: Line) -> bool:
     """A line naming periods: only years / month words / period words, e.g. "2018 2017 2016"."""
     nums = [i for i in line.items if i.kind == "num"]
     if nums and not all(is_year(i.text) for i in nums):
-        # a day number next to a month ("June 30") is fine
+        # a day number next to a month ("June 30") is fine, so is a short year in a comparison ("22 vs. 21")
         words = [i.text for i in line.items]
         has_month = any(re.match(rf"^(?:{_MONTHS})$", w, re.I) for w in words)
-        if not has_month or any(not is_year(i.text) and (i.number or 0) > 31 for i in nums):
+        has_vs = any(w.lower().strip(".'’") in {"vs", "versus"} for w in words)
+        top = 31 if has_month else 99 if has_vs else 0
+        if any(
+            not is_year(i.text) and not (0 < (i.number or 0) <= top and i.text.lstrip("'’").isdigit()) for i in nums
+        ):
             return False
     texts = [i for i in line.items if i.kind == "text"]
     if not nums and not texts:
@@ -260,9 +386,7 @@ def parse_words(
     """Read a table from words (PDF points) inside ``box``; None when there is no numeric column at all."""
     if box is not None:
         x0, y0, x1, y1 = box
-        words = [
-            w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1
-        ]
+        words = [w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1]
     if not words:
         return None
     lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws)) for ws in group_lines(words)]
@@ -279,17 +403,23 @@ def parse_words(
     # A numeric token left of every strong column belongs to its row label ("2.50% Notes due 2026").
     if not strong:
         return None
-    # Labels end where the first column starts.
-    label_edge = min(s[0] for s in strong)
+    # Labels end where the first column starts, or at its currency signs where they are set apart from the
+    # digits; headings are matched to a column's extent with its signs ("$      1,234" under "December 31, 2023")
+    heads = [list(s) for s in strong]
+    for k in data_idx:
+        for i in lines[k].nums():
+            if i.lead is not None and (j := _assign(i, strong)) is not None and i.lead > heads[j][0] - 90:
+                heads[j][0] = min(heads[j][0], i.lead)
+    label_edge = min(h[0] for h in heads)
     columns_raw: list[list[str]] = [[] for _ in strong]
     header_lines = [ln for k, ln in enumerate(lines[:first_data])]
     for ln in header_lines:
         for phrase in _phrases(ln.items):
             if phrase.x0 < label_edge - 12:
                 continue
-            hits = [j for j, (a, b, _) in enumerate(strong) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
+            hits = [j for j, (a, b, _) in enumerate(heads) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
             if not hits:
-                j = _assign(phrase, strong, slack=10.0)
+                j = _assign(phrase, heads, slack=10.0)
                 hits = [j] if j is not None else []
             for j in hits:
                 columns_raw[j].append(phrase.text)
@@ -312,9 +442,13 @@ def parse_words(
                 values[j] = it.text
                 numbers[j] = it.number if it.kind == "num" else None
         label = _clean_label(" ".join(label_parts))
+        if _header_like(ln):
+            if not label:
+                continue
+            if all(is_year(i.text) for i in ln.items if i.kind == "num"):
+                # period headings repeated inside the table ("2022 2021 Change"): not values
+                values, numbers = [None] * len(strong), [None] * len(strong)
         has_values = any(v is not None for v in values)
-        if _header_like(ln) and not label:
-            continue
         if not has_values:
             if not label:
                 continue
@@ -391,13 +525,22 @@ def numeric_grid_blocks(words: Sequence[Word], page_width: float, min_rows: int 
         if len(nums) >= 2 or (len(nums) == 1 and nums[0].x0 > page_width * 0.45):
             first = min(i.x0 for i in nums)
             text_after = [i for i in ln.items if i.kind == "text" and i.x0 > first and len(i.text) > 2]
-            ok = len(text_after) <= 1
+            # text columns between the numbers ("$ 2,277  Other current assets  $ 74  Other liabilities  $ 12")
+            # are runs of words each followed by a number; prose keeps its numbers among its words
+            after = {id(i) for i in text_after}
+            runs = sum(1 for k, i in enumerate(ln.items) if id(i) in after and ln.items[k - 1].kind != "text")
+            ok = len(text_after) <= 1 or sum(not is_year(i.text) for i in nums) > runs
         flags.append(ok)
     blocks: list[tuple[int, int]] = []
     start = None
-    gap = 0
+    gap = end = 0
+    heights = sorted(ln.bottom - ln.top for ln in lines)
+    far = max(72.0, 6 * heights[len(heights) // 2]) if heights else 72.0
     for k, ok in enumerate(flags):
         if ok:
+            if start is not None and lines[k].top - lines[end].bottom > far:
+                blocks.append((start, end))  # a numeric line far above (a page number) is not this table's row
+                start = None
             if start is None:
                 start = k
             gap = 0
@@ -452,7 +595,8 @@ def describe_table(table: dict[str, Any], title: str = "", units: str = "", max_
         if not vals:
             continue
         cells = ", ".join(
-            f"{c}: {v}" if c else str(v) for c, v in zip(cols or [""] * len(vals), r.get("values", []), strict=False)
+            f"{c}: {v}" if c else str(v)
+            for c, v in zip(cols or [""] * len(vals), r.get("values", []), strict=False)
             if v
         )
         shown.append(f"{r['label']}: {cells}")
@@ -525,8 +669,11 @@ def normalise_model_table(obj: Any) -> dict[str, Any] | None:
             vals = [vals]
         values = [None if v is None else str(v) for v in vals]
         numbers = [
-            float(v) if isinstance(v, int | float) and not isinstance(v, bool) else parse_number(str(v))
-            if v is not None else None
+            float(v)
+            if isinstance(v, int | float) and not isinstance(v, bool)
+            else parse_number(str(v))
+            if v is not None
+            else None
             for v in vals
         ]
         rows.append({"label": label, "values": values, "numbers": numbers})
