@@ -309,8 +309,8 @@ class Retriever:
         with self._lock:
             labels = self._labels.get(chunk_id)
         if labels is None:
-            [chunk] = self.store.chunks(ids=[chunk_id]) or [None]
-            region = self.store.region(chunk.region_id) if chunk is not None and chunk.region_id else None
+            found = self.store.chunks(ids=[chunk_id])
+            region = self.store.region(found[0].region_id) if found and found[0].region_id else None
             rows = (region.table or {}).get("rows", []) if region is not None else []
             labels = [str(r.get("label") or "") for r in rows if isinstance(r, dict)]
             with self._lock:

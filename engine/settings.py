@@ -269,3 +269,48 @@ class Settings:
 def settings_fields() -> list[str]:
     """Names of all settings (used by the CLI to accept overrides)."""
     return [f.name for f in fields(Settings)]
+
+
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+def with_overrides(settings: Settings, items: list[str]) -> Settings:
+    """``settings`` with ``NAME=VALUE`` overrides (``mfr-tui --set fuse_parts=true``), each value read as its
+    field's type. An unknown name or a value of the wrong type is a ``ConfigError`` naming the field."""
+    from engine.errors import ConfigError
+
+    changes: dict[str, object] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or name not in settings_fields():
+            close = [f for f in settings_fields() if name and (name in f or f in name)]
+            raise ConfigError(
+                f"`{item}` is not NAME=VALUE with a known setting name"
+                + (f"; did you mean {', '.join(close[:3])}?" if close else "")
+                + " The settings are the fields of engine/settings.py (Settings).",
+                title="Unknown setting",
+            )
+        current = getattr(settings, name)
+        try:
+            if isinstance(current, bool):
+                if raw.lower() not in _TRUE | _FALSE:
+                    raise ValueError(raw)
+                value: object = raw.lower() in _TRUE
+            elif isinstance(current, int):
+                value = int(raw)
+            elif isinstance(current, float):
+                value = float(raw)
+            elif isinstance(current, Path):
+                value = Path(raw).expanduser()
+            elif isinstance(current, str):
+                value = raw
+            else:
+                raise ConfigError(f"`{name}` cannot be set from the command line.", title="Unsupported setting")
+        except ValueError:
+            raise ConfigError(
+                f"`{name}` takes a {type(current).__name__} (now {current!r}); `{raw}` is not one.",
+                title="Bad setting value",
+            ) from None
+        changes[name] = value
+    return replace(settings, **changes) if changes else settings  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Engine, EngineError, Settings
+from engine.settings import with_overrides
 from engine.types import IngestProgress
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -40,7 +41,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     for name in ("max_pages",):
         if getattr(args, name, None):
             changes[name] = getattr(args, name)
-    return replace(s, **changes) if changes else s
+    s = replace(s, **changes) if changes else s
+    return with_overrides(s, getattr(args, "set", None) or [])
 
 
 def _emit(data: Any) -> None:
@@ -253,6 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="models.toml profile (default: its default_profile; env MFR_PROFILE)")
     p.add_argument("--models-toml", help="models.toml to use (env MFR_MODELS_TOML)")
     p.add_argument("--threads", type=int, help="CPU threads for the models")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="change a setting (a field of engine/settings.py), e.g. --set fuse_parts=true; repeatable")
     sub = p.add_subparsers(dest="command")
 
     s = sub.add_parser("ingest", help="add PDF files or folders to the library")

@@ -75,6 +75,18 @@ def test_ask_on_empty_library_explains(capsys: pytest.CaptureFixture[str], fake_
     assert "mfr-tui ingest" in capsys.readouterr().err
 
 
+def test_settings_are_changed_with_set(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.settings import Settings, with_overrides
+
+    s = with_overrides(Settings(), ["fuse_parts=true", "top_k=7", "theta_text=0.5", "tier_escalation=count"])
+    assert (s.fuse_parts, s.top_k, s.theta_text, s.tier_escalation) == (True, 7, 0.5, "count")
+    assert cli.main(["--set", "top_kk=3", "library"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Unknown setting:") and "top_k" in err  # suggests the close name
+    assert cli.main(["--set", "fuse_parts=maybe", "library"]) == 2
+    assert "Bad setting value" in capsys.readouterr().err
+
+
 def test_malformed_models_toml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "models.toml"
     bad.write_text("[profiles.default\n")

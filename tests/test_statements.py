@@ -106,7 +106,8 @@ def test_md_and_a_tables_are_not_statements_and_a_company_named_group_is_no_hint
 
 GS_CASH_FLOW_ROWS = [
     "Net earnings", "Depreciation and amortization", "Provision for credit losses",
-    "Net cash provided by/(used for) operating activities", "Purchase of property, leasehold improvements and equipment",
+    "Net cash provided by/(used for) operating activities",
+    "Purchase of property, leasehold improvements and equipment",
     "Deposits, net", "Preferred stock redemption", "Common stock repurchased",
     "Net increase in cash and cash equivalents", "Cash and cash equivalents, ending balance",
     "Cash payments for interest, net of capitalized interest", "Cash payments for income taxes, net",
