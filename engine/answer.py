@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import AnswerError, Cancelled, EngineError
+from engine.formulas import solve
 from engine.lexical import tokenize
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.settings import Settings
+from engine.statements import statement_of
 from engine.types import (
     Answer,
     AnswerEvent,
@@ -316,14 +318,24 @@ def _metric_phrase(question: str) -> str:
     return " ".join(re.sub(r"[^\w&\s-]", " ", q).split())
 
 
-def compute(question: str, tables: Sequence[tuple[int, dict[str, Any]]]) -> Computation | None:
+def compute(
+    question: str, tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None
+) -> Computation | None:
     """Compute a ratio, growth rate or difference the question asks for, from cells of the cited tables.
 
-    Handles named ratios (gross/operating/net margin, current ratio, ...), "X as a % of Y", "ratio of X to Y",
-    and growth or change of one line item between two years. Returns None when the cells are not all found.
+    First a metric the question defines or names (``formulas.solve``: "defined as: FY2019 revenue / (average
+    PP&E between FY2018 and FY2019)", working capital ratio, 3-year averages); then named ratios
+    (gross/operating/net margin, current ratio, ...), "X as a % of Y", "ratio of X to Y", and growth or change
+    of one line item between two years. ``kinds`` maps a table's source number to the primary statement it
+    is. Returns None when the cells are not all found.
     """
     if not tables:
         return None
+    solved = solve(question, tables, kinds)
+    if solved is not None:
+        cells = [Cell(t.label, t.column, t.value, t.marker) for t in solved.terms]
+        shown = " ".join(f"[{m}]" for m in sorted({t.marker for t in solved.terms}))
+        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", cells)
     q = question.strip()
     years = _years(q)
     year = years[-1] if years else None
@@ -449,7 +461,8 @@ class Answerer:
         used = [retrieval.evidence[i] for part in parts for i in part]
         tables = [(i + 1, regions[e.region_id].table) for i, e in enumerate(used)
                   if e.region_id in regions and regions[e.region_id].table]
-        computation = compute(question, tables)  # type: ignore[arg-type]
+        kinds = {i + 1: statement_of(" ".join(e.text.split("\n", 2)[:2])) or "" for i, e in enumerate(used)}
+        computation = compute(question, tables, kinds)  # type: ignore[arg-type]
         comp_text = computation.text if computation else ""
         tokens = 0
         if len(parts) == 1:
@@ -497,6 +510,13 @@ class Answerer:
                 asked += 1
         if cancelled():
             raise Cancelled("Answer cancelled.")
+        if computation and not REFUSAL.search(text) and not any(
+            same_number(raw, v, computation.result) for raw, v in numbers_in(text)
+        ):
+            # the model did not use the code's result: show it, so the reader never has to redo the arithmetic
+            extra = f"\n\nComputed from the cited cells: {computation.text}"
+            yield TokenStreamed(extra)
+            text += extra
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=len(parts) if len(parts) == 1 else asked))
 

@@ -128,9 +128,13 @@ def test_growth_ratio_and_difference_computed_from_cells() -> None:
     assert g is not None and g.kind == "growth" and abs(g.result - 12.1818) < 1e-3
     assert "1,234 [3]" in g.text and "12.18%" in g.text
     m = compute("What was the gross margin in 2023?", tables)
-    assert m is not None and m.kind == "ratio" and abs(m.result - 41.4911) < 1e-3
+    assert m is not None and m.kind == "formula" and abs(m.result - 41.4911) < 1e-3
+    assert [(x.label, x.column) for x in m.cells] == [("Gross profit", "2023"), ("Revenue", "2023")]
     c = compute("What is the current ratio for 2022?", tables)
-    assert c is not None and abs(c.result - 1.6) < 1e-9 and "Total current assets (2022) 800" in c.text
+    assert c is not None and abs(c.result - 1.6) < 1e-9 and c.text.startswith("800 / 500 = 1.60")
+    # without a year the named ratio reads the first column
+    r = compute("What is the gross margin?", tables)
+    assert r is not None and r.kind == "ratio" and "Gross profit (2023) 512 [3]" in r.text
     d = compute("What was the change in revenue between 2022 and 2023 in millions?", tables)
     assert d is not None and d.kind == "difference" and d.result == 134
     assert compute("What was the revenue growth from 2020 to 2021?", tables) is None
@@ -145,6 +149,22 @@ def test_computation_reaches_the_prompt_and_the_answer(tmp_path: Path) -> None:
     assert "Computed:" in llm.prompts[0][1].content
     assert a.computation.endswith("(Revenue, 2023 vs 2022)")
     assert [c for c in a.checks if c.value.startswith("12.18")][0].where == "computed"
+
+
+def test_a_computed_result_the_model_left_out_is_shown_in_the_answer(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Gross margin was about 50% [1].")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    a = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
+            top_k=3)[-1].answer
+    assert a.text.startswith("Gross margin was about 50% [1].")
+    assert "Computed from the cited cells: 512 / 1,234 * 100 = 41.49%" in a.text
+    found = {c.value: (c.found, c.where) for c in a.checks}
+    assert found["50%"][0] is False and found["41.49%"] == (True, "computed")
+    # a model that uses the result gets no second copy of it
+    llm.reply = lambda msgs: "Gross margin was 41.49% [1]."
+    a = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
+            top_k=3)[-1].answer
+    assert "Computed from" not in a.text
 
 
 def test_number_matching_precision_and_scale() -> None:

@@ -1,0 +1,306 @@
+"""Metrics an analyst defines in the question, evaluated from table cells.
+
+"Fixed asset turnover ratio is defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019)",
+"DPO is defined as: 365 * (average accounts payable between FY2016 and FY2017) / (FY2017 COGS + change in
+inventory between FY2016 and FY2017)", "the FY2017 - FY2019 3 year average of capex as a % of revenue": a
+1.5B model cannot do this arithmetic reliably, so the engine does it from the cells of the retrieved
+statements and shows every term. Standard metrics the question names without defining them (working capital
+ratio, inventory turnover, free cash flow, EBITDA margin, ...) use their textbook definitions.
+
+Grammar of a definition: terms joined by ``+ - * /`` and parentheses; a term is a number, ``[FYyyyy] item``
+(the question's year when none is given), ``average item between FYa and FYb`` or ``change in item between
+FYa and FYb``. Items are looked up by row label with financial synonyms; nothing is guessed: one term not
+found and there is no result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.lexical import tokenize
+from engine.statements import statement_of
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "revenue": ("revenue", "revenues", "total revenues", "total revenue", "net sales", "total net sales",
+                "net revenues", "total net revenues", "sales", "net revenue"),
+    "cogs": ("cost of goods sold", "cost of sales", "cost of revenues", "cost of revenue", "total cost of revenues",
+             "cost of products sold", "cost of merchandise sold"),
+    "pp&e": ("property and equipment, net", "property, plant and equipment, net", "net property, plant and "
+             "equipment", "property, plant and equipment - net", "property and equipment", "property, plant "
+             "and equipment"),
+    "capex": ("capital expenditures", "purchases of property and equipment", "purchases of property, plant and "
+              "equipment", "capital spending", "additions to property and equipment", "payments for property, "
+              "plant and equipment", "purchases of property, plant and equipment (pp&e)",
+              "purchases of land, buildings, and equipment", "additions to property, plant and equipment",
+              "capital expenditures, net"),
+    "cash from operations": ("net cash provided by operating activities", "cash provided by operating "
+                             "activities", "net cash provided by (used in) operating activities",
+                             "net cash from operating activities", "cash provided by operations"),
+    "accounts payable": ("accounts payable", "trade accounts payable", "accounts payable, trade"),
+    "inventory": ("inventories", "inventory", "merchandise inventories", "total inventories"),
+    "operating income": ("operating income", "income from operations", "operating income (loss)",
+                         "operating profit"),
+    "d&a": ("depreciation and amortization", "depreciation, amortization and other", "depreciation & "
+            "amortization", "depreciation"),
+    "net income": ("net income", "net earnings", "net income attributable", "net income (loss)"),
+    "total current assets": ("total current assets",),
+    "total current liabilities": ("total current liabilities",),
+    "total assets": ("total assets",),
+    "gross profit": ("gross profit", "gross margin"),
+}
+"""Canonical item -> row labels that report it."""
+
+ALIASES: dict[str, str] = {
+    "revenues": "revenue", "total revenue": "revenue", "total revenues": "revenue", "net sales": "revenue",
+    "sales": "revenue", "cost of goods sold": "cogs", "cost of sales": "cogs", "ppne": "pp&e", "pp e": "pp&e",
+    "net pp&e": "pp&e", "net ppne": "pp&e", "property plant and equipment": "pp&e", "fixed assets": "pp&e",
+    "capital expenditure": "capex", "capital expenditures": "capex", "cash flow from operations":
+    "cash from operations", "operating cash flow": "cash from operations", "cash from operating activities":
+    "cash from operations", "inventories": "inventory", "unadjusted operating income": "operating income",
+    "depreciation and amortization": "d&a", "net earnings": "net income", "current assets":
+    "total current assets", "current liabilities": "total current liabilities",
+}
+"""Question wording -> canonical item."""
+
+STANDARD: dict[str, str] = {
+    "working capital ratio": "total current assets / total current liabilities",
+    "current ratio": "total current assets / total current liabilities",
+    "fixed asset turnover": "revenue / (average pp&e between {prev} and {year})",
+    "inventory turnover": "cogs / (average inventory between {prev} and {year})",
+    "free cash flow": "cash from operations - capex",
+    "unadjusted ebitda % margin": "(operating income + d&a) / revenue * 100",
+    "ebitda % margin": "(operating income + d&a) / revenue * 100",
+    "ebitda margin": "(operating income + d&a) / revenue * 100",
+    "net profit margin": "net income / revenue * 100",
+    "gross margin": "gross profit / revenue * 100",
+    "operating margin": "operating income / revenue * 100",
+    "capex as a % of revenue": "capex / revenue * 100",
+    "return on assets": "net income / (average total assets between {prev} and {year})",
+}
+"""Metrics named without a definition -> their textbook definition (``{year}``: the question's year)."""
+
+STOCKS = frozenset({"pp&e", "accounts payable", "inventory", "total current assets", "total current liabilities",
+                    "total assets"})
+"""Balances: read from the balance sheet, never from the changes a cash flow statement lists under the same
+label ("Inventories (298)")."""
+PREFERRED: dict[str, str] = {**{k: "balance" for k in STOCKS}, "capex": "cash_flow",
+                             "cash from operations": "cash_flow", "d&a": "cash_flow", "revenue": "income",
+                             "cogs": "income", "operating income": "income", "net income": "income",
+                             "gross profit": "income"}
+"""Canonical item -> the statement that reports it (``statements`` kinds)."""
+
+_OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
+_FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
+
+
+@dataclass
+class Term:
+    """One looked-up cell: what the question called it, the row and column it came from."""
+
+    item: str
+    label: str
+    column: str
+    value: float
+    marker: int
+
+
+@dataclass
+class Result:
+    value: float
+    text: str
+    terms: list[Term]
+    percent: bool
+
+
+Lookup = Callable[[str, str], Term | None]
+
+
+def canonical(item: str) -> str:
+    key = " ".join(re.sub(r"[^\w&%\s]", " ", item.lower()).split())
+    key = re.sub(r"^(?:the|total|fy\s*\d{4}|\d{4})\s+", "", key) if key not in SYNONYMS else key
+    return ALIASES.get(key, key)
+
+
+def _score(phrase: str, label: str) -> float:
+    want, have = set(tokenize(phrase)), set(tokenize(label))
+    if not want or not have:
+        return 0.0
+    return len(want & have) / len(want) - 0.15 * len(have - want) / len(have)
+
+
+def table_lookup(tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None) -> Lookup:
+    """A lookup of (item, year) in the tables: the best-labelled row with a number in that year's column,
+    from the statement that reports the item when ``kinds`` (marker -> statement kind) says which is which."""
+    kinds = kinds or {}
+
+    def lookup(item: str, year: str) -> Term | None:
+        key = canonical(item)
+        names = SYNONYMS.get(key, (key,))
+        best: tuple[float, Term] | None = None
+        for marker, table in tables:
+            kind = kinds.get(marker) or statement_of(str(table.get("title", "")))
+            if key in STOCKS and kind == "cash_flow":
+                continue
+            bonus = 0.5 if kind and PREFERRED.get(key) == kind else 0.0
+            cols = [str(c) for c in table.get("columns", [])]
+            idx_for_year = [i for i, c in enumerate(cols) if year in c]
+            if len(idx_for_year) != 1:
+                continue
+            i = idx_for_year[0]
+            for row in table.get("rows", []):
+                if not isinstance(row, dict):
+                    continue
+                nums = row.get("numbers") or []
+                if i >= len(nums) or not isinstance(nums[i], int | float):
+                    continue
+                label = str(row.get("label", ""))
+                score = max(_score(n, label) for n in names)
+                exact = label.lower().strip(" :") in names
+                score = 2.0 if exact else score
+                if score < 0.75:
+                    continue
+                score += bonus
+                value = float(nums[i])
+                if _OUTFLOWS.search(key):
+                    value = abs(value)
+                if best is None or score > best[0]:
+                    best = (score, Term(item.strip(), label, cols[i], value, marker))
+        return best[1] if best else None
+
+    return lookup
+
+
+# --- the expression --------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(\(|\)|\*|/|\+|(?<=\s)-(?=\s)|×|÷|[^()*/+×÷]+?(?=\s*(?:\(|\)|\*|/|\+|\s-\s|×|÷|$)))")
+
+
+def _tokens(expr: str) -> list[str]:
+    out, pos = [], 0
+    expr = expr.strip()
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            raise ValueError(expr[pos:])
+        tok = m.group(1).strip()
+        if tok:
+            out.append({"×": "*", "÷": "/"}.get(tok, tok))
+        pos = m.end()
+    return out
+
+
+def evaluate(expr: str, year: str, lookup: Lookup) -> tuple[float, str, list[Term]]:
+    """Value of a definition, the same expression with every term's value, and the cells used."""
+    toks = _tokens(expr)
+    terms: list[Term] = []
+    pos = 0
+
+    def atom(text: str) -> tuple[float, str]:
+        text = text.strip().strip(",;:")
+        if re.fullmatch(r"\d+(?:\.\d+)?", text):
+            return float(text), text
+        m = re.fullmatch(rf"(average|change in)\s+(.+?)\s+between\s+{_FY}\s+and\s+{_FY}", text, re.I)
+        if m:
+            a, b = m.group(3), m.group(4)
+            old, new = lookup(m.group(2), a), lookup(m.group(2), b)
+            if old is None or new is None:
+                raise LookupError(f"{m.group(2)} {a if old is None else b}")
+            terms.extend([old, new])
+            if m.group(1).lower() == "average":
+                return (old.value + new.value) / 2, f"avg({_fmt(old.value)}, {_fmt(new.value)})"
+            return new.value - old.value, f"({_fmt(new.value)} - {_fmt(old.value)})"
+        m = re.match(rf"{_FY}\s+(.+)$", text, re.I)
+        y, item = (m.group(1), m.group(2)) if m else (year, text)
+        t = lookup(item, y)
+        if t is None:
+            raise LookupError(f"{item} {y}")
+        terms.append(t)
+        return t.value, _fmt(t.value)
+
+    def expr_(lvl: int) -> tuple[float, str]:
+        nonlocal pos
+        if lvl == 2:
+            if pos < len(toks) and toks[pos] == "(":
+                pos += 1
+                v, s = expr_(0)
+                if pos >= len(toks) or toks[pos] != ")":
+                    raise ValueError("unbalanced")
+                pos += 1
+                return v, f"({s})"
+            if pos >= len(toks):
+                raise ValueError("dangling operator")
+            pos += 1
+            return atom(toks[pos - 1])
+        ops = ("+", "-") if lvl == 0 else ("*", "/")
+        v, s = expr_(lvl + 1)
+        while pos < len(toks) and toks[pos] in ops:
+            op = toks[pos]
+            pos += 1
+            w, t = expr_(lvl + 1)
+            if op == "/" and w == 0:
+                raise ZeroDivisionError
+            v = {"+": v + w, "-": v - w, "*": v * w, "/": v / w if w else 0.0}[op]
+            s = f"{s} {op} {t}"
+        return v, s
+
+    value, shown = expr_(0)
+    if pos != len(toks):
+        raise ValueError("trailing tokens")
+    return value, shown, terms
+
+
+def _fmt(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
+
+
+def definition(question: str) -> tuple[str, str] | None:
+    """(expression template, target year) of the metric the question asks for, defined there or standard.
+    A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
+    years = re.findall(r"(?:19|20)\d{2}", question)
+    year = max(years) if years else ""
+    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|$)", question, re.I | re.S)
+    if m and re.search(r"[/*+]|\s-\s", m.group(1)):
+        return m.group(1).strip(), year
+    ql = question.lower()
+    for name, expr in sorted(STANDARD.items(), key=lambda kv: -len(kv[0])):
+        if name in ql:
+            return expr, year
+    return None
+
+
+def solve(
+    question: str, tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None
+) -> Result | None:
+    """The metric the question defines (or names), from the tables; None unless every term is found.
+
+    "FY2017 - FY2019 3 year average of X" is X for each of the three years, averaged."""
+    found = definition(question)
+    if found is None:
+        return None
+    template, year = found
+    span = re.search(rf"{_FY}\s*-\s*{_FY}\s+(\d)[- ]year average", question, re.I)
+    years = list(range(int(span.group(1)), int(span.group(2)) + 1)) if span else ([int(year)] if year else [])
+    if not years:
+        return None
+    percent = "* 100" in template
+    lookup = table_lookup(tables, kinds)
+    values, shown, terms = [], [], []
+    try:
+        for y in years:
+            expr = template.format(year=y, prev=y - 1) if "{year}" in template else template
+            v, s, t = evaluate(expr, str(y), lookup)
+            values.append(v)
+            shown.append(f"{s} = {v:.2f}{'%' if percent else ''}")
+            terms += t
+    except (LookupError, ValueError, ZeroDivisionError):
+        return None
+    value = sum(values) / len(values)
+    if len(years) > 1:
+        text = "; ".join(f"FY{y}: {x}" for y, x in zip(years, shown, strict=True))
+        text += f"; {len(years)}-year average = {value:.2f}{'%' if percent else ''}"
+    else:
+        text = shown[0]
+    return Result(round(value, 4), text, terms, percent)

@@ -1,0 +1,80 @@
+"""Metrics defined in the question (or named), evaluated from table cells: the FinanceBench 'metrics-generated'
+shapes, with the statement each balance comes from."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.formulas import definition, evaluate, solve, table_lookup
+
+
+def table(title: str, columns: list[str], rows: dict[str, list[float]]) -> dict:
+    return {"title": title, "columns": columns,
+            "rows": [{"label": k, "values": [str(x) for x in v], "numbers": v} for k, v in rows.items()]}
+
+
+INCOME = table("Consolidated Statements of Operations", ["2019", "2018", "2017"], {
+    "Total net revenues": [6489.0, 7500.0, 7017.0],
+    "Cost of sales": [2000.0, 2100.0, 2200.0],
+    "Operating income": [1607.0, 1988.0, 1309.0],
+    "Net income": [1503.0, 1813.0, 273.0],
+})
+BALANCE = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+    "Inventories": [300.0, 250.0],
+    "Total current assets": [7292.0, 5621.0],
+    "Property and equipment, net": [253.0, 282.0],
+    "Accounts payable": [292.0, 253.0],
+    "Total current liabilities": [3342.0, 2871.0],
+})
+CASH = table("Consolidated Statements of Cash Flows", ["2019", "2018", "2017"], {
+    "Net cash provided by operating activities": [1831.0, 1790.0, 2213.0],
+    "Depreciation and amortization": [328.0, 502.0, 853.0],
+    "Inventories": [-50.0, 20.0, -10.0],  # a change, not a balance
+    "Capital expenditures": [-116.0, -131.0, -155.0],
+})
+TABLES = [(1, INCOME), (2, BALANCE), (3, CASH)]
+
+
+def test_a_defined_ratio_with_an_average_balance() -> None:
+    q = ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard? Fixed asset turnover ratio is "
+         "defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019). Round your answer to two decimal "
+         "places.")
+    assert definition(q) == ("FY2019 revenue / (average PP&E between FY2018 and FY2019)", "2019")
+    r = solve(q, TABLES)
+    assert r is not None and r.value == pytest.approx(6489 / ((253 + 282) / 2), abs=1e-4)
+    assert r.text.startswith("6,489 / (avg(282, 253)) = 24.26")
+    assert [(t.label, t.column, t.marker) for t in r.terms] == [
+        ("Total net revenues", "2019", 1), ("Property and equipment, net", "December 31, 2018", 2),
+        ("Property and equipment, net", "December 31, 2019", 2)]
+
+
+def test_balances_never_come_from_the_cash_flow_statement() -> None:
+    q = ("What is the FY2019 days payable outstanding (DPO)? DPO is defined as: 365 * (average accounts payable "
+         "between FY2018 and FY2019) / (FY2019 COGS + change in inventory between FY2018 and FY2019).")
+    r = solve(q, TABLES)
+    expected = 365 * ((253 + 292) / 2) / (2000 + (300 - 250))  # inventory balances, not the cash flow change
+    assert r is not None and r.value == pytest.approx(expected, abs=1e-4)
+
+
+def test_standard_metrics_and_three_year_averages() -> None:
+    wc = solve("What is the FY2019 working capital ratio?", TABLES)
+    assert wc is not None and wc.value == pytest.approx(7292 / 3342, abs=1e-4)
+    fcf = solve("What is the FY2018 free cash flow?", TABLES)  # capex is an outflow whatever its sign
+    assert fcf is not None and fcf.value == 1790 - 131
+    avg = solve("What is the FY2017 - FY2019 3 year average of capex as a % of revenue?", TABLES)
+    want = (155 / 7017 + 131 / 7500 + 116 / 6489) / 3 * 100
+    assert avg is not None and avg.percent and avg.value == pytest.approx(want, abs=1e-4)
+    assert avg.text.count("FY201") == 3 and "3-year average" in avg.text
+    ebitda = solve("What is the FY2019 unadjusted EBITDA % margin?", TABLES)
+    assert ebitda is not None and ebitda.value == pytest.approx((1607 + 328) / 6489 * 100, abs=1e-4)
+
+
+def test_nothing_is_guessed() -> None:
+    # a term that is in no table, a year no column has, a question that defines nothing
+    assert solve("Ratio defined as: FY2019 goodwill / FY2019 revenue.", TABLES) is None
+    assert solve("What is the FY2015 working capital ratio?", TABLES) is None
+    assert solve("Who audits the company?", TABLES) is None
+    with pytest.raises(LookupError):
+        evaluate("revenue / goodwill", "2019", table_lookup(TABLES))
+    with pytest.raises(ValueError):
+        evaluate("(revenue / cogs", "2019", table_lookup(TABLES))
