@@ -45,7 +45,7 @@ SYSTEM_PROMPT = (
     "sources give them, with units and the period they belong to. When a line starting with 'Computed:' is "
     "given, use its result. If the sources do not contain the answer, reply exactly: "
     "\"Insufficient information: \" followed by what is missing. Never guess or use outside knowledge. "
-    "Be brief: one to three sentences."
+    "If the question asks yes or no, begin with Yes or No. Be brief: one to three sentences."
 )
 """The one system prompt, for single answers, for the parts of a long context and for fusing them."""
 
