@@ -93,7 +93,7 @@ def eval_section(reports: dict[str, dict[str, Any]]) -> list[str]:
                          f"{_pct(m.get('answer_accuracy'))} |")
     for name in names:
         routing = reports[name].get("by_routing")
-        if routing:
+        if routing and len(routing) > 1:  # a run without routing has one group: nothing to compare
             lines += ["", f"Library scope by routing ({name}): `routed` questions name a company (and maybe a year "
                       "or form) that picks their filings; `not routed` ones name none and search every filing.", "",
                       f"| routing | n | page recall@{k} | MRR | doc recall@{k} |", "|---|---|---|---|---|"]
