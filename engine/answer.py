@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import AnswerError, Cancelled, EngineError
-from engine.formulas import solve
+from engine.formulas import fmt, solve
 from engine.lexical import tokenize
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.settings import Settings
-from engine.statements import statement_of
+from engine.statements import heading, statement_of
 from engine.types import (
     Answer,
     AnswerEvent,
@@ -306,10 +306,6 @@ def find_cell(phrase: str, year: str | None, tables: Sequence[tuple[int, dict[st
     return best[1] if best else None
 
 
-def _fmt(v: float) -> str:
-    return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
-
-
 def _metric_phrase(question: str) -> str:
     q = re.sub(r"\b(?:FY|fiscal(?: year)?)\s*'?\d{2,4}\b|(?:19|20)\d{2}", " ", question, flags=re.I)
     q = re.sub(r"\b(?:in|from|to|between|and|for|of|the|what|was|is|how|much|did|by|percent(?:age)?|growth|"
@@ -354,8 +350,8 @@ def compute(
         pct = bool(re.search(r"margin|percent|%|rate", ql))
         result = ratio * 100 if pct else ratio
         shown = f"{result:.2f}%" if pct else f"{result:.2f}"
-        text = (f"{num.label} ({num.column}) {_fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
-                f"{_fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
+        text = (f"{num.label} ({num.column}) {fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
+                f"{fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
         return Computation("ratio", round(result, 4), text, [num, den])
     if _GROWTH.search(q) and len(set(years)) >= 2:
         new_y, old_y = sorted(set(years))[-1], sorted(set(years))[-2]
@@ -368,10 +364,10 @@ def compute(
             if old.value == 0:
                 return None
             growth = diff / abs(old.value) * 100
-            text = (f"({_fmt(new.value)} [{new.marker}] - {_fmt(old.value)} [{old.marker}]) / {_fmt(abs(old.value))} "
+            text = (f"({fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}]) / {fmt(abs(old.value))} "
                     f"x 100 = {growth:.2f}% ({new.label}, {new.column} vs {old.column})")
             return Computation("growth", round(growth, 4), text, [new, old])
-        text = (f"{_fmt(new.value)} [{new.marker}] - {_fmt(old.value)} [{old.marker}] = {_fmt(diff)} "
+        text = (f"{fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}] = {fmt(diff)} "
                 f"({new.label}, {new.column} vs {old.column})")
         return Computation("difference", round(diff, 4), text, [new, old])
     return None
@@ -461,10 +457,11 @@ class Answerer:
         used = [retrieval.evidence[i] for part in parts for i in part]
         tables = [(i + 1, regions[e.region_id].table) for i, e in enumerate(used)
                   if e.region_id in regions and regions[e.region_id].table]
-        kinds = {i + 1: statement_of(" ".join(e.text.split("\n", 2)[:2])) or "" for i, e in enumerate(used)}
+        kinds = {i + 1: statement_of(heading(e.text)) or "" for i, e in enumerate(used)}
         computation = compute(question, tables, kinds)  # type: ignore[arg-type]
         comp_text = computation.text if computation else ""
         tokens = 0
+        asked = 1  # prompts sent to the model
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
             gen: Generation | None = None
@@ -518,7 +515,7 @@ class Answerer:
             yield TokenStreamed(extra)
             text += extra
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,
-                                         parts=len(parts) if len(parts) == 1 else asked))
+                                         parts=asked))
 
     @staticmethod
     def other_company(question: str, retriever: Any, retrieval: Retrieval) -> str:

@@ -210,15 +210,15 @@ def evaluate(expr: str, year: str, lookup: Lookup) -> tuple[float, str, list[Ter
                 raise LookupError(f"{m.group(2)} {a if old is None else b}")
             terms.extend([old, new])
             if m.group(1).lower() == "average":
-                return (old.value + new.value) / 2, f"avg({_fmt(old.value)}, {_fmt(new.value)})"
-            return new.value - old.value, f"({_fmt(new.value)} - {_fmt(old.value)})"
+                return (old.value + new.value) / 2, f"avg({fmt(old.value)}, {fmt(new.value)})"
+            return new.value - old.value, f"({fmt(new.value)} - {fmt(old.value)})"
         m = re.match(rf"{_FY}\s+(.+)$", text, re.I)
         y, item = (m.group(1), m.group(2)) if m else (year, text)
         t = lookup(item, y)
         if t is None:
             raise LookupError(f"{item} {y}")
         terms.append(t)
-        return t.value, _fmt(t.value)
+        return t.value, fmt(t.value)
 
     def expr_(lvl: int) -> tuple[float, str]:
         nonlocal pos
@@ -252,7 +252,8 @@ def evaluate(expr: str, year: str, lookup: Lookup) -> tuple[float, str, list[Ter
     return value, shown, terms
 
 
-def _fmt(v: float) -> str:
+def fmt(v: float) -> str:
+    """A cell value as shown in a computation: thousands separated, at most two decimals."""
     return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
 
 

@@ -25,7 +25,7 @@ from engine.lexical import LexicalIndex
 from engine.models.provider import ModelProvider
 from engine.routing import Route, route
 from engine.settings import Settings
-from engine.statements import label_match, question_stems, statement_of, statement_priority, statements_asked
+from engine.statements import heading, label_match, statement_of, statement_priority, statements_asked, stems
 from engine.store import Store
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 
@@ -295,7 +295,7 @@ class Retriever:
         if found is None:
             ranked: dict[str, list[tuple[int, int, int]]] = {}
             for c in self.store.chunks(doc_ids=[doc_id], modality="table"):
-                head = " ".join(c.text.split("\n", 2)[:2])
+                head = heading(c.text)
                 kind = statement_of(head)
                 if kind is not None:
                     ranked.setdefault(kind, []).append((statement_priority(head), c.page, c.id))
@@ -334,12 +334,12 @@ class Retriever:
                 if c.doc_id not in seen:
                     seen.append(c.doc_id)
             docs = seen[:limit]
-        stems = question_stems(question)
+        asked = stems(question)
         named: list[tuple[float, int, int]] = []
         for d in docs:
             for ids in self.statement_tables(d).values():
                 for rank, cid in enumerate(ids[:3]):
-                    score = label_match(stems, self.row_labels(cid))
+                    score = label_match(asked, self.row_labels(cid))
                     if score > 0:
                         named.append((-score, rank, cid))
         out = [Candidate(cid, "table", 0.0, 2, "statement") for _, _, cid in sorted(named)]

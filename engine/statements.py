@@ -86,6 +86,11 @@ def statement_of(title: str) -> str | None:
     return None
 
 
+def heading(index_text: str) -> str:
+    """The heading a table's index entry starts with: its first two lines (page heading and title)."""
+    return " ".join(index_text.split("\n", 2)[:2])
+
+
 def statement_priority(title: str) -> int:
     """Order among the tables of one statement: the consolidated statement itself first (0), then
     comprehensive-income and condensed ones (1), then any other (2)."""
@@ -106,7 +111,7 @@ def statements_asked(question: str) -> list[str]:
 _LABEL_STOP = frozenset("total other net amount amounts year years ended ending end beginning balance".split())
 
 
-def _stems(text: str) -> set[str]:
+def stems(text: str) -> set[str]:
     """Content stems of a phrase for label matching: the lexical tokens, past tense and -ing cut, numbers and
     generic statement words dropped."""
     out = set()
@@ -121,10 +126,6 @@ def _stems(text: str) -> set[str]:
     return out
 
 
-def question_stems(question: str) -> set[str]:
-    return _stems(question)
-
-
 def label_match(question: set[str], labels: list[str]) -> float:
     """How well a question names one of a table's row labels: for the best label, the words of the question
     it holds plus the share of its words the question holds, counted only when at least two of its words
@@ -133,11 +134,11 @@ def label_match(question: set[str], labels: list[str]) -> float:
     none is named."""
     best = 0.0
     for label in labels:
-        stems = _stems(label)
-        if len(stems) < 2:
+        words = stems(label)
+        if len(words) < 2:
             continue
-        hit = len(stems & question)
-        share = hit / len(stems)
+        hit = len(words & question)
+        share = hit / len(words)
         if hit >= 2 and share >= 0.5:
             best = max(best, hit + share)
     return best

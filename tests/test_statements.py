@@ -10,9 +10,9 @@ from engine.statements import (
     EQUITY,
     INCOME,
     label_match,
-    question_stems,
     statement_of,
     statements_asked,
+    stems,
 )
 
 
@@ -128,11 +128,11 @@ GS_CASH_FLOW_ROWS = [
     ],
 )
 def test_a_question_names_a_statement_row(question: str, named: bool) -> None:
-    assert (label_match(question_stems(question), GS_CASH_FLOW_ROWS) > 0) is named
+    assert (label_match(stems(question), GS_CASH_FLOW_ROWS) > 0) is named
 
 
 def test_the_closer_row_match_scores_higher() -> None:
-    q = question_stems("What was the net increase in cash and cash equivalents in 2019?")
+    q = stems("What was the net increase in cash and cash equivalents in 2019?")
     exact = label_match(q, ["Net increase in cash and cash equivalents"])
     loose = label_match(q, ["Cash and cash equivalents, beginning of year"])
     assert exact > loose > 0
