@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.update(tables=d.tables, figures=d.figures, chunks=d.chunks)
         engine.close()
 
-    from engine.evaluate import machine_info
+    from mfr_eval.evaluate import machine_info
 
     ratio = ingest_s / plumber_s if plumber_s else float("nan")
     print(f"ingest: {pages} pages in {ingest_s:.1f}s ({pages / ingest_s:.2f} pages/s, {ingest_s / pages:.2f} s/page)")

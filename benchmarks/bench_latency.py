@@ -39,7 +39,7 @@ WORDS = ("revenue net income operating cash flow total assets liabilities equity
 
 
 def pct(values: list[float], q: float) -> float:
-    from engine.evaluate import percentile
+    from mfr_eval.evaluate import percentile
 
     return round(percentile(values, q), 4) if values else float("nan")
 
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="JSON output (default benchmarks/out/bench_latency.json)")
     args = ap.parse_args(argv)
 
-    from engine.evaluate import machine_info
+    from mfr_eval.evaluate import machine_info
 
     result: dict[str, Any] = {"k": args.k, "machine": machine_info()}
     sample: dict[str, Any] = {}

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suffix", default="", help="appended to the output names (eval_<ablation><suffix>.json)")
     args = ap.parse_args(argv)
 
-    from engine.evaluate import ABLATIONS
+    from mfr_eval.evaluate import ABLATIONS
 
     names = args.ablation or list(ABLATIONS)
     status = {}

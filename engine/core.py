@@ -189,7 +189,7 @@ class Engine:
     ) -> Any:
         """Sweep the retrieval thresholds on a QA file over this library's documents and store the best ones
         for the current embedder (see ``engine.calibrate``). Returns an ``engine.calibrate.Calibration``."""
-        from engine.calibrate import calibrate
+        from mfr_eval.calibrate import calibrate
 
         result = calibrate(
             self.retriever(),
@@ -225,7 +225,7 @@ class Engine:
     ) -> dict[str, Any]:
         """Evaluate on a QA file (eval README format): ingests missing documents, then reports page
         recall@k, precision@k, MRR, answer accuracy, refusal rate, breakdowns and latency (engine.evaluate)."""
-        from engine.evaluate import EvalOptions, evaluate, load_records
+        from mfr_eval.evaluate import EvalOptions, evaluate, load_records
 
         records = load_records(qa_file, root, sources=sources, limit=limit)
         options = EvalOptions(k=k, scope=scope, retrieval_only=retrieval_only, ablation=ablation, judge=judge)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Engine
-from engine.evaluate import ABLATIONS, EvalOptions, build_report, evaluate, format_report, load_records
+from mfr_eval.evaluate import ABLATIONS, EvalOptions, build_report, evaluate, format_report, load_records
 
 CHECKPOINT_EVERY = 5
 """Questions between rewrites of ``--out`` during a run, so a long run interrupted keeps its results."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_retrieve_lib import acme_docs, build_library
 
-from engine.calibrate import CalibrationError, calibrate, grid_for
+from mfr_eval.calibrate import CalibrationError, calibrate, grid_for
 
 
 def qa_library(tmp_path: Path):  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.errors import AnswerError, ConfigError
-from engine.evaluate import (
+from mfr_eval.evaluate import (
     ABLATIONS,
     EvalOptions,
     ablation_settings,
@@ -229,7 +229,7 @@ def test_ablation_settings() -> None:
 
 
 def test_ablation_with_a_missing_setting_fails_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine import evaluate as ev
+    from mfr_eval import evaluate as ev
 
     monkeypatch.setitem(ev.ABLATIONS, "no-magic", ev.Ablation("no-magic", {"magic": False}, "test"))
     with pytest.raises(ConfigError, match="magic"):
@@ -327,7 +327,7 @@ def test_limits_apply_after_the_library_filter(qa_root: Path, tmp_path: Path) ->
 
 
 def test_mismatched_probes_ask_another_companys_filing(tmp_path: Path) -> None:
-    from engine.evaluate import EvalRecord, _doc_key, mismatched_probes
+    from mfr_eval.evaluate import EvalRecord, _doc_key, mismatched_probes
 
     docs = {name: tmp_path / f"{name}.pdf" for name in ("3M_2018_10K", "3M_2022_10K", "AMAZON_2017_10K", "NIKE_2019")}
     for p in docs.values():

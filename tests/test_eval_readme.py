@@ -6,7 +6,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-from engine.evaluate import EvalOptions, build_report
+from mfr_eval.evaluate import EvalOptions, build_report
 
 ROOT = Path(__file__).resolve().parents[1]
 

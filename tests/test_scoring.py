@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.scoring import (
+from mfr_eval.scoring import (
     LLMJudge,
     is_numeric_answer,
     quantities,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ConfigError, EngineError
-from engine.scoring import Judge, LLMJudge, score_answer
+from mfr_eval.scoring import Judge, LLMJudge, score_answer
 
 UNANSWERABLE_TYPES = ("unanswerable", "not answerable", "not_answerable")
 """A modality or question type containing one of these marks a question the documents cannot answer."""
