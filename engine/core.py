@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.errors import AnswerError
+from engine.errors import AnswerError, ConfigError
 from engine.index import Indexes
 from engine.ingest import Ingestor
 from engine.lock import WriterLock
@@ -17,6 +17,7 @@ from engine.models.provider import ModelProvider
 from engine.settings import Settings, force_offline
 from engine.store import Store
 from engine.types import (
+    MODALITIES,
     Answer,
     AnswerEvent,
     AnswerFinished,
@@ -28,6 +29,10 @@ from engine.types import (
     Retrieval,
     TokenStreamed,
 )
+
+if TYPE_CHECKING:
+    from engine.doctor import DoctorReport
+    from engine.retrieve import Retriever
 
 
 class Engine:
@@ -51,7 +56,7 @@ class Engine:
         self.indexes = Indexes(self.settings.index_dir)
         self.writer = WriterLock(self.settings.data_dir)
         self._ingestor = Ingestor(self.settings, self.store, self.indexes, self.models)
-        self._retriever: Any = None
+        self._retriever: Retriever | None = None
         self._lock = threading.RLock()
 
     @staticmethod
@@ -128,7 +133,9 @@ class Engine:
             if self._retriever is not None:
                 self._retriever.invalidate()
 
-    def retriever(self) -> Any:
+    def retriever(self) -> Retriever:
+        """The library's retriever (built on first use; ``retrieve`` goes through it). For tools that need its
+        parts, such as the threshold calibration of ``mfr_eval``."""
         with self._lock:
             if self._retriever is None:
                 from engine.retrieve import Retriever
@@ -138,7 +145,7 @@ class Engine:
 
     def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
         """Evidence for a question: scope (ids or names) if given, else routed or library-wide."""
-        return self.retriever().retrieve(question, scope=scope, k=k)  # type: ignore[no-any-return]
+        return self.retriever().retrieve(question, scope=scope, k=k)
 
     def answer(
         self,
@@ -178,62 +185,24 @@ class Engine:
             raise AnswerError("The answer was cancelled before it finished.", title="Cancelled")
         return final
 
-    def calibrate(
-        self,
-        qa_file: str | Path,
-        root: str | Path | None = None,
-        store: bool = True,
-        limit: int | None = None,
-        on_progress: Callable[[str, int, int], None] | None = None,
-        cancelled: CancelCheck | None = None,
-    ) -> Any:
-        """Sweep the retrieval thresholds on a QA file over this library's documents and store the best ones
-        for the current embedder (see ``engine.calibrate``). Returns an ``engine.calibrate.Calibration``."""
-        from mfr_eval.calibrate import calibrate
-
-        result = calibrate(
-            self.retriever(),
-            Path(qa_file).expanduser(),
-            Path(root).expanduser() if root else None,
-            store_result=store,
-            limit=limit,
-            on_progress=on_progress,
-            cancelled=cancelled,
-        )
-        return result
+    def set_thresholds(self, thresholds: Mapping[str, float], **note: Any) -> str:
+        """Store retrieval thresholds (theta per modality: ``text``, ``table``, ``image``) for the embedder in use,
+        as a calibration finds them; retrieval uses them while ``Settings.calibrated`` is on. ``note`` (the recall
+        they reached, the question file) is kept beside them. Returns the embedder's name."""
+        unknown = sorted(set(thresholds) - set(MODALITIES))
+        if unknown:
+            raise ConfigError(f"No modality named {', '.join(unknown)}; thresholds are set for "
+                              f"{', '.join(MODALITIES)}.", title="Bad thresholds")
+        name = self.models.embedder().name
+        self.store.put_setting(f"thresholds:{name}", {**thresholds, **note})
+        return name
 
     def history(self, search: str = "", limit: int = 200) -> list[dict[str, Any]]:
         """Past answers, newest first, optionally filtered by a search string."""
         return self.store.answers(search, limit)
 
-    # --- evaluation ----------------------------------------------------------------------------------
-    def evaluate(
-        self,
-        qa_file: str | Path,
-        *,
-        root: str | Path | None = None,
-        k: int = 10,
-        scope: str = "doc",
-        retrieval_only: bool = False,
-        ablation: str = "default",
-        judge: bool = False,
-        limit: int | None = None,
-        sources: Sequence[str] | None = None,
-        on_progress: ProgressCallback | None = None,
-        on_question: Callable[[int, int, dict[str, Any]], None] | None = None,
-        cancelled: CancelCheck | None = None,
-    ) -> dict[str, Any]:
-        """Evaluate on a QA file (eval README format): ingests missing documents, then reports page
-        recall@k, precision@k, MRR, answer accuracy, refusal rate, breakdowns and latency (engine.evaluate)."""
-        from mfr_eval.evaluate import EvalOptions, evaluate, load_records
-
-        records = load_records(qa_file, root, sources=sources, limit=limit)
-        options = EvalOptions(k=k, scope=scope, retrieval_only=retrieval_only, ablation=ablation, judge=judge)
-        return evaluate(self, records, options, on_ingest=on_progress, on_question=on_question,
-                        cancelled=cancelled, qa_file=str(qa_file))
-
     # --- maintenance ---------------------------------------------------------------------------------
-    def doctor(self, repair: bool = False, on_progress: Callable[[str], None] | None = None) -> Any:
+    def doctor(self, repair: bool = False, on_progress: Callable[[str], None] | None = None) -> DoctorReport:
         """Check the catalogue against the index files (``repair`` fixes what it can); a ``DoctorReport``."""
         from engine.doctor import Doctor
 

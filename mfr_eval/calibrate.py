@@ -3,7 +3,7 @@ score range and keep the thresholds with the best evidence-page recall under the
 
 A cosine threshold means nothing across embedders (bge-base's 0.70 is MiniLM's 0.45), so the sweep runs on
 the embedder in use, over questions whose filings are in the library, and the result is stored per embedder
-name (``thresholds:<embedder>`` in the catalogue's settings), where retrieval reads it.
+with ``Engine.set_thresholds``, where retrieval reads it.
 
 QA records are JSON lines with ``question``, ``docs`` (PDF paths relative to ``--root``) and ``evidence``:
 ``[{"doc": ..., "page0": <0-based page>}]``; records without page evidence are skipped.
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import Engine
 from engine.errors import Cancelled, EngineError
 from engine.ingest import file_sha256
 from engine.retrieve import Candidate, Retriever, fuse, spread_pages
@@ -68,10 +69,12 @@ class Calibration:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """The outcome as plain JSON data."""
         return asdict(self)
 
 
 def load_qa(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines QA file; CalibrationError names an unreadable file or a line not JSON."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -85,8 +88,6 @@ def load_qa(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"{path}, line {n}: not JSON ({exc.msg}).") from exc
     return out
-
-
 
 
 def library_questions(
@@ -163,9 +164,9 @@ def grid_for(scores: Sequence[float], steps: int) -> list[float]:
 
 
 def calibrate(
-    retriever: Retriever,
-    qa_file: Path,
-    root: Path | None = None,
+    engine: Engine,
+    qa_file: str | Path,
+    root: str | Path | None = None,
     store_result: bool = True,
     steps: int = 14,
     depth: int | None = None,
@@ -176,14 +177,17 @@ def calibrate(
     """Sweep theta_text x theta_table x theta_image and keep the best recall@k under the context budget.
 
     Each question's channels (dense hits per modality, lexical rankings) are computed once, ``depth`` deep;
-    every threshold triple then re-ranks them exactly as retrieval would with the retriever's settings.
-    ``depth`` defaults to retrieval's own candidate depth.
+    every threshold triple then re-ranks them exactly as retrieval would with the engine's settings.
+    ``depth`` defaults to retrieval's own candidate depth. ``store_result`` stores the best thresholds for the
+    embedder in use (``Engine.set_thresholds``).
     """
     t0 = time.perf_counter()
     cancelled = cancelled or never_cancelled
     report = on_progress or (lambda stage, done, total: None)
+    retriever = engine.retriever()
     s = retriever.settings
-    root = root or qa_file.parent
+    qa_file = Path(qa_file).expanduser()
+    root = Path(root).expanduser() if root else qa_file.parent
     questions, skipped = library_questions(load_qa(qa_file), root, retriever)
     if limit:
         questions = questions[:limit]
@@ -253,10 +257,7 @@ def calibrate(
         mean_tokens=round(tokens, 1),
     )
     if store_result:
-        retriever.store.put_setting(
-            f"thresholds:{embedder.name}",
-            {**theta, "recall": result.recall, "questions": result.questions, "source": str(qa_file)},
-        )
+        engine.set_thresholds(theta, recall=result.recall, questions=result.questions, source=str(qa_file))
         result.stored = True
     result.seconds = round(time.perf_counter() - t0, 2)
     return result

@@ -10,9 +10,11 @@ import time
 from typing import Any
 
 from engine import Engine
+from mfr_eval.calibrate import calibrate
 
 
 def cmd_calibrate(engine: Engine, args: argparse.Namespace) -> int:
+    """Run the sweep (``mfr_eval.calibrate``) and print its outcome; the thresholds are stored unless --dry-run."""
     from mfr_tui.cli import _CancelOnSigint
 
     last = [0.0]
@@ -25,9 +27,9 @@ def cmd_calibrate(engine: Engine, args: argparse.Namespace) -> int:
         sys.stderr.write(f"calibrate: {stage} {done}/{total}\n")
 
     with _CancelOnSigint() as cancelled:
-        result = engine.calibrate(
-            args.qa_file, root=args.root, store=not args.dry_run, limit=args.limit, on_progress=progress,
-            cancelled=cancelled,
+        result = calibrate(
+            engine, args.qa_file, root=args.root, store_result=not args.dry_run, limit=args.limit,
+            on_progress=progress, cancelled=cancelled,
         )
     data: dict[str, Any] = result.to_json()
     if args.json:

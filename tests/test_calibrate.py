@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_retrieve_lib import acme_docs, build_library
+from test_retrieve_lib import Library, acme_docs, build_library
 
+from engine import ConfigError, Engine
 from mfr_eval.calibrate import CalibrationError, calibrate, grid_for
 
 
@@ -40,25 +44,37 @@ def qa_library(tmp_path: Path):  # type: ignore[no-untyped-def]
     return lib, qa
 
 
+@contextmanager
+def engine_on(lib: Library, **changes: Any) -> Iterator[Engine]:
+    """An Engine over the test library (its settings with ``changes``, its fake models)."""
+    engine = Engine(lib.settings.with_(**changes), lib.models)
+    try:
+        yield engine
+    finally:
+        engine.store.close()
+
+
 def test_sweep_stores_thresholds_per_embedder_and_retrieval_uses_them(tmp_path: Path) -> None:
     lib, qa = qa_library(tmp_path)
-    retriever = lib.retriever(top_k=2, min_text_hits=2, top_tables=1, top_images=1)
     seen: list[str] = []
-    result = calibrate(retriever, qa, steps=5, on_progress=lambda stage, d, t: seen.append(stage))
+    with engine_on(lib, top_k=2, min_text_hits=2, top_tables=1, top_images=1) as engine:
+        result = calibrate(engine, qa, steps=5, on_progress=lambda stage, d, t: seen.append(stage))
+        used = engine.retriever().thresholds()
     assert result.questions == 4 and result.skipped == 2
     assert result.recall >= result.previous_recall
     assert result.recall == 1.0
     assert {"embed", "sweep"} <= set(seen)
     stored = lib.store.get_setting("thresholds:fake-crc32")
     assert stored["text"] == result.thresholds["text"] and stored["questions"] == 4
-    assert retriever.thresholds() == result.thresholds
+    assert used == result.thresholds
     for values in result.grid.values():
         assert values == sorted(values)
 
 
 def test_dry_run_stores_nothing(tmp_path: Path) -> None:
     lib, qa = qa_library(tmp_path)
-    result = calibrate(lib.retriever(), qa, store_result=False, steps=3)
+    with engine_on(lib) as engine:
+        result = calibrate(engine, qa, store_result=False, steps=3)
     assert not result.stored and lib.store.get_setting("thresholds:fake-crc32") is None
 
 
@@ -66,12 +82,23 @@ def test_no_usable_question_is_an_error(tmp_path: Path) -> None:
     lib, _ = qa_library(tmp_path)
     qa = tmp_path / "empty.jsonl"
     qa.write_text(json.dumps({"question": "x", "docs": ["nope.pdf"], "evidence": [{"doc": "nope.pdf", "page0": 0}]}))
-    with pytest.raises(CalibrationError):
-        calibrate(lib.retriever(), qa)
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("{not json\n")
-    with pytest.raises(CalibrationError):
-        calibrate(lib.retriever(), bad)
+    with engine_on(lib) as engine:
+        with pytest.raises(CalibrationError):
+            calibrate(engine, qa)
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("{not json\n")
+        with pytest.raises(CalibrationError):
+            calibrate(engine, bad)
+
+
+def test_set_thresholds_stores_them_for_the_embedder_in_use(tmp_path: Path) -> None:
+    lib, _ = qa_library(tmp_path)
+    with engine_on(lib) as engine:
+        assert engine.set_thresholds({"text": 0.4, "table": 0.3, "image": 0.2}, source="qa.jsonl") == "fake-crc32"
+        assert engine.retriever().thresholds() == {"text": 0.4, "table": 0.3, "image": 0.2}
+        with pytest.raises(ConfigError, match="chart"):
+            engine.set_thresholds({"chart": 0.5})
+    assert lib.store.get_setting("thresholds:fake-crc32")["source"] == "qa.jsonl"
 
 
 def test_grid_spans_observed_scores() -> None:
@@ -81,7 +108,6 @@ def test_grid_spans_observed_scores() -> None:
 
 
 def test_cli_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from engine import Engine
     from mfr_tui.cli import build_parser
     from mfr_tui.cli_calibrate import cmd_calibrate
 

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from engine.errors import AnswerError, ConfigError
+from engine.settings import Settings
+from engine.types import Answer, Document, Evidence, IngestResult, Retrieval
 from mfr_eval.evaluate import (
     ABLATIONS,
     EvalOptions,
@@ -20,8 +22,6 @@ from mfr_eval.evaluate import (
     page_metrics,
     percentile,
 )
-from engine.settings import Settings
-from engine.types import Answer, Document, Evidence, IngestResult, Retrieval
 
 
 def _records(root: Path) -> list[dict[str, Any]]:

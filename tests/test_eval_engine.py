@@ -1,4 +1,4 @@
-"""Engine.evaluate on the real engine with fake models (tests/fakes_models.py) and generated PDFs."""
+"""The evaluation harness (mfr_eval) on the real engine with fake models (tests/fakes_models.py) and generated PDFs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from pdfgen import write_pdf
 
 from engine import Engine, Settings
+from mfr_eval.evaluate import EvalOptions, evaluate, load_records
 
 
 def _library(tmp_path: Path) -> Path:
@@ -36,20 +37,21 @@ def test_engine_evaluate_retrieval_answers_and_baseline(tmp_path: Path, private_
                                                          fake_models: dict) -> None:
     root = _library(tmp_path)
     engine = Engine(Settings(data_dir=private_data_dir, extract_workers=1), overrides=fake_models)
+    records = load_records(root / "qa.jsonl")
     try:
-        report = engine.evaluate(root / "qa.jsonl", k=3, retrieval_only=True)
+        report = evaluate(engine, records, EvalOptions(k=3, retrieval_only=True))
         assert report["ingest"]["status"] == {"ingested": 1}
         assert report["n"] == 2 and report["errors"] == 0
         assert report["page_recall@k"] == 1.0, report["questions"]
         assert report["answer_accuracy"] is None
 
-        answered = engine.evaluate(root / "qa.jsonl", k=3)
+        answered = evaluate(engine, records, EvalOptions(k=3))
         assert answered["ingest"]["status"] == {"unchanged": 1}
         assert all(q["prediction"] is not None and q["scorer"] for q in answered["questions"])
         assert answered["answer_accuracy"] is not None
         assert engine.history() == [], "evaluation answers are not saved in the history"
 
-        base = engine.evaluate(root / "qa.jsonl", k=3, retrieval_only=True, ablation="baseline")
+        base = evaluate(engine, records, EvalOptions(k=3, retrieval_only=True, ablation="baseline"))
         assert base["settings_changes"]["chunker"] == "fixed"
         assert Path(base["data_dir"]) == private_data_dir / "ablations" / "baseline"
         assert base["ingest"]["status"] == {"ingested": 1}

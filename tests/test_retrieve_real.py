@@ -11,6 +11,7 @@ import pytest
 
 from engine import Engine
 from engine.settings import Settings
+from mfr_eval.calibrate import calibrate
 
 DOCS = ["parsee/datasets/revenues/raw_data/adidas.pdf", "adi8885_financial_qa/data/Statements/audi-report-2022.pdf"]
 
@@ -47,7 +48,7 @@ def test_calibration_with_the_real_embedder(real_engine: Engine, tmp_path: Path)
     lines = [json.loads(x) for x in (EVAL_DIR / "dev.jsonl").read_text().splitlines()]
     qa = tmp_path / "qa.jsonl"  # a temporary copy of a few records; nothing is written into the repository
     qa.write_text("\n".join(json.dumps(r) for r in lines if r["docs"][0] in DOCS))
-    result = real_engine.calibrate(qa, root=EVAL_DIR, store=False)
+    result = calibrate(real_engine, qa, root=EVAL_DIR, store_result=False)
     assert result.questions >= 3 and result.embedder
     assert 0.0 <= result.thresholds["text"] <= 1.0 and result.recall >= result.previous_recall
 
