@@ -43,7 +43,10 @@ from mfr_tui.messages import (
     AnswerStreamed,
     DocumentRemoved,
     EvidenceLoaded,
+    EvidenceSelected,
     HistoryLoaded,
+    HistorySearched,
+    IngestCancelRequested,
     IngestFinished,
     IngestProgressed,
     IngestStarted,
@@ -375,6 +378,9 @@ class MfrApp(App[None]):
             self.ingest_screen.sync()
         self.update_status()
 
+    def on_ingest_cancel_requested(self, message: IngestCancelRequested) -> None:
+        self.action_cancel_ingest()
+
     def action_cancel_ingest(self) -> None:
         if not self.ingest_state.running:
             self.notify("Nothing is being ingested.", title="Nothing to cancel")
@@ -479,6 +485,12 @@ class MfrApp(App[None]):
         self.ask_pane.set_status(Text("Stopped." if message.reason == "cancelled" else "Failed.", style="bold"))
         self.refresh_bindings()
         self.update_status()
+
+    def on_history_searched(self, message: HistorySearched) -> None:
+        self.load_history(message.search, message.screen)
+
+    def on_evidence_selected(self, message: EvidenceSelected) -> None:
+        self.load_evidence(message.screen, *message.key)
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         field = self.query_one("#question", QuestionInput)

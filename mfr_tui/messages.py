@@ -1,4 +1,5 @@
-"""Messages posted by the app's thread workers. Named as facts; handlers update the UI on the main thread."""
+"""Messages of the app, named as facts. The app's thread workers post them and handlers update the UI on the
+main thread; screens post them to ask the app for work (they bubble up to it), so no screen imports the app."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textual.message import Message
+from textual.screen import Screen
 
 from engine.types import Answer, Document, IngestProgress, IngestResult, Region, Retrieval
 
@@ -114,3 +116,27 @@ class EvidenceLoaded(Message):
     key: tuple[str, int]
     regions: list[Region]
     page: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class EvidenceSelected(Message):
+    """The evidence preview moved to a piece of evidence (opened, or stepped to the previous or next one); the
+    app loads that page's regions and text and posts them to ``screen`` as ``EvidenceLoaded``."""
+
+    screen: Screen[Any]
+    key: tuple[str, int]
+    """(document id, 1-based page)."""
+
+
+@dataclass
+class HistorySearched(Message):
+    """The history screen opened (search ``""``) or its search text changed; the app reads the matching
+    answers and posts them to ``screen`` as ``HistoryLoaded``."""
+
+    screen: Screen[Any]
+    search: str
+
+
+@dataclass
+class IngestCancelRequested(Message):
+    """The user asked to cancel the running ingestion (from its progress screen)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,10 +13,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from engine.types import Answer, Evidence, Region
 from mfr_tui.evidence import cited_cells, cited_numbers, evidence_markers, find_span, number_spans
 from mfr_tui.keys import bindings
-from mfr_tui.messages import EvidenceLoaded
-
-if TYPE_CHECKING:
-    from mfr_tui.app import MfrApp
+from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
 
 CITED = "bold black on yellow"
 SPAN = "on #3a3a00"
@@ -79,8 +76,7 @@ class EvidenceScreen(Screen[None]):
         self.regions, self.page = [], {}
         self.query_one("#evidence-head", Static).update(self._head())
         self.query_one("#evidence-note", Static).update(Text("loading…", style="dim"))
-        app: MfrApp = self.app  # type: ignore[assignment]
-        app.load_evidence(self, ev.doc_id, ev.page)
+        self.post_message(EvidenceSelected(self, (ev.doc_id, ev.page)))
 
     def _head(self) -> Text:
         ev = self.ev

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,10 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Markdown
 
 from mfr_tui.keys import bindings
-from mfr_tui.messages import HistoryLoaded
-
-if TYPE_CHECKING:
-    from mfr_tui.app import MfrApp
+from mfr_tui.messages import HistoryLoaded, HistorySearched
 
 
 class HistoryScreen(Screen[dict[str, Any] | None]):
@@ -44,8 +41,7 @@ class HistoryScreen(Screen[dict[str, Any] | None]):
         self.search("")
 
     def search(self, text: str) -> None:
-        app: MfrApp = self.app  # type: ignore[assignment]
-        app.load_history(text, self)
+        self.post_message(HistorySearched(self, text))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.search(event.value)

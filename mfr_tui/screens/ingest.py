@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -12,10 +10,8 @@ from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, RichL
 
 from engine.types import STAGES
 from mfr_tui.keys import bindings
+from mfr_tui.messages import IngestCancelRequested
 from mfr_tui.state import IngestState, fmt_seconds
-
-if TYPE_CHECKING:
-    from mfr_tui.app import MfrApp
 
 FILE_STYLE = {"done": "green", "unchanged": "green", "failed": "red", "cancelled": "yellow",
               "ingesting": "cyan", "queued": "dim"}
@@ -69,9 +65,8 @@ class IngestScreen(Screen[None]):
         self.sync()
 
     def action_cancel_or_close(self) -> None:
-        app: MfrApp = self.app  # type: ignore[assignment]
         if self.state.running and not self.state.cancelling:
-            app.action_cancel_ingest()
+            self.post_message(IngestCancelRequested())
         else:
             self.dismiss()
 
