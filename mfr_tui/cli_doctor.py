@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from engine import EngineError
+from engine import Engine, EngineError
 from engine.doctor import run_doctor
 
 _MARK = {"error": "ERR ", "warning": "WARN", "info": "info"}
@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
     s.set_defaults(func=cmd_doctor, no_engine=True)
 
 
-def cmd_doctor(engine: Any, args: argparse.Namespace) -> int:
+def cmd_doctor(engine: Engine | None, args: argparse.Namespace) -> int:
     """Exit 0 when the library is clean (after repairs), 1 when problems remain."""
     settings = engine.settings if engine is not None else args.settings
     quiet = args.json
