@@ -84,10 +84,10 @@ def matches(answer: str, value: float) -> bool:
 
 
 def in_text(answer: str, text: str) -> bool:
-    from engine.tables import parse_number
+    from engine.numbers import parse_cell
 
     for tok in re.findall(r"[\d][\d,]*(?:\.\d+)?", text):
-        n = parse_number(tok)
+        n = parse_cell(tok)
         if n is not None and matches(answer, n):
             return True
     return False

@@ -10,66 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "capex": ("capital expenditures", "purchases of property, plant and equipment",
-              "additions to property and equipment"),
-    "capital expenditure": ("capex", "purchases of property, plant and equipment",
-                            "additions to property and equipment"),
-    "ebitda": ("earnings before interest, taxes, depreciation and amortization", "operating income",
-               "depreciation and amortization"),
-    "ebit": ("earnings before interest and taxes", "operating income"),
-    "d&a": ("depreciation and amortization",),
-    "da": ("depreciation and amortization",),
-    "cogs": ("cost of goods sold", "cost of sales", "cost of revenue"),
-    "cost of goods sold": ("cost of sales", "cost of revenue"),
-    "sg&a": ("selling, general and administrative expenses",),
-    "sga": ("selling, general and administrative expenses",),
-    "r&d": ("research and development",),
-    "eps": ("earnings per share", "net income per share"),
-    "dps": ("dividends per share", "dividends declared per share"),
-    "fcf": ("free cash flow", "cash flow from operations", "capital expenditures"),
-    "free cash flow": ("net cash provided by operating activities", "purchases of property and equipment"),
-    "cfo": ("cash flow from operations", "net cash provided by operating activities"),
-    "operating cash flow": ("net cash provided by operating activities",),
-    "cash from operations": ("net cash provided by operating activities",),
-    "ppe": ("property, plant and equipment",),
-    "pp&e": ("property, plant and equipment",),
-    "revenue": ("net sales", "total revenues", "net revenues"),
-    "revenues": ("net sales", "total revenues", "net revenues"),
-    "sales": ("net sales", "revenue"),
-    "top line": ("revenue", "net sales"),
-    "net income": ("net earnings", "profit attributable"),
-    "net profit": ("net income", "net earnings"),
-    "bottom line": ("net income",),
-    "gross margin": ("gross profit", "net sales", "cost of sales"),
-    "operating margin": ("operating income", "net sales"),
-    "net margin": ("net income", "net sales"),
-    "ar": ("accounts receivable",),
-    "ap": ("accounts payable",),
-    "dso": ("days sales outstanding", "accounts receivable", "revenue"),
-    "dpo": ("days payable outstanding", "accounts payable", "cost of sales"),
-    "inventory turnover": ("cost of sales", "inventories"),
-    "roa": ("return on assets", "net income", "total assets"),
-    "roe": ("return on equity", "net income", "shareholders equity"),
-    "roic": ("return on invested capital",),
-    "current ratio": ("total current assets", "total current liabilities"),
-    "quick ratio": ("cash and cash equivalents", "accounts receivable", "total current liabilities"),
-    "debt to equity": ("total debt", "long-term debt", "total shareholders equity"),
-    "leverage": ("total debt", "long-term debt"),
-    "working capital": ("total current assets", "total current liabilities"),
-    "buyback": ("repurchases of common stock", "share repurchases"),
-    "buybacks": ("repurchases of common stock", "share repurchases"),
-    "dividends": ("cash dividends paid", "dividends declared"),
-    "opex": ("operating expenses",),
-    "yoy": ("year over year", "change", "compared to prior year"),
-    "headcount": ("employees",),
-    "m&a": ("acquisitions", "mergers and acquisitions"),
-    "goodwill": ("goodwill impairment", "intangible assets"),
-    "restricted cash": ("cash, cash equivalents and restricted cash",),
-    "effective tax rate": ("provision for income taxes", "income before income taxes"),
-    "interest coverage": ("operating income", "interest expense"),
-}
-"""Lower-case phrase -> phrases an SEC filing uses for the same thing."""
+from engine.vocabulary import vocabulary
 
 _YEAR = re.compile(r"\b(?:FY|fiscal(?:\s+year)?\s*)'?(\d{2}|\d{4})\b", re.I)
 _QUARTER = re.compile(r"\b(?:Q([1-4])\s*(?:FY)?'?(\d{2,4})|(\d{4})\s*Q([1-4]))\b", re.I)
@@ -127,7 +68,7 @@ def _full_year(y: str) -> str:
 
 
 def expand(question: str) -> Expansion:
-    """Expand a question with financial synonyms and fiscal-year spellings (see ``SYNONYMS``)."""
+    """Expand a question with financial synonyms and fiscal-year spellings (the vocabulary's ``expansion`` table)."""
     q = question.lower()
     out = Expansion(question=question)
     seen: set[str] = set()
@@ -139,7 +80,7 @@ def expand(question: str) -> Expansion:
             out.terms.append(term)
 
     words = set(_WORD.findall(q))
-    for phrase, alts in SYNONYMS.items():
+    for phrase, alts in vocabulary().expansion.items():
         hit = phrase in words if " " not in phrase and "&" not in phrase else phrase in q
         if not hit and "&" in phrase:
             hit = re.search(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", q) is not None

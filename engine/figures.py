@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.tables import Word, group_lines, parse_number
+from engine.numbers import parse_cell
+from engine.tables import Word, group_lines
 
 BBox = tuple[float, float, float, float]
 
@@ -46,7 +47,7 @@ class FigureText:
 
     def numbers(self) -> list[str]:
         """Every number shown in the figure, as printed."""
-        return [t for ln in self.lines for t in ln.split() if parse_number(t.strip(",;:")) is not None]
+        return [t for ln in self.lines for t in ln.split() if parse_cell(t.strip(",;:")) is not None]
 
 
 def group_figure_words(words: Sequence[Word], box: BBox) -> FigureText:
@@ -63,7 +64,7 @@ def group_figure_words(words: Sequence[Word], box: BBox) -> FigureText:
         top = min(t[1] for t in ln)
         left = min(t[0] for t in ln)
         right = max(t[2] for t in ln)
-        numeric = all(parse_number(t[4].strip(",;:")) is not None for t in ln)
+        numeric = all(parse_cell(t[4].strip(",;:")) is not None for t in ln)
         if top < y0 + 0.15 * h and not numeric and len(text) > 3:
             ft.title.append(text)
         elif numeric and len(ln) == 1 and right < x0 + 0.18 * w:

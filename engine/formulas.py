@@ -20,77 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.lexical import tokenize
 from engine.statements import statement_of
-
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "revenue": ("revenue", "revenues", "total revenues", "total revenue", "net sales", "total net sales",
-                "net revenues", "total net revenues", "sales", "net revenue"),
-    "cogs": ("cost of goods sold", "cost of sales", "cost of revenues", "cost of revenue", "total cost of revenues",
-             "cost of products sold", "cost of merchandise sold"),
-    "pp&e": ("property and equipment, net", "property, plant and equipment, net", "net property, plant and "
-             "equipment", "property, plant and equipment - net", "property and equipment", "property, plant "
-             "and equipment"),
-    "capex": ("capital expenditures", "purchases of property and equipment", "purchases of property, plant and "
-              "equipment", "capital spending", "additions to property and equipment", "payments for property, "
-              "plant and equipment", "purchases of property, plant and equipment (pp&e)",
-              "purchases of land, buildings, and equipment", "additions to property, plant and equipment",
-              "capital expenditures, net"),
-    "cash from operations": ("net cash provided by operating activities", "cash provided by operating "
-                             "activities", "net cash provided by (used in) operating activities",
-                             "net cash from operating activities", "cash provided by operations"),
-    "accounts payable": ("accounts payable", "trade accounts payable", "accounts payable, trade"),
-    "inventory": ("inventories", "inventory", "merchandise inventories", "total inventories"),
-    "operating income": ("operating income", "income from operations", "operating income (loss)",
-                         "operating profit"),
-    "d&a": ("depreciation and amortization", "depreciation, amortization and other", "depreciation & "
-            "amortization", "depreciation"),
-    "net income": ("net income", "net earnings", "net income attributable", "net income (loss)"),
-    "total current assets": ("total current assets",),
-    "total current liabilities": ("total current liabilities",),
-    "total assets": ("total assets",),
-    "gross profit": ("gross profit", "gross margin"),
-}
-"""Canonical item -> row labels that report it."""
-
-ALIASES: dict[str, str] = {
-    "revenues": "revenue", "total revenue": "revenue", "total revenues": "revenue", "net sales": "revenue",
-    "sales": "revenue", "cost of goods sold": "cogs", "cost of sales": "cogs", "ppne": "pp&e", "pp e": "pp&e",
-    "net pp&e": "pp&e", "net ppne": "pp&e", "property plant and equipment": "pp&e", "fixed assets": "pp&e",
-    "capital expenditure": "capex", "capital expenditures": "capex", "cash flow from operations":
-    "cash from operations", "operating cash flow": "cash from operations", "cash from operating activities":
-    "cash from operations", "inventories": "inventory", "unadjusted operating income": "operating income",
-    "depreciation and amortization": "d&a", "net earnings": "net income", "current assets":
-    "total current assets", "current liabilities": "total current liabilities",
-}
-"""Question wording -> canonical item."""
-
-STANDARD: dict[str, str] = {
-    "working capital ratio": "total current assets / total current liabilities",
-    "current ratio": "total current assets / total current liabilities",
-    "fixed asset turnover": "revenue / (average pp&e between {prev} and {year})",
-    "inventory turnover": "cogs / (average inventory between {prev} and {year})",
-    "free cash flow": "cash from operations - capex",
-    "unadjusted ebitda % margin": "(operating income + d&a) / revenue * 100",
-    "ebitda % margin": "(operating income + d&a) / revenue * 100",
-    "ebitda margin": "(operating income + d&a) / revenue * 100",
-    "net profit margin": "net income / revenue * 100",
-    "gross margin": "gross profit / revenue * 100",
-    "operating margin": "operating income / revenue * 100",
-    "capex as a % of revenue": "capex / revenue * 100",
-    "return on assets": "net income / (average total assets between {prev} and {year})",
-}
-"""Metrics named without a definition -> their textbook definition (``{year}``: the question's year)."""
-
-STOCKS = frozenset({"pp&e", "accounts payable", "inventory", "total current assets", "total current liabilities",
-                    "total assets"})
-"""Balances: read from the balance sheet, never from the changes a cash flow statement lists under the same
-label ("Inventories (298)")."""
-PREFERRED: dict[str, str] = {**{k: "balance" for k in STOCKS}, "capex": "cash_flow",
-                             "cash from operations": "cash_flow", "d&a": "cash_flow", "revenue": "income",
-                             "cogs": "income", "operating income": "income", "net income": "income",
-                             "gross profit": "income"}
-"""Canonical item -> the statement that reports it (``statements`` kinds)."""
+from engine.vocabulary import canonical, label_score, ratio_named, vocabulary
 
 _OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
 _FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
@@ -118,19 +49,6 @@ class Result:
 Lookup = Callable[[str, str], Term | None]
 
 
-def canonical(item: str) -> str:
-    key = " ".join(re.sub(r"[^\w&%\s]", " ", item.lower()).split())
-    key = re.sub(r"^(?:the|total|fy\s*\d{4}|\d{4})\s+", "", key) if key not in SYNONYMS else key
-    return ALIASES.get(key, key)
-
-
-def _score(phrase: str, label: str) -> float:
-    want, have = set(tokenize(phrase)), set(tokenize(label))
-    if not want or not have:
-        return 0.0
-    return len(want & have) / len(want) - 0.15 * len(have - want) / len(have)
-
-
 def table_lookup(tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None) -> Lookup:
     """A lookup of (item, year) in the tables: the best-labelled row with a number in that year's column,
     from the statement that reports the item when ``kinds`` (marker -> statement kind) says which is which."""
@@ -138,13 +56,14 @@ def table_lookup(tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, 
 
     def lookup(item: str, year: str) -> Term | None:
         key = canonical(item)
-        names = SYNONYMS.get(key, (key,))
+        known = vocabulary().items.get(key)
+        names = (key, *known.labels) if known else (key,)
         best: tuple[float, Term] | None = None
         for marker, table in tables:
             kind = kinds.get(marker) or statement_of(str(table.get("title", "")))
-            if key in STOCKS and kind == "cash_flow":
+            if known and known.balance and kind == "cash_flow":
                 continue
-            bonus = 0.5 if kind and PREFERRED.get(key) == kind else 0.0
+            bonus = 0.5 if kind and known and known.statement == kind else 0.0
             cols = [str(c) for c in table.get("columns", [])]
             idx_for_year = [i for i, c in enumerate(cols) if year in c]
             if len(idx_for_year) != 1:
@@ -157,7 +76,7 @@ def table_lookup(tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, 
                 if i >= len(nums) or not isinstance(nums[i], int | float):
                     continue
                 label = str(row.get("label", ""))
-                score = max(_score(n, label) for n in names)
+                score = max(label_score(n, label) for n in names)
                 exact = label.lower().strip(" :") in names
                 score = 2.0 if exact else score
                 if score < 0.75:
@@ -265,11 +184,8 @@ def definition(question: str) -> tuple[str, str] | None:
     m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
-    ql = question.lower()
-    for name, expr in sorted(STANDARD.items(), key=lambda kv: -len(kv[0])):
-        if name in ql:
-            return expr, year
-    return None
+    named = ratio_named(question)
+    return (named[1], year) if named else None
 
 
 def solve(

@@ -181,9 +181,9 @@ def _inside(w: Word, b: BBox, tol: float = 1.0) -> bool:
 
 
 def _has_numbers(words: Sequence[Word], b: BBox) -> bool:
-    from engine.tables import parse_number
+    from engine.numbers import parse_cell
 
-    return sum(1 for w in words if _inside(w, b) and parse_number(w[4]) is not None) >= 3
+    return sum(1 for w in words if _inside(w, b) and parse_cell(w[4]) is not None) >= 3
 
 
 def merge_regions(regions: list[Region], threshold: float = 0.6) -> list[Region]:

@@ -30,6 +30,7 @@ from engine import tables as tab
 from engine.errors import Cancelled, EngineError
 from engine.models.llama_backend import VisionOverflow
 from engine.models.protocols import ChatMessage, VisionModel, VisionRequest
+from engine.numbers import parse_cell
 from engine.types import Region
 
 if TYPE_CHECKING:
@@ -594,7 +595,7 @@ def _tables_with_vision(
         if name in results:
             desc, model_table = results[name]
             reference = tab.table_numbers(r.table) if r.table else [
-                n for w in layout.words_in(words, r.bbox) if (n := tab.parse_number(w[4])) is not None
+                n for w in layout.words_in(words, r.bbox) if (n := parse_cell(w[4])) is not None
             ]
             if reference:
                 r.checks = tab.check_numbers(model_table, reference)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.lexical import tokenize
+from engine.vocabulary import vocabulary
 
 INCOME, BALANCE, CASH, EQUITY = "income", "balance", "cash_flow", "equity"
 
@@ -37,40 +38,6 @@ NAMED: dict[str, re.Pattern[str]] = {
     EQUITY: re.compile(r"statements? of (stockholders|shareholders)['’]? equity|equity statements?", re.I),
 }
 """How a question names a statement."""
-
-LINE_ITEMS: dict[str, re.Pattern[str]] = {
-    INCOME: re.compile(
-        r"\b(revenues?|net sales|total sales|top line|net income|net earnings|net (profit|loss)|operating "
-        r"(income|profit|margin|expenses?)|gross (profit|margin)|cost of (goods sold|sales|revenues?)|cogs|"
-        r"ebitda?|interest expense|income tax(es)? expense|effective tax rate|eps|earnings per share|"
-        r"r&d|research and development|sg&a|selling, general|unadjusted operating income|profit margin|"
-        r"diluted shares|interest coverage|turnover|return on (average )?(assets?|equity|capital( employed)?|"
-        r"invested capital)|roa|roe|roce|roic|capital[- ]intensi\w+|effective tax rat(e|io)|"
-        r"days (sales|payables?|inventory) outstanding|dso|dpo|dio|cash conversion cycle|interest to)\b",
-        re.I,
-    ),
-    BALANCE: re.compile(
-        r"\b(total assets|assets|total liabilities|liabilities|pp&?e|ppne|property,? plant|fixed assets?|"
-        r"inventor(y|ies)|(accounts )?receivables?|(accounts )?payables?|working capital|current ratio|"
-        r"quick ratio|long-term debt|total debt|debt to|shareholders['’]? equity|stockholders['’]? equity|"
-        r"total equity|book value|cash and cash equivalents|goodwill|return on (average )?(assets?|equity|capital"
-        r"( employed)?|invested capital)|roa|roe|roce|roic|asset turnover|capital[- ]intensi\w+|liability|"
-        r"cash ratio|cash balance|current (assets|liabilities)|accrued liabilities|accruals?|invested capital|"
-        r"capital employed|leverage|gearing|debt[- ]to|turnover|days (sales|payables?|inventory) outstanding|"
-        r"dso|dpo|dio|cash conversion cycle)\b",
-        re.I,
-    ),
-    CASH: re.compile(
-        r"\b(capex|capital expenditures?|purchases? of property|free cash ?flows?|fcf|cash from operations|"
-        r"operating cash flows?|cash flows? from operations|net cash (provided|used)|dividends? paid|"
-        r"repurchases?|buybacks?|depreciation and amortization|d&a|capital[- ]intensi\w+|ebitda|"
-        r"cash conversion (ratio|rate))\b",
-        re.I,
-    ),
-    EQUITY: re.compile(r"\b(dividends? declared|treasury stock)\b", re.I),
-}
-"""Line items and ratios, by the statement that reports them."""
-
 
 def statement_of(title: str) -> str | None:
     """The primary statement a table heading names, if any (notes, schedules and "selected ... data" extracts
@@ -105,7 +72,7 @@ def statements_asked(question: str) -> list[str]:
     named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
     if named:
         return named
-    return [kind for kind, pattern in LINE_ITEMS.items() if pattern.search(question)]
+    return [kind for kind, pattern in vocabulary().statement_line_items.items() if pattern.search(question)]
 
 
 _LABEL_STOP = frozenset("total other net amount amounts year years ended ending end beginning balance".split())

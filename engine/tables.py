@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.numbers import is_year, parse_cell, scale_of
+
 Word = tuple[float, float, float, float, str]
 Box = tuple[float, float, float, float]
 
@@ -54,13 +56,6 @@ _DASHES = {
     "—pp",
     "–pp",
 }
-_NUM = re.compile(
-    r"^(?P<lp>\()?(?P<sign>[-–−+])?(?P<cur>[$€£¥])?(?P<lp2>\()?(?P<sign2>[-–−+])?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?P<pct>%)?(?P<unit>pp|ppt|pts?|bps?|bp)?(?P<rp>\))?(?P<pct2>%)?(?P<unit2>pp|ppt|pts?|bps?|bp)?"
-    r"(?P<note>\*+|†|‡|#|\([a-z0-9]\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?P<mult>[xX])?$"
-)
-_YEAR = re.compile(r"^(?:FY|Fiscal\s*)?'?(19[5-9]\d|20\d\d)[A-Za-z]?$")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan\\.?|feb\\.?|mar\\.?|apr\\.?|jun\\.?|jul\\.?|aug\\.?|sep\\.?|sept\\.?|oct\\.?|nov\\.?|dec\\.?"
@@ -78,18 +73,6 @@ UNITS_RE = re.compile(
     r"|\((?:\$|€|£)\s*(?:in\s+)?(?:000s|000'?s|mm|mn|m)\)",
     re.I,
 )
-
-
-def scale_of(units: str) -> float:
-    """1e3 / 1e6 / 1e9 from a units line, else 1."""
-    u = units.lower()
-    if "billion" in u or re.search(r"\bbn\b", u):
-        return 1e9
-    if "million" in u or re.search(r"\b(mn|mm|m)\b", u):
-        return 1e6
-    if "thousand" in u or "000" in u:
-        return 1e3
-    return 1.0
 
 
 _UNIT_END = re.compile(
@@ -113,35 +96,12 @@ def find_units(text: str) -> str:
     return out + ")" if out.startswith("(") else out
 
 
-def parse_number(token: str) -> float | None:
-    """The number a table cell shows: ``(1,234)`` -> -1234, ``$5.2`` -> 5.2, ``12.5%`` -> 12.5; else None."""
-    t = token.strip().replace("\u2009", "").replace("\xa0", "").replace(" ", "")
-    m = _NUM.match(t)
-    if not m:
-        return None
-    if bool(m.group("lp") or m.group("lp2")) != bool(m.group("rp")) and not m.group("note"):
-        if m.group("rp") and not (m.group("lp") or m.group("lp2")):
-            return None  # a lone ")" belongs to a label fragment like "2)"
-    try:
-        value = float(m.group("num").replace(",", ""))
-    except ValueError:
-        return None
-    signs = (m.group("sign") or "") + (m.group("sign2") or "")
-    negative = bool(m.group("lp") or m.group("lp2")) or any(c in signs for c in "-–−")
-    return -value if negative else value
-
-
 def is_empty_cell(token: str) -> bool:
     """True for the dashes and markers financial tables print for "nothing"."""
     return token.strip() in _DASHES
 
 
 _FOOTNOTE = re.compile(r"^\(?[0-9a-z]\)$|^\*+$|^[†‡]$")
-
-
-def is_year(token: str) -> bool:
-    """True for a year heading like ``2018``, ``FY2019`` or ``2020A``."""
-    return bool(_YEAR.match(token.strip().rstrip(",")))
 
 
 @dataclass
@@ -214,7 +174,7 @@ def _join_fragments(raw: list[Item]) -> list[Item]:
             and _NUM_HEAD.match(prev.text)
             and _NUM_TAIL.match(it.text)
             and not (is_year(prev.text) and is_year(it.text))
-            and parse_number(prev.text + it.text) is not None
+            and parse_cell(prev.text + it.text) is not None
         ):
             prev.text += it.text
             prev.x1, prev.bottom = it.x1, max(prev.bottom, it.bottom)
@@ -237,7 +197,7 @@ def _items(words: list[Word]) -> list[Item]:
         it = raw[i]
         nxt = raw[i + 1] if i + 1 < len(raw) else None
         if it.text in {*_CURRENCY, "(", "($", "$(", "US$", "€(", "(€"} and nxt is not None and nxt.x0 - it.x1 < 90:
-            if parse_number(it.text + nxt.text) is not None or it.text in _CURRENCY:
+            if parse_cell(it.text + nxt.text) is not None or it.text in _CURRENCY:
                 nxt.text = (it.text if it.text != "US$" else "$") + nxt.text
                 if nxt.x0 - it.x1 < 3.5:
                     nxt.x0 = it.x0
@@ -251,7 +211,7 @@ def _items(words: list[Word]) -> list[Item]:
             it.text in {"–", "-", "−", "—", "+"}
             and nxt is not None
             and 0 <= nxt.x0 - it.x1 < 3.5
-            and parse_number(nxt.text) is not None
+            and parse_cell(nxt.text) is not None
             and not nxt.text.startswith(("(", "-", "–", "+"))
         ):
             nxt.text = ("+" if it.text == "+" else "-") + nxt.text  # a sign set as its own glyph run
@@ -263,7 +223,7 @@ def _items(words: list[Word]) -> list[Item]:
             and it.x0 - glued[-1].x1 < 6
             and (
                 it.text in {")", "%", ")%", "%)", "pts", "bps", "x"}
-                or (it.text in _UNIT_WORDS and parse_number(glued[-1].text) is not None)
+                or (it.text in _UNIT_WORDS and parse_cell(glued[-1].text) is not None)
             )
         ):
             glued[-1].text += it.text
@@ -273,7 +233,7 @@ def _items(words: list[Word]) -> list[Item]:
         glued.append(it)
         i += 1
     for it in glued:
-        n = parse_number(it.text.rstrip("x") if it.text.endswith("x") and len(it.text) > 1 else it.text)
+        n = parse_cell(it.text.rstrip("x") if it.text.endswith("x") and len(it.text) > 1 else it.text)
         if n is not None:
             it.kind, it.number = "num", n
         elif is_empty_cell(it.text) or it.text in {"$—", "$-", "$–", "€—", "$ —"}:
@@ -505,7 +465,7 @@ def table_numbers(table: dict[str, Any] | None) -> list[float]:
             continue
         nums = row.get("numbers")
         if nums is None:
-            nums = [parse_number(str(v)) if v is not None else None for v in row.get("values", [])]
+            nums = [parse_cell(str(v)) if v is not None else None for v in row.get("values", [])]
         out.extend(float(n) for n in nums if isinstance(n, int | float))
     return out
 
@@ -637,7 +597,7 @@ def check_numbers(model_table: dict[str, Any], reference: Sequence[float], tol: 
         if not isinstance(row, dict):
             continue
         for v in row.get("values", []) or []:
-            n = v if isinstance(v, int | float) else parse_number(str(v)) if v is not None else None
+            n = v if isinstance(v, int | float) else parse_cell(str(v)) if v is not None else None
             if n is None:
                 continue
             a = abs(float(n))
@@ -671,7 +631,7 @@ def normalise_model_table(obj: Any) -> dict[str, Any] | None:
         numbers = [
             float(v)
             if isinstance(v, int | float) and not isinstance(v, bool)
-            else parse_number(str(v))
+            else parse_cell(str(v))
             if v is not None
             else None
             for v in vals

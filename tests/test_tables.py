@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import tables as tab
+from engine.numbers import parse_cell
 
 
 def _row(y: float, label: str, values: list[str], cols: tuple[float, ...] = (400.0, 480.0)) -> list[tab.Word]:
@@ -39,15 +40,15 @@ def statement() -> list[tab.Word]:
     return words
 
 
-def test_parse_number_signs_currency_percent_and_marks() -> None:
-    assert tab.parse_number("(1,234)") == -1234
-    assert tab.parse_number("$5.2") == 5.2
-    assert tab.parse_number("12.5%") == 12.5
-    assert tab.parse_number("($12)") == -12
-    assert tab.parse_number("-3") == -3
-    assert tab.parse_number("1,577*") == 1577
-    assert tab.parse_number("—") is None
-    assert tab.parse_number("Revenue") is None
+def test_parse_cell_signs_currency_percent_and_marks() -> None:
+    assert parse_cell("(1,234)") == -1234
+    assert parse_cell("$5.2") == 5.2
+    assert parse_cell("12.5%") == 12.5
+    assert parse_cell("($12)") == -12
+    assert parse_cell("-3") == -3
+    assert parse_cell("1,577*") == 1577
+    assert parse_cell("—") is None
+    assert parse_cell("Revenue") is None
     assert tab.is_empty_cell("—") and tab.is_empty_cell("n/a")
 
 

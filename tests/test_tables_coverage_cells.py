@@ -14,6 +14,7 @@ from pdfgen import write_pdf
 
 from engine import layout
 from engine import tables as tab
+from engine.numbers import parse_cell
 from engine.pdftext import extract_pages
 
 
@@ -47,8 +48,8 @@ def _rows(table: dict[str, Any] | None) -> dict[str, list[float | None]]:
         ("12,235¹⁰", 12235.0),
     ],
 )
-def test_parse_number_reads_plus_signs_units_and_marks(token: str, value: float) -> None:
-    assert tab.parse_number(token) == pytest.approx(value)
+def test_parse_cell_reads_plus_signs_units_and_marks(token: str, value: float) -> None:
+    assert parse_cell(token) == pytest.approx(value)
 
 
 @pytest.mark.parametrize("token", ["n.a.", "na", "#", "#%"])

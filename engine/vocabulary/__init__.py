@@ -1,0 +1,142 @@
+"""The financial vocabulary, as data (``financial.toml`` beside this file), and the one row-label scorer.
+
+Line items (what filings call them, how questions ask for them, which statement reports them, balance or
+flow), standard ratios with their definitions, query-expansion synonyms and the words that ask for a
+statement's line items. The statement channel, query expansion, computed metrics and the cell resolver all
+read these tables; a new alias goes into the TOML, not into a module.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from engine.lexical import tokenize
+
+_FILE = Path(__file__).with_name("financial.toml")
+
+
+@dataclass(frozen=True)
+class LineItem:
+    """A line item of the primary statements."""
+
+    name: str
+    """Canonical name (``revenue``, ``pp&e``, ``cash from operations``)."""
+    labels: tuple[str, ...]
+    """Row labels that report it, lower case."""
+    asked: tuple[str, ...]
+    """Other ways a question names it, lower case."""
+    statement: str
+    """``income``, ``balance`` or ``cash_flow``."""
+    balance: bool = False
+    """A balance at a date: read from the balance sheet, never from a cash flow statement's changes."""
+    outflow: bool = False
+    """Printed as a negative cash flow, quoted as a positive amount."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every phrase that names the item: canonical name, labels and question wordings."""
+        return (self.name, *self.labels, *self.asked)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The loaded vocabulary."""
+
+    items: dict[str, LineItem]
+    ratios: dict[str, str]
+    """Ratio name -> definition over item names (``{year}``/``{prev}``: the year asked and the one before)."""
+    expansion: dict[str, tuple[str, ...]]
+    """Question phrase -> phrases a filing uses for the same thing."""
+    statement_line_items: dict[str, re.Pattern[str]]
+    """Statement kind -> the words of a question that ask for its line items or ratios."""
+
+
+@cache
+def vocabulary() -> Vocabulary:
+    """The vocabulary, read once from ``financial.toml``."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)
+    items = {
+        name: LineItem(
+            name=name,
+            labels=tuple(spec.get("labels", ())),
+            asked=tuple(spec.get("asked", ())),
+            statement=spec["statement"],
+            balance=bool(spec.get("balance", False)),
+            outflow=bool(spec.get("outflow", False)),
+        )
+        for name, spec in raw["items"].items()
+    }
+    return Vocabulary(
+        items=items,
+        ratios=dict(raw["ratios"]),
+        expansion={k: tuple(v) for k, v in raw["expansion"].items()},
+        statement_line_items={k: re.compile(v, re.I) for k, v in raw["statement_line_items"].items()},
+    )
+
+
+def _key(phrase: str) -> str:
+    return " ".join(re.sub(r"[^\w&%\s]", " ", phrase.lower()).split())
+
+
+@cache
+def _index() -> dict[str, str]:
+    """Every naming phrase (normalised) -> canonical item."""
+    out: dict[str, str] = {}
+    for item in vocabulary().items.values():
+        for phrase in item.names:
+            out.setdefault(_key(phrase), item.name)
+    return out
+
+
+def canonical(phrase: str) -> str:
+    """The canonical item a phrase names (``net sales`` -> ``revenue``, ``FY2019 PP&E`` -> ``pp&e``); the phrase
+    itself, normalised, when the vocabulary does not know it."""
+    key = _key(phrase)
+    index = _index()
+    if key in index:
+        return index[key]
+    key = re.sub(r"^(?:the|total|fy\s*\d{4}|\d{4})\s+", "", key)
+    return index.get(key, key)
+
+
+def item(phrase: str) -> LineItem | None:
+    """The line item a phrase names, if the vocabulary knows it."""
+    return vocabulary().items.get(canonical(phrase))
+
+
+def items_named(text: str) -> list[LineItem]:
+    """The line items a question names, longest naming phrase first, each once (``net sales`` names revenue
+    and not "sales" twice)."""
+    low = " " + _key(text) + " "
+    found: list[tuple[int, int, LineItem]] = []
+    for it in vocabulary().items.values():
+        best = max((len(k) for p in it.names if (k := _key(p)) and f" {k} " in low), default=0)
+        if best:
+            pos = low.find(" " + max((k for p in it.names if (k := _key(p)) and f" {k} " in low), key=len) + " ")
+            found.append((best, pos, it))
+    found.sort(key=lambda t: (-t[0], t[1]))
+    return [it for _, _, it in found]
+
+
+def label_score(phrase: str, label: str) -> float:
+    """How well a row label reports a phrase: the share of the phrase's words the label holds, less 0.15 for
+    each share of the label's words the phrase does not have (so "Total revenues" fits "revenues" better
+    than "Revenues from related parties"). The one row-label scorer of the engine."""
+    want, have = set(tokenize(phrase)), set(tokenize(label))
+    if not want or not have:
+        return 0.0
+    return len(want & have) / len(want) - 0.15 * len(have - want) / len(have)
+
+
+def ratio_named(text: str) -> tuple[str, str] | None:
+    """(name, definition) of the standard ratio a question names, the longest name first."""
+    low = text.lower()
+    for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0])):
+        if name in low:
+            return name, expr
+    return None
