@@ -31,6 +31,23 @@ class SlowEmbedder(FakeEmbedder):
         return super().embed(texts)
 
 
+class GatedEmbedder(FakeEmbedder):
+    """A fake embedder whose batches wait for ``gate``, holding an ingestion mid-document; after a minute
+    without it the gate opens by itself (so a test that would deadlock fails instead)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.waiting = threading.Event()
+        """Set once an ingestion is held at the gate."""
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        self.waiting.set()
+        if not self.gate.wait(60):
+            self.gate.set()
+        return super().embed(texts)
+
+
 def make_engine(data: Path, embedder: FakeEmbedder | None = None) -> Engine:
     models = {"embedder": embedder or FakeEmbedder(), "llm": FakeLLM(), "vision": None, "detector": None,
               "ocr": None, "reranker": None}
@@ -168,21 +185,16 @@ def test_busy_error_is_an_engine_error_with_a_title(tmp_path: Path) -> None:
 
 
 def test_doctor_does_not_wait_for_an_ingest_in_another_thread(tmp_path: Path, private_data_dir: Path) -> None:
-    engine = make_engine(private_data_dir, SlowEmbedder(delay=0.3))
-    started = threading.Event()
-    seen: list[str] = []
-
-    def progress(p) -> None:  # type: ignore[no-untyped-def]
-        seen.append(p.stage)
-        if p.stage == "text":
-            started.set()
-
-    t = threading.Thread(target=lambda: engine.ingest(filings(tmp_path, 2), on_progress=progress))
+    embedder = GatedEmbedder()
+    engine = make_engine(private_data_dir, embedder)
+    t = threading.Thread(target=lambda: engine.ingest(filings(tmp_path, 2)))
     t.start()
-    assert started.wait(30)
-    t0 = time.monotonic()
+    assert embedder.waiting.wait(60), "the ingestion never reached its embed stage"
     report = engine.doctor()
-    assert time.monotonic() - t0 < 10
-    assert any(f.check == "writer_busy" for f in report.findings)
+    # The ingestion is still held at the gate: the doctor finished without waiting for the writer.
+    finished_during_ingest = t.is_alive() and not embedder.gate.is_set()
+    embedder.gate.set()
     t.join(60)
+    assert finished_during_ingest, "the doctor waited for the ingestion to finish"
+    assert any(f.check == "writer_busy" for f in report.findings)
     assert engine.doctor().clean
