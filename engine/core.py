@@ -75,10 +75,15 @@ class Engine:
         cancelled: CancelCheck | None = None,
         password: str | None = None,
         force: bool = False,
+        text_layer_from: str | Path | None = None,
     ) -> list[IngestResult]:
-        """Ingest files or folders of PDFs; one result per file; a failing file never stops the batch."""
+        """Ingest files or folders of PDFs; one result per file; a failing file never stops the batch.
+
+        ``text_layer_from``: another library's data dir; the text layer of a file it has read (same content) is
+        copied from there instead of read again, e.g. for a library that differs only in later stages."""
+        src = Path(text_layer_from).expanduser() if text_layer_from is not None else None
         with self.writer:
-            results = self._ingestor.ingest(paths, on_progress, cancelled, password, force)
+            results = self._ingestor.ingest(paths, on_progress, cancelled, password, force, src)
         self._invalidate()
         return results
 

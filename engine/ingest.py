@@ -71,6 +71,8 @@ class IngestContext:
     warnings: list[str] = field(default_factory=list)
     stage_seconds: dict[str, float] = field(default_factory=dict)
     password: str | None = None
+    text_layer_from: Path | None = None
+    """Another library's data dir to copy this file's text layer from (see ``Engine.ingest``)."""
 
     def check_cancelled(self) -> None:
         if self.cancelled():
@@ -105,6 +107,7 @@ class Ingestor:
         cancelled: CancelCheck | None = None,
         password: str | None = None,
         force: bool = False,
+        text_layer_from: Path | None = None,
     ) -> list[IngestResult]:
         on_progress = on_progress or ignore_progress
         cancelled = cancelled or never_cancelled
@@ -115,7 +118,9 @@ class Ingestor:
             if cancelled():
                 results.append(IngestResult(path=str(path), ok=False, status="cancelled", error="cancelled"))
                 continue
-            results.append(self.ingest_one(path, on_progress, cancelled, i, len(files), password, force))
+            results.append(
+                self.ingest_one(path, on_progress, cancelled, i, len(files), password, force, text_layer_from)
+            )
         return results
 
     def ingest_one(
@@ -127,6 +132,7 @@ class Ingestor:
         file_count: int = 1,
         password: str | None = None,
         force: bool = False,
+        text_layer_from: Path | None = None,
     ) -> IngestResult:
         t0 = time.perf_counter()
         result = IngestResult(path=str(path), ok=False, name=path.stem)
@@ -190,6 +196,7 @@ class Ingestor:
                 report=report,
                 cancelled=cancelled,
                 password=password,
+                text_layer_from=text_layer_from,
             )
             if repaired:
                 ctx.warn(repaired)
@@ -325,11 +332,11 @@ class Ingestor:
         ctx.record("text", "done", f"{with_text}/{n_pages} pages with a text layer", time.perf_counter() - t)
 
     def _copy_text_layer(self, ctx: IngestContext, n_pages: int, t: float) -> bool:
-        """Copy the text layer of the identical file from the library at ``settings.text_layer_from`` instead of
+        """Copy the text layer of the identical file from the library at ``ctx.text_layer_from`` instead of
         reading the PDF again (an ablation's own library re-reads nothing). Pages that library filled by OCR
         are copied empty: OCR belongs to the region stages, not to the text layer. False when there is nothing
         to copy; the PDF is then read as usual."""
-        src_dir = self.settings.text_layer_from
+        src_dir = ctx.text_layer_from
         if src_dir is None:
             return False
         db = Path(src_dir) / "catalogue.sqlite3"

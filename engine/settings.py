@@ -128,10 +128,6 @@ class Settings:
     extract_workers: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 4)))
     """Processes used to read words with positions from PDF pages."""
 
-    text_layer_from: Path | None = None
-    """Another library's data dir: the text layer of a file it has read is copied from there instead of read
-    again (set by evaluation ablations that keep their own library)."""
-
     max_pages: int = 2000
     """Documents with more pages than this are refused (a guard against hostile files)."""
 

@@ -183,7 +183,6 @@ def ablation_settings(settings: Any, name: str, k: int | None = None) -> tuple[A
         changes["top_k"] = k
     if ab.own_library:
         changes["data_dir"] = Path(settings.data_dir) / "ablations" / name
-        changes["text_layer_from"] = Path(settings.data_dir)
     new = settings.with_(**changes) if changes else settings
     return new, changes
 
@@ -485,9 +484,11 @@ def ingest_documents(
     records: Sequence[EvalRecord],
     on_progress: Callable[[Any], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    text_layer_from: Path | None = None,
 ) -> tuple[dict[str, str], dict[str, Any]]:
     """Ingest the documents the questions need (already ingested ones come back ``unchanged`` at the cost of a
-    hash). Returns path -> doc id, and a summary with per-stage seconds of the documents ingested now."""
+    hash); ``text_layer_from`` is another library to copy text layers from. Returns path -> doc id, and a
+    summary with per-stage seconds of the documents ingested now."""
     paths: list[Path] = []
     seen: set[str] = set()
     for rec in records:
@@ -499,7 +500,8 @@ def ingest_documents(
     missing = [str(p) for p in paths if not p.exists()]
     present = [p for p in paths if p.exists()]
     t0 = time.perf_counter()
-    results = engine.ingest(present, on_progress=on_progress, cancelled=cancelled) if present else []
+    copy = {"text_layer_from": text_layer_from} if text_layer_from is not None else {}
+    results = engine.ingest(present, on_progress=on_progress, cancelled=cancelled, **copy) if present else []
     doc_ids: dict[str, str] = {}
     status: dict[str, int] = defaultdict(int)
     stage_seconds: dict[str, float] = defaultdict(float)
@@ -617,6 +619,8 @@ def evaluate(
         notes.append("routing only acts when the scope is not given: run no-routing with --scope library")
     target = engine
     derived = False
+    # An ablation with its own library copies the main library's text layer instead of reading the PDFs again.
+    text_layer_from = Path(engine.settings.data_dir) if ab is not None and ab.own_library else None
     if changes:
         if make_engine is None:
             cls = type(engine)
@@ -630,7 +634,7 @@ def evaluate(
     try:
         if options.ingest:
             records = take(records, options.limit, options.per_source)
-            doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled)
+            doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled, text_layer_from)
             records = records + mismatched_probes(records, options.mismatched, doc_ids)
         else:
             # The subset is what the library holds; an ablation with its own library (the baseline) gets
@@ -641,7 +645,7 @@ def evaluate(
                 notes.append(f"{len(records) - len(kept)} questions skipped: their documents are not in the library")
             records = take(kept, options.limit, options.per_source)
             if ab is not None and ab.own_library:
-                doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled)
+                doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled, text_layer_from)
             records = records + mismatched_probes(records, options.mismatched, doc_ids)
         results = run_questions(
             target, records, options, doc_ids, judge=judge, on_question=on_question, cancelled=cancelled,

@@ -93,9 +93,12 @@ class FakeEngine:
     ingested: list[str] = field(default_factory=list)
     asked: list[tuple[str, Any]] = field(default_factory=list)
     fail_on: str = ""
+    text_layer_from: Path | None = None
 
-    def ingest(self, paths: list[Path], on_progress: Any = None, cancelled: Any = None) -> list[IngestResult]:
+    def ingest(self, paths: list[Path], on_progress: Any = None, cancelled: Any = None,
+               text_layer_from: Path | None = None) -> list[IngestResult]:
         self.ingested.extend(str(p) for p in paths)
+        self.text_layer_from = text_layer_from
         return [IngestResult(path=str(p), ok=True, doc_id=f"id-{Path(p).stem}", status="ingested", pages=10,
                              stage_seconds={"text": 0.5, "embed": 1.0}) for p in paths]
 
@@ -315,6 +318,7 @@ def test_no_ingest_baseline_ingests_the_same_subset_into_its_own_library(qa_root
                       make_engine=make)
     assert made[0].settings.data_dir == tmp_path / "data" / "ablations" / "baseline"
     assert made[0].ingested == [str(qa_root / "pdfs/a.pdf")]
+    assert made[0].text_layer_from == tmp_path / "data", "the baseline copies the main library's text layer"
     assert [q["id"] for q in report["questions"]] == ["q_table", "q_text"]
 
 
