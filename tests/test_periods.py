@@ -1,0 +1,360 @@
+"""Fiscal periods: column headers, questions, a filing's calendar, and matching a column to a question."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from engine.periods import Asked, Calendar, Period, asked_period, column_period, matches, read_calendar, what_it_is
+
+# ---------------------------------------------------------------------------------------------------------------
+# column_period
+
+
+@pytest.mark.parametrize(
+    ("header", "context", "expected"),
+    [
+        ("Three Months Ended June 30 2023", "", (date(2023, 6, 30), 2023, 3, False, None, None)),
+        ("52 Weeks Ended January 28, 2023", "", (date(2023, 1, 28), 2023, 12, False, None, None)),
+        ("53 Weeks Ended February 3, 2024", "", (date(2024, 2, 3), 2024, 12, False, None, None)),
+        ("13 Weeks Ended Jan. 28, 2023", "", (date(2023, 1, 28), 2023, 3, False, None, None)),
+        ("26 Weeks Ended July 29, 2023", "", (date(2023, 7, 29), 2023, 6, False, None, None)),
+        ("39 Weeks Ended October 28, 2023", "", (date(2023, 10, 28), 2023, 9, False, None, None)),
+        ("Year Ended December 31, 2018", "", (date(2018, 12, 31), 2018, 12, False, None, None)),
+        ("Years ended December 31 2018", "", (date(2018, 12, 31), 2018, 12, False, None, None)),
+        ("Twelve Months Ended March 31, 2023", "", (date(2023, 3, 31), 2023, 12, False, None, None)),
+        ("Six Months Ended July 1, 2023", "", (date(2023, 7, 1), 2023, 6, False, None, None)),
+        ("Nine Months Ended September 30, 2022", "", (date(2022, 9, 30), 2022, 9, False, None, None)),
+        ("Quarter Ended March 31, 2023", "", (date(2023, 3, 31), 2023, 3, False, None, None)),
+        ("Year ended 31 March 2023", "", (date(2023, 3, 31), 2023, 12, False, None, None)),
+        ("2018", "", (None, 2018, None, False, None, None)),
+        ("2018", "Years ended December 31", (date(2018, 12, 31), 2018, 12, False, None, None)),
+        ("2023", "Fiscal Years Ended January 31,", (date(2023, 1, 31), 2023, 12, False, None, None)),
+        ("2022", "Consolidated Balance Sheets (in millions) December 31,", (date(2022, 12, 31), 2022, None, True, None,
+                                                                             None)),
+        ("2023", "Three Months Ended June 30,", (date(2023, 6, 30), 2023, 3, False, None, None)),
+        ("FY2019", "", (None, None, 12, False, 2019, None)),
+        ("Fiscal 2022", "", (None, None, 12, False, 2022, None)),
+        ("FY22", "", (None, None, 12, False, 2022, None)),
+        ("FY 2022-23", "", (None, None, 12, False, 2023, None)),
+        ("2022/23", "", (None, None, 12, False, 2023, None)),
+        ("Fiscal 2022 (52 Weeks Ended January 28, 2023)", "", (date(2023, 1, 28), 2023, 12, False, 2022, None)),
+        ("December 31, 2022", "", (date(2022, 12, 31), 2022, None, False, None, None)),
+        ("December 31, 2022", "Consolidated Balance Sheets", (date(2022, 12, 31), 2022, None, True, None, None)),
+        ("As of June 30, 2023", "", (date(2023, 6, 30), 2023, None, True, None, None)),
+        ("At 31 December 2022", "", (date(2022, 12, 31), 2022, None, True, None, None)),
+        ("31.03.2023", "Statement of financial position", (date(2023, 3, 31), 2023, None, True, None, None)),
+        ("Jan. 29, 2022", "", (date(2022, 1, 29), 2022, None, False, None, None)),
+        ("Three months ended on June 30, 2023", "", (date(2023, 6, 30), 2023, 3, False, None, None)),
+        ("Q4 2022", "", (None, 2022, 3, False, 2022, 4)),
+        ("Fourth Quarter 2022", "", (None, 2022, 3, False, 2022, 4)),
+        ("Q3 FY24", "", (None, 2024, 3, False, 2024, 3)),
+        ("4Q22", "", (None, 2022, 3, False, 2022, 4)),
+        ("H1 2023", "", (None, 2023, 6, False, 2023, None)),
+        ("June 30", "Three Months Ended 2023", (date(2023, 6, 30), 2023, 3, False, None, None)),
+    ],
+)
+def test_column_period(header: str, context: str, expected: tuple[object, ...]) -> None:
+    p = column_period(header, context)
+    assert p is not None
+    assert (p.end, p.year, p.months, p.instant, p.fiscal_year, p.quarter) == expected
+    assert p.label == header
+
+
+@pytest.mark.parametrize(
+    ("header", "context"),
+    [
+        ("2023 vs. 2022", ""),
+        ("2023 vs 2022", ""),
+        ("% Change", ""),
+        ("Change", ""),
+        ("Increase (Decrease)", ""),
+        ("Q4 2022 vs Q4 2021", ""),
+        ("2023 2022", ""),  # two columns joined
+        ("June 30, 2023 and 2022", ""),
+        ("Current year", ""),
+        ("Three Months Ended", ""),
+        ("", "Years ended December 31"),
+    ],
+)
+def test_column_period_names_no_period(header: str, context: str) -> None:
+    assert column_period(header, context) is None
+
+
+def test_context_with_two_durations_leaves_months_unknown() -> None:
+    p = column_period("2023", "Three Months Ended June 30, Six Months Ended June 30,")
+    assert p == Period(end=date(2023, 6, 30), year=2023, months=None, label="2023")
+
+
+def test_quarter_and_year_columns_for_the_same_date_differ_only_in_months() -> None:
+    q = column_period("13 Weeks Ended January 28, 2023")
+    y = column_period("52 Weeks Ended January 28, 2023")
+    assert q is not None and y is not None
+    assert (q.end, q.months) == (date(2023, 1, 28), 3)
+    assert (y.end, y.months) == (date(2023, 1, 28), 12)
+
+
+def test_numeric_dates_day_first_when_unambiguous() -> None:
+    assert column_period("31.03.2023").end == date(2023, 3, 31)  # type: ignore[union-attr]
+    assert column_period("01.04.2023").end == date(2023, 4, 1)  # type: ignore[union-attr]  # a dot: day first
+    assert column_period("31/03/2023").end == date(2023, 3, 31)  # type: ignore[union-attr]
+    assert column_period("03/31/2023").end == date(2023, 3, 31)  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# asked_period
+
+
+@pytest.mark.parametrize(
+    ("question", "fiscal_year", "quarter", "months", "instant", "years", "end"),
+    [
+        ("What was revenue in FY2018?", 2018, None, 12, None, (2018,), None),
+        ("Net income for fiscal 2022?", 2022, None, 12, None, (2022,), None),
+        ("What were capital expenditures in fiscal year 2019?", 2019, None, 12, None, (2019,), None),
+        ("What was revenue in 2019?", 2019, None, 12, None, (2019,), None),
+        ("Operating margin in FY '21?", 2021, None, 12, None, (2021,), None),
+        ("FY22 revenue", 2022, None, 12, None, (2022,), None),
+        ("Revenue for FY 2022-23", 2023, None, 12, None, (2023,), None),
+        ("What was annual revenue in 2020?", 2020, None, 12, None, (2020,), None),
+        ("What was Q2 2023 revenue?", 2023, 2, 3, None, (2023,), None),
+        ("Gross margin in the second quarter of fiscal 2024?", 2024, 2, 3, None, (2024,), None),
+        ("Diluted EPS in 4Q22", 2022, 4, 3, None, (2022,), None),
+        ("Diluted EPS in Q4 FY22", 2022, 4, 3, None, (2022,), None),
+        ("Revenue in the first half of 2023", 2023, None, 6, None, (2023,), None),
+        ("Year to date revenue through Q3 2023", 2023, 3, 9, None, (2023,), None),
+        ("Total assets as of December 31, 2022", None, None, None, date(2022, 12, 31), (2022,), None),
+        ("Cash at March 31, 2025?", None, None, None, date(2025, 3, 31), (2025,), None),
+        ("Total equity as at 31 March 2023", None, None, None, date(2023, 3, 31), (2023,), None),
+        ("Revenue growth from FY2021 to FY2022", 2022, None, 12, None, (2021, 2022), None),
+        ("Revenue between 2019 and 2021", 2021, None, 12, None, (2019, 2021), None),
+        ("In the quarter ended July 29, 2023, what was revenue?", None, None, 3, None, (2023,), date(2023, 7, 29)),
+        ("For the year ended December 31, 2022, net income?", None, None, 12, None, (2022,), date(2022, 12, 31)),
+        ("Revenue for the nine months ended September 30, 2023", None, None, 9, None, (2023,), date(2023, 9, 30)),
+        ("Quick ratio at the end of FY2022?", 2022, None, None, None, (2022,), None),
+        ("What is the company's revenue?", None, None, None, None, (), None),
+    ],
+)
+def test_asked_period(question: str, fiscal_year: int | None, quarter: int | None, months: int | None,
+                      instant: date | None, years: tuple[int, ...], end: date | None) -> None:
+    a = asked_period(question)
+    assert (a.fiscal_year, a.quarter, a.months, a.instant, a.years, a.end) == (
+        fiscal_year, quarter, months, instant, years, end)
+
+
+def test_asked_text_holds_what_was_matched() -> None:
+    assert asked_period("Gross margin in the second quarter of fiscal 2024?").text == "second quarter; fiscal 2024"
+    assert asked_period("What is the company's revenue?").text == ""
+
+
+def test_a_dollar_amount_is_not_a_year() -> None:
+    assert asked_period("Did revenue exceed $2019 million?").years == ()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# read_calendar: filers whose fiscal year ends in the next calendar year, shift 0 and shift 1
+
+_RETAIL_HEADERS = [
+    ("52 Weeks Ended January 28, 2023", "Consolidated Statements of Operations"),
+    ("52 Weeks Ended January 29, 2022", "Consolidated Statements of Operations"),
+    ("52 Weeks Ended January 30, 2021", "Consolidated Statements of Operations"),
+    ("13 Weeks Ended January 28, 2023", "Quarterly Results"),
+    ("January 28, 2023", "Consolidated Balance Sheets"),
+    ("January 29, 2022", "Consolidated Balance Sheets"),
+    ("2022 vs. 2021", "Consolidated Statements of Operations"),
+]
+
+
+@pytest.fixture
+def shift1() -> Calendar:
+    """A filer whose "fiscal 2022" ended January 28, 2023."""
+    cover = "FORM 10-K ANNUAL REPORT For the fiscal year ended January 28, 2023 Commission file number 1-0000"
+    body = ("Our fiscal year ends on the Saturday nearest January 31. Unless otherwise stated, references to years "
+            "relate to fiscal years: fiscal 2022 ended January 28, 2023 and fiscal 2021 ended January 29, 2022.")
+    return read_calendar([cover, body], _RETAIL_HEADERS)
+
+
+@pytest.fixture
+def shift0() -> Calendar:
+    """A filer whose "fiscal 2023" ended January 28, 2023."""
+    cover = "FORM 10-K For the fiscal year ended January 28, 2023"
+    body = ("Our fiscal year ends on the Saturday nearest the end of January. Fiscal 2023 included 52 weeks. "
+            "The year ended January 28, 2023 (\u201cfiscal 2023\u201d) and the year ended January 29, 2022 "
+            "(\u201cfiscal 2022\u201d).")
+    return read_calendar([cover, body], _RETAIL_HEADERS)
+
+
+def test_calendar_shift1(shift1: Calendar) -> None:
+    assert (shift1.year_end_month, shift1.year_end_day, shift1.shift, shift1.weeks) == (1, 28, 1, True)
+    assert shift1.source == "For the fiscal year ended January 28, 2023"
+    assert shift1.end_year(2022) == 2023
+    assert [(p.end, p.months, p.instant) for p in shift1.periods] == [
+        (date(2023, 1, 28), 12, False),
+        (date(2023, 1, 28), 3, False),
+        (date(2023, 1, 28), None, True),
+        (date(2022, 1, 29), 12, False),
+        (date(2022, 1, 29), None, True),
+        (date(2021, 1, 30), 12, False),
+    ]
+    assert [shift1.fiscal_year_of(p) for p in shift1.periods] == [2022, 2022, 2022, 2021, 2021, 2020]
+    assert shift1.describe() == (
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = year ended Jan 28, 2023; covers FY2020-FY2022, "
+        "Q4 FY2022"
+    )
+
+
+def test_calendar_shift0(shift0: Calendar) -> None:
+    assert (shift0.year_end_month, shift0.year_end_day, shift0.shift, shift0.weeks) == (1, 28, 0, True)
+    assert shift0.end_year(2023) == 2023
+    assert [shift0.fiscal_year_of(p) for p in shift0.periods] == [2023, 2023, 2023, 2022, 2022, 2021]
+    assert shift0.describe() == (
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = year ended Jan 28, 2023; covers FY2021-FY2023, "
+        "Q4 FY2023"
+    )
+
+
+def test_calendar_votes_shift_from_label_then_weeks_phrase() -> None:
+    cal = read_calendar(["For the fiscal year ended February 3, 2024",
+                         "Fiscal 2023 consisted of 53 weeks; the 53 weeks ended February 3, 2024."])
+    assert (cal.year_end_month, cal.year_end_day, cal.shift) == (2, 3, 1)
+    assert cal.describe() == (
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = year ended Feb 3, 2024; covers FY2023"
+    )
+
+
+def test_calendar_of_a_quarterly_report_without_a_stated_year_end() -> None:
+    cal = read_calendar(
+        ["FORM 10-Q For the quarterly period ended July 29, 2023",
+         "Fiscal 2023 will end February 3, 2024 and include 53 weeks. Fiscal 2022 ended January 28, 2023."],
+        [("13 Weeks Ended July 29, 2023", ""), ("26 Weeks Ended July 29, 2023", ""),
+         ("January 28, 2023", "Condensed Consolidated Balance Sheets")],
+    )
+    assert (cal.year_end_month, cal.year_end_day, cal.shift, cal.weeks) == (2, 3, 1, True)
+    assert cal.source == "Fiscal 2023 will end February 3, 2024"
+    q = next(p for p in cal.periods if p.months == 3)
+    assert (cal.fiscal_year_of(q), cal.quarter_of(q)) == (2023, 2)
+    assert cal.describe() == (
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal N ends in Feb of N+1; covers 6M FY2023, Q2 FY2023"
+    )
+
+
+def test_calendar_of_a_september_filer_quarter() -> None:
+    cal = read_calendar(
+        ["FORM 10-Q For the quarterly period ended December 30, 2023",
+         "The Company's fiscal year ends on the last Saturday of September; the fiscal year ended September 30, 2023."],
+        [("Three Months Ended December 30, 2023", ""), ("Three Months Ended December 31, 2022", "")],
+    )
+    assert (cal.year_end_month, cal.year_end_day, cal.shift) == (9, 30, 0)
+    assert [(cal.fiscal_year_of(p), cal.quarter_of(p)) for p in cal.periods] == [(2024, 1), (2023, 1)]
+
+
+def test_calendar_day_first_annual_report() -> None:
+    cal = read_calendar(["Annual Report for the year ended 31 March 2023"], [("2023", "Year ended 31 March"),
+                                                                          ("2022", "Year ended 31 March")])
+    assert (cal.year_end_month, cal.year_end_day, cal.shift) == (3, 31, 0)
+    assert cal.describe() == "FY ends Mar 31; fiscal 2023 = year ended Mar 31, 2023; covers FY2022-FY2023"
+
+
+def test_calendar_json_round_trip(shift1: Calendar) -> None:
+    assert Calendar.from_json(shift1.to_json()) == shift1
+    assert shift1.to_json()["periods"][0]["end"] == "2023-01-28"
+
+
+def test_calendar_with_nothing_to_read() -> None:
+    cal = read_calendar(["Some unrelated text"])
+    assert cal == Calendar(year_end_month=None, year_end_day=None)
+    assert cal.describe() == "FY end unknown"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# matches
+
+
+def _by_label(cal: Calendar, asked: Asked) -> dict[str, float]:
+    return {p.label: matches(asked, p, cal) for p in cal.periods}
+
+
+def test_year_question_picks_the_year_column_not_the_quarter_of_the_same_date(shift1: Calendar) -> None:
+    scores = _by_label(shift1, asked_period("What was revenue in fiscal 2022?"))
+    assert scores == {
+        "52 Weeks Ended January 28, 2023": 1.0,
+        "13 Weeks Ended January 28, 2023": 0.0,
+        "January 28, 2023": 1.0,  # the balance at fiscal 2022's end
+        "52 Weeks Ended January 29, 2022": 0.0,
+        "January 29, 2022": 0.0,
+        "52 Weeks Ended January 30, 2021": 0.0,
+    }
+
+
+def test_quarter_question_picks_the_quarter_column(shift1: Calendar) -> None:
+    scores = _by_label(shift1, asked_period("Revenue in Q4 FY2022?"))
+    assert scores["13 Weeks Ended January 28, 2023"] == 1.0
+    assert scores["52 Weeks Ended January 28, 2023"] == 0.0
+
+
+def test_same_fiscal_label_means_a_different_column_for_a_shift0_filer(shift0: Calendar) -> None:
+    scores = _by_label(shift0, asked_period("What was revenue in fiscal 2022?"))
+    assert scores["52 Weeks Ended January 29, 2022"] == 1.0
+    assert scores["52 Weeks Ended January 28, 2023"] == 0.0
+
+
+def test_balance_date_question() -> None:
+    asked = asked_period("Total assets as of December 31, 2022?")
+    assert matches(asked, Period(date(2022, 12, 31), 2022, None, instant=True), None) == 1.0
+    assert matches(asked, Period(date(2021, 12, 31), 2021, None, instant=True), None) == 0.0
+    assert matches(asked, Period(date(2022, 12, 31), 2022, 12), None) == 0.5  # a flow column ending that day
+
+
+def test_year_question_on_an_interim_balance_sheet_takes_the_year_end_balance() -> None:
+    cal = read_calendar(["For the quarterly period ended June 30, 2023", "fiscal year ended December 31, 2022"])
+    asked = asked_period("Total assets in FY2022?")
+    year_end = column_period("December 31, 2022", "Condensed Consolidated Balance Sheets")
+    interim = column_period("June 30, 2022", "Condensed Consolidated Balance Sheets")
+    assert matches(asked, year_end, cal) == 1.0  # type: ignore[arg-type]
+    assert matches(asked, interim, cal) == 0.3  # type: ignore[arg-type]
+    assert matches(asked_period("Total assets in Q2 2023?"), column_period(  # type: ignore[arg-type]
+        "June 30, 2023", "Condensed Consolidated Balance Sheets"), cal) == 1.0
+
+
+def test_bare_year_columns_without_a_calendar() -> None:
+    asked = asked_period("Revenue in FY2018?")
+    assert matches(asked, column_period("2018", "Years ended December 31"), None) == 1.0  # type: ignore[arg-type]
+    assert matches(asked, column_period("2018"), None) == 0.6  # type: ignore[arg-type]  # duration unknown
+    assert matches(asked, column_period("2017"), None) == 0.0  # type: ignore[arg-type]
+    assert matches(asked, column_period("FY2018"), None) == 1.0  # type: ignore[arg-type]
+
+
+def test_question_by_end_date() -> None:
+    asked = asked_period("In the quarter ended July 29, 2023, what was revenue?")
+    assert matches(asked, column_period("13 Weeks Ended July 29, 2023"), None) == 1.0  # type: ignore[arg-type]
+    assert matches(asked, column_period("26 Weeks Ended July 29, 2023"), None) == 0.0  # type: ignore[arg-type]
+    assert matches(asked, column_period("13 Weeks Ended July 30, 2022"), None) == 0.0  # type: ignore[arg-type]
+
+
+def test_no_period_asked_is_neutral() -> None:
+    assert matches(asked_period("What is revenue?"), Period(date(2022, 12, 31), 2022, 12), None) == 0.5
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# what_it_is
+
+
+def test_what_it_is(shift1: Calendar) -> None:
+    names = [what_it_is(p, shift1) for p in shift1.periods]
+    assert names == [
+        "fiscal 2022 (year ended January 28, 2023)",
+        "fourth quarter (13 weeks ended January 28, 2023)",
+        "balance at January 28, 2023",
+        "fiscal 2021 (year ended January 29, 2022)",
+        "balance at January 29, 2022",
+        "fiscal 2020 (year ended January 30, 2021)",
+    ]
+
+
+def test_what_it_is_without_a_calendar() -> None:
+    assert what_it_is(column_period("Three Months Ended June 30, 2023"), None) == \
+        "three months ended June 30, 2023"  # type: ignore[arg-type]
+    assert what_it_is(column_period("Q4 2022"), None) == "fourth quarter of fiscal 2022"  # type: ignore[arg-type]
+    assert what_it_is(column_period("FY2019"), None) == "fiscal 2019"  # type: ignore[arg-type]
+    assert what_it_is(column_period("As of December 31, 2021"), None) == \
+        "balance at December 31, 2021"  # type: ignore[arg-type]
