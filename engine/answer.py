@@ -17,18 +17,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.ask.calendars import Calendars
+from engine.ask.cells import CONFIDENT_ROW, Resolution, TableSource, cell_lookup, judge, resolve
 from engine.errors import AnswerError, Cancelled, EngineError
-from engine.formulas import fmt, solve
-from engine.lexical import tokenize
+from engine.expansion import focus
+from engine.formulas import Term, fmt, solve
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
+from engine.numbers import Quantity, checkable, quantities, same_number
+from engine.periods import Calendar, asked_period
 from engine.settings import Settings
-from engine.statements import heading, statement_of
 from engine.types import (
     Answer,
     AnswerEvent,
     AnswerFinished,
     CancelCheck,
+    CellsResolved,
     Check,
     Citation,
     Evidence,
@@ -42,24 +46,37 @@ from engine.types import (
 SYSTEM_PROMPT = (
     "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
     "Cite every fact with its source number in square brackets, like [2]. Quote numbers exactly as the "
-    "sources give them, with units and the period they belong to. When a line starting with 'Computed:' is "
-    "given, use its result. If the sources do not contain the answer, reply exactly: "
+    "sources give them, with units and the period they belong to. Lines under 'Cells:' are the table cells "
+    "that match the question's line item and period: answer from them. When a line starting with 'Computed:' "
+    "is given, use its result. If the sources do not contain the answer, reply exactly: "
     "\"Insufficient information: \" followed by what is missing. Never guess or use outside knowledge. "
-    "If the question asks yes or no, begin with Yes or No. Be brief: one to three sentences."
+    "Be brief: one to three sentences."
 )
 """The one system prompt, for single answers, for the parts of a long context and for fusing them."""
+YES_NO_RULE = "This question asks yes or no: begin the answer with Yes or No."
+"""Added to the question only when the code finds it is a yes/no question (``is_yes_no``)."""
 
 REFUSAL = re.compile(
     r"insufficient information|not (?:contain|provide|include|mention)|cannot (?:be )?(?:determine|answer|find)|"
     r"no information|not enough information|unable to (?:determine|find|answer)|does not (?:say|state|specify)",
     re.I,
 )
-_NUM = re.compile(r"\(?-?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?")
-_YEARLIKE = re.compile(r"^(?:19|20)\d{2}$")
 TABLE_JSON_CHARS = 2500
 """A table's JSON is cut at this many characters in the prompt (about 700 tokens)."""
 MAX_PARTS = 3
 """At most this many parts are answered separately before fusing; evidence beyond them is dropped."""
+_YES_NO = re.compile(r"^(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|should|shall|may|might)\b",
+                     re.I)
+_LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
+_FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|plan|plans|planned|target|"
+                      r"project(?:s|ed)?|anticipate|will)\b", re.I)
+
+
+def is_yes_no(question: str) -> bool:
+    """Whether a question asks yes or no: its first asking sentence (instructions such as "Assume you are an
+    analyst." left out) opens with an auxiliary verb ("Is 3M capital intensive?", "Does Pfizer have ...")."""
+    first = re.split(r"(?<=[.?!])\s+", focus(question).strip(), maxsplit=1)[0]
+    return bool(_YES_NO.match(first.strip(" \"'(")))
 
 
 # --- context ------------------------------------------------------------------------------------------
@@ -102,67 +119,20 @@ def evidence_block(n: int, e: Evidence, region: Region | None = None) -> str:
 # --- number checks --------------------------------------------------------------------------------------
 
 
-def normalise_number(raw: str) -> float | None:
-    s = raw.strip()
-    neg = s.startswith("(") and s.endswith(")") or s.startswith("-") or s.startswith("(-")
-    digits = re.sub(r"[^\d.]", "", s)
-    if not digits or digits == ".":
-        return None
-    try:
-        v = float(digits.rstrip("."))
-    except ValueError:
-        return None
-    return -v if neg else v
-
-
-def numbers_in(text: str) -> list[tuple[str, float]]:
-    out = []
-    for m in _NUM.finditer(text):
-        raw = m.group(0).strip()
-        v = normalise_number(raw)
-        if v is None:
-            continue
-        out.append((raw, v))
-    return out
-
-
-def _decimals(raw: str) -> int:
-    m = re.search(r"\.(\d+)", raw)
-    return len(m.group(1)) if m else 0
-
-
-def same_number(raw: str, value: float, ref: float) -> bool:
-    """True when ``ref`` is ``value`` as written: equal, or equal at the answer's precision after a change of
-    scale (an answer in billions against a table in millions, or the reverse)."""
-    v, r = abs(value), abs(ref)
-    if abs(v - r) <= 1e-6 * max(1.0, v):
-        return True
-    d = _decimals(raw)
-    for scale in (1.0, 1e3, 1e-3, 1e6, 1e-6, 100.0, 0.01):
-        x = r / scale
-        if d and abs(round(x, d) - v) < 0.5 * 10 ** (-d) + 1e-9 and x != 0:
-            return True
-        if not d and scale != 1.0 and abs(x - v) <= 1e-6 * max(1.0, v):
-            return True
-    return False
-
-
 def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
     """Every number in a piece of evidence: its text, and its table's cells when it is a table."""
-    vals = [abs(v) for _, v in numbers_in(e.text)]
+    vals = [abs(q.value) for q in quantities(e.text)]
     if region is not None and region.table:
         for row in region.table.get("rows", []):
             if isinstance(row, dict):
                 vals += [abs(float(x)) for x in row.get("numbers", []) if isinstance(x, int | float)]
-                vals += [abs(v) for val in row.get("values", []) if val for _, v in numbers_in(str(val))]
+                vals += [abs(q.value) for val in row.get("values", []) if val for q in quantities(str(val))]
     return vals
 
 
-def checkable(raw: str, value: float) -> bool:
-    """Whether a number of an answer is a figure to look up: not a year, not a small count or list number."""
-    if abs(value) < 10 and "." not in raw and "%" not in raw:
-        return False
-    return not (_YEARLIKE.match(re.sub(r"[^\d.]", "", raw)) and "$" not in raw and "," not in raw)
+def answer_numbers(text: str) -> list[Quantity]:
+    """The figures of an answer that are checked: years, small counts and list numbers left out."""
+    return [q for q in quantities(text) if checkable(q)]
 
 
 def check_numbers(
@@ -170,31 +140,44 @@ def check_numbers(
     cited: Sequence[Evidence],
     regions: dict[int, Region] | None = None,
     computed: Sequence[float] = (),
+    resolution: Resolution | None = None,
+    calendar: Calendar | None = None,
 ) -> list[Check]:
-    """Every number in the answer looked up in the cited evidence (sign, separators and scale ignored).
+    """Every figure of the answer judged against the cells the question asked for.
 
-    Years and small integers (``3 segments``, list numbering) are not checked. Results of the code's own
-    computation count as found, ``where="computed"``.
-    """
+    A number is ``verified`` (found) only when it is a resolved cell of the asked row and period, or the code's
+    computation from cells. One found in another period's column or another row is flagged with what it is
+    ("is Net sales, fourth quarter (13 weeks ended January 28, 2023)"). For a question no table cell answers
+    (a narrative question), a number the cited text states counts as found (``in_text``); where cells were
+    resolved, the same number is flagged, because the asked cell says otherwise."""
     regions = regions or {}
     pool = [(v, e) for e in cited for v in evidence_numbers(e, regions.get(e.region_id or -1))]
+    cells_asked = bool(resolution and resolution.cells)
     checks: list[Check] = []
-    clean = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", text)
-    for raw, v in numbers_in(clean):
-        if not checkable(raw, v):
+    for q in answer_numbers(text):
+        if resolution is not None:
+            verdict = judge(q, resolution, calendar, computed)
+        else:
+            verdict = judge(q, Resolution(asked=asked_period("")), calendar, computed)
+        if verdict.status in {"verified", "computed"}:
+            checks.append(Check(q.raw, True, "computed" if verdict.status == "computed" else
+                                f"{verdict.cell.doc} p.{verdict.cell.page}" if verdict.cell else "",
+                                verdict.note, verdict.status, q.value))
             continue
-        if any(same_number(raw, v, c) for c in computed):
-            checks.append(Check(value=raw, found=True, where="computed"))
+        if verdict.status in {"other_period", "other_row"}:
+            where = f"{verdict.cell.doc} p.{verdict.cell.page}" if verdict.cell else ""
+            checks.append(Check(q.raw, False, where, verdict.note, verdict.status, q.value))
             continue
-        hit = next((e for pv, e in pool if same_number(raw, v, pv)), None)
-        checks.append(
-            Check(
-                value=raw,
-                found=hit is not None,
-                where=f"{hit.doc} p.{hit.page}" if hit else "",
-                note="" if hit else "not found in the cited evidence",
-            )
-        )
+        hit = next((e for pv, e in pool if same_number(q, pv)), None)
+        if hit is None:
+            checks.append(Check(q.raw, False, "", "not found in the cited evidence", "missing", q.value))
+        elif cells_asked:
+            checks.append(Check(q.raw, False, f"{hit.doc} p.{hit.page}",
+                                "in the cited evidence, but not the cell of the row and period asked", "in_text",
+                                q.value))
+        else:
+            checks.append(Check(q.raw, True, f"{hit.doc} p.{hit.page}", "stated in the cited text", "in_text",
+                                q.value))
     return checks
 
 
@@ -207,10 +190,8 @@ def inferred_citations(
     regions = regions or {}
     pools = [evidence_numbers(e, regions.get(e.region_id or -1)) for e in used]
     found: list[int] = []
-    for raw, v in numbers_in(text):
-        if not checkable(raw, v):
-            continue
-        n = next((i for i, pool in enumerate(pools) if any(same_number(raw, v, pv) for pv in pool)), None)
+    for q in answer_numbers(text):
+        n = next((i for i, pool in enumerate(pools) if any(same_number(q, pv) for pv in pool)), None)
         if n is not None and n not in found:
             found.append(n)
     return [Citation(marker=n + 1, doc=used[n].doc, page=used[n].page, modality=used[n].modality,
@@ -221,38 +202,15 @@ def inferred_citations(
 
 
 @dataclass
-class Cell:
-    """A table cell found for a computation."""
-
-    label: str
-    column: str
-    value: float
-    marker: int
-    """The source number ([n]) of the table it came from."""
-
-
-@dataclass
 class Computation:
     """A ratio, growth rate or difference computed in code from table cells."""
 
     kind: str
     result: float
     text: str
-    cells: list[Cell]
+    cells: list[Term]
 
 
-NAMED_RATIOS: dict[str, tuple[str, str]] = {
-    "gross margin": ("gross profit", "revenue"),
-    "gross profit margin": ("gross profit", "revenue"),
-    "operating margin": ("operating income", "revenue"),
-    "operating profit margin": ("operating income", "revenue"),
-    "net margin": ("net income", "revenue"),
-    "net profit margin": ("net income", "revenue"),
-    "current ratio": ("total current assets", "total current liabilities"),
-    "debt to equity": ("total liabilities", "total equity"),
-    "effective tax rate": ("provision for income taxes", "income before income taxes"),
-}
-_REVENUE_ALIASES = ("revenue", "revenues", "total revenues", "net sales", "total net sales", "net revenues", "sales")
 _GROWTH = re.compile(r"\b(growth|grew|percent(?:age)? change|% change|year[- ]over[- ]year|yoy|increase|decrease|"
                      r"decline|change)\b", re.I)
 _PCT = re.compile(r"percent|%|rate|growth", re.I)
@@ -263,87 +221,56 @@ _DIFF = re.compile(r"\b(difference|how much (?:more|less|higher|lower)|change in
 _LEAD = re.compile(r"^(?:what|how|was|is|the|much|did|of|by)\b\s*", re.I)
 
 
-def _years(text: str) -> list[str]:
-    return re.findall(r"(?:19|20)\d{2}", text)
+def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
+    """The fiscal year of the first resolved cell, else of the first period column of the best table."""
+    from engine.periods import column_period
 
-
-def _label_score(phrase: str, label: str) -> float:
-    want = set(tokenize(phrase))
-    have = set(tokenize(label))
-    if not want or not have:
-        return 0.0
-    overlap = len(want & have)
-    return overlap / len(want) - 0.1 * len(have - want) / max(1, len(have))
-
-
-def find_cell(phrase: str, year: str | None, tables: Sequence[tuple[int, dict[str, Any]]]) -> Cell | None:
-    """The cell of the row best matching ``phrase`` in the column for ``year`` (else the first column)."""
-    aliases = [phrase] + (list(_REVENUE_ALIASES) if phrase.strip().lower() in _REVENUE_ALIASES else [])
-    best: tuple[float, Cell] | None = None
-    for marker, table in tables:
-        cols = [str(c) for c in table.get("columns", [])]
-        for row in table.get("rows", []):
-            if not isinstance(row, dict):
-                continue
-            nums = row.get("numbers") or []
-            if not any(isinstance(x, int | float) for x in nums):
-                continue
-            label = str(row.get("label", ""))
-            score = max(_label_score(a, label) for a in aliases)
-            if score < 0.6:
-                continue
-            idx = next((i for i, c in enumerate(cols) if year and year in c and i < len(nums)
-                        and isinstance(nums[i], int | float)), None)
-            if idx is None:
-                if year and cols:
-                    continue
-                idx = next((i for i, x in enumerate(nums) if isinstance(x, int | float)), None)
-            if idx is None:
-                continue
-            cell = Cell(label, cols[idx] if idx < len(cols) else f"column {idx + 1}", float(nums[idx]), marker)
-            if best is None or score > best[0]:
-                best = (score, cell)
-    return best[1] if best else None
-
-
-def _metric_phrase(question: str) -> str:
-    q = re.sub(r"\b(?:FY|fiscal(?: year)?)\s*'?\d{2,4}\b|(?:19|20)\d{2}", " ", question, flags=re.I)
-    q = re.sub(r"\b(?:in|from|to|between|and|for|of|the|what|was|is|how|much|did|by|percent(?:age)?|growth|"
-               r"grew|change|increase|decrease|decline|year[- ]over[- ]year|yoy|rate|company|its|usd|millions?|"
-               r"billions?|round(?:ed)?|answer|two|decimal|places|\w+'s)\b", " ", q, flags=re.I)
-    return " ".join(re.sub(r"[^\w&\s-]", " ", q).split())
+    for c in res.cells:
+        if c.period is not None:
+            fy = (c.period.fiscal_year or (calendar.fiscal_year_of(c.period) if calendar else None)
+                  or c.period.year)
+            if fy:
+                return str(fy)
+    for s in sources:
+        for col in s.table.get("columns", []):
+            p = column_period(str(col), s.context)
+            if p is not None:
+                cal = s.calendar or calendar
+                fy = p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year
+                if fy:
+                    return str(fy)
+    return ""
 
 
 def compute(
-    question: str, tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None
+    question: str,
+    sources: Sequence[TableSource],
+    calendar: Calendar | None = None,
+    resolution: Resolution | None = None,
 ) -> Computation | None:
-    """Compute a ratio, growth rate or difference the question asks for, from cells of the cited tables.
+    """Compute a ratio, growth rate or difference the question asks for, from cells the resolver finds.
 
     First a metric the question defines or names (``formulas.solve``: "defined as: FY2019 revenue / (average
-    PP&E between FY2018 and FY2019)", working capital ratio, 3-year averages); then named ratios
-    (gross/operating/net margin, current ratio, ...), "X as a % of Y", "ratio of X to Y", and growth or change
-    of one line item between two years. ``kinds`` maps a table's source number to the primary statement it
-    is. Returns None when the cells are not all found.
-    """
-    if not tables:
+    PP&E between FY2018 and FY2019)", working capital ratio, margins, 3-year averages; a question without a
+    year gets the newest year the tables show); then "X as a % of Y", "ratio of X to Y", and growth or change
+    of one line item between two years. Returns None when the cells are not all found."""
+    if not sources:
         return None
-    solved = solve(question, tables, kinds)
+    res = resolution or resolve(question, sources, calendar)
+    like = res.asked
+    lookup = cell_lookup(sources, calendar, like)
+    solved = solve(question, lookup, _newest_year(sources, calendar, res))
     if solved is not None:
-        cells = [Cell(t.label, t.column, t.value, t.marker) for t in solved.terms]
         shown = " ".join(f"[{m}]" for m in sorted({t.marker for t in solved.terms}))
-        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", cells)
+        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms)
     q = question.strip()
-    years = _years(q)
-    year = years[-1] if years else None
+    years = [y for y in like.years]
     ql = q.lower()
-    pair: tuple[str, str] | None = next((v for k, v in NAMED_RATIOS.items() if k in ql), None)
-    if pair is None:
-        m = _RATIO.search(q)
-        if m:
-            a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-            pair = (_LEAD.sub("", a.strip()), _LEAD.sub("", b.strip()))
-    if pair is not None:
-        num, den = find_cell(pair[0], year, tables), find_cell(pair[1], year, tables)
+    m = _RATIO.search(q)
+    if m:
+        a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        year = str(like.fiscal_year) if like.fiscal_year else _newest_year(sources, calendar, res)
+        num, den = lookup(_LEAD.sub("", a.strip()), year), lookup(_LEAD.sub("", b.strip()), year)
         if num is None or den is None or den.value == 0:
             return None
         ratio = num.value / den.value
@@ -353,10 +280,10 @@ def compute(
         text = (f"{num.label} ({num.column}) {fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
                 f"{fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
         return Computation("ratio", round(result, 4), text, [num, den])
-    if _GROWTH.search(q) and len(set(years)) >= 2:
+    if _GROWTH.search(q) and len(set(years)) >= 2 and res.measures:
         new_y, old_y = sorted(set(years))[-1], sorted(set(years))[-2]
-        phrase = _metric_phrase(q)
-        new, old = find_cell(phrase, new_y, tables), find_cell(phrase, old_y, tables)
+        phrase = res.measures[0]
+        new, old = lookup(phrase, str(new_y)), lookup(phrase, str(old_y))
         if new is None or old is None or new.label != old.label:
             return None
         diff = new.value - old.value
@@ -386,17 +313,94 @@ def refusal_text(retrieval: Retrieval, reason: str = "") -> str:
             f"{'; evidence from ' + ', '.join(docs[:6]) if docs else ''}.")
 
 
+def extractive_text(res: Resolution, computation: Computation | None, calendar: Calendar | None) -> str:
+    """The answer stated from the cells before the model speaks: each resolved value with its row, period and
+    page when the resolver is confident, and a computed metric with its terms. '' when neither."""
+    lines: list[str] = []
+    if computation is not None:
+        lines.append(f"Computed from the cited cells: {computation.text}")
+    elif res.confident:
+        for c in res.cells:
+            lines.append(f"{c.shown}: {c.row}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
+    return "\n".join(lines)
+
+
+def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
+    """A note when the model's figures are not the resolved cells: another period's or another row's value."""
+    if not res.cells or REFUSAL.search(text):
+        return ""
+    computed = [computation.result, *[t.value for t in computation.cells]] if computation else []
+    wrong = []
+    for q in answer_numbers(text):
+        v = judge(q, res, calendar, computed)
+        if v.status in {"other_period", "other_row"}:
+            wrong.append(f"{q.raw} {v.note}")
+    if not wrong:
+        return ""
+    asked = "; ".join(f"{c.shown} ({c.row}, {c.period_name(calendar)}) [{c.marker}]" for c in res.cells[:3])
+    return f"\n\nNote: the model's {'; '.join(wrong)}. The cell asked for: {asked}."
+
+
+def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
+    """A refusal reason when the question asks for a fiscal year none of the searched filings reports, with what
+    they cover and the nearest value offered as such; '' when the year is covered (or cannot be told).
+
+    Only for a figure the tables report (the measure resolved to rows) in a year outside every filing's range:
+    a question about plans or guidance for a later year is not refused here."""
+    asked = res.asked
+    if asked.fiscal_year is None or asked.instant is not None or _FORWARD.search(question):
+        return ""
+    if not res.candidates or not calendars:
+        return ""
+    covered: set[int] = set()
+    for cal in calendars:
+        for p in cal.periods:
+            fy = cal.fiscal_year_of(p)
+            if fy is not None:
+                covered.add(fy)
+    if not covered:
+        return ""
+    missing = [y for y in (asked.years or (asked.fiscal_year,)) if y not in covered]
+    if not missing or min(covered) <= min(missing) <= max(covered):
+        return ""
+    span = f"fiscal {min(covered)}" if len(covered) == 1 else f"fiscal {min(covered)}-{max(covered)}"
+    described = calendar.describe() if calendar is not None else span
+    head = (f"Insufficient information: the filing does not report fiscal {', '.join(map(str, missing))}; it covers "
+            f"{span} ({described}).")
+    nearest_year = min(covered, key=lambda y: abs(y - missing[0]))
+    near = [c for c in res.candidates if c.row_fit >= CONFIDENT_ROW and c.period is not None
+            and (c.period.fiscal_year or (calendar.fiscal_year_of(c.period) if calendar else c.period.year))
+            == nearest_year]
+    if near:
+        best = max(near, key=lambda c: (c.row_fit, c.period.months == asked.months if c.period else False))
+        head += (f" Nearest: {best.row}, {best.period_name(calendar)}: {best.shown} ({best.doc}, p. {best.page}) "
+                 f"[{best.marker}], offered as fiscal {nearest_year}, not the year asked.")
+    return head
+
+
 class Answerer:
     """Turns a question and a retriever into a stream of answer events."""
 
     def __init__(self, settings: Settings, models: ModelProvider) -> None:
         self.settings = settings
         self.models = models
+        self.calendars = Calendars()
 
-    def build_messages(self, question: str, blocks: Sequence[str], computation: str = "") -> list[ChatMessage]:
-        context = "\n\n".join(blocks)
-        extra = f"\nComputed: {computation}" if computation else ""
-        user = f"Sources:\n{context}\n{extra}\n\nQuestion: {question}\nAnswer (cite sources like [1]):"
+    def build_messages(
+        self, question: str, blocks: Sequence[str], computation: str = "", cells: Sequence[str] = ()
+    ) -> list[ChatMessage]:
+        """The prompt: the resolved cells as short lines, the computation, then the evidence blocks."""
+        parts = []
+        if cells:
+            parts.append("Cells:\n" + "\n".join(cells))
+        if computation:
+            parts.append(f"Computed: {computation}")
+        if blocks:
+            parts.append("Sources:\n" + "\n\n".join(blocks))
+        ask = f"Question: {question}"
+        if is_yes_no(question):
+            ask += f"\n{YES_NO_RULE}"
+        user = "\n\n".join(parts) + f"\n\n{ask}\nAnswer (cite sources like [1]):"
         return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
     def fuse_messages(self, question: str, partials: Sequence[str], computation: str = "") -> list[ChatMessage]:
@@ -407,21 +411,32 @@ class Answerer:
                 "keeping the [n] citations:")
         return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
-    def pack(self, llm: LLM, evidence: Sequence[Evidence], regions: dict[int, Region]) -> list[list[int]]:
-        """Evidence indexes grouped into parts that each fit the context budget (numbering stays global)."""
+    def pack(
+        self, llm: LLM, evidence: Sequence[Evidence], regions: dict[int, Region], spent: int = 0,
+        skip: frozenset[int] = frozenset(),
+    ) -> list[list[int]]:
+        """Evidence indexes grouped into parts that each fit the context budget (numbering stays global);
+        ``spent`` tokens of the first part are already taken (by the resolved cells), ``skip`` are left out."""
         budget = self.settings.context_tokens
         parts: list[list[int]] = [[]]
-        spent = 0
         for i, e in enumerate(evidence):
+            if i in skip:
+                continue
             cost = llm.count_tokens(evidence_block(i + 1, e, regions.get(e.region_id or -1)))
-            if parts[-1] and spent + cost > budget:
+            if (parts[-1] or spent) and spent + cost > budget:
                 if len(parts) == MAX_PARTS:
                     break
                 parts.append([])
                 spent = 0
             parts[-1].append(i)
             spent += cost
-        return parts
+        return [p for p in parts if p] or [[]]
+
+    def calendar(self, store: Any, doc_id: str) -> Calendar | None:
+        """The fiscal calendar of a document (read once, kept in the catalogue); None without a catalogue."""
+        if store is None or not hasattr(store, "pages"):
+            return None
+        return self.calendars.get(store, doc_id)
 
     def answer(
         self,
@@ -430,7 +445,8 @@ class Answerer:
         scope: Sequence[str] | None = None,
         cancelled: CancelCheck | None = None,
     ) -> Iterator[AnswerEvent]:
-        """``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``; ``cancelled`` stops it."""
+        """``RetrievalDone``, then ``CellsResolved`` when the asked cells are found, then ``TokenStreamed``
+        pieces, then ``AnswerFinished``; ``cancelled`` stops it."""
         cancelled = cancelled or never_cancelled
         t0 = time.perf_counter()
         retrieval: Retrieval = retriever.retrieve(question, scope=scope)
@@ -452,20 +468,41 @@ class Answerer:
             yield TokenStreamed(text)
             yield AnswerFinished(self.finish(question, text, retrieval, [], regions, None, t0, t_ret, 0))
             return
+        used = list(retrieval.evidence)
+        calendars = {d: self.calendar(store, d) for d in dict.fromkeys(e.doc_id for e in used)}
+        calendar = calendars.get(used[0].doc_id)
+        sources = [TableSource.of(i + 1, e, regions[e.region_id], calendars.get(e.doc_id))
+                   for i, e in enumerate(used) if e.region_id in regions and regions[e.region_id].table]
+        res = resolve(question, sources, calendar)
+        computation = compute(question, sources, calendar, res)
+        gap = period_gap(question, res, [c for c in calendars.values() if c is not None], calendar)
+        if gap:
+            text = refusal_text(retrieval, gap)
+            yield TokenStreamed(text)
+            yield AnswerFinished(self.finish(question, text, retrieval, used, regions, None, t0, t_ret, 0,
+                                             resolution=res, calendar=calendar))
+            return
+        extractive = extractive_text(res, computation, calendar)
+        if extractive:
+            yield CellsResolved([c.to_json() for c in res.cells], extractive)
+        if cancelled():
+            raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        parts = self.pack(llm, retrieval.evidence, regions)
-        used = [retrieval.evidence[i] for part in parts for i in part]
-        tables = [(i + 1, regions[e.region_id].table) for i, e in enumerate(used)
-                  if e.region_id in regions and regions[e.region_id].table]
-        kinds = {i + 1: statement_of(heading(e.text)) or "" for i, e in enumerate(used)}
-        computation = compute(question, tables, kinds)  # type: ignore[arg-type]
         comp_text = computation.text if computation else ""
+        cell_lines = res.lines(calendar)
+        # a period resolved to cells: the tables speak through them; with no period asked the model also sees
+        # the tables, every period of them
+        by_cells = bool(res.cells) and any(c.period_fit >= 0.99 for c in res.cells)
+        resolved_tables = frozenset(i for i, e in enumerate(used) if by_cells and e.region_id in regions
+                                    and regions[e.region_id].table)
+        spent = llm.count_tokens("\n".join(cell_lines)) if cell_lines else 0
+        parts = self.pack(llm, used, regions, spent, skip=resolved_tables)
         tokens = 0
         asked = 1  # prompts sent to the model
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
             gen: Generation | None = None
-            for item in self._stream(llm, self.build_messages(question, blocks, comp_text), cancelled):
+            for item in self._stream(llm, self.build_messages(question, blocks, comp_text, cell_lines), cancelled):
                 if isinstance(item, str):
                     yield TokenStreamed(item)
                 else:
@@ -475,11 +512,11 @@ class Answerer:
         else:
             partials: list[str] = []
             asked = 0
-            for part in parts:
+            for k, part in enumerate(parts):
                 if cancelled():
                     raise Cancelled("Answer cancelled.")
                 blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in part]
-                g = llm.chat(self.build_messages(question, blocks, comp_text),
+                g = llm.chat(self.build_messages(question, blocks, comp_text, cell_lines if k == 0 else ()),
                              max_tokens=self.settings.max_answer_tokens, temperature=0.0, cancelled=cancelled)
                 tokens += g.completion_tokens
                 asked += 1
@@ -507,15 +544,19 @@ class Answerer:
                 asked += 1
         if cancelled():
             raise Cancelled("Answer cancelled.")
-        if computation and not REFUSAL.search(text) and not any(
-            same_number(raw, v, computation.result) for raw, v in numbers_in(text)
-        ):
-            # the model did not use the code's result: show it, so the reader never has to redo the arithmetic
-            extra = f"\n\nComputed from the cited cells: {computation.text}"
-            yield TokenStreamed(extra)
-            text += extra
+        if not is_yes_no(question):
+            text = _LEADING_VERDICT.sub("", text, count=1)
+        note = disagreement(text, res, calendar, computation)
+        if note:
+            yield TokenStreamed(note)
+            text += note
+        if extractive and REFUSAL.search(text):
+            # the model found nothing, but the asked cell is there: the answer is the cell, said as such
+            text = f"{extractive}\n\n(The model did not answer from these sources.)"
+        elif extractive:
+            text = f"{extractive}\n\n{text}"
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,
-                                         parts=asked))
+                                         parts=asked, resolution=res, calendar=calendar, extractive=extractive))
 
     @staticmethod
     def other_company(question: str, retriever: Any, retrieval: Retrieval) -> str:
@@ -582,8 +623,12 @@ class Answerer:
         t_ret: float,
         tokens: int,
         parts: int = 1,
+        resolution: Resolution | None = None,
+        calendar: Calendar | None = None,
+        extractive: str = "",
     ) -> Answer:
-        """The Answer: citations resolved, refusal detected (and explained), numbers checked."""
+        """The Answer: citations resolved, refusal detected (and explained), numbers checked against the cells
+        the question asked for."""
         markers = sorted({int(m) for group in re.findall(r"\[(\d+(?:\s*,\s*\d+)*)\]", text)
                           for m in re.findall(r"\d+", group)})
         citations = [
@@ -601,7 +646,7 @@ class Answerer:
         computed = [computation.result] if computation else []
         if computation:
             computed += [c.value for c in computation.cells]
-        checks = [] if refused else check_numbers(text, cited, regions, computed)
+        checks = [] if refused else check_numbers(text, cited, regions, computed, resolution, calendar)
         searched = {
             "tier": retrieval.tier,
             "thresholds": retrieval.thresholds,
@@ -625,4 +670,6 @@ class Answerer:
             computation=computation.text if computation else "",
             timings=timings,
             tokens=tokens,
+            cells=[c.to_json() for c in resolution.cells] if resolution else [],
+            extractive=extractive,
         )

@@ -16,12 +16,10 @@ found and there is no result.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from engine.statements import statement_of
-from engine.vocabulary import canonical, label_score, ratio_named, vocabulary
+from engine.vocabulary import canonical, ratio_named, vocabulary
 
 _OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
 _FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
@@ -49,47 +47,10 @@ class Result:
 Lookup = Callable[[str, str], Term | None]
 
 
-def table_lookup(tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None) -> Lookup:
-    """A lookup of (item, year) in the tables: the best-labelled row with a number in that year's column,
-    from the statement that reports the item when ``kinds`` (marker -> statement kind) says which is which."""
-    kinds = kinds or {}
-
-    def lookup(item: str, year: str) -> Term | None:
-        key = canonical(item)
-        known = vocabulary().items.get(key)
-        names = (key, *known.labels) if known else (key,)
-        best: tuple[float, Term] | None = None
-        for marker, table in tables:
-            kind = kinds.get(marker) or statement_of(str(table.get("title", "")))
-            if known and known.balance and kind == "cash_flow":
-                continue
-            bonus = 0.5 if kind and known and known.statement == kind else 0.0
-            cols = [str(c) for c in table.get("columns", [])]
-            idx_for_year = [i for i, c in enumerate(cols) if year in c]
-            if len(idx_for_year) != 1:
-                continue
-            i = idx_for_year[0]
-            for row in table.get("rows", []):
-                if not isinstance(row, dict):
-                    continue
-                nums = row.get("numbers") or []
-                if i >= len(nums) or not isinstance(nums[i], int | float):
-                    continue
-                label = str(row.get("label", ""))
-                score = max(label_score(n, label) for n in names)
-                exact = label.lower().strip(" :") in names
-                score = 2.0 if exact else score
-                if score < 0.75:
-                    continue
-                score += bonus
-                value = float(nums[i])
-                if _OUTFLOWS.search(key):
-                    value = abs(value)
-                if best is None or score > best[0]:
-                    best = (score, Term(item.strip(), label, cols[i], value, marker))
-        return best[1] if best else None
-
-    return lookup
+def is_outflow(item: str) -> bool:
+    """Whether an item is an amount analysts quote as positive although filings print it as an outflow."""
+    known = vocabulary().items.get(canonical(item))
+    return bool(known and known.outflow) or bool(_OUTFLOWS.search(canonical(item)))
 
 
 # --- the expression --------------------------------------------------------------------------------------
@@ -188,22 +149,22 @@ def definition(question: str) -> tuple[str, str] | None:
     return (named[1], year) if named else None
 
 
-def solve(
-    question: str, tables: Sequence[tuple[int, dict[str, Any]]], kinds: dict[int, str] | None = None
-) -> Result | None:
-    """The metric the question defines (or names), from the tables; None unless every term is found.
+def solve(question: str, lookup: Lookup, default_year: str = "") -> Result | None:
+    """The metric the question defines (or names), its terms found by ``lookup`` (the cell resolver's: row by
+    the vocabulary, column by the filing's calendar); None unless every term is found. A question that names no
+    year is computed for ``default_year`` (the newest year the tables show).
 
     "FY2017 - FY2019 3 year average of X" is X for each of the three years, averaged."""
     found = definition(question)
     if found is None:
         return None
     template, year = found
+    year = year or default_year
     span = re.search(rf"{_FY}\s*-\s*{_FY}\s+(\d)[- ]year average", question, re.I)
     years = list(range(int(span.group(1)), int(span.group(2)) + 1)) if span else ([int(year)] if year else [])
     if not years:
         return None
     percent = "* 100" in template
-    lookup = table_lookup(tables, kinds)
     values, shown, terms = [], [], []
     try:
         for y in years:

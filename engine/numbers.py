@@ -116,6 +116,8 @@ def quantities(text: str) -> list[Quantity]:
         scale_word = (m.group("scale") or "").lower()
         # "m"/"b"/"k"/"t" alone are scale words only right after a currency amount ("$4.6B"), not "5 m of road"
         if scale_word in {"k", "m", "b", "t"} and not m.group("cur"):
+            if text[end : end + 1].isalpha():
+                continue  # a letter glued to the digits is a label ("10K", "5G"), not a scale
             scale_word = ""
         raw = m.group(0).strip()
         if not scale_word and m.group("scale"):

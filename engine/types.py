@@ -159,12 +159,20 @@ class Citation:
 
 @dataclass
 class Check:
-    """A number from the answer, looked up in the cited evidence."""
+    """A number from the answer, judged against the cells the question asked for."""
 
     value: str
     found: bool
+    """True only when the number is the asked row and period's cell (or the code's computation from cells), or,
+    for a question no table cell answers, a number the cited text states."""
     where: str = ""
     note: str = ""
+    status: str = ""
+    """``verified``, ``computed``, ``in_text`` (found), or ``other_period``, ``other_row``, ``missing``
+    (flagged: ``note`` says what the number is instead)."""
+    number: float | None = None
+    """The number as the answer writes it (sign applied, scale word not applied): the UI highlights cells by it and
+    never parses the answer again."""
 
 
 @dataclass
@@ -183,6 +191,10 @@ class Answer:
     timings: dict[str, float] = field(default_factory=dict)
     tokens: int = 0
     id: int | None = None
+    cells: list[dict[str, Any]] = field(default_factory=list)
+    """The table cells resolved for the question (row, column, value, page, source number)."""
+    extractive: str = ""
+    """The resolved value stated before the model's sentence, when the resolver was confident."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -198,6 +210,8 @@ class Answer:
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "tokens": self.tokens,
             "id": self.id,
+            "cells": self.cells,
+            "extractive": self.extractive,
         }
 
 
@@ -209,6 +223,15 @@ class RetrievalDone:
     """The evidence is known; generation starts next."""
 
     retrieval: Retrieval
+
+
+@dataclass
+class CellsResolved:
+    """The table cells the question asks for were found before generation: the value, its row, period and page
+    can be shown at once (``text``), the model's sentence follows."""
+
+    cells: list[dict[str, Any]]
+    text: str
 
 
 @dataclass
@@ -225,7 +248,7 @@ class AnswerFinished:
     answer: Answer
 
 
-AnswerEvent = RetrievalDone | TokenStreamed | AnswerFinished
+AnswerEvent = RetrievalDone | CellsResolved | TokenStreamed | AnswerFinished
 
 
 # --- ingestion progress -----------------------------------------------------------------------------

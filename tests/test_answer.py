@@ -11,9 +11,11 @@ import pytest
 from fakes_models import FakeLLM
 from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 
-from engine.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute, same_number
+from engine.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
+from engine.ask.cells import TableSource
 from engine.errors import Cancelled
-from engine.types import AnswerFinished, Evidence, RetrievalDone, TokenStreamed
+from engine.numbers import quantities, same_number
+from engine.types import AnswerFinished, CellsResolved, Evidence, RetrievalDone, TokenStreamed
 
 
 def run(lib, question: str, scope=None, cancelled=None, **changes):  # type: ignore[no-untyped-def]
@@ -34,7 +36,8 @@ def test_events_in_order_with_citations_and_checks(tmp_path: Path) -> None:
     a = final.answer
     assert a.citations and a.citations[0].doc == "ACME_2023_10K" and a.citations[0].page == 2
     found = {c.value: c.found for c in a.checks}
-    assert found["$1,234"] and found["$1,100"] and not found["$999"]
+    # no table among the evidence: the numbers the cited text states count as found
+    assert found["$1,234 million"] and found["$1,100 million"] and not found["$999 million"]
     assert not a.refused and a.tier in {"text", "text+tables+figures"}
     assert llm.prompts[0][0].content == SYSTEM_PROMPT
     data = a.to_json()
@@ -47,6 +50,8 @@ def test_table_json_and_description_in_context_and_cells_verify_numbers(tmp_path
     events = run(lib, "gross profit table", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0, hybrid=False,
                  top_k=1)
     prompt = llm.prompts[0][1].content
+    # no period asked: the resolved row's cell comes first, and the table with every period after it
+    assert prompt.startswith("Cells:\n[1] Gross profit | 2023")
     assert "Table JSON:" in prompt and '"Gross profit","512","440"' in prompt and "Description:" in prompt
     a = events[-1].answer
     assert a.checks and all(c.found for c in a.checks)
@@ -123,7 +128,7 @@ def test_cancel_stops_the_answer(tmp_path: Path) -> None:
 
 
 def test_growth_ratio_and_difference_computed_from_cells() -> None:
-    tables = [(3, INCOME_TABLE)]
+    tables = [TableSource(3, INCOME_TABLE)]
     g = compute("What was the revenue growth from 2022 to 2023?", tables)
     assert g is not None and g.kind == "growth" and abs(g.result - 12.1818) < 1e-3
     assert "1,234 [3]" in g.text and "12.18%" in g.text
@@ -134,7 +139,8 @@ def test_growth_ratio_and_difference_computed_from_cells() -> None:
     assert c is not None and abs(c.result - 1.6) < 1e-9 and c.text.startswith("800 / 500 = 1.60")
     # without a year the named ratio reads the first column
     r = compute("What is the gross margin?", tables)
-    assert r is not None and r.kind == "ratio" and "Gross profit (2023) 512 [3]" in r.text
+    assert r is not None and r.kind == "formula" and abs(r.result - 41.4911) < 1e-3
+    assert [(x.label, x.column) for x in r.cells] == [("Gross profit", "2023"), ("Revenue", "2023")]
     d = compute("What was the change in revenue between 2022 and 2023 in millions?", tables)
     assert d is not None and d.kind == "difference" and d.result == 134
     assert compute("What was the revenue growth from 2020 to 2021?", tables) is None
@@ -154,26 +160,30 @@ def test_computation_reaches_the_prompt_and_the_answer(tmp_path: Path) -> None:
 def test_a_computed_result_the_model_left_out_is_shown_in_the_answer(tmp_path: Path) -> None:
     llm = FakeLLM(lambda msgs: "Gross margin was about 50% [1].")
     lib = build_library(tmp_path, acme_docs(), llm=llm)
-    a = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
-            top_k=3)[-1].answer
-    assert a.text.startswith("Gross margin was about 50% [1].")
-    assert "Computed from the cited cells: 512 / 1,234 * 100 = 41.49%" in a.text
+    events = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
+                 top_k=3)
+    a = events[-1].answer
+    # the computation is shown before the model speaks, and heads the answer
+    shown = [e for e in events if isinstance(e, CellsResolved)]
+    assert shown and shown[0].text.startswith("Computed from the cited cells: 512 / 1,234 * 100 = 41.49%")
+    assert a.text.startswith("Computed from the cited cells: 512 / 1,234 * 100 = 41.49%")
+    assert "Gross margin was about 50% [1]." in a.text and a.text.count("41.49%") == 1
     found = {c.value: (c.found, c.where) for c in a.checks}
     assert found["50%"][0] is False and found["41.49%"] == (True, "computed")
     # a model that uses the result gets no second copy of it
     llm.reply = lambda msgs: "Gross margin was 41.49% [1]."
     a = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
             top_k=3)[-1].answer
-    assert "Computed from" not in a.text
+    assert a.text.count("41.49%") == 2 and not a.text.count("Computed from") > 1
 
 
 def test_number_matching_precision_and_scale() -> None:
-    assert same_number("$1.58 billion", 1.58, 1577.0)
-    assert same_number("1,577", 1577.0, 1577.0)
-    assert not same_number("1,578", 1578.0, 1577.0)
+    assert same_number(quantities("$1.58 billion")[0], 1577.0)
+    assert same_number(quantities("1,577")[0], 1577.0)
+    assert not same_number(quantities("1,578")[0], 1577.0)
     ev = [Evidence(1, "d", "D", 3, "text", 0.5, "Capex was $1,577 million in 2018.")]
     checks = check_numbers("Capex was $1.6 billion in 2018 [1], 3 items.", ev)
-    assert [(c.value, c.found) for c in checks] == [("$1.6", True)]
+    assert [(c.value, c.found) for c in checks] == [("$1.6 billion", True)]
 
 
 def test_ask_json_has_tier_citations_checks_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -208,7 +218,7 @@ def test_an_answer_without_markers_gets_sources_matched_by_its_numbers(tmp_path:
     holder = a.evidence[a.citations[0].marker - 1]
     assert (holder.doc, holder.page) == ("ACME_2023_10K", 2) and "1,234" in holder.text
     found = {c.value: c.found for c in a.checks}
-    assert found == {"$1,234": True, "$999": False}
+    assert found == {"$1,234 million": True, "$999 million": False}
 
     # an answer with its own markers keeps them; nothing is inferred
     lib.llm.reply = lambda msgs: "Total revenue was $1,234 million [1]."

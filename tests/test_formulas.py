@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.formulas import definition, evaluate, solve, table_lookup
+from engine.ask.cells import TableSource, cell_lookup
+from engine.formulas import Result, definition, evaluate
+from engine.formulas import solve as solve_with
+from engine.periods import asked_period
 
 
 def table(title: str, columns: list[str], rows: dict[str, list[float]]) -> dict:
@@ -33,6 +36,15 @@ CASH = table("Consolidated Statements of Cash Flows", ["2019", "2018", "2017"], 
     "Capital expenditures": [-116.0, -131.0, -155.0],
 })
 TABLES = [(1, INCOME), (2, BALANCE), (3, CASH)]
+
+
+def table_lookup(tables: list[tuple[int, dict]], question: str = ""):  # type: ignore[no-untyped-def]
+    """The cell resolver's lookup over plain tables (their titles name the statements)."""
+    return cell_lookup([TableSource(m, t) for m, t in tables], None, asked_period(question))
+
+
+def solve(question: str, tables: list[tuple[int, dict]]) -> Result | None:
+    return solve_with(question, table_lookup(tables, question))
 
 
 def test_a_defined_ratio_with_an_average_balance() -> None:

@@ -1,0 +1,408 @@
+"""Cell resolution: the question's measure (row) and period (column) found in the candidate tables.
+
+A question asks for a line item ("net sales", "capex", a ratio's terms) in a period ("fiscal 2022", "Q2
+FY2023", "as of December 31, 2021"). Retrieval brings the right pages; this module picks the cells: the row
+whose label names the measure (through the vocabulary's line items, or the question's own words for a line
+item the vocabulary does not know), and the column whose header is the period asked, read with the filing's
+fiscal calendar ("fiscal 2022" may be the 52 weeks ended January 28, 2023; a "13 Weeks Ended" column is a
+quarter, not the year). Each cell keeps its full row and column headers, the table's scale and units, its
+page and region, so answers, computed metrics and number checks all speak about the same cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.formulas import Lookup, Term, is_outflow
+from engine.numbers import Quantity, same_number, show
+from engine.periods import Asked, Calendar, Period, asked_period, column_period, matches, what_it_is
+from engine.statements import statement_of, stems
+from engine.types import Evidence, Region
+from engine.vocabulary import LineItem, items_named, label_score
+
+ROW_MIN = 0.75
+"""A row label must fit the measure at least this well to be resolved."""
+CONFIDENT_ROW = 0.9
+"""Row fit above which (with an exact period) the resolver is confident enough to show the cell at once."""
+_PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|percent|ratio|margin", re.I)
+_CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
+
+
+@dataclass
+class TableSource:
+    """A table offered to the resolver: its source number in the prompt, its parsed cells and where it is."""
+
+    marker: int
+    table: dict[str, Any]
+    doc: str = ""
+    page: int = 0
+    region_id: int | None = None
+    heading: str = ""
+    """The page heading and title above the table (the statement's name, "Years ended December 31")."""
+    calendar: Calendar | None = None
+    """The fiscal calendar of the filing the table is in."""
+
+    @classmethod
+    def of(cls, marker: int, evidence: Evidence, region: Region, calendar: Calendar | None = None) -> TableSource:
+        """A retrieved table: its index text starts with the page heading and title."""
+        head = " ".join(evidence.text.split("\n", 3)[:3])
+        return cls(marker, region.table or {}, evidence.doc, evidence.page, region.id,
+                   " ".join([head, region.title, region.units]), calendar)
+
+    @property
+    def context(self) -> str:
+        """What the table says about its periods and units outside the column headers."""
+        return " ".join([self.heading, str(self.table.get("title", "")), str(self.table.get("units", ""))])
+
+    @property
+    def statement(self) -> str:
+        """The primary statement the table is, or ''."""
+        return statement_of(self.heading + " " + str(self.table.get("title", ""))) or ""
+
+
+@dataclass
+class Cell:
+    """One resolved table cell, with everything needed to show and check it."""
+
+    marker: int
+    doc: str
+    page: int
+    region_id: int | None
+    row: str
+    """The row label as printed."""
+    column: str
+    """The column header as the table parser joined it."""
+    raw: str
+    """The cell as printed (``$ 10,208.6``, ``(431)``)."""
+    value: float
+    """The number as printed, sign applied, table scale not applied."""
+    scale: float
+    """The table's scale (1e6 for "in millions"); 1 for per-share amounts and percents."""
+    percent: bool
+    period: Period | None
+    item: str
+    """What the question called it (the vocabulary's canonical name, or the question's words)."""
+    row_fit: float
+    period_fit: float
+
+    @property
+    def amount(self) -> float:
+        """The value with the table's scale applied."""
+        return self.value * self.scale
+
+    @property
+    def shown(self) -> str:
+        """The value as an analyst writes it (``$10,208.6 million``)."""
+        currency = "$" if "$" in self.raw else "€" if "€" in self.raw else "£" if "£" in self.raw else ""
+        return show(self.value, self.scale, self.percent, currency)
+
+    def period_name(self, calendar: Calendar | None) -> str:
+        """The column's period in words, with the fiscal year it belongs to when the calendar says."""
+        if self.period is None:
+            return self.column
+        return what_it_is(self.period, calendar) or self.column
+
+    def line(self, calendar: Calendar | None = None) -> str:
+        """The cell as one prompt line: ``[3] Net sales | 52 weeks ended January 28, 2023 (fiscal 2022) | $10,208.6
+        million``."""
+        name = self.period_name(calendar)
+        column = self.column if name == self.column else f"{self.column} ({name})"
+        return f"[{self.marker}] {self.row} | {column} | {self.shown}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "marker": self.marker,
+            "doc": self.doc,
+            "page": self.page,
+            "region_id": self.region_id,
+            "row": self.row,
+            "column": self.column,
+            "raw": self.raw,
+            "value": self.value,
+            "scale": self.scale,
+            "shown": self.shown,
+            "item": self.item,
+            "row_fit": round(self.row_fit, 3),
+            "period_fit": round(self.period_fit, 3),
+        }
+
+
+@dataclass
+class Resolution:
+    """What the resolver found for a question."""
+
+    asked: Asked
+    cells: list[Cell] = field(default_factory=list)
+    """The best cell for each (measure, asked year), best first."""
+    candidates: list[Cell] = field(default_factory=list)
+    """Every cell of the resolved rows and of rows that fit the measure, in any period: what a number of the
+    answer may have been taken from instead."""
+    measures: list[str] = field(default_factory=list)
+    confident: bool = False
+    """One measure, an exact period and a row that fits it well: the cell can be shown before the model speaks."""
+
+    def lines(self, calendar: Calendar | None = None) -> list[str]:
+        return [c.line(calendar) for c in self.cells]
+
+
+# --- measures -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A line item the question asks for: a vocabulary item, or the question's own words."""
+
+    name: str
+    names: tuple[str, ...]
+    item: LineItem | None = None
+
+
+def measures(question: str) -> list[Measure]:
+    """The line items a question names: the vocabulary's first (longest naming phrase first), then, when it
+    names none, the question's content words, matched against row labels as they are."""
+    found = [Measure(it.name, (it.name, *it.labels, *it.asked), it) for it in items_named(question)]
+    # an item whose naming phrase sits inside a longer one's ("sales" inside "cost of sales") is not asked
+    kept: list[Measure] = []
+    low = question.lower()
+    for m in found:
+        spans = [p for p in m.names if p and re.search(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+        longest = max(spans, key=len, default="")
+        if any(longest and longest != p and longest in p and re.search(re.escape(p), low)
+               for k in kept for p in k.names):
+            continue
+        kept.append(m)
+    return kept
+
+
+def row_fit(measure: Measure, label: str, asked_stems: set[str]) -> float:
+    """How well a row label reports a measure: 2 for a label the vocabulary lists for it, else the best label
+    score against its names; a measure the vocabulary does not know fits a label by the share of the label's
+    content words the question holds."""
+    low = label.lower().strip(" :")
+    if measure.item is not None:
+        if low in measure.item.labels or low == measure.name:
+            return 2.0
+        return max(label_score(n, label) for n in measure.names)
+    words = stems(label)
+    if not words:
+        return 0.0
+    hit = len(words & asked_stems)
+    return hit / len(words) if hit >= min(2, len(words)) else 0.0
+
+
+def _cell_percent(label: str, raw: str, units: str) -> bool:
+    return "%" in raw or bool(re.search(r"\bpercent|%", label, re.I)) and "%" not in units
+
+
+def _scale(table: dict[str, Any], label: str, raw: str) -> float:
+    scale = float(table.get("scale") or 1.0)
+    if "%" in raw or _PER_SHARE.search(label):
+        return 1.0
+    return scale
+
+
+def table_cells(source: TableSource, question_measures: Sequence[Measure], asked: Asked,
+                calendar: Calendar | None, asked_stems: set[str]) -> list[Cell]:
+    """Every cell of a table whose row fits one of the measures, each with its row and period fit (read with the
+    table's own filing calendar when it has one, else ``calendar``)."""
+    table = source.table
+    calendar = source.calendar or calendar
+    columns = [str(c) for c in table.get("columns", [])]
+    periods = [None if _CHANGE_COL.search(c) and not re.search(r"\d{4}", c.replace("vs", "")) else
+               column_period(c, source.context) for c in columns]
+    out: list[Cell] = []
+    statement = source.statement
+    for row in table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        label = str(row.get("label", "")).strip()
+        numbers = row.get("numbers") or []
+        values = row.get("values") or []
+        if not label or not any(isinstance(x, int | float) for x in numbers):
+            continue
+        for m in question_measures:
+            fit = row_fit(m, label, asked_stems)
+            if fit < ROW_MIN:
+                continue
+            if m.item is not None and m.item.balance and statement == "cash_flow":
+                continue  # a balance is never read from a cash flow statement's changes
+            if m.item is not None and statement and m.item.statement == statement:
+                fit += 0.25
+            for i, x in enumerate(numbers):
+                if not isinstance(x, int | float) or i >= len(columns):
+                    continue
+                if _CHANGE_COL.search(columns[i]) and periods[i] is None:
+                    continue
+                raw = str(values[i]) if i < len(values) and values[i] is not None else str(x)
+                p = periods[i]
+                pfit = matches(asked, p, calendar) if p is not None else 0.0
+                out.append(Cell(
+                    marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
+                    column=columns[i], raw=raw, value=float(x),
+                    scale=_scale(table, label, raw), percent=_cell_percent(label, raw, str(table.get("units", ""))),
+                    period=p, item=m.name, row_fit=fit, period_fit=pfit,
+                ))
+    return out
+
+
+def _asked_years(asked: Asked) -> list[int | None]:
+    years: list[int | None] = list(dict.fromkeys(asked.years)) if asked.years else []
+    if asked.fiscal_year is not None and asked.fiscal_year not in years:
+        years.insert(0, asked.fiscal_year)
+    return years or [None]
+
+
+def _for_year(asked: Asked, year: int | None) -> Asked:
+    if year is None or year == asked.fiscal_year:
+        return asked
+    return Asked(fiscal_year=year, quarter=asked.quarter, months=asked.months, instant=None, years=(year,),
+                 text=asked.text)
+
+
+def resolve(
+    question: str, sources: Sequence[TableSource], calendar: Calendar | None = None, max_cells: int = 6
+) -> Resolution:
+    """The cells a question asks for, from the candidate tables (best-ranked sources first).
+
+    For each measure the question names and each year it asks about, the cell with the best row fit, then
+    the best period fit, then the earliest source. With no period asked, the first column (filings put the
+    current period first) of the best row."""
+    asked = asked_period(question)
+    ms = measures(question)
+    if not ms:
+        ms = [Measure(" ".join(sorted(stems(question))), ())]
+    asked_stems = stems(question)
+    all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems)]
+    res = Resolution(asked=asked, measures=[m.name for m in ms], candidates=all_cells)
+    if not all_cells:
+        return res
+    order = {s.marker: k for k, s in enumerate(sources)}
+    chosen: list[Cell] = []
+    for m in ms:
+        mine = [c for c in all_cells if c.item == m.name]
+        if not mine:
+            continue
+        for year in _asked_years(asked):
+            want = _for_year(asked, year)
+            if year is None and asked.instant is None and asked.months is None:
+                # no period asked: the first column of each row, the best row first
+                firsts: dict[tuple[int, str], Cell] = {}
+                for c in mine:
+                    firsts.setdefault((c.marker, c.row), c)
+                pool = list(firsts.values())
+                best = max(pool, key=lambda c: (round(c.row_fit, 2), -order.get(c.marker, 99)))
+                chosen.append(best)
+                continue
+            scored = [(c, matches(want, c.period, calendar) if c.period else 0.0) for c in mine]
+            scored = [(c, f) for c, f in scored if f > 0]
+            if not scored:
+                continue
+            c, f = max(scored, key=lambda cf: (round(cf[0].row_fit, 2), round(cf[1], 2), -order.get(cf[0].marker, 99)))
+            c.period_fit = f
+            chosen.append(c)
+    res.cells = chosen[:max_cells]
+    if res.cells:
+        top = res.cells[0]
+        rivals = [c for c in all_cells if c.item == top.item and c.row_fit >= top.row_fit - 1e-9
+                  and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
+        res.confident = (
+            len(ms) == 1
+            and top.row_fit >= CONFIDENT_ROW
+            and (top.period_fit >= 0.99 or (asked.fiscal_year is None and not asked.years and asked.instant is None))
+            and not rivals
+        )
+    return res
+
+
+# --- checks ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What a number of the answer is, judged against the resolved cells."""
+
+    status: str
+    """``verified`` (the asked row and period), ``other_period``, ``other_row``, ``computed``, ``in_text``,
+    ``missing``."""
+    cell: Cell | None = None
+    note: str = ""
+
+
+def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Sequence[float] = ()) -> Verdict:
+    """Whether an answer's number is the cell the question asked for, a cell of another period or row, or none.
+
+    Matched against the amounts (scale applied) and the values as printed, so "$3.2 billion" meets a table in
+    millions."""
+    def hit(c: Cell) -> bool:
+        return same_number(q, c.value) or (q.scale != 1.0 and same_number(q, c.amount / q.scale)) or same_number(
+            q, c.amount)
+
+    if any(same_number(q, v) for v in computed):
+        return Verdict("computed", note="computed from the cited cells")
+    for c in res.cells:
+        if hit(c):
+            return Verdict("verified", c, f"{c.row}, {c.period_name(calendar)}, p. {c.page}")
+    for c in res.candidates:
+        if hit(c) and c.row_fit >= CONFIDENT_ROW and c.period_fit < 0.99 and any(r.item == c.item for r in res.cells):
+            asked = res.cells[0].period_name(calendar) if res.cells else ""
+            return Verdict("other_period", c, f"is {c.row}, {c.period_name(calendar)} (p. {c.page})"
+                           + (f", not {asked}" if asked else ""))
+    for c in res.candidates:
+        if hit(c):
+            if res.cells and c.item != res.cells[0].item or c.period_fit < 0.99:
+                return Verdict("other_row", c, f"is {c.row}, {c.period_name(calendar)} (p. {c.page})")
+            return Verdict("verified", c, f"{c.row}, {c.period_name(calendar)}, p. {c.page}")
+    return Verdict("missing")
+
+
+# --- lookups for computed metrics -------------------------------------------------------------------------------
+
+
+def measure_of(phrase: str) -> Measure:
+    """The measure a phrase names: the vocabulary's item when it knows the phrase, else the phrase's words."""
+    from engine.vocabulary import item
+
+    it = item(phrase)
+    if it is not None:
+        return Measure(it.name, (it.name, *it.labels, *it.asked), it)
+    return Measure(phrase.strip().lower(), ())
+
+
+def best_cell(
+    phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked
+) -> Cell | None:
+    """The cell of ``phrase`` for fiscal ``year`` (the duration and quarter as the question asks, ``like``),
+    from the best-fitting row, then the best-fitting period, then the best-ranked source; None when no row fits
+    or no column is that year."""
+    m = measure_of(phrase)
+    want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
+                 instant=None, years=(year,) if year is not None else (), text=like.text)
+    cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase))]
+    order = {s.marker: k for k, s in enumerate(sources)}
+    if year is None:
+        firsts: dict[tuple[int, str], Cell] = {}
+        for c in cells:
+            firsts.setdefault((c.marker, c.row), c)
+        cells = list(firsts.values())
+    else:
+        cells = [c for c in cells if c.period_fit > 0.5]
+    if not cells:
+        return None
+    return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), -order.get(c.marker, 99)))
+
+
+def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked) -> Lookup:
+    """The lookup computed metrics use (``formulas.solve``): an item for a fiscal year, as a term with its row,
+    column and source number; outflows ("purchases of property" printed as (131)) as positive amounts."""
+
+    def lookup(phrase: str, year: str) -> Term | None:
+        c = best_cell(phrase, int(year) if year else None, sources, calendar, like)
+        if c is None:
+            return None
+        value = abs(c.value) if is_outflow(phrase) else c.value
+        return Term(phrase.strip(), c.row, c.column, value, c.marker)
+
+    return lookup
