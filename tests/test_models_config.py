@@ -36,14 +36,62 @@ backend = "none"
 
 
 def test_shipped_models_toml_profiles_resolve() -> None:
-    for profile in ("default", "small", "workstation"):
+    for profile in ("default", "small", "workstation", "remote"):
         cfg = load_models_config(repo_models_toml(), profile)
         assert set(cfg.roles) == {"embedder", "llm", "vision", "detector", "ocr", "reranker"}
     ws = load_models_config(repo_models_toml(), "workstation")
-    assert ws.roles["vision"].backend == "llama-cpp-mtmd" and ws.roles["vision"].mmproj
+    assert ws.roles["vision"].backend == "llama-server" and ws.roles["vision"].mmproj
     assert ws.roles["llm"].option("n_gpu_layers") == -1
     # inherited from default
     assert ws.roles["ocr"].backend == "rapidocr"
+
+
+def test_shipped_profiles_run_models_in_their_own_process_and_on_a_gpu_when_there_is_one() -> None:
+    for profile in ("default", "small"):
+        roles = load_models_config(repo_models_toml(), profile).roles
+        assert roles["llm"].backend == "llama-server"
+        assert roles["llm"].option("n_gpu_layers") == "auto"
+        assert roles["embedder"].option("device") == "auto" and roles["detector"].option("device") == "auto"
+    remote = load_models_config(repo_models_toml(), "remote").roles["llm"]
+    assert remote.backend == "openai" and remote.option("url").startswith("http://127.0.0.1:")
+    assert remote.option("api_key_env") == "MFR_LLM_KEY"
+
+
+ROLES_BASE = """
+[profiles.default.embedder]
+backend = "sentence-transformers"
+path = "x"
+[profiles.default.detector]
+backend = "geometry"
+[profiles.default.ocr]
+backend = "none"
+"""
+
+
+@pytest.mark.parametrize(
+    ("role", "match"),
+    [
+        ("[profiles.default.llm]\nbackend = 'openai'", "needs `url`"),
+        ("[profiles.default.llm]\nbackend = 'openai'\nurl = 'localhost:8080'", "needs `url`"),
+        ("[profiles.default.llm]\nbackend = 'openai'\nurl = 'http://h:1'\npath = 'x.gguf'", "remove path"),
+        ("[profiles.default.llm]\nbackend = 'llama-server'", "needs a `path`"),
+        ("[profiles.default.llm]\nbackend = 'llama-server'\npath = 'x'\n"
+         "[profiles.default.vision]\nbackend = 'llama-server'\npath = 'x'", "needs `mmproj`"),
+    ],
+)
+def test_server_backends_say_what_is_missing(tmp_path: Path, role: str, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        load_models_config(write(tmp_path, ROLES_BASE + role))
+
+
+def test_torch_device_auto_follows_the_hardware() -> None:
+    import torch
+
+    from engine.models.device import torch_device
+
+    assert torch_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert torch_device(None) == torch_device("auto")
+    assert torch_device("cuda:1") == "cuda:1" and torch_device("CPU") == "cpu"
 
 
 @pytest.mark.parametrize(
@@ -63,7 +111,7 @@ def test_malformed_models_toml_gives_clear_errors(tmp_path: Path, text: str, mat
 
 
 def test_unknown_profile_lists_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="Profiles there: default, small, workstation"):
+    with pytest.raises(ConfigError, match="Profiles there: default, remote, small, workstation"):
         load_models_config(repo_models_toml(), "nope")
 
 

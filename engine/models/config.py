@@ -14,13 +14,17 @@ OPTIONAL_ROLES: frozenset[str] = frozenset({"vision", "reranker"})
 
 BACKENDS: dict[str, frozenset[str]] = {
     "embedder": frozenset({"sentence-transformers"}),
-    "llm": frozenset({"llama-cpp"}),
-    "vision": frozenset({"llama-cpp-mtmd", "none"}),
+    "llm": frozenset({"llama-server", "openai", "llama-cpp"}),
+    "vision": frozenset({"llama-server", "openai", "llama-cpp-mtmd", "none"}),
     "detector": frozenset({"ultralytics", "geometry", "none"}),
     "ocr": frozenset({"rapidocr", "none"}),
     "reranker": frozenset({"cross-encoder", "llm", "none"}),
 }
-"""The backends each role accepts."""
+"""The backends each role accepts.
+
+``llama-server``: the GGUF runs in a ``llama_cpp.server`` child process this app starts (the default);
+``openai``: a server already running (``url``); ``llama-cpp`` / ``llama-cpp-mtmd``: in the app's own process
+(kept for unit tests; a native crash there takes the app down, and a CUDA build cannot share it with torch)."""
 
 _RESERVED = {"backend", "path", "packaged", "sha256", "mmproj", "mmproj_sha256"}
 
@@ -142,13 +146,24 @@ def _role(role: str, body: Any, file: Path, profile: str) -> RoleConfig:
     path, packaged = body.get("path", ""), body.get("packaged", "")
     if path and packaged:
         raise ConfigError(f"{where}: give either path or packaged, not both.", title="models.toml malformed")
-    needs_file = backend not in {"none", "geometry", "rapidocr", "llm"}
+    if backend == "openai":
+        url = body.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"{where}: backend 'openai' needs `url`, the base URL of a running OpenAI-compatible server "
+                "(e.g. url = \"http://127.0.0.1:8080\").",
+                title="models.toml incomplete",
+            )
+        if path or packaged:
+            raise ConfigError(f"{where}: backend 'openai' reaches its model by `url`; remove path/packaged.",
+                              title="models.toml malformed")
+    needs_file = backend not in {"none", "geometry", "rapidocr", "llm", "openai"}
     if needs_file and not (path or packaged):
         raise ConfigError(
             f"{where}: backend '{backend}' needs a `path` to a local model (or `packaged = \"...\"`).",
             title="models.toml incomplete",
         )
-    if backend == "llama-cpp-mtmd" and not body.get("mmproj"):
+    if role == "vision" and backend in {"llama-cpp-mtmd", "llama-server"} and not body.get("mmproj"):
         raise ConfigError(
             f"{where}: the vision backend needs `mmproj`, the path of the model's multimodal projector GGUF.",
             title="models.toml incomplete",

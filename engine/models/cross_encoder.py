@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ModelError
+from engine.models.device import torch_device
 from engine.models.protocols import LLM, ChatMessage
 from engine.settings import force_offline
 
@@ -98,7 +99,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> CrossEncoderReranker:
                          title="models.toml incomplete")
     return CrossEncoderReranker(
         path,
-        device=str(cfg.option("device", "cpu")),
+        device=torch_device(cfg.option("device", "auto")),
         threads=provider.settings.n_threads,
         max_length=int(cfg.option("max_length", 512)),
     )

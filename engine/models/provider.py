@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,11 @@ from engine.settings import Settings
 
 FACTORIES: dict[tuple[str, str], str] = {
     ("embedder", "sentence-transformers"): "engine.models.st_embedder:build",
+    ("llm", "llama-server"): "engine.models.llama_server:build_llm",
+    ("llm", "openai"): "engine.models.llama_server:build_external_llm",
     ("llm", "llama-cpp"): "engine.models.llama_backend:build_llm",
+    ("vision", "llama-server"): "engine.models.llama_server:build_vision",
+    ("vision", "openai"): "engine.models.llama_server:build_external_vision",
     ("vision", "llama-cpp-mtmd"): "engine.models.llama_backend:build_vision",
     ("detector", "ultralytics"): "engine.models.yolo_detector:build",
     ("ocr", "rapidocr"): "engine.models.rapid_ocr:build",
@@ -39,6 +44,7 @@ class ModelProvider:
         self._config = config
         self._overrides = dict(overrides or {})
         self._models: dict[str, Any] = {}
+        self._shared: dict[Any, Any] = {}
         self._lock = threading.RLock()
         self.hashes = HashCache(settings.models_dir / "hashes.json")
 
@@ -141,13 +147,22 @@ class ModelProvider:
     def reranker(self) -> Reranker | None:
         return self.get("reranker")  # type: ignore[no-any-return]
 
-    def close(self) -> None:
+    def shared(self, key: Any, make: Callable[[], Any]) -> Any:
+        """A resource several roles share (a model server), made once per ``key``, closed by ``close``."""
         with self._lock:
-            for model in self._models.values():
+            if key not in self._shared:
+                self._shared[key] = make()
+            return self._shared[key]
+
+    def close(self) -> None:
+        """Free every model and stop the model servers this provider started."""
+        with self._lock:
+            for model in list(self._models.values()) + list(self._shared.values()):
                 closer = getattr(model, "close", None)
                 if callable(closer):
                     closer()
             self._models.clear()
+            self._shared.clear()
 
     # --- checks --------------------------------------------------------------------------------------
     def check(self, role: str, load: bool = True) -> RoleStatus:
@@ -171,8 +186,10 @@ class ModelProvider:
             if load:
                 model = self.get(role)
                 status.detail = _exercise(role, model)
+                status.extra["runs"] = where(cfg, model)
             else:
-                status.detail = "file verified"
+                status.detail = "file verified" if path is not None else "not contacted (--no-load)"
+                status.extra["runs"] = where(cfg, None)
             status.ok = True
         except EngineError as exc:
             status.detail = f"{exc.title}: {exc.message}"
@@ -205,6 +222,24 @@ def refuse_pickle(cfg: RoleConfig, path: Path | None) -> None:
             "trust the files.",
             title="Pickle model refused",
         )
+
+
+def where(cfg: RoleConfig, model: Any) -> dict[str, Any]:
+    """Where a role runs, for ``models --json``: backend, and url / pid / device / n_gpu_layers of a model
+    server, or the torch device of an in-process model. Without a loaded model: what models.toml asks for."""
+    reporter = getattr(model, "where", None)
+    if callable(reporter):
+        return dict(reporter())
+    runs: dict[str, Any] = {"backend": cfg.backend}
+    if cfg.backend in {"llama-server", "llama-cpp", "llama-cpp-mtmd"}:
+        runs["n_gpu_layers"] = cfg.option("n_gpu_layers", "auto" if cfg.backend == "llama-server" else 0)
+        runs["process"] = "own (llama_cpp.server)" if cfg.backend == "llama-server" else "in the app"
+    elif cfg.backend == "openai":
+        runs["url"] = str(cfg.option("url", ""))
+    device = getattr(model, "device", None) if model is not None else cfg.option("device")
+    if device is not None:
+        runs["device"] = str(device)
+    return runs
 
 
 def _exercise(role: str, model: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import ModelError
+from engine.models.device import torch_device
 from engine.settings import force_offline
 
 PRECISIONS = ("auto", "fp32", "bf16")
@@ -99,7 +100,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> SentenceTransformerEmbe
         raise ModelError(f"{cfg.source}: the embedder needs a path.", title="models.toml incomplete")
     return SentenceTransformerEmbedder(
         path,
-        device=str(cfg.option("device", "cpu")),
+        device=torch_device(cfg.option("device", "auto")),
         threads=provider.settings.n_threads,
         batch_size=int(cfg.option("batch_size", provider.settings.embed_batch)),
         precision=str(cfg.option("precision", "auto")),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.errors import ConfigError, ModelError
+from engine.models.device import torch_device
 from engine.models.protocols import Detection
 from engine.settings import force_offline
 
@@ -147,7 +148,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> YoloDetector:
             imgsz=int(cfg.option("imgsz", 1024)),
             conf=float(cfg.option("conf", 0.25)),
             batch=int(cfg.option("batch", 8)),
-            device=str(cfg.option("device", "cpu")),
+            device=torch_device(cfg.option("device", "auto"), onnx=suffix == ".onnx"),
         )
     except (ConfigError, ModelError):
         raise

@@ -1,0 +1,144 @@
+"""Entry point of the model server child process: llama-cpp-python's own OpenAI-compatible server, guarded.
+
+Run by ``engine.models.llama_server`` as ``python -I _server_child.py --config FILE --status FILE --parent PID``
+(``-I``: the engine package is never imported here, so nothing but llama_cpp and its server stack loads; torch
+in particular never does, which a CUDA build of llama.cpp does not survive). Before anything else it makes
+sure it cannot outlive the app: ``PR_SET_PDEATHSIG`` on Linux, plus a watchdog that exits when its stdin (a
+pipe from the parent) closes or when the parent pid changes. Then it imports llama_cpp, resolves
+``n_gpu_layers = "auto"`` (every layer on the GPU when this build can offload, else 0), writes a status file
+the app reads (``models --json`` reports it), and runs ``llama_cpp.server``'s own ``main``.
+
+One addition to the server: an error raised while a streamed answer is produced (a prompt over the context,
+a failed decode) is sent as a final ``data: {"error": {...}}`` event, as llama.cpp's own server does, instead
+of cutting the stream without a word.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Exit when the parent dies, however it dies (also SIGKILL, which runs no cleanup in the parent)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError) as exc:
+            print(f"mfr-server: PR_SET_PDEATHSIG unavailable ({exc}); relying on the watchdog", file=sys.stderr)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(0)
+
+    def stdin_closed() -> None:
+        try:  # os.read, not sys.stdin: a buffered reader's lock would block interpreter shutdown
+            while os.read(0, 4096):
+                pass
+        except OSError:
+            pass
+        print("mfr-server: the app closed the pipe; exiting", file=sys.stderr, flush=True)
+        os._exit(0)
+
+    def parent_gone() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        print("mfr-server: the app is gone; exiting", file=sys.stderr, flush=True)
+        os._exit(0)
+
+    threading.Thread(target=stdin_closed, daemon=True, name="mfr-watch-stdin").start()
+    threading.Thread(target=parent_gone, daemon=True, name="mfr-watch-parent").start()
+
+
+def _report_stream_errors() -> None:
+    """Make a failure inside a streamed completion arrive as an ``error`` event (see the module doc)."""
+    import llama_cpp.server.app as server_app
+
+    original = server_app.get_event_publisher
+
+    def error_event(exc: BaseException) -> dict[str, Any]:
+        traceback.print_exception(exc, file=sys.stderr)
+        return {"error": {"message": str(exc), "type": type(exc).__name__}}
+
+    async def get_event_publisher(request: Any, inner_send_chan: Any, body: Any, body_model: Any,
+                                  llama_call: Any, kwargs: Any) -> None:
+        def call(llama: Any, **kw: Any) -> Iterator[Any]:
+            try:
+                result = llama_call(llama, **kw)
+            except Exception as exc:  # noqa: BLE001 - every failure becomes an event the client reads
+                return iter([error_event(exc)])
+
+            def events() -> Iterator[Any]:
+                try:
+                    yield from result
+                except Exception as exc:  # noqa: BLE001
+                    yield error_event(exc)
+
+            return events()
+
+        await original(request=request, inner_send_chan=inner_send_chan, body=body, body_model=body_model,
+                       llama_call=call, kwargs=kwargs)
+
+    server_app.get_event_publisher = get_event_publisher
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--config", required=True, help="llama_cpp.server config file (JSON) written by the app")
+    parser.add_argument("--status", required=True, help="where to write what this server runs on (JSON)")
+    parser.add_argument("--parent", type=int, required=True, help="the app's pid")
+    args = parser.parse_args()
+    _die_with_parent(args.parent)
+    for var in ("HOST", "PORT", "CONFIG_FILE"):  # llama_cpp.server would let these override the config
+        os.environ.pop(var, None)
+
+    import llama_cpp  # the first native library this process loads
+
+    offload = bool(llama_cpp.llama_supports_gpu_offload())
+    with open(args.config, encoding="utf-8") as f:
+        config = json.load(f)
+    for model in config["models"]:
+        if model.get("n_gpu_layers", "auto") == "auto":
+            model["n_gpu_layers"] = -1 if offload else 0
+    resolved = args.config + ".resolved.json"
+    fd = os.open(resolved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(config, f)
+    _report_stream_errors()
+    from llama_cpp.server.__main__ import main as serve
+
+    status = {
+        "pid": os.getpid(),
+        "gpu_offload": offload,
+        "n_gpu_layers": [m["n_gpu_layers"] for m in config["models"]],
+        "llama_cpp": getattr(llama_cpp, "__version__", "?"),
+        "python": sys.version.split()[0],
+        "torch_imported": "torch" in sys.modules,
+    }
+    with open(args.status, "w", encoding="utf-8") as f:
+        json.dump(status, f)
+    print(f"mfr-server: {json.dumps(status)}", file=sys.stderr, flush=True)
+
+    sys.argv = ["llama_cpp.server", "--config_file", resolved]
+    serve()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except BaseException:  # noqa: BLE001 - a failed load: say why in the log, exit without finalizing threads
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(1)

@@ -1,0 +1,455 @@
+"""The llm and vision roles in their own process: the real ``llama_cpp.server`` started by the app on the
+tiny GGUF fixtures (``backend = "llama-server"``), and the same client against a server a test starts itself
+(``backend = "openai"``). Crashes, cancels, keys, loopback and orphans are checked on real processes."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tiny_gguf import IMAGE_TOKENS, SCRIPT, write_png
+
+from engine.errors import ConfigError, ModelError
+from engine.models.protocols import LLM, ChatMessage, VisionModel, VisionRequest
+
+pytest.importorskip("llama_cpp")
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] extra not installed")
+
+from engine.models.llama_backend import VisionOverflow  # noqa: E402
+from engine.models.llama_server import LocalServer, ServedLLM, ServedVision  # noqa: E402
+from engine.models.provider import ModelProvider  # noqa: E402
+from engine.settings import Settings  # noqa: E402
+
+pytestmark = [pytest.mark.tiny_gguf]
+
+QUESTION = [
+    ChatMessage("system", "Answer from the context only."),
+    ChatMessage("user", "How much restricted cash did the firm hold?"),
+]
+SCRIPT_PIECES = ["Hello", " from", " the", " tiny", " model", "."]
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def server_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Server logs of each test go to its own tmp dir."""
+    folder = tmp_path / "logs"
+    monkeypatch.setenv("MFR_LOG_DIR", str(folder))
+    return folder
+
+
+def _toml(llm: Path, mmproj: Path | None = None, share: bool = True, n_ctx: int = 512, extra: str = "") -> str:
+    text = f"""
+[profiles.default]
+embedder = {{ backend = "sentence-transformers", path = "{llm}" }}
+detector = {{ backend = "geometry" }}
+ocr = {{ backend = "none" }}
+
+[profiles.default.llm]
+backend = "llama-server"
+path = "{llm}"
+n_ctx = {n_ctx}
+n_batch = 64
+{extra}
+"""
+    if mmproj is not None:
+        text += f"""
+[profiles.default.vision]
+backend = "llama-server"
+path = "{llm}"
+mmproj = "{mmproj}"
+n_ctx = 512
+n_batch = 64
+share_llm = {'true' if share else 'false'}
+"""
+    return text
+
+
+def _provider(tmp_path: Path, toml: str) -> ModelProvider:
+    file = tmp_path / "models.toml"
+    file.write_text(toml)
+    return ModelProvider(Settings(data_dir=tmp_path / "data", models_toml=file, n_threads=1))
+
+
+@pytest.fixture
+def served(tmp_path: Path, tiny_llama_path: Path) -> Iterator[tuple[ModelProvider, ServedLLM]]:
+    provider = _provider(tmp_path, _toml(tiny_llama_path))
+    try:
+        llm = provider.llm()
+        assert isinstance(llm, ServedLLM)
+        yield provider, llm
+    finally:
+        provider.close()
+
+
+def _server(llm: Any) -> LocalServer:
+    server = llm.endpoint.server
+    assert isinstance(server, LocalServer)
+    return server
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _wait_until(check: Callable[[], bool], timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+# --- the local server --------------------------------------------------------------------------------------
+
+
+def test_chat_streams_through_the_local_server(served: tuple[ModelProvider, ServedLLM]) -> None:
+    provider, llm = served
+    assert isinstance(llm, LLM)
+    assert llm.context_tokens == 512 and llm.name == "tiny-llama"
+    pieces: list[str] = []
+    gen = llm.chat(QUESTION, max_tokens=32, on_token=pieces.append)
+    assert gen.text == SCRIPT
+    assert pieces == SCRIPT_PIECES
+    assert gen.completion_tokens == 6
+    assert llm.chat(QUESTION, max_tokens=3).text == "Hello from the"
+    assert llm.count_tokens(SCRIPT) == 6 and llm.count_tokens("") == 0
+    server = _server(llm)
+    assert server.pid != os.getpid() and _running(server.pid or 0)
+    assert server.status["torch_imported"] is False  # the child never loads torch
+    where = llm.where()
+    assert where["backend"] == "llama-server" and where["url"].startswith("http://127.0.0.1:")
+    assert where["device"] == ("gpu" if server.status["gpu_offload"] else "cpu")
+    status = provider.check("llm")
+    assert status.ok, status.detail
+    assert status.to_json()["runs"]["pid"] == server.pid
+
+
+def test_server_listens_on_loopback_only_and_needs_the_key(served: tuple[ModelProvider, ServedLLM]) -> None:
+    _, llm = served
+    server = _server(llm)
+    port = int(server.url.rsplit(":", 1)[1])
+    listening = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not Path(table).exists():
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                listening.append(local.rsplit(":", 1)[0])
+    assert listening == ["0100007F"], listening  # 127.0.0.1 and nothing else
+
+    def status(headers: dict[str, str]) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            body = json.dumps({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 2})
+            conn.request("POST", "/v1/chat/completions", body=body,
+                         headers={"Content-Type": "application/json", **headers})
+            return conn.getresponse().status
+        finally:
+            conn.close()
+
+    assert status({}) == 401
+    assert status({"Authorization": "Bearer wrong"}) == 401
+    assert status({"Authorization": f"Bearer {server.api_key}"}) == 200
+    assert len(server.api_key) >= 32
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", "/extras/tokenize", body=json.dumps({"input": "x"}),
+                 headers={"Content-Type": "application/json"})
+    assert conn.getresponse().status == 401
+    conn.close()
+
+
+def test_only_loopback_connections_are_made(served: tuple[ModelProvider, ServedLLM],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    _, llm = served
+    made: list[Any] = []
+    real_connect = socket.socket.connect
+
+    def connect(sock: socket.socket, address: Any) -> Any:
+        made.append(address)
+        if not (isinstance(address, tuple) and address[0] in {"127.0.0.1", "localhost", "::1"}):
+            raise OSError(f"network disabled in this test ({address!r})")
+        return real_connect(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+    assert made and all(a[0] == "127.0.0.1" for a in made)
+
+
+def test_cancel_returns_what_was_generated(served: tuple[ModelProvider, ServedLLM]) -> None:
+    _, llm = served
+    pieces: list[str] = []
+    gen = llm.chat(QUESTION, max_tokens=32, on_token=pieces.append, cancelled=lambda: len(pieces) >= 2)
+    assert gen.text == "Hello from" and pieces == ["Hello", " from"]
+    assert llm.chat(QUESTION, cancelled=lambda: True).text == ""
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT  # the server is left usable
+
+
+def test_prompt_over_the_context_is_prompt_too_long(served: tuple[ModelProvider, ServedLLM]) -> None:
+    _, llm = served
+    with pytest.raises(ModelError, match="does not fit") as info:
+        llm.chat([ChatMessage("user", "revenue " * 600)], max_tokens=8)
+    assert info.value.title == "Prompt too long"
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+
+
+def test_killed_server_is_a_clear_error_and_the_next_question_works(
+    served: tuple[ModelProvider, ServedLLM],
+) -> None:
+    _, llm = served
+    server = _server(llm)
+    first_pid = server.pid
+    assert first_pid is not None and llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+    # Freeze the server so the question is surely in flight, unanswered, when it is killed.
+    os.kill(first_pid, signal.SIGSTOP)
+    outcome: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            outcome["gen"] = llm.chat(QUESTION, max_tokens=32)
+        except ModelError as exc:
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=ask)
+    worker.start()
+    time.sleep(0.5)
+    assert worker.is_alive()  # waiting on the frozen server
+    os.kill(first_pid, signal.SIGKILL)
+    worker.join(timeout=30)
+    error = outcome.get("error")
+    assert isinstance(error, ModelError), outcome
+    assert error.title == "Model server crashed"
+    assert "SIGKILL" in error.message and "ask again" in error.message
+    assert not _running(first_pid)
+    # The next question restarts the server and is answered.
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+    assert server.pid != first_pid and server.starts == 2
+
+
+def test_a_server_that_cannot_load_is_a_model_error_naming_the_log(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.gguf"
+    garbage.write_bytes(b"GGUF" + b"\x03\x00\x00\x00" + b"\xff" * 2000)
+    provider = _provider(tmp_path, _toml(garbage))
+    try:
+        with pytest.raises(ModelError) as info:
+            provider.llm()
+        assert info.value.title == "Model failed to load"
+        assert "models.toml" in info.value.message and "model-server-llm" in info.value.message
+        assert "exit code" in info.value.message
+    finally:
+        provider.close()
+
+
+def test_missing_model_file_fails_before_any_server_starts(tmp_path: Path) -> None:
+    provider = _provider(tmp_path, _toml(tmp_path / "absent.gguf"))
+    with pytest.raises(ModelError, match="absent.gguf") as info:
+        provider.llm()
+    assert info.value.title == "Model file missing"
+
+
+def test_checksum_mismatch_fails_before_any_server_starts(tmp_path: Path, tiny_llama_path: Path) -> None:
+    toml = _toml(tiny_llama_path).replace("n_ctx = 512", f'n_ctx = 512\nsha256 = "{"0" * 64}"')
+    provider = _provider(tmp_path, toml)
+    with pytest.raises(ModelError, match="sha256"):
+        provider.llm()
+    assert not provider._shared  # nothing was started
+
+
+# --- vision ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("images")
+    return [write_png(folder / "table-p3-1.png", (200, 30, 30)),
+            write_png(folder / "figure-p4-2.png", (30, 30, 200), size=(64, 30))]
+
+
+def test_one_server_serves_text_and_vision_of_one_gguf(
+    tmp_path: Path, tiny_llama_path: Path, tiny_mmproj_path: Path, images: list[Path]
+) -> None:
+    provider = _provider(tmp_path, _toml(tiny_llama_path, tiny_mmproj_path))
+    try:
+        llm, vision = provider.llm(), provider.vision()
+        assert isinstance(vision, ServedVision) and isinstance(vision, VisionModel)
+        assert _server(llm) is _server(vision) and _server(llm).spec.label == "llm+vision"
+        assert len(provider._shared) == 1
+        prompt = f"For each file ({images[0].name}, {images[1].name}) give a description and a JSON table."
+        assert vision.describe([VisionRequest(images=images, prompt=prompt, max_tokens=64)]) == [SCRIPT]
+        assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+        log = (_server(llm).log_path or Path()).read_text()
+        assert log.count("image slice encoded") >= 2  # both images went through the CLIP encoder
+        assert f"{IMAGE_TOKENS}" in log
+        many = images * (512 // IMAGE_TOKENS)  # more image tokens than the 512-token context holds
+        with pytest.raises(VisionOverflow) as info:
+            vision.describe([VisionRequest(images=many, prompt="Describe them.", max_tokens=16)])
+        assert info.value.images == len(many) and "fewer images" in info.value.message
+        assert vision.describe([VisionRequest(images=images[:1], prompt="Describe.", max_tokens=16)]) == [SCRIPT]
+    finally:
+        provider.close()
+
+
+def test_vision_with_its_own_server(tmp_path: Path, tiny_llama_path: Path, tiny_mmproj_path: Path,
+                                    images: list[Path]) -> None:
+    provider = _provider(tmp_path, _toml(tiny_llama_path, tiny_mmproj_path, share=False))
+    try:
+        vision = provider.vision()
+        assert isinstance(vision, ServedVision) and _server(vision).spec.label == "vision"
+        assert vision.describe([VisionRequest(images=images[:1], prompt="Describe.", max_tokens=16)]) == [SCRIPT]
+    finally:
+        provider.close()
+
+
+# --- no orphans --------------------------------------------------------------------------------------------
+
+_APP = textwrap.dedent("""
+    import sys, threading, time
+    from pathlib import Path
+    from engine.models.protocols import ChatMessage
+    from engine.models.provider import ModelProvider
+    from engine.settings import Settings
+    provider = ModelProvider(Settings(data_dir=Path(sys.argv[2]), models_toml=Path(sys.argv[1]), n_threads=1))
+    box = {}
+    # Started from a worker thread that ends: the server must outlive the thread, not the process.
+    t = threading.Thread(target=lambda: box.setdefault("llm", provider.llm()))
+    t.start(); t.join()
+    llm = box["llm"]
+    time.sleep(1.0)
+    print(llm.endpoint.server.pid, llm.chat([ChatMessage("user", "hi")], max_tokens=8).text, flush=True)
+    if sys.argv[3] == "exit":
+        sys.exit(0)  # no close(): the atexit hook stops the server
+    time.sleep(600)
+""")
+
+
+@pytest.mark.parametrize("how", ["exit", "sigkill", "sigterm"])
+def test_no_server_is_left_after_the_app_exits_or_is_killed(tmp_path: Path, tiny_llama_path: Path,
+                                                            how: str) -> None:
+    toml = tmp_path / "models.toml"
+    toml.write_text(_toml(tiny_llama_path))
+    app = subprocess.Popen([sys.executable, "-c", _APP, str(toml), str(tmp_path / "data"), how], cwd=REPO,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert app.stdout is not None
+        line = app.stdout.readline().split()
+        assert line, app.stderr.read() if app.stderr else ""
+        pid = int(line[0])
+        assert line[1:] == ["Hello", "from", "the", "tiny", "model."]
+        assert _running(pid)
+        if how == "sigkill":
+            app.kill()
+        elif how == "sigterm":
+            app.terminate()
+        app.wait(timeout=60)
+        assert _wait_until(lambda: not _running(pid)), f"server {pid} outlived the app ({how})"
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+
+
+# --- an external server (backend = "openai") ---------------------------------------------------------------
+
+
+@pytest.fixture
+def external_server(tmp_path: Path, tiny_llama_path: Path) -> Iterator[tuple[str, str]]:
+    """A real ``python -m llama_cpp.server`` started by the test itself, as a user would run one."""
+    from engine.models.llama_server import free_port
+
+    port, key = free_port(), "test-key-0123456789"
+    log = open(tmp_path / "external.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(tiny_llama_path), "--host", "127.0.0.1",
+         "--port", str(port), "--api_key", key, "--n_ctx", "512", "--n_threads", "1", "--n_threads_batch", "1",
+         "--model_alias", "tiny"],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    try:
+        assert _wait_until(up, timeout=120), (tmp_path / "external.log").read_text()[-2000:]
+        yield url, key
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+def _external_toml(url: str, extra: str = "") -> str:
+    return f"""
+[profiles.default]
+embedder = {{ backend = "sentence-transformers", path = "/nope" }}
+detector = {{ backend = "geometry" }}
+ocr = {{ backend = "none" }}
+
+[profiles.default.llm]
+backend = "openai"
+url = "{url}"
+api_key_env = "MFR_TEST_LLM_KEY"
+{extra}
+"""
+
+
+def test_openai_backend_talks_to_a_running_server(tmp_path: Path, external_server: tuple[str, str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    url, key = external_server
+    monkeypatch.setenv("MFR_TEST_LLM_KEY", key)
+    provider = _provider(tmp_path, _external_toml(url + "/v1", 'n_ctx = 512\nrepeat_penalty = 1.0'))
+    try:
+        llm = provider.llm()
+        assert isinstance(llm, ServedLLM) and llm.endpoint.server is None
+        assert llm.name == "tiny" and llm.context_tokens == 512
+        pieces: list[str] = []
+        assert llm.chat(QUESTION, max_tokens=32, on_token=pieces.append).text == SCRIPT
+        assert pieces == SCRIPT_PIECES
+        assert llm.count_tokens(SCRIPT) == 6 and llm.tokenizer == "extras"
+        assert llm.where() == {"backend": "openai", "url": url + "/v1", "model": "tiny", "device": "remote"}
+        with pytest.raises(ModelError, match="does not fit"):
+            llm.chat([ChatMessage("user", "revenue " * 600)], max_tokens=8)
+    finally:
+        provider.close()
+
+
+def test_openai_backend_with_a_wrong_key_is_refused(tmp_path: Path, external_server: tuple[str, str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = external_server
+    monkeypatch.setenv("MFR_TEST_LLM_KEY", "not-the-key")
+    with pytest.raises(ModelError, match="refused the API key"):
+        _provider(tmp_path, _external_toml(url)).llm()
+    monkeypatch.delenv("MFR_TEST_LLM_KEY")
+    with pytest.raises(ConfigError, match="MFR_TEST_LLM_KEY"):
+        _provider(tmp_path, _external_toml(url)).llm()
+
+
+def test_openai_backend_unreachable_is_a_model_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.models.llama_server import free_port
+
+    monkeypatch.setenv("MFR_TEST_LLM_KEY", "k")
+    with pytest.raises(ModelError, match="Cannot reach") as info:
+        _provider(tmp_path, _external_toml(f"http://127.0.0.1:{free_port()}")).llm()
+    assert info.value.title == "Model server unreachable"
