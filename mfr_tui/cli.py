@@ -235,6 +235,9 @@ def cmd_models(engine: Engine, args: argparse.Namespace) -> int:
             sys.stdout.write(f"{mark} {role:<9} {st.backend:<22} {st.detail}\n")
             if st.path:
                 sys.stdout.write(f"    {st.path}\n    sha256 {st.sha256}\n")
+            runs = {k: v for k, v in st.extra.get("runs", {}).items() if k != "backend" and v not in ("", None)}
+            if runs:
+                sys.stdout.write("    runs: " + ", ".join(f"{k} {v}" for k, v in runs.items()) + "\n")
     required_ok = all(st.ok for st in statuses.values() if not st.optional)
     return EXIT_OK if required_ok else EXIT_FAILED
 

@@ -453,3 +453,62 @@ def test_openai_backend_unreachable_is_a_model_error(tmp_path: Path, monkeypatch
     with pytest.raises(ModelError, match="Cannot reach") as info:
         _provider(tmp_path, _external_toml(f"http://127.0.0.1:{free_port()}")).llm()
     assert info.value.title == "Model server unreachable"
+
+
+# --- the packaged model, mid-answer ------------------------------------------------------------------------
+
+LONG = [ChatMessage("user", "Count from 1 to 100, separated by commas. Write every number.")]
+
+
+@pytest.fixture(scope="module")
+def packaged_llm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedLLM]:
+    from engine.settings import repo_models_toml
+
+    folder = tmp_path_factory.mktemp("packaged")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MFR_LOG_DIR", str(folder / "logs"))
+        provider = ModelProvider(Settings(data_dir=folder, models_toml=repo_models_toml(), profile="default"))
+        try:
+            llm = provider.llm()
+        except ModelError as exc:
+            provider.close()
+            pytest.skip(f"packaged model not installed: {exc.message}")
+        assert isinstance(llm, ServedLLM)
+        yield llm
+        provider.close()
+
+
+@pytest.mark.real_models
+@pytest.mark.slow
+def test_cancel_stops_the_generation_in_the_server(packaged_llm: ServedLLM) -> None:
+    server = _server(packaged_llm)
+    pieces: list[str] = []
+    gen = packaged_llm.chat(LONG, max_tokens=300, on_token=pieces.append, cancelled=lambda: len(pieces) >= 3)
+    assert len(pieces) == 3 and gen.text == "".join(pieces)
+    # The server saw the hang-up and stopped generating (it logs the disconnect at its next token).
+    assert _wait_until(lambda: "Disconnected from client" in (server.log_path or Path()).read_text(), 30)
+    assert "4" in packaged_llm.chat([ChatMessage("user", "What is 2 + 2? Reply with the number only.")],
+                                    max_tokens=8).text
+
+
+@pytest.mark.real_models
+@pytest.mark.slow
+def test_server_killed_mid_answer_then_the_next_question_works(packaged_llm: ServedLLM) -> None:
+    server = _server(packaged_llm)
+    pid = server.pid
+    assert pid is not None
+    pieces: list[str] = []
+
+    def on_token(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == 3:
+            os.kill(pid, signal.SIGKILL)
+
+    with pytest.raises(ModelError) as info:
+        packaged_llm.chat(LONG, max_tokens=300, on_token=on_token)
+    assert info.value.title == "Model server crashed"
+    assert "killed by SIGKILL" in info.value.message and "ask again" in info.value.message
+    assert 3 <= len(pieces) < 150  # it was answering when it died
+    gen = packaged_llm.chat([ChatMessage("user", "What is 2 + 2? Reply with the number only.")], max_tokens=8)
+    assert "4" in gen.text
+    assert server.pid != pid and not _running(pid)
