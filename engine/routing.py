@@ -1,8 +1,10 @@
 """Routing: pick the filings a question is about from the company, year or period and form it names.
 
-Matches the documents' metadata (company, form type, fiscal period, filing date) and their file names
-("3M_2018_10K", "2023 Q1 AAPL"), with tickers mapped to names. Nothing matched means no routing: the caller
-searches the whole library.
+A question names a company as its filings say it is called: the registrant's name or a short form of it
+("Goldman Sachs" for The Goldman Sachs Group, Inc.; "MGM" for MGM Resorts International), a ticker the filing
+lists ("AAPL", "$aapl"), or a former name. The identities come from the documents' metadata, which the metadata
+stage reads from the filings (engine/metadata.py); years, quarters and forms from their periods and file names.
+Nothing matched means no routing: the caller searches the whole library.
 """
 
 from __future__ import annotations
@@ -10,32 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.expansion import expand
 from engine.types import Document
 
-TICKERS: dict[str, tuple[str, ...]] = {
-    "aapl": ("apple",), "amzn": ("amazon",), "nvda": ("nvidia",), "goog": ("alphabet", "google"),
-    "googl": ("alphabet", "google"), "msft": ("microsoft",), "meta": ("meta platforms", "facebook"),
-    "intc": ("intel",), "amd": ("advanced micro devices",), "jpm": ("jpmorgan", "jp morgan", "jpmorgan chase"),
-    "mmm": ("3m",), "bby": ("best buy",), "nke": ("nike",), "atvi": ("activision blizzard", "activision"),
-    "pep": ("pepsico", "pepsi"), "jnj": ("johnson & johnson", "johnson and johnson"), "pfe": ("pfizer",),
-    "ko": ("coca-cola", "coca cola"), "wmt": ("walmart",), "ba": ("boeing",), "cvs": ("cvs health",),
-    "axp": ("american express", "amex"), "lmt": ("lockheed martin", "lockheed"), "glw": ("corning",),
-    "adbe": ("adobe",), "gis": ("general mills",), "mgm": ("mgm resorts",), "awk": ("american water works",),
-    "tsla": ("tesla",), "db": ("deutsche bank",), "dte": ("deutsche telekom",),
+_LEGAL = {
+    "inc", "incorporated", "corp", "corporation", "company", "co", "ltd", "limited", "plc", "llc", "lp", "llp",
+    "nv", "bv", "sa", "spa", "ag", "se", "gmbh", "kgaa", "asa", "ab", "oyj", "com", "the", "&", "and",
+    "holding", "holdings", "group",
 }
-"""Ticker -> company names a question may use instead."""
-
-_SUFFIXES = {
-    "inc", "incorporated", "corp", "corporation", "company", "co", "ltd", "limited", "plc", "group", "holdings",
-    "holding", "the", "com", "nv", "n.v", "ag", "se", "sa", "llc", "lp", "and", "subsidiaries", "consolidated",
+"""Words at the end of a registered name that a question leaves out (its legal form, ``.com``, the ``Group`` or
+``Holdings`` it heads: "Acme Group" and "Acme" are one company to a question)."""
+_DESCRIPTORS = {
+    "international", "worldwide", "global", "systems", "technologies", "technology", "industries", "enterprises",
+    "resorts", "entertainment", "health", "healthcare", "brands", "stores", "finance", "financial",
 }
-_NAME_NOISE = {
-    "10k", "10q", "8k", "10", "k", "q", "report", "annual", "bericht", "en", "de", "filing", "earnings",
-    "statements", "statement", "financial", "dated", "final", "q1", "q2", "q3", "q4", "fy", "selected", "data",
-    "of", "the", "for", "results", "quarterly", "form",
-}
+"""Words describing a business that end a name and that a question often drops ("MGM Resorts International" is
+asked about as "MGM", "Adobe Systems Incorporated" as "Adobe", a group's financing arm "Acme Finance N.V." as
+"Acme"). Where two companies' names both match ("Acme Finance" and "Acme"), the longer wins."""
 _FORMS = [
     (re.compile(r"\b10-?k\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?q\b|\bquarterly report\b", re.I), "10-Q"),
@@ -52,36 +47,93 @@ class Route:
     doc_ids: list[str]
     """The documents picked; empty when nothing in the question matched (search the library)."""
     reason: str = ""
-    """What matched, e.g. ``company=3M year=2018 form=10-K``."""
+    """What matched, e.g. ``company=3m year=2018 form=10-K``."""
     matched: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9&]+", " ", text.lower()).strip()
+def _words(name: str) -> list[str]:
+    """A name's lower-case words; initials run together (``N.V.`` -> ``nv``), ``and`` spelled ``&``."""
+    text = re.sub(r"\b((?:[a-z]\.){2,})", lambda m: m.group(1).replace(".", ""), name.lower())
+    text = re.sub(r"\band\b", "&", text)
+    return re.sub(r"[^a-z0-9&]+", " ", text).split()
+
+
+def name_forms(name: str) -> set[str]:
+    """The ways a question may write a company's name: without its legal form and article, then without the
+    words that describe its business (``The Goldman Sachs Group, Inc.`` -> ``goldman sachs``; ``MGM Resorts
+    International`` -> ``mgm resorts international``, ``mgm resorts``, ``mgm``)."""
+    words = _words(name)
+    while words and words[0] == "the":
+        words.pop(0)
+    while words and words[-1] in _LEGAL:
+        words.pop()
+    forms: set[str] = set()
+    while words:
+        if len("".join(words)) >= 2:
+            forms.add(" ".join(words))
+        if words[-1] not in _DESCRIPTORS or len(words) == 1:
+            break
+        words.pop()
+        while words and words[-1] in _LEGAL:
+            words.pop()
+    return forms
 
 
 def company_aliases(doc: Document) -> set[str]:
-    """Lower-case names a question may use for the document's company (metadata, file name, ticker)."""
+    """What a question may call the document's company: its name's forms and former names' (lower case) and its
+    tickers (upper case, as a question must write them)."""
     aliases: set[str] = set()
-    if doc.company:
-        words = [w for w in _norm(doc.company).split() if w not in _SUFFIXES]
-        if words:
-            aliases.add(" ".join(words))
-    tokens = re.split(r"[\s_\-.]+", doc.name.lower())
-    name_words = [t for t in tokens if t and not t.isdigit() and t not in _NAME_NOISE and not re.fullmatch(
-        r"(?:19|20)\d{2}(?:q[1-4])?|q[1-4]|\d+", t)]
-    if name_words:
-        aliases.add(name_words[0])
-        joined = " ".join(name_words[:2])
-        if len(name_words) > 1:
-            aliases.add(joined)
-    for a in list(aliases):
-        for t in a.split():
-            aliases.update(TICKERS.get(t, ()))
-        for ticker, names in TICKERS.items():
-            if a in names:
-                aliases.add(ticker)
-    return {a for a in aliases if a}
+    for name in [doc.company, *doc.former_names]:
+        if name:
+            aliases |= name_forms(name)
+    aliases.update(t.upper() for t in doc.tickers if t)
+    return aliases
+
+
+@lru_cache(maxsize=4096)
+def _pattern(alias: str) -> re.Pattern[str]:
+    """A ticker as a whole token (``_spans`` checks its case) or after ``$``; a name's words in order, any
+    punctuation or none between them (``Best Buy's``, ``BestBuy``, ``Johnson and Johnson``)."""
+    if alias.isupper():
+        return re.compile(rf"(?:\$|(?<![A-Za-z0-9$])){re.escape(alias)}(?![A-Za-z0-9])", re.I)
+    parts = [r"(?:&|and)" if w == "&" else re.escape(w) for w in alias.split()]
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]*".join(parts) + r"(?![A-Za-z0-9])", re.I)
+
+
+def _spans(question: str, alias: str) -> list[tuple[int, int]]:
+    """Where the question names the alias. A ticker counts after ``$`` or written in capitals (``AAPL``, or
+    ``JnJ`` with a capital inside; never ``all`` or ``All`` for ALL); a one-letter ticker only after ``$``. A
+    one-word name counts only when capitalised, as a name is ("Block's revenue", not "a block of shares"),
+    unless the whole question is in lower case."""
+    spans = []
+    ticker = alias.isupper()
+    single = " " not in alias and not ticker
+    for m in _pattern(alias).finditer(question):
+        text = m.group(0)
+        if ticker and not text.startswith("$") and (len(alias) == 1 or not any(c.isupper() for c in text[1:])):
+            continue
+        if single and text[:1].islower() and not question.islower():
+            continue
+        spans.append(m.span())
+    return spans
+
+
+def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
+    """Document id -> the aliases of its company that the question mentions (documents not named are absent).
+
+    When one company's name contains another's ("BMW Finance" and "BMW"), the longer name wins where both match."""
+    found: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+    for d in documents:
+        hits = [(a, span) for a in company_aliases(d) for span in _spans(question, a)]
+        if hits:
+            found[d.id] = hits
+    spans = {span for hits in found.values() for _, span in hits}
+
+    def covered(span: tuple[int, int]) -> bool:
+        return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
+
+    return {doc_id: sorted({a for a, _ in hits}) for doc_id, hits in found.items()
+            if not all(covered(span) for _, span in hits)}
 
 
 def is_annual(doc: Document) -> bool:
@@ -122,24 +174,6 @@ def doc_form(doc: Document) -> str:
         if key in compact:
             return form
     return ""
-
-
-def _mentions(question_norm: str, question_compact: str, alias: str) -> bool:
-    if len(alias.replace(" ", "")) <= 4:
-        return re.search(rf"(?<![a-z0-9]){re.escape(alias)}(?![a-z0-9])", question_norm) is not None
-    return alias.replace(" ", "") in question_compact
-
-
-def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
-    """Document id -> the aliases of its company that the question mentions (documents not named are absent)."""
-    qn = _norm(question)
-    qc = qn.replace(" ", "")
-    companies: dict[str, list[str]] = {}
-    for d in documents:
-        hits = sorted(a for a in company_aliases(d) if _mentions(qn, qc, a))
-        if hits:
-            companies[d.id] = hits
-    return companies
 
 
 def route(question: str, documents: Sequence[Document]) -> Route:

@@ -30,6 +30,13 @@ class Document:
     """``ingesting``, ``ready``, ``partial`` (some stage recorded errors) or ``failed``."""
     title: str = ""
     company: str = ""
+    """The company's name as the filing prints it (the registrant on an SEC cover); else from the file name."""
+    tickers: list[str] = field(default_factory=list)
+    """Trading symbols the filing lists (cover table, ``(NYSE: XXX)``, "under the symbol"), common stock first."""
+    cik: str = ""
+    """The SEC Central Index Key (ten digits) where the filing prints it; '' otherwise."""
+    former_names: list[str] = field(default_factory=list)
+    """Names the company had before, as the filing states them ("formerly known as", the cover's former name)."""
     form_type: str = ""
     fiscal_period: str = ""
     filing_date: str = ""
