@@ -31,6 +31,14 @@ _DESCRIPTORS = {
 """Words describing a business that end a name and that a question often drops ("MGM Resorts International" is
 asked about as "MGM", "Adobe Systems Incorporated" as "Adobe", a group's financing arm "Acme Finance N.V." as
 "Acme"). Where two companies' names both match ("Acme Finance" and "Acme"), the longer wins."""
+_GENERIC_LEAD = {
+    "american", "general", "united", "national", "first", "international", "global", "new", "royal", "standard",
+    "universal", "advanced", "applied", "digital", "central", "capital", "public", "federal", "bank", "best",
+    "home", "great", "north", "south", "east", "west", "northern", "southern", "eastern", "western", "pacific",
+    "atlantic", "deutsche", "china", "british", "canadian", "european", "old", "big", "premier", "integrated",
+}
+"""Words that lead many names and mean something else alone: never a short form by themselves ("American" is
+not American Express, "General" is not General Mills)."""
 _FORMS = [
     (re.compile(r"\b10-?k\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?q\b|\bquarterly report\b", re.I), "10-Q"),
@@ -79,13 +87,28 @@ def name_forms(name: str) -> set[str]:
     return forms
 
 
+def short_form(name: str) -> str:
+    """The first word of a name of several (``Lockheed Martin Corporation`` -> ``lockheed``), as questions often
+    shorten it; '' when that word is generic (``American ...``, ``General ...``) or shorter than three letters.
+    It is weaker evidence than the full name: ``companies_named`` ignores it where two companies share it."""
+    forms = name_forms(name)
+    if not forms:
+        return ""
+    words = min(forms, key=len).split()
+    if len(words) < 2 or len(words[0]) < 3 or words[0] in _GENERIC_LEAD or not words[0].isalpha():
+        return ""
+    return words[0]
+
+
 def company_aliases(doc: Document) -> set[str]:
-    """What a question may call the document's company: its name's forms and former names' (lower case) and its
-    tickers (upper case, as a question must write them)."""
+    """What a question may call the document's company: its name's forms, short form and former names' (lower
+    case), and its tickers (upper case, as a question must write them)."""
     aliases: set[str] = set()
     for name in [doc.company, *doc.former_names]:
         if name:
             aliases |= name_forms(name)
+    if short := short_form(doc.company):
+        aliases.add(short)
     aliases.update(t.upper() for t in doc.tickers if t)
     return aliases
 
@@ -121,10 +144,21 @@ def _spans(question: str, alias: str) -> list[tuple[int, int]]:
 def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
     """Document id -> the aliases of its company that the question mentions (documents not named are absent).
 
-    When one company's name contains another's ("BMW Finance" and "BMW"), the longer name wins where both match."""
+    When one company's name contains another's ("BMW Finance" and "BMW"), the longer name wins where both match.
+    A short form (``short_form``) counts only when no other company of the library has it and, at the start of
+    the question, only as a possessive ("Lockheed's backlog", not "Best practices ...")."""
+    owners: dict[str, set[str]] = {}
+    for d in documents:
+        if short := short_form(d.company):
+            owners.setdefault(short, set()).add(min(name_forms(d.company), key=len))
     found: dict[str, list[tuple[str, tuple[int, int]]]] = {}
     for d in documents:
-        hits = [(a, span) for a in company_aliases(d) for span in _spans(question, a)]
+        short = short_form(d.company)
+        full = company_aliases(d) - ({short} if short else set())
+        hits = [(a, span) for a in full for span in _spans(question, a)]
+        if short and len(owners[short]) == 1 and short not in full:
+            hits += [(short, span) for span in _spans(question, short)
+                     if question[: span[0]].strip() or re.match(r"['’]s\b", question[span[1]:])]
         if hits:
             found[d.id] = hits
     spans = {span for hits in found.values() for _, span in hits}
@@ -132,8 +166,8 @@ def companies_named(question: str, documents: Sequence[Document]) -> dict[str, l
     def covered(span: tuple[int, int]) -> bool:
         return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
 
-    return {doc_id: sorted({a for a, _ in hits}) for doc_id, hits in found.items()
-            if not all(covered(span) for _, span in hits)}
+    named = {doc_id: sorted({a for a, span in hits if not covered(span)}) for doc_id, hits in found.items()}
+    return {doc_id: aliases for doc_id, aliases in named.items() if aliases}
 
 
 def is_annual(doc: Document) -> bool:
