@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ask.calendars import Calendars
-from engine.ask.cells import CONFIDENT_ROW, Resolution, TableSource, cell_lookup, judge, resolve
+from engine.ask.cells import CONFIDENT_ROW, Cell, Resolution, TableSource, cell_lookup, judge, resolve
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.expansion import focus
 from engine.formulas import Term, fmt, solve
@@ -313,6 +313,21 @@ def refusal_text(retrieval: Retrieval, reason: str = "") -> str:
             f"{'; evidence from ' + ', '.join(docs[:6]) if docs else ''}.")
 
 
+@dataclass
+class CellWork:
+    """What the code finds for a question before the model runs."""
+
+    resolution: Resolution
+    computation: Computation | None
+    calendar: Calendar | None
+    gap: str
+    """A refusal reason: the asked fiscal year is outside what the searched filings cover ('' when covered)."""
+    extractive: str
+    """The answer stated from the cells or the computation ('' when the resolver is not confident)."""
+    verdict: str = ""
+    """Yes or No decided in code, with its reason, for a yes/no question about a change between two cells."""
+
+
 def extractive_text(res: Resolution, computation: Computation | None, calendar: Calendar | None) -> str:
     """The answer stated from the cells before the model speaks: each resolved value with its row, period and
     page when the resolver is confident, and a computed metric with its terms. '' when neither."""
@@ -323,6 +338,69 @@ def extractive_text(res: Resolution, computation: Computation | None, calendar: 
         for c in res.cells:
             lines.append(f"{c.shown}: {c.row}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
     return "\n".join(lines)
+
+
+_DOWN = re.compile(r"\b(?:drop|dropped|declin\w*|decreas\w*|fall|fell|reduc\w*|lower|shr[iu]nk\w*|contract\w*)\b",
+                   re.I)
+_UP = re.compile(r"\b(?:increas\w*|rise|rose|grow|grew|growth|higher|improv\w*|expand\w*)\b", re.I)
+_ANY_CHANGE = re.compile(r"\b(?:chang\w*|differ\w*)\b", re.I)
+
+
+def yes_no_verdict(question: str, res: Resolution, calendar: Calendar | None) -> str:
+    """Yes or No decided in code for a yes/no question about a change of one line item between two periods whose
+    cells were resolved ("Was there any drop in cash between FY2023 and Q2 of FY2024?"); '' otherwise."""
+    if not is_yes_no(question) or len(res.cells) < 2 or res.cells[0].item != res.cells[1].item:
+        return ""
+    a, b = res.cells[0], res.cells[1]
+    if a.period is None or b.period is None or a.row_fit < CONFIDENT_ROW or b.row_fit < CONFIDENT_ROW:
+        return ""
+    if min(a.period_fit, b.period_fit) < 0.99:
+        return ""
+
+    def when(c: Cell) -> tuple[int, int, int]:
+        p = c.period
+        assert p is not None
+        return (p.end.year, p.end.month, p.end.day) if p.end else (p.year or 0, 12, 31)
+
+    old, new = sorted((a, b), key=when)
+    if when(old) == when(new):
+        return ""
+    ql = question.lower()
+    went_down, went_up = new.amount < old.amount, new.amount > old.amount
+    if _DOWN.search(ql) and not _UP.search(ql):
+        yes = went_down
+    elif _UP.search(ql) and not _DOWN.search(ql):
+        yes = went_up
+    elif _ANY_CHANGE.search(ql):
+        yes = went_down or went_up
+    else:
+        return ""
+    change = f", {(new.amount - old.amount) / abs(old.amount) * 100:+.1f}%" if old.amount else ""
+    return (f"{'Yes' if yes else 'No'}. {new.row} went from {old.shown} ({old.period_name(calendar)}) to {new.shown} "
+            f"({new.period_name(calendar)}){change} [{new.marker}].")
+
+
+def trend_verdict(
+    question: str, sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution,
+    computation: Computation | None,
+) -> str:
+    """Yes or No decided in code for a yes/no question about the trend of a computed metric ("Does the company have
+    an improving operating margin profile as of FY2022?"): the metric for the year asked and the year before."""
+    if computation is None or computation.kind != "formula" or not is_yes_no(question):
+        return ""
+    ql = question.lower()
+    up, down = bool(_UP.search(ql)), bool(_DOWN.search(ql))
+    if up == down or res.asked.fiscal_year is None:
+        return ""
+    year = res.asked.fiscal_year
+    earlier = re.sub(rf"(?<!\d){year}(?!\d)", str(year - 1), question)
+    before = compute(earlier, sources, calendar)
+    if before is None or before.kind != "formula" or before.result == computation.result:
+        return ""
+    rose = computation.result > before.result
+    yes = rose if up else not rose
+    return (f"{'Yes' if yes else 'No'}. It went from {before.result:,.2f} for fiscal {year - 1} to "
+            f"{computation.result:,.2f} for fiscal {year} ({before.text}; {computation.text}).")
 
 
 def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
@@ -438,6 +516,32 @@ class Answerer:
             return None
         return self.calendars.get(store, doc_id)
 
+    @staticmethod
+    def regions_of(store: Any, evidence: Sequence[Evidence]) -> dict[int, Region]:
+        """The parsed regions of the evidence that has one (tables and figures), by region id."""
+        regions: dict[int, Region] = {}
+        for e in evidence:
+            if e.region_id and e.region_id not in regions:
+                r = store.region(e.region_id)
+                if r is not None:
+                    regions[e.region_id] = r
+        return regions
+
+    def cells(self, question: str, store: Any, used: Sequence[Evidence], regions: dict[int, Region]) -> CellWork:
+        """What the code finds before the model runs: the resolved cells, a computed metric, a period the filings
+        do not cover. Numbering of sources is the evidence order ([1] is ``used[0]``)."""
+        calendars = {d: self.calendar(store, d) for d in dict.fromkeys(e.doc_id for e in used)}
+        calendar = calendars.get(used[0].doc_id) if used else None
+        sources = [TableSource.of(i + 1, e, regions[e.region_id], calendars.get(e.doc_id))
+                   for i, e in enumerate(used) if e.region_id in regions and regions[e.region_id].table]
+        res = resolve(question, sources, calendar)
+        computation = compute(question, sources, calendar, res)
+        gap = period_gap(question, res, [c for c in calendars.values() if c is not None], calendar)
+        verdict = yes_no_verdict(question, res, calendar) or trend_verdict(question, sources, calendar, res,
+                                                                              computation)
+        said = extractive_text(res, computation, calendar)
+        return CellWork(res, computation, calendar, gap, f"{verdict}\n{said}" if verdict else said, verdict)
+
     def answer(
         self,
         question: str,
@@ -455,12 +559,7 @@ class Answerer:
         if cancelled():
             raise Cancelled("Answer cancelled.")
         store = retriever.store
-        regions: dict[int, Region] = {}
-        for e in retrieval.evidence:
-            if e.region_id and e.region_id not in regions:
-                r = store.region(e.region_id)
-                if r is not None:
-                    regions[e.region_id] = r
+        regions = self.regions_of(store, retrieval.evidence)
         other = self.other_company(question, retriever, retrieval)
         if not retrieval.evidence or other:
             reason = other or "Insufficient information: no evidence was found."
@@ -469,20 +568,15 @@ class Answerer:
             yield AnswerFinished(self.finish(question, text, retrieval, [], regions, None, t0, t_ret, 0))
             return
         used = list(retrieval.evidence)
-        calendars = {d: self.calendar(store, d) for d in dict.fromkeys(e.doc_id for e in used)}
-        calendar = calendars.get(used[0].doc_id)
-        sources = [TableSource.of(i + 1, e, regions[e.region_id], calendars.get(e.doc_id))
-                   for i, e in enumerate(used) if e.region_id in regions and regions[e.region_id].table]
-        res = resolve(question, sources, calendar)
-        computation = compute(question, sources, calendar, res)
-        gap = period_gap(question, res, [c for c in calendars.values() if c is not None], calendar)
-        if gap:
-            text = refusal_text(retrieval, gap)
+        cells = self.cells(question, store, used, regions)
+        res, computation, calendar = cells.resolution, cells.computation, cells.calendar
+        if cells.gap:
+            text = refusal_text(retrieval, cells.gap)
             yield TokenStreamed(text)
             yield AnswerFinished(self.finish(question, text, retrieval, used, regions, None, t0, t_ret, 0,
                                              resolution=res, calendar=calendar))
             return
-        extractive = extractive_text(res, computation, calendar)
+        extractive = cells.extractive
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
         if cancelled():
@@ -553,6 +647,10 @@ class Answerer:
         if extractive and REFUSAL.search(text):
             # the model found nothing, but the asked cell is there: the answer is the cell, said as such
             text = f"{extractive}\n\n(The model did not answer from these sources.)"
+        elif extractive and cells.verdict:
+            text = f"{extractive}\n\n{_LEADING_VERDICT.sub('', text, count=1)}"
+        elif extractive and is_yes_no(question):
+            text = f"{text}\n\n{extractive}"  # the model's Yes or No leads; the cells follow
         elif extractive:
             text = f"{extractive}\n\n{text}"
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,

@@ -331,6 +331,18 @@ def _duration_of(text: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
+_MENDED = ("january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
+           "december", "months", "month", "weeks", "ended", "ending", "three", "twelve", "quarter", "fiscal", "years")
+_BROKEN = re.compile(r"(?<![A-Za-z])(" + "|".join(r"\s?".join(w) for w in sorted(_MENDED, key=len, reverse=True))
+                     + r")(?![A-Za-z])", re.I)
+
+
+def mend(text: str) -> str:
+    """Period words a PDF text layer cut into pieces joined again ("Three M on t hs Ended" -> "Three Months
+    Ended"), so headers read the same however the filing was typeset."""
+    return _BROKEN.sub(lambda m: m.group(0).replace(" ", ""), text) if " " in text else text
+
+
 def column_period(header: str, context: str = "") -> Period | None:
     """The period a table column header names, e.g. "Three Months Ended June 30 2023", "52 Weeks Ended January 28,
     2023", "Year ended 31 March 2023", "FY2019", "Q4 2022", "December 31, 2022", "2018".
@@ -339,7 +351,8 @@ def column_period(header: str, context: str = "") -> Period | None:
     December 31" gives a "2018" column its duration and end; "Balance Sheets" or "As of" makes it a balance date).
     Returns None for change columns ("2023 vs. 2022", "% Change") and headers that name no period.
     """
-    text = " ".join(header.split())
+    text = mend(" ".join(header.split()))
+    context = mend(context)
     if not text or _CHANGE.search(text):
         return None
     p = _parts(text)

@@ -69,8 +69,8 @@ def test_number_not_in_evidence_is_flagged(tmp_path: Path, private_data_dir: Pat
     engine.ingest([write_filing(tmp_path / "f.pdf")])
     answer = engine.ask("How much restricted cash was held at December 31, 2023?", save=False)
     found = {c.value.strip(): c.found for c in answer.checks}
-    assert found.get("$57") is True
-    assert found.get("$99,999") is False
+    assert found.get("$57 million") is True
+    assert found.get("$99,999 million") is False
 
 
 def test_refusal_is_detected(tmp_path: Path, private_data_dir: Path) -> None:

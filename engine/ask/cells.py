@@ -148,6 +148,21 @@ class Resolution:
         return [c.line(calendar) for c in self.cells]
 
 
+_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
+                             re.I)
+_NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
+
+
+def asks_for_value(question: str) -> bool:
+    """Whether a question asks for a figure ("What is the FY2019 net income?", "How much capex ...") rather than a
+    choice, a reason or a description ("Which segment ...", "What drove ..."): only then is a resolved cell the
+    answer itself."""
+    from engine.expansion import focus
+
+    first = re.split(r"(?<=[.?!])\s+", focus(question).strip(), maxsplit=1)[0]
+    return bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)
+
+
 # --- measures -----------------------------------------------------------------------------------------------
 
 
@@ -255,9 +270,20 @@ def _asked_years(asked: Asked) -> list[int | None]:
     return years or [None]
 
 
-def _for_year(asked: Asked, year: int | None) -> Asked:
+_QUARTERS = re.compile(r"\bq[1-4]\b|\bquarter", re.I)
+
+
+def _for_year(asked: Asked, year: int | None, question: str) -> Asked:
+    """The asked period for one of the years a question names. A quarter goes with the year it is named with
+    ("between FY2023 and Q2 of FY2024": the year 2023, the second quarter of 2024) unless the question names a
+    quarter for each year ("Q2 2023 vs Q2 2022", "the same quarter")."""
     if year is None or year == asked.fiscal_year:
         return asked
+    every = len(_QUARTERS.findall(question)) >= 2 or re.search(r"same (?:quarter|period)|prior[- ]year quarter",
+                                                                question, re.I)
+    if asked.quarter is not None and not every:
+        return Asked(fiscal_year=year, quarter=None, months=12 if asked.months is not None else None, instant=None,
+                     years=(year,), text=asked.text)
     return Asked(fiscal_year=year, quarter=asked.quarter, months=asked.months, instant=None, years=(year,),
                  text=asked.text)
 
@@ -286,7 +312,7 @@ def resolve(
         if not mine:
             continue
         for year in _asked_years(asked):
-            want = _for_year(asked, year)
+            want = _for_year(asked, year, question)
             if year is None and asked.instant is None and asked.months is None:
                 # no period asked: the first column of each row, the best row first
                 firsts: dict[tuple[int, str], Cell] = {}
@@ -309,7 +335,9 @@ def resolve(
         rivals = [c for c in all_cells if c.item == top.item and c.row_fit >= top.row_fit - 1e-9
                   and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
         res.confident = (
-            len(ms) == 1
+            asks_for_value(question)
+            and len(ms) == 1
+            and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW
             and (top.period_fit >= 0.99 or (asked.fiscal_year is None and not asked.years and asked.instant is None))
             and not rivals

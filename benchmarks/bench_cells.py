@@ -1,0 +1,99 @@
+"""What the code answers before the model runs: cell resolution and computed metrics on dev questions.
+
+For each question (default: FinanceBench) whose filing is in the library: retrieve in the filing's scope, then
+run the answerer's code path with no model (``Answerer.cells``): resolved cells, computation, period gap. The
+extractive answer (what the Q&A view shows at once) is scored with the evaluation scorer against the gold
+answer, so the resolver's precision is measured apart from the model's.
+
+    python benchmarks/bench_cells.py --data-dir LIB [--source financebench] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from common import EVAL, dev_records, write_json
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-dir", required=True, help="a library holding the questions' filings")
+    ap.add_argument("--source", default="financebench", help="dev source prefix (default financebench)")
+    ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--show", action="store_true", help="print each question's resolution")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    os.environ["MFR_DATA_DIR"] = args.data_dir
+
+    from engine import Engine
+    from engine.answer import Answerer, is_yes_no
+    from engine.settings import Settings
+    from mfr_eval.scoring import is_numeric_answer, score_answer
+
+    engine = Engine(Settings(data_dir=Path(args.data_dir)))
+    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
+    answerer = Answerer(engine.settings, engine.models)
+    retriever = engine.retriever()
+    rows: list[dict[str, Any]] = []
+    tally: Counter[str] = Counter()
+    for r in dev_records(EVAL):
+        if not str(r.get("source", "")).startswith(args.source):
+            continue
+        names = [Path(d).stem for d in r.get("docs") or []]
+        docs = [by_name[n].id for n in names if n in by_name]
+        if not docs or len(docs) != len(names):
+            continue
+        t0 = time.perf_counter()
+        retrieval = retriever.retrieve(r["question"], scope=docs, k=args.k)
+        regions = answerer.regions_of(engine.store, retrieval.evidence)
+        work = answerer.cells(r["question"], engine.store, retrieval.evidence, regions)
+        ms = (time.perf_counter() - t0) * 1000
+        numeric = is_numeric_answer(r["answer"])
+        said = work.extractive
+        score = score_answer(said, r["answer"], question=r["question"]) if said else None
+        kind = "gap" if work.gap else "computed" if work.computation else (
+            "confident" if work.resolution.confident else "cells" if work.resolution.cells else "none")
+        tally[kind] += 1
+        tally["numeric"] += numeric
+        if said and score is not None:
+            tally[f"{kind}_right"] += score.correct
+            tally[f"{kind}_numeric"] += numeric
+        row = {
+            "id": r["id"], "question": r["question"], "gold": r["answer"], "kind": kind, "yes_no": is_yes_no(
+                r["question"]), "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
+            "cells": [c.to_json() for c in work.resolution.cells], "measures": work.resolution.measures,
+            "asked": work.resolution.asked.text, "ms": round(ms, 1),
+        }
+        rows.append(row)
+        if args.show:
+            mark = "" if score is None else ("RIGHT" if score.correct else "WRONG")
+            print(f"--- {r['id']} [{kind}] {mark}\nQ: {r['question'][:200]}\nGOLD: {r['answer'][:120]}\n"
+                  f"ASKED: {row['asked']} | MEASURES: {row['measures']}\nSAID: {said or work.gap or '-'}\n"
+                  + "".join(f"  cell {c['row']} | {c['column']} | {c['shown']} (p{c['page']}, fit "
+                            f"{c['row_fit']}/{c['period_fit']})\n" for c in row["cells"][:4]), file=sys.stdout)
+    n = len(rows)
+    said = [x for x in rows if x["extractive"]]
+    right = sum(1 for x in said if x["correct"])
+    summary = {
+        "questions": n,
+        "by_kind": dict(tally),
+        "stated_before_the_model": len(said),
+        "stated_right": right,
+        "stated_precision": round(right / len(said), 3) if said else None,
+        "period_gaps": sum(1 for x in rows if x["gap"]),
+    }
+    print(summary)
+    path = write_json("bench_cells", {"summary": summary, "rows": rows}, args.out)
+    print(f"wrote {path}")
+    engine.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
