@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ConfigError, EngineError
-from mfr_eval.scoring import Judge, LLMJudge, score_answer
+from mfr_eval.scoring import Judge, LLMJudge, is_numeric_answer, score_answer
 
 UNANSWERABLE_TYPES = ("unanswerable", "not answerable", "not_answerable")
 """A modality or question type containing one of these marks a question the documents cannot answer."""
@@ -238,6 +238,13 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "answer_score": _mean(r.get("score", 0.0) for r in answerable),
         "refusal_rate": _mean(1.0 if r["refused"] else 0.0 for r in unanswerable),
         "false_refusal_rate": _mean(1.0 if r.get("refused") else 0.0 for r in answerable),
+        # of the wrong answers to numeric questions that gave numbers (not refusals), the share whose answer
+        # carries at least one flagged number: a wrong figure should never stand with only green checks
+        "wrong_numeric_flagged": _mean(
+            1.0 if r.get("flagged") else 0.0
+            for r in answerable
+            if r.get("numeric") and not r.get("correct") and not r.get("refused") and "flagged" in r
+        ),
     }
 
 
@@ -444,6 +451,8 @@ def run_question(
             result["prediction"] = answer.text
             result["refused"] = bool(answer.refused)
             result["tokens"] = int(answer.tokens or 0)
+            result["flagged"] = [f"{c.value}: {c.note}" for c in answer.checks if not c.found]
+            result["stated"] = bool(answer.extractive)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}
@@ -476,6 +485,7 @@ def run_question(
         )
         result.update(correct=score.correct, score=round(score.score, 4), scorer=score.scorer,
                       score_detail=score.detail)
+        result["numeric"] = is_numeric_answer(rec.answer)
     return result
 
 

@@ -15,41 +15,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from engine.numbers import CURRENCY, SCALES, Quantity, close, quantities
+
 REL_TOL = 0.01
 """Relative difference under which two numbers are equal (1%: "24.3" for "24.26", "$1.58 billion" for 1577)."""
 
-SCALES: dict[str, float] = {
-    "k": 1e3,
-    "thousand": 1e3,
-    "thousands": 1e3,
-    "000s": 1e3,
-    "m": 1e6,
-    "mm": 1e6,
-    "mn": 1e6,
-    "mln": 1e6,
-    "million": 1e6,
-    "millions": 1e6,
-    "b": 1e9,
-    "bn": 1e9,
-    "billion": 1e9,
-    "billions": 1e9,
-    "t": 1e12,
-    "tn": 1e12,
-    "trillion": 1e12,
-    "trillions": 1e12,
-}
-"""Scale words that may follow a number."""
-
-_CURRENCY = r"(?:US\$|USD|EUR|GBP|CHF|JPY|RMB|[$€£¥])"
+_CURRENCY = CURRENCY
 _SCALE_WORDS = "|".join(sorted((re.escape(k) for k in SCALES), key=len, reverse=True))
-_QTY = re.compile(
-    rf"(?P<open>\()?\s*(?P<sign>[-−–])?\s*{_CURRENCY}?\s*(?P<sign2>[-−–])?\s*"
-    rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    rf"(?:\s*(?P<scale>{_SCALE_WORDS})\b)?"
-    rf"(?:\s*(?P<pct>%|percent\b|per\s?cent\b|pct\b))?"
-    rf"\s*(?P<close>\))?",
-    re.I,
-)
 _CITATION = re.compile(r"\[\d+(?:\s*[,;-]\s*\d+)*\]")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’][a-z0-9]+)*", re.I)
@@ -75,28 +47,6 @@ REFUSAL = re.compile(
 
 UNANSWERABLE_GOLD = frozenset({"not answerable", "unanswerable", "none", "n/a"})
 """Gold answers that mean "the documents do not answer this" (MMLongBench-Doc uses "Not answerable")."""
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """A number read from text, with the scale word and percent sign that came with it."""
-
-    value: float
-    """The number as written (sign applied, no scale)."""
-    scale: float = 1.0
-    percent: bool = False
-    decimals: int = 0
-    raw: str = ""
-
-    def candidates(self, context_scale: float = 1.0) -> set[float]:
-        """Magnitudes this quantity may stand for: as written, scaled, and (for percents) as a fraction."""
-        v = abs(self.value)
-        out = {v, v * self.scale}
-        if self.scale == 1.0 and context_scale != 1.0:
-            out.add(v * context_scale)
-        if self.percent:
-            out.add(v / 100.0)
-        return out
 
 
 @dataclass
@@ -128,55 +78,10 @@ class Judge(Protocol):
 
 
 # --- numbers -------------------------------------------------------------------------------------------
-def quantities(text: str) -> list[Quantity]:
-    """Every number in ``text`` with its scale word, percent sign and sign ((1,234) and -1,234 are negative)."""
-    out: list[Quantity] = []
-    for m in _QTY.finditer(text or ""):
-        num = m.group("num")
-        try:
-            value = float(num.replace(",", ""))
-        except ValueError:
-            continue
-        # A number glued to letters ("Q3", "10-K", "FY2021") is a label, not a quantity.
-        start, end = m.start("num"), m.end("num")
-        before = text[start - 1] if start > 0 else " "
-        after = text[end] if end < len(text) else " "
-        glued_after = after.isalpha() and not m.group("scale") and not m.group("pct")
-        if before.isalpha() or (glued_after and not re.match(r"x\b", text[end : end + 2], re.I)):
-            continue
-        negative = bool(m.group("sign") or m.group("sign2")) or bool(m.group("open") and m.group("close"))
-        scale_word = (m.group("scale") or "").lower()
-        # "m"/"b"/"k"/"t" alone are scale words only right after a currency amount ("$4.6B"), not "5 m of road".
-        if scale_word in {"k", "m", "b", "t"} and not re.search(_CURRENCY, m.group(0), re.I):
-            scale_word = ""
-        decimals = len(num.split(".", 1)[1]) if "." in num else 0
-        out.append(
-            Quantity(
-                value=-value if negative else value,
-                scale=SCALES.get(scale_word, 1.0),
-                percent=bool(m.group("pct")),
-                decimals=decimals,
-                raw=m.group(0).strip(),
-            )
-        )
-    return out
-
-
 def question_scale(question: str) -> float:
     """The unit a question asks for ("in USD millions" -> 1e6), else 1."""
     m = _QUESTION_SCALE.search(question or "")
     return SCALES[m.group("scale").lower()] if m else 1.0
-
-
-def close(a: float, b: float, decimals: int = 0, rel_tol: float = REL_TOL) -> bool:
-    """Equal within ``rel_tol``, or equal once ``b`` is rounded to the gold's ``decimals`` places."""
-    if a == b:
-        return True
-    if math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9):
-        return True
-    if decimals > 0 and round(b, decimals) == round(a, decimals):
-        return True
-    return False
 
 
 def quantity_matches(gold: Quantity, pred: Quantity, context_scale: float = 1.0, rel_tol: float = REL_TOL) -> bool:
