@@ -284,15 +284,14 @@ class Ingestor:
         ctx.check_cancelled()
         if not ctx.stage_done("metadata"):
             t = time.perf_counter()
-            from engine.metadata import extract_metadata
+            from engine.metadata import CATALOGUE_FIELDS, extract_metadata
 
             try:
                 meta = extract_metadata(ctx.pages, ctx.path.name)
-                fields = {k: v for k, v in meta.items() if k in {"title", "company", "form_type", "fiscal_period",
-                                                               "filing_date"} and v}
+                fields = {k: v for k, v in meta.items() if k in CATALOGUE_FIELDS and v}
                 self.store.update_document(ctx.doc_id, **fields)
-                ctx.record("metadata", "done", ", ".join(f"{k}={v}" for k, v in fields.items()),
-                           time.perf_counter() - t)
+                detail = ", ".join(f"{k}={'/'.join(v) if isinstance(v, list) else v}" for k, v in fields.items())
+                ctx.record("metadata", "done", detail, time.perf_counter() - t)
             except EngineError as exc:
                 ctx.record("metadata", "error", exc.message, time.perf_counter() - t)
         ctx.check_cancelled()

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,8 @@ from typing import Any
 from engine.errors import NotFoundError, StoreError
 from engine.types import STAGES, BBox, Chunk, Document, Region
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The catalogue's schema version: ``SCHEMA`` is version 1; ``MIGRATIONS`` bring it, new or old, to this one."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -97,8 +98,72 @@ CREATE TABLE IF NOT EXISTS settings_kv (key TEXT PRIMARY KEY, value TEXT NOT NUL
 
 _DOC_COLUMNS = (
     "id, sha256, path, name, title, company, form_type, fiscal_period, filing_date, pages, status, error, "
-    "added_at"
+    "added_at, tickers, cik, former_names"
 )
+_JSON_COLUMNS = {"tickers", "former_names"}
+"""Document columns that hold JSON (lists); ``update_document`` writes them, ``_doc`` reads them."""
+
+
+def _add_columns(db: sqlite3.Connection, table: str, columns: dict[str, str]) -> None:
+    """Add the columns a table lacks (``{name: "TEXT NOT NULL DEFAULT ''"}``); those it has are left alone, so a
+    step can run again after an interrupted upgrade."""
+    have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    for name, decl in columns.items():
+        if name not in have:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+
+
+def _migrate_identity(db: sqlite3.Connection) -> None:
+    """Version 2: the company identity the metadata stage reads from a filing (tickers, CIK, former names). The
+    documents already in the library get theirs from the page text the catalogue holds, so routing by ticker
+    keeps working without ingesting them again."""
+    from engine.metadata import FRONT_PAGES, read_identity
+    from engine.pdftext import PageText, _group_lines
+
+    _add_columns(db, "documents", {"tickers": "TEXT NOT NULL DEFAULT '[]'", "cik": "TEXT NOT NULL DEFAULT ''",
+                                   "former_names": "TEXT NOT NULL DEFAULT '[]'"})
+    docs = db.execute("SELECT id, company, form_type, fiscal_period FROM documents").fetchall()
+    for doc_id, company, form_type, fiscal_period in docs:
+        pages: list[Any] = []
+        for r in db.execute("SELECT page, width, height, words FROM pages WHERE doc_id = ? AND page <= ? "
+                            "ORDER BY page", (doc_id, FRONT_PAGES)):
+            words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in json.loads(r[3])]
+            pages.append(PageText(page=r[0], width=r[1], height=r[2], words=words, lines=_group_lines(words)))
+        if not pages:
+            continue  # not read yet: the metadata stage will read it
+        # later pages matter only for "under the symbol ..." mentions
+        pages += [_TextPage(r[0]) for r in db.execute(
+            "SELECT text FROM pages WHERE doc_id = ? AND page > ? AND text LIKE '%symbol%' ORDER BY page",
+            (doc_id, FRONT_PAGES))]
+        identity = read_identity(pages)
+        fields: dict[str, Any] = {"tickers": json.dumps(identity.tickers), "cik": identity.cik,
+                                  "former_names": json.dumps(identity.former_names)}
+        if identity.company and identity.company != company:
+            fields["company"] = identity.company
+            fields["title"] = " ".join(p for p in (identity.company, form_type, fiscal_period) if p)
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        db.execute(f"UPDATE documents SET {cols} WHERE id = ?", (*fields.values(), doc_id))
+
+
+class _TextPage:
+    """A page of which only the text is needed."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _migrate_identity}
+"""Version -> the step that brings a catalogue of the version before to it, run in one transaction with the
+version's update. A new catalogue is made at version 1 by ``SCHEMA`` and takes every step too, so there is one
+path to the current schema. A step must be safe to run on a catalogue that already has its change."""
+
+
+def _json_list(raw: str | None) -> list[str]:
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def _bbox(raw: str | None) -> BBox | None:
@@ -120,9 +185,8 @@ class Store:
             with self._write_lock:
                 self.conn().executescript(SCHEMA)  # executescript manages its own transaction
             with self.write() as db:
-                db.execute(
-                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-                )
+                db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '1')")
+                self._migrate(db)
             for f in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
                 try:
                     os.chmod(f, 0o600)  # the catalogue holds the user's filings and questions
@@ -134,6 +198,16 @@ class Store:
                 "away to start an empty library.",
                 title="Catalogue damaged",
             ) from exc
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        """Bring the catalogue to ``SCHEMA_VERSION``, step by step, inside the caller's write transaction (a
+        second process opening it meanwhile waits, then finds it current). A catalogue from a newer version is
+        left as it is."""
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            MIGRATIONS[step](db)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(step),))
 
     # --- connections ---------------------------------------------------------------------------------
     def conn(self) -> sqlite3.Connection:
@@ -179,8 +253,10 @@ class Store:
             )
 
     def update_document(self, doc_id: str, **fields: Any) -> None:
+        """Set document columns; lists (tickers, former names) are stored as JSON."""
         if not fields:
             return
+        fields = {k: json.dumps(list(v)) if k in _JSON_COLUMNS else v for k, v in fields.items()}
         cols = ", ".join(f"{k} = ?" for k in fields)
         with self.write() as db:
             db.execute(f"UPDATE documents SET {cols} WHERE id = ?", (*fields.values(), doc_id))
@@ -216,7 +292,8 @@ class Store:
 
     def _doc(self, row: sqlite3.Row) -> Document:
         db = self.conn()
-        doc = Document(**{k: row[k] for k in row.keys()})
+        values: dict[str, Any] = {k: _json_list(row[k]) if k in _JSON_COLUMNS else row[k] for k in row.keys()}
+        doc = Document(**values)
         counts = db.execute(
             "SELECT kind, COUNT(*) FROM regions WHERE doc_id = ? GROUP BY kind", (doc.id,)
         ).fetchall()
