@@ -169,7 +169,14 @@ class LibraryPane(Vertical):
             return
         head = Text(no_wrap=True, overflow="ellipsis")
         head.append(d.name, style="bold")
-        head.append(f"  {d.company or 'company unknown'} · {d.form_type or '?'} {d.fiscal_period}".rstrip())
+        head.append(f"  {d.company or 'company unknown'}")
+        if d.tickers:
+            head.append(f" ({', '.join(d.tickers)})", style="bold")
+        if d.cik:
+            head.append(f" CIK {d.cik}", style="dim")
+        if d.former_names:
+            head.append(f" formerly {'; '.join(d.former_names)}", style="italic")
+        head.append(f" · {d.form_type or '?'} {d.fiscal_period}".rstrip())
         head.append(f" · {d.pages} pages, {d.tables} tables, {d.figures} figures, {d.chunks} chunks · id {d.id}",
                     style="dim")
         marks = stage_marks(d)
