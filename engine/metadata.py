@@ -224,7 +224,7 @@ def _registrant(pages: Sequence[Any]) -> str:
 
 def _name_line(pages: Sequence[Any]) -> str:
     """A line of the first page's top that is a name with a legal form and nothing else (a cover without the
-    "Exact name of registrant" label: ``3M COMPANY``; a report's title page: ``ACME FINANCE N.V.``)."""
+    "Exact name of registrant" label: ``9Q COMPANY``; a report's title page: ``ACME FINANCE N.V.``)."""
     for page in pages:
         for line in _page_text(page).splitlines()[:30]:
             line = line.strip()
@@ -411,7 +411,7 @@ def _names_with_form(line: str) -> list[str]:
         if i + 1 < len(tokens) and legal[i + 1] and tokens[i + 1].lower() != token.lower():
             continue  # "Holdings, Inc.": the name ends at the last form
         if legal[i - 1] and tokens[i - 1].lower().strip(",") == token.lower().strip(","):
-            continue  # "BMW Group Group Financial Statements": a header run into a title
+            continue  # "Acme Group Group Financial Statements": a header run into a title
         name = _name_before(" ".join(tokens[:i]))
         words = name.split()
         if words and not (len(words) == 1 and _LEGAL_FORM.fullmatch(words[0])):
@@ -421,7 +421,7 @@ def _names_with_form(line: str) -> list[str]:
 
 def _tidy_name(name: str) -> str:
     """Spaces and stray punctuation tidied; a name in capitals set in title case, keeping short acronyms
-    (``BMW FINANCE N.V.`` -> ``BMW Finance N.V.``, ``3M COMPANY`` -> ``3M Company``)."""
+    (``VTR FINANCE N.V.`` -> ``VTR Finance N.V.``, ``9Q COMPANY`` -> ``9Q Company``)."""
     name = re.sub(r"\s+\.", ".", re.sub(r"\s+", " ", name)).strip(" ,:;")
     if name.isupper() and len(name) > 4:
         name = re.sub(r"\b([A-Z]) (?=[A-Z]{3,})", r"\1", name)  # small capitals read as "R ESORTS"
@@ -434,8 +434,8 @@ def _tidy_name(name: str) -> str:
 
 
 def _keeps_capitals(word: str, first: bool) -> bool:
-    """Whether a word of a name in capitals stays so: initials (N.V., S.A.), a word with digits (3M), a short
-    acronym leading the name (BMW, CVS)."""
+    """Whether a word of a name in capitals stays so: initials (N.V., S.A.), a word with digits (9Q), a short
+    acronym leading the name (VTR)."""
     core = word.strip(".,;:()")
     if any(c.isdigit() for c in core) or ("." in core and all(len(p) <= 2 for p in core.split("."))):
         return True

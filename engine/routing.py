@@ -1,7 +1,7 @@
 """Routing: pick the filings a question is about from the company, year or period and form it names.
 
 A question names a company as its filings say it is called: the registrant's name or a short form of it
-("Goldman Sachs" for The Goldman Sachs Group, Inc.; "MGM" for MGM Resorts International), a ticker the filing
+("Goldvale Sachs" for The Goldvale Sachs Group, Inc.; "Tokay" for Tokay Resorts International), a ticker the filing
 lists ("AAPL", "$aapl"), or a former name. The identities come from the documents' metadata, which the metadata
 stage reads from the filings (engine/metadata.py); years, quarters and forms from their periods and file names.
 Nothing matched means no routing: the caller searches the whole library.
@@ -28,8 +28,8 @@ _DESCRIPTORS = {
     "international", "worldwide", "global", "systems", "technologies", "technology", "industries", "enterprises",
     "resorts", "entertainment", "health", "healthcare", "brands", "stores", "finance", "financial",
 }
-"""Words describing a business that end a name and that a question often drops ("MGM Resorts International" is
-asked about as "MGM", "Adobe Systems Incorporated" as "Adobe", a group's financing arm "Acme Finance N.V." as
+"""Words describing a business that end a name and that a question often drops ("Tokay Resorts International" is
+asked about as "Tokay", "Orchard Systems Incorporated" as "Orchard", a group's financing arm "Acme Finance N.V." as
 "Acme"). Where two companies' names both match ("Acme Finance" and "Acme"), the longer wins."""
 _GENERIC_LEAD = {
     "american", "general", "united", "national", "first", "international", "global", "new", "royal", "standard",
@@ -38,7 +38,7 @@ _GENERIC_LEAD = {
     "atlantic", "deutsche", "china", "british", "canadian", "european", "old", "big", "premier", "integrated",
 }
 """Words that lead many names and mean something else alone: never a short form by themselves ("American" is
-not American Express, "General" is not General Mills)."""
+not American Widgets, "General" is not General Millers)."""
 _FORMS = [
     (re.compile(r"\b10-?k\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?q\b|\bquarterly report\b", re.I), "10-Q"),
@@ -55,7 +55,7 @@ class Route:
     doc_ids: list[str]
     """The documents picked; empty when nothing in the question matched (search the library)."""
     reason: str = ""
-    """What matched, e.g. ``company=3m year=2018 form=10-K``."""
+    """What matched, e.g. ``company=acme year=2018 form=10-K``."""
     matched: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -68,8 +68,8 @@ def _words(name: str) -> list[str]:
 
 def name_forms(name: str) -> set[str]:
     """The ways a question may write a company's name: without its legal form and article, then without the
-    words that describe its business (``The Goldman Sachs Group, Inc.`` -> ``goldman sachs``; ``MGM Resorts
-    International`` -> ``mgm resorts international``, ``mgm resorts``, ``mgm``)."""
+    words that describe its business (``The Goldvale Sachs Group, Inc.`` -> ``goldvale sachs``; ``Tokay Resorts
+    International`` -> ``tokay resorts international``, ``tokay resorts``, ``tokay``)."""
     words = _words(name)
     while words and words[0] == "the":
         words.pop(0)
@@ -88,7 +88,7 @@ def name_forms(name: str) -> set[str]:
 
 
 def short_form(name: str) -> str:
-    """The first word of a name of several (``Lockheed Martin Corporation`` -> ``lockheed``), as questions often
+    """The first word of a name of several (``Lockwood Marten Corporation`` -> ``lockwood``), as questions often
     shorten it; '' when that word is generic (``American ...``, ``General ...``) or shorter than three letters.
     It is weaker evidence than the full name: ``companies_named`` ignores it where two companies share it."""
     forms = name_forms(name)
@@ -144,9 +144,9 @@ def _spans(question: str, alias: str) -> list[tuple[int, int]]:
 def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
     """Document id -> the aliases of its company that the question mentions (documents not named are absent).
 
-    When one company's name contains another's ("BMW Finance" and "BMW"), the longer name wins where both match.
+    When one company's name contains another's ("Vetra Finance" and "Vetra"), the longer name wins where both match.
     A short form (``short_form``) counts only when no other company of the library has it and, at the start of
-    the question, only as a possessive ("Lockheed's backlog", not "Best practices ...")."""
+    the question, only as a possessive ("Lockwood's backlog", not "Best practices ...")."""
     owners: dict[str, set[str]] = {}
     for d in documents:
         if short := short_form(d.company):
