@@ -42,6 +42,7 @@ from engine.types import (
     TokenStreamed,
     never_cancelled,
 )
+from engine.vocabulary import vocabulary
 
 SYSTEM_PROMPT = (
     "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
@@ -130,9 +131,20 @@ def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
     return vals
 
 
+_NOT_FIGURES = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b,?"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:p|pp|page|pages|note|item|part|section)\.?\s*\d+[a-z]?(?:\s*[-–]\s*\d+)?\b"
+    r"|\b\d+[-\s](?:weeks?|months?)\b|\b(?:three|six|nine|twelve)\s+months\b",
+    re.I,
+)
+
+
 def answer_numbers(text: str) -> list[Quantity]:
-    """The figures of an answer that are checked: years, small counts and list numbers left out."""
-    return [q for q in quantities(text) if checkable(q)]
+    """The figures of an answer that are checked: dates, page and note references, period lengths ("52 weeks"),
+    years, small counts and list numbers left out."""
+    blanked = _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
+    return [q for q in quantities(blanked) if checkable(q)]
 
 
 def check_numbers(
@@ -586,7 +598,7 @@ class Answerer:
         cell_lines = res.lines(calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees
         # the tables, every period of them
-        by_cells = bool(res.cells) and any(c.period_fit >= 0.99 for c in res.cells)
+        by_cells = any(c.period_fit >= 0.99 and vocabulary().items.get(c.item) is not None for c in res.cells)
         resolved_tables = frozenset(i for i, e in enumerate(used) if by_cells and e.region_id in regions
                                     and regions[e.region_id].table)
         spent = llm.count_tokens("\n".join(cell_lines)) if cell_lines else 0

@@ -230,7 +230,7 @@ class Settings:
     """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""
 
     # --- answering ---
-    context_tokens: int = 3072
+    context_tokens: int = 1500
     """Token budget for evidence in the answer prompt; more is answered in parts (``fuse_parts``)."""
 
     fuse_parts: bool = False

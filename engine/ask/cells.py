@@ -270,6 +270,9 @@ def _asked_years(asked: Asked) -> list[int | None]:
     return years or [None]
 
 
+_PROPER = re.compile(r"(?<=[a-z,;:]\s)(?:[A-Z][\w&'’.-]*)(?:\s+[A-Z][\w&'’.-]*)*")
+"""Capitalised words inside a sentence: names (the company's, a person's), which a row label of the filing may
+repeat ("Best Buy" in a store-count table) without being the line item asked."""
 _QUARTERS = re.compile(r"\bq[1-4]\b|\bquarter", re.I)
 
 
@@ -300,7 +303,7 @@ def resolve(
     ms = measures(question)
     if not ms:
         ms = [Measure(" ".join(sorted(stems(question))), ())]
-    asked_stems = stems(question)
+    asked_stems = stems(question) - stems(" ".join(_PROPER.findall(question)))
     all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems)]
     res = Resolution(asked=asked, measures=[m.name for m in ms], candidates=all_cells)
     if not all_cells:
