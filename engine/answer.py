@@ -524,7 +524,7 @@ class Answerer:
 
     def calendar(self, store: Any, doc_id: str) -> Calendar | None:
         """The fiscal calendar of a document (read once, kept in the catalogue); None without a catalogue."""
-        if store is None or not hasattr(store, "pages"):
+        if store is None or not hasattr(store, "calendar_inputs"):
             return None
         return self.calendars.get(store, doc_id)
 

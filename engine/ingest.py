@@ -285,11 +285,15 @@ class Ingestor:
         if not ctx.stage_done("metadata"):
             t = time.perf_counter()
             from engine.metadata import CATALOGUE_FIELDS, extract_metadata
+            from engine.periods import read_calendar
 
             try:
                 meta = extract_metadata(ctx.pages, ctx.path.name)
                 fields = {k: v for k, v in meta.items() if k in CATALOGUE_FIELDS and v}
                 self.store.update_document(ctx.doc_id, **fields)
+                calendar = read_calendar(*self.store.calendar_inputs(ctx.doc_id))
+                self.store.update_document(ctx.doc_id, calendar=calendar.to_json())
+                fields["calendar"] = calendar.describe()
                 detail = ", ".join(f"{k}={'/'.join(v) if isinstance(v, list) else v}" for k, v in fields.items())
                 ctx.record("metadata", "done", detail, time.perf_counter() - t)
             except EngineError as exc:

@@ -610,7 +610,7 @@ class Calendar:
         return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (dates as ISO strings)."""
+        """A JSON-ready dict (dates as ISO strings), with ``summary``: ``describe()``, for the library pane."""
         return {
             "year_end_month": self.year_end_month,
             "year_end_day": self.year_end_day,
@@ -618,6 +618,7 @@ class Calendar:
             "weeks": self.weeks,
             "periods": [_period_json(p) for p in self.periods],
             "source": self.source,
+            "summary": self.describe(),
         }
 
     @staticmethod

@@ -15,7 +15,7 @@ from typing import Any
 from engine.errors import NotFoundError, StoreError
 from engine.types import STAGES, BBox, Chunk, Document, Region
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The catalogue's schema version: ``SCHEMA`` is version 1; ``MIGRATIONS`` bring it, new or old, to this one."""
 
 SCHEMA = """
@@ -98,10 +98,14 @@ CREATE TABLE IF NOT EXISTS settings_kv (key TEXT PRIMARY KEY, value TEXT NOT NUL
 
 _DOC_COLUMNS = (
     "id, sha256, path, name, title, company, form_type, fiscal_period, filing_date, pages, status, error, "
-    "added_at, tickers, cik, former_names"
+    "added_at, tickers, cik, former_names, calendar"
 )
 _JSON_COLUMNS = {"tickers", "former_names"}
 """Document columns that hold JSON (lists); ``update_document`` writes them, ``_doc`` reads them."""
+_JSON_OBJECT_COLUMNS = {"calendar"}
+"""Document columns that hold a JSON object."""
+CALENDAR_COVER_PAGES = 6
+"""Pages of running text read for a filing's fiscal-year phrases (cover, first pages); its tables give the rest."""
 
 
 def _add_columns(db: sqlite3.Connection, table: str, columns: dict[str, str]) -> None:
@@ -152,10 +156,25 @@ class _TextPage:
         self.text = text
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _migrate_identity}
+def _migrate_calendar(db: sqlite3.Connection) -> None:
+    """Version 3: the fiscal calendar the metadata stage reads from a filing (engine/periods.py). Documents
+    already in the library get theirs on first use (``Calendars`` in engine/ask), not here: reading every
+    filing's tables would hold the upgrade's transaction for minutes in a large library."""
+    _add_columns(db, "documents", {"calendar": "TEXT NOT NULL DEFAULT '{}'"})
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _migrate_identity, 3: _migrate_calendar}
 """Version -> the step that brings a catalogue of the version before to it, run in one transaction with the
 version's update. A new catalogue is made at version 1 by ``SCHEMA`` and takes every step too, so there is one
 path to the current schema. A step must be safe to run on a catalogue that already has its change."""
+
+
+def _json_object(raw: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _json_list(raw: str | None) -> list[str]:
@@ -256,7 +275,8 @@ class Store:
         """Set document columns; lists (tickers, former names) are stored as JSON."""
         if not fields:
             return
-        fields = {k: json.dumps(list(v)) if k in _JSON_COLUMNS else v for k, v in fields.items()}
+        fields = {k: json.dumps(list(v)) if k in _JSON_COLUMNS else json.dumps(dict(v)) if k in _JSON_OBJECT_COLUMNS
+                  else v for k, v in fields.items()}
         cols = ", ".join(f"{k} = ?" for k in fields)
         with self.write() as db:
             db.execute(f"UPDATE documents SET {cols} WHERE id = ?", (*fields.values(), doc_id))
@@ -292,7 +312,8 @@ class Store:
 
     def _doc(self, row: sqlite3.Row) -> Document:
         db = self.conn()
-        values: dict[str, Any] = {k: _json_list(row[k]) if k in _JSON_COLUMNS else row[k] for k in row.keys()}
+        values: dict[str, Any] = {k: _json_list(row[k]) if k in _JSON_COLUMNS else _json_object(row[k])
+                                  if k in _JSON_OBJECT_COLUMNS else row[k] for k in row.keys()}
         doc = Document(**values)
         counts = db.execute(
             "SELECT kind, COUNT(*) FROM regions WHERE doc_id = ? GROUP BY kind", (doc.id,)
@@ -305,6 +326,21 @@ class Store:
         for r in db.execute("SELECT stage, status, detail FROM stages WHERE doc_id = ?", (doc.id,)):
             doc.stages[r["stage"]] = r["status"] + (f": {r['detail']}" if r["detail"] else "")
         return doc
+
+    def calendar_inputs(self, doc_id: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """What a filing's fiscal calendar is read from (``periods.read_calendar``): the text of its first pages
+        and of every page that says "fiscal", and its tables' column headers with their title and units."""
+        texts: list[str] = []
+        for r in self.conn().execute("SELECT page, text FROM pages WHERE doc_id = ? ORDER BY page", (doc_id,)):
+            text = str(r["text"] or "")
+            if r["page"] <= CALENDAR_COVER_PAGES or "fiscal" in text.lower():
+                texts.append(text)
+        headers: list[tuple[str, str]] = []
+        for region in self.regions(doc_id, kind="table"):
+            table = region.table or {}
+            context = " ".join([region.title, region.units, str(table.get("units", ""))])
+            headers += [(str(c), context) for c in table.get("columns", []) if c]
+        return texts, headers
 
     def delete_document(self, doc_id: str) -> list[int]:
         """Remove a document and everything derived from it; returns the chunk ids to drop from indexes."""

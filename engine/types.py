@@ -37,6 +37,9 @@ class Document:
     """The SEC Central Index Key (ten digits) where the filing prints it; '' otherwise."""
     former_names: list[str] = field(default_factory=list)
     """Names the company had before, as the filing states them ("formerly known as", the cover's former name)."""
+    calendar: dict[str, Any] = field(default_factory=dict)
+    """How the filing names its periods (``engine.periods.Calendar`` as JSON), read at ingest; ``summary`` is one
+    line for the library pane ("FY ends late Jan/early Feb (52/53 weeks); covers FY2020-FY2022")."""
     form_type: str = ""
     fiscal_period: str = ""
     filing_date: str = ""

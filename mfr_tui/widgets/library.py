@@ -181,6 +181,10 @@ class LibraryPane(Vertical):
                     style="dim")
         marks = stage_marks(d)
         marks.no_wrap, marks.overflow = True, "ellipsis"
-        both = Text("\n").join([head, marks])
+        lines = [head, marks]
+        summary = str((d.calendar or {}).get("summary", ""))
+        if summary:
+            lines.insert(1, Text(f"Periods: {summary}", style="dim", no_wrap=True, overflow="ellipsis"))
+        both = Text("\n").join(lines)
         both.no_wrap, both.overflow = True, "ellipsis"
         detail.update(both)
