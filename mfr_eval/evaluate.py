@@ -14,6 +14,7 @@ import json
 import math
 import os
 import platform
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -315,6 +316,9 @@ class EvalOptions:
     mismatched: int = 0
     """Also ask this many of the questions of another company's filing (from the same library), which cannot
     hold the answer; they count as unanswerable, so ``refusal_rate`` is measured on any QA file."""
+    later: int = 0
+    """Also ask this many questions of their own filing with every year moved three years later (a period the
+    filing cannot report); they count as unanswerable: the right company, a period not covered."""
 
 
 def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable[str]) -> list[EvalRecord]:
@@ -345,6 +349,28 @@ def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable
                 question_type="unanswerable (asked of another company's filing)", group=owner.get(str(other), ""),
             )
         )
+    return probes
+
+
+_YEAR_IN_QUESTION = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+
+
+def later_probes(records: Sequence[EvalRecord], n: int) -> list[EvalRecord]:
+    """Up to ``n`` unanswerable probes: questions that name a year, spread evenly over ``records``, asked of their
+    own filing with every year they name moved three years later ("FY2018" -> "FY2021"). A filing does not
+    report a period three years after its own; probes take the id ``<id>@later``."""
+    dated = [r for r in records if _YEAR_IN_QUESTION.search(r.question) and not r.unanswerable]
+    if n <= 0 or not dated:
+        return []
+    step = max(1, len(dated) // n)
+    probes: list[EvalRecord] = []
+    for rec in dated[::step][:n]:
+        moved = _YEAR_IN_QUESTION.sub(lambda m: str(int(m.group(1)) + 3), rec.question)
+        probes.append(EvalRecord(
+            id=f"{rec.id}@later", source=rec.source, question=moved, answer="", docs=list(rec.docs),
+            gold_pages=None, modality=["unanswerable"],
+            question_type="unanswerable (a period the filing does not cover)", group=rec.group,
+        ))
     return probes
 
 
@@ -645,7 +671,8 @@ def evaluate(
         if options.ingest:
             records = take(records, options.limit, options.per_source)
             doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled, text_layer_from)
-            records = records + mismatched_probes(records, options.mismatched, doc_ids)
+            records = records + mismatched_probes(records, options.mismatched, doc_ids) + later_probes(
+                records, options.later)
         else:
             # The subset is what the library holds; an ablation with its own library (the baseline) gets
             # those same documents ingested into it, so every ablation answers the same questions.
@@ -656,7 +683,8 @@ def evaluate(
             records = take(kept, options.limit, options.per_source)
             if ab is not None and ab.own_library:
                 doc_ids, ingest_summary = ingest_documents(target, records, on_ingest, cancelled, text_layer_from)
-            records = records + mismatched_probes(records, options.mismatched, doc_ids)
+            records = records + mismatched_probes(records, options.mismatched, doc_ids) + later_probes(
+                records, options.later)
         results = run_questions(
             target, records, options, doc_ids, judge=judge, on_question=on_question, cancelled=cancelled,
             previous=previous,

@@ -37,6 +37,9 @@ def register(sub: Any) -> None:
     s.add_argument("--per-source", type=int, help="the first N questions of each source (a stratified subset)")
     s.add_argument("--mismatched", type=int, default=0, metavar="N",
                    help="also ask N of the questions of another company's filing (unanswerable probes: refusal rate)")
+    s.add_argument("--later", type=int, default=0, metavar="N",
+                   help="also ask N questions with every year moved 3 years later (unanswerable: a period the filing "
+                        "does not cover)")
     s.add_argument("--source", action="append", help="only sources starting with this; repeatable")
     s.add_argument("--id", action="append", dest="ids", help="only this question id; repeatable")
     s.add_argument("--ablation", choices=list(ABLATIONS), default="default",
@@ -83,7 +86,7 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
         return EXIT_FAILED
     options = EvalOptions(k=args.k, scope=args.scope, retrieval_only=args.retrieval_only, ablation=args.ablation,
                           judge=args.judge, ingest=not args.no_ingest, limit=args.limit, per_source=args.per_source,
-                          mismatched=args.mismatched)
+                          mismatched=args.mismatched, later=args.later)
     out = Path(args.out).expanduser() if args.out else None
     previous = _previous(out, options) if args.resume else {}
     done: list[dict[str, Any]] = []

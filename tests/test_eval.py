@@ -357,3 +357,18 @@ def test_mismatched_probes_ask_another_companys_filing(tmp_path: Path) -> None:
     # only documents in the library are used
     only_3m = [_doc_key(docs["3M_2018_10K"]), _doc_key(docs["3M_2022_10K"])]
     assert mismatched_probes(recs[:2], 2, only_3m) == []
+
+
+def test_later_probes_move_every_year_three_years_later() -> None:
+    from mfr_eval.evaluate import EvalRecord, later_probes
+
+    recs = [
+        EvalRecord(id="a", source="s", question="What was FY2018 capex? Compare with 2017.", answer="1",
+                   docs=[Path("x.pdf")], gold_pages=None, modality=["table"]),
+        EvalRecord(id="b", source="s", question="Who audits the company?", answer="KPMG", docs=[Path("x.pdf")],
+                   gold_pages=None, modality=["text"]),
+    ]
+    probes = later_probes(recs, 5)
+    assert [(p.id, p.question, p.unanswerable) for p in probes] == [
+        ("a@later", "What was FY2021 capex? Compare with 2020.", True)]
+    assert later_probes(recs, 0) == []
