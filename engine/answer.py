@@ -660,7 +660,7 @@ class Answerer:
             # the model found nothing, but the asked cell is there: the answer is the cell, said as such
             text = f"{extractive}\n\n(The model did not answer from these sources.)"
         elif extractive and cells.verdict:
-            text = f"{extractive}\n\n{_LEADING_VERDICT.sub('', text, count=1)}"
+            text = f"{extractive}\n\n{_LEADING_VERDICT.sub('', text, count=1)}".strip()
         elif extractive and is_yes_no(question):
             text = f"{text}\n\n{extractive}"  # the model's Yes or No leads; the cells follow
         elif extractive:
@@ -756,6 +756,8 @@ class Answerer:
         computed = [computation.result] if computation else []
         if computation:
             computed += [c.value for c in computation.cells]
+        # the change a code verdict states ("-41.7%") is the code's own arithmetic from two cells
+        computed += [q.value for q in quantities(extractive) if q.percent]
         checks = [] if refused else check_numbers(text, cited, regions, computed, resolution, calendar)
         searched = {
             "tier": retrieval.tier,
