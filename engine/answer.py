@@ -58,10 +58,12 @@ YES_NO_RULE = "This question asks yes or no: begin the answer with Yes or No."
 """Added to the question only when the code finds it is a yes/no question (``is_yes_no``)."""
 
 REFUSAL = re.compile(
-    r"insufficient information|not (?:contain|provide|include|mention)|cannot (?:be )?(?:determine|answer|find)|"
-    r"no information|not enough information|unable to (?:determine|find|answer)|does not (?:say|state|specify)",
+    r"insufficient information|not (?:contain|provide|include|mention|available|answerable)|"
+    r"cannot (?:be )?(?:determine|determined|answer|answered|find|found)|no information|not enough information|"
+    r"unable to (?:determine|find|answer)|does not (?:say|state|specify)",
     re.I,
 )
+"""Phrases that make an answer a refusal: the engine's refusal flag and the evaluation's scorer read this one."""
 TABLE_JSON_CHARS = 2500
 """A table's JSON is cut at this many characters in the prompt (about 700 tokens)."""
 MAX_PARTS = 3

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.vocabulary import vocabulary
 
@@ -67,8 +68,12 @@ def _full_year(y: str) -> str:
     return y if len(y) == 4 else ("20" + y if int(y) < 70 else "19" + y)
 
 
+@lru_cache(maxsize=256)
 def expand(question: str) -> Expansion:
-    """Expand a question with financial synonyms and fiscal-year spellings (the vocabulary's ``expansion`` table)."""
+    """Expand a question with financial synonyms and fiscal-year spellings (the vocabulary's ``expansion`` table).
+
+    Cached: routing and retrieval both expand the question they are given, and the work is done once. The
+    result is shared: read it, do not change it."""
     q = question.lower()
     out = Expansion(question=question)
     seen: set[str] = set()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.numbers import parse_cell
-from engine.tables import Word, group_lines
+from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
 
 BBox = tuple[float, float, float, float]
 
@@ -57,7 +57,7 @@ def group_figure_words(words: Sequence[Word], box: BBox) -> FigureText:
         return ft
     x0, y0, x1, y1 = box
     w, h = max(1.0, x1 - x0), max(1.0, y1 - y0)
-    lines = group_lines(words)
+    lines = group_lines(words, TABLE_LINE_OVERLAP)
     ft.lines = [" ".join(t[4] for t in ln) for ln in lines]
     for ln in lines:
         text = " ".join(t[4] for t in ln)

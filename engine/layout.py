@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.models.protocols import Detection
-from engine.tables import UNITS_RE, Word, find_units, group_lines, numeric_grid_blocks
+from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
+from engine.tables import UNITS_RE, find_units, numeric_grid_blocks
 from engine.types import BBox, Region
 
 REGION_KINDS = ("table", "figure", "caption", "title")
@@ -232,7 +233,7 @@ def words_in(words: Sequence[Word], box: BBox) -> list[Word]:
 
 def text_in(words: Sequence[Word], box: BBox) -> str:
     """The text inside a box, line by line."""
-    return "\n".join(" ".join(w[4] for w in ln) for ln in group_lines(words_in(words, box)))
+    return "\n".join(" ".join(w[4] for w in ln) for ln in group_lines(words_in(words, box), TABLE_LINE_OVERLAP))
 
 
 _NOISE = re.compile(r"^(table of contents|index|\d+|page \d+|\W*)$", re.I)
@@ -243,7 +244,7 @@ def attach_context(regions: list[Region], words: Sequence[Word], page_h: float) 
     labels = [r for r in regions if r.kind in {"caption", "title"}]
     for r in labels:
         r.title = re.sub(r"\s+", " ", text_in(words, r.bbox)).strip()[:300]
-    lines = group_lines(words)
+    lines = group_lines(words, TABLE_LINE_OVERLAP)
     for r in regions:
         if r.kind not in {"table", "figure"}:
             continue

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from statistics import median
 from typing import Any
+
+from engine.periods import DATE_PATTERN, parse_date
 
 FRONT_PAGES = 5
 """Pages at the front of a filing read for its cover and its company's name (the SEC cover is page 1 or 2; a
@@ -28,17 +29,7 @@ CATALOGUE_FIELDS = ("title", "company", "form_type", "fiscal_period", "filing_da
                     "former_names")
 """The metadata stage's results that the catalogue keeps on the document (``Store.update_document`` fields)."""
 
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-         "november", "december"]
-    )
-}
-_DATE = (
-    r"((?:January|February|March|April|May|June|July|August|September|October|November|December)"
-    r"\s+\d{1,2}\s*,?\s*\d{4})"
-)
+_DATE = DATE_PATTERN
 _FORM = re.compile(
     r"\bFORM\s+(10-K(?:/A)?|10-Q(?:/A)?|8-K(?:/A)?|20-F|40-F|6-K|S-1|10-KT|DEF\s*14A|11-K)\b"
     r"|\bSCHEDULE\s+(14A)\b",
@@ -101,17 +92,6 @@ class Identity:
     """The SEC Central Index Key, ten digits, where the filing prints it."""
     former_names: list[str] = field(default_factory=list)
     """Names the company had before (``Square, Inc.`` for Block)."""
-
-
-def parse_date(text: str) -> date | None:
-    """``"December 31, 2018"`` -> ``date(2018, 12, 31)``; None if it is not such a date."""
-    m = re.match(r"([A-Za-z]+)\s+(\d{1,2})\s*,?\s*(\d{4})", text.strip())
-    if not m or m.group(1).lower() not in _MONTHS:
-        return None
-    try:
-        return date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
-    except ValueError:
-        return None
 
 
 def _page_text(page: Any) -> str:

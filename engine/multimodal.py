@@ -598,7 +598,7 @@ def _tables_with_vision(
                 n for w in layout.words_in(words, r.bbox) if (n := parse_cell(w[4])) is not None
             ]
             if reference:
-                r.checks = tab.check_numbers(model_table, reference)
+                r.checks = tab.check_table_numbers(model_table, reference)
             if r.table is None:
                 model_table["title"] = model_table.get("title") or r.title
                 r.table = model_table

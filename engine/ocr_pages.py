@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.models.protocols import OcrWord
-from engine.tables import Word
+from engine.pdftext import Word
 
 OCR_DPI = 150
 """Pages are rendered at this resolution for OCR (PP-OCR reads 10-pt type well from here up)."""
@@ -32,10 +32,10 @@ def needs_ocr(page: Any) -> bool:
 
 def apply_ocr(page: Any, words: list[Word]) -> None:
     """Put OCR words into a ``PageText`` in place (so the text chunker sees them)."""
-    from engine.pdftext import _group_lines
+    from engine.pdftext import line_groups
 
     page.words = words
-    page.lines = _group_lines(words)
+    page.lines = line_groups(words)
 
 
 def page_row_words(words: Sequence[Word]) -> list[list[Any]]:

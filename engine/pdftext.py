@@ -108,18 +108,25 @@ def _has_encrypt_dict(path: Path) -> bool:
     return False
 
 
-def _group_lines(words: list[Word]) -> list[list[int]]:
-    """Group words into visual lines by vertical overlap, each line sorted left to right."""
-    order = sorted(range(len(words)), key=lambda i: (round(words[i][1]), words[i][0]))
+TEXT_LINE_OVERLAP = 0.5
+"""Share of the smaller word's height two words must overlap vertically to sit on one line of running text."""
+TABLE_LINE_OVERLAP = 0.45
+"""The same for a table row: its cells are often set a little off one baseline (superscripts, mixed fonts)."""
+
+
+def line_groups(words: Sequence[Word], overlap: float = TEXT_LINE_OVERLAP) -> list[list[int]]:
+    """Indexes of words grouped into visual lines by vertical overlap, lines top to bottom, each left to right.
+    The one line grouping of the engine: page text, OCR boxes, table rows and figure labels."""
+    order = sorted(range(len(words)), key=lambda i: ((words[i][1] + words[i][3]) / 2, words[i][0]))
     lines: list[list[int]] = []
     cur: list[int] = []
-    cur_top = cur_bottom = -1.0
+    cur_top = cur_bottom = 0.0
     for i in order:
-        x0, top, x1, bottom, _ = words[i]
+        _, top, _, bottom, _ = words[i]
         if cur:
-            overlap = min(bottom, cur_bottom) - max(top, cur_top)
+            shared = min(bottom, cur_bottom) - max(top, cur_top)
             height = max(1.0, min(bottom - top, cur_bottom - cur_top))
-            if overlap >= 0.5 * height:
+            if shared >= overlap * height:
                 cur.append(i)
                 cur_top, cur_bottom = min(cur_top, top), max(cur_bottom, bottom)
                 continue
@@ -128,6 +135,11 @@ def _group_lines(words: list[Word]) -> list[list[int]]:
     if cur:
         lines.append(sorted(cur, key=lambda j: words[j][0]))
     return lines
+
+
+def group_lines(words: Sequence[Word], overlap: float = TEXT_LINE_OVERLAP) -> list[list[Word]]:
+    """The words themselves, grouped as ``line_groups`` groups them."""
+    return [[words[i] for i in g] for g in line_groups(words, overlap)]
 
 
 def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
@@ -155,7 +167,7 @@ def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
                     if str(w["text"]).strip()
                 ]
                 pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
-                pt.lines = _group_lines(words)
+                pt.lines = line_groups(words)
                 page.flush_cache()
             except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
                 pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")

@@ -191,6 +191,17 @@ def _find_dates(text: str) -> list[_Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+DATE_PATTERN = rf"((?:{_MON})\s*\d{{1,2}}(?:st|nd|rd|th)?\s*,?\s*{_YEAR4}|\d{{1,2}}\s+(?:{_MON})\s*,?\s*{_YEAR4})"
+"""A full date as filings print it in words ("January 28, 2023", "Jan. 28 2023", "28 January 2023"), one group."""
+
+
+def parse_date(text: str) -> date | None:
+    """The first full date in ``text`` ("December 31, 2018" -> ``date(2018, 12, 31)``), None when there is none.
+    The one date reader of the engine: covers, column headers and questions."""
+    found = _find_dates(text)
+    return found[0].day if found else None
+
+
 def _month_days(text: str) -> list[tuple[int, int]]:
     """(month, day) pairs named without a year: "June 30", "31 March"."""
     out: list[tuple[int, int]] = []

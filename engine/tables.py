@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.numbers import is_year, parse_cell, scale_of
+from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
 
-Word = tuple[float, float, float, float, str]
 Box = tuple[float, float, float, float]
 
 _CURRENCY = "$€£¥"
@@ -135,27 +135,6 @@ class Line:
     def nums(self) -> list[Item]:
         """The numbers and empty-cell markers of the line."""
         return [i for i in self.items if i.kind in {"num", "empty"}]
-
-
-def group_lines(words: Sequence[Word]) -> list[list[Word]]:
-    """Words grouped into visual lines by vertical overlap, each sorted left to right, top to bottom."""
-    order = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
-    lines: list[list[Word]] = []
-    cur: list[Word] = []
-    top = bottom = 0.0
-    for w in order:
-        if cur:
-            overlap = min(w[3], bottom) - max(w[1], top)
-            height = max(1.0, min(w[3] - w[1], bottom - top))
-            if overlap >= 0.45 * height:
-                cur.append(w)
-                top, bottom = min(top, w[1]), max(bottom, w[3])
-                continue
-            lines.append(sorted(cur, key=lambda v: v[0]))
-        cur, top, bottom = [w], w[1], w[3]
-    if cur:
-        lines.append(sorted(cur, key=lambda v: v[0]))
-    return lines
 
 
 _NUM_HEAD = re.compile(r"^[($€£¥+\-–−]*\d[\d,.]*$")
@@ -349,7 +328,8 @@ def parse_words(
         words = [w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1]
     if not words:
         return None
-    lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws)) for ws in group_lines(words)]
+    lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws))
+             for ws in group_lines(words, TABLE_LINE_OVERLAP)]
     units = units or next((u for ln in lines[:8] if (u := find_units(ln.text))), "")
     data_idx = [k for k, ln in enumerate(lines) if ln.nums() and not _header_like(ln)]
     if not data_idx:
@@ -476,7 +456,7 @@ def numeric_grid_blocks(words: Sequence[Word], page_width: float, min_rows: int 
     Used as the geometric cross-check of a detector and as the table finder on pages without one (and on
     scanned pages, from OCR words). Prose with numbers is rejected because its numbers sit between words.
     """
-    glines = group_lines(words)
+    glines = group_lines(words, TABLE_LINE_OVERLAP)
     lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws)) for ws in glines]
     flags: list[bool] = []
     for ln in lines:
@@ -589,7 +569,9 @@ def table_markdown(table: dict[str, Any], max_rows: int = 60) -> str:
 # --- checking a vision model's table against the text layer ----------------------------------------------
 
 
-def check_numbers(model_table: dict[str, Any], reference: Sequence[float], tol: float = 0.0005) -> list[dict[str, Any]]:
+def check_table_numbers(
+    model_table: dict[str, Any], reference: Sequence[float], tol: float = 0.0005
+) -> list[dict[str, Any]]:
     """Numbers in the model's JSON that the text layer does not show (sign-insensitive, rounding tolerant)."""
     ref = [abs(x) for x in reference]
     out: list[dict[str, Any]] = []

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from engine.answer import REFUSAL
 from engine.numbers import CURRENCY, SCALES, Quantity, close, quantities
 
 REL_TOL = 0.01
@@ -37,14 +38,6 @@ _STOP = frozenset(
 )
 _YES = re.compile(r"^\W*(yes|yeah|correct|true)\b", re.I)
 _NO = re.compile(r"^\W*(no|not|false|none)\b", re.I)
-REFUSAL = re.compile(
-    r"insufficient information|not (?:contain|provide|include|mention|available|answerable)|"
-    r"cannot (?:be )?(?:determine|determined|answer|answered|find|found)|no information|not enough information|"
-    r"unable to (?:determine|find|answer)|does not (?:say|state|specify)",
-    re.I,
-)
-"""Phrases that make an answer a refusal (the engine's own refusal flag is used too)."""
-
 UNANSWERABLE_GOLD = frozenset({"not answerable", "unanswerable", "none", "n/a"})
 """Gold answers that mean "the documents do not answer this" (MMLongBench-Doc uses "Not answerable")."""
 

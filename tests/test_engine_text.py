@@ -160,7 +160,7 @@ def test_answer_json_shape(tmp_path: Path, private_data_dir: Path) -> None:
 
 def test_table_index_text_leads_with_heading_and_labels() -> None:
     from engine.ingest import page_heading, region_index_text
-    from engine.pdftext import PageText, _group_lines
+    from engine.pdftext import PageText, line_groups
     from engine.types import Region
 
     words = [
@@ -170,7 +170,7 @@ def test_table_index_text_leads_with_heading_and_labels() -> None:
         (72.0, 120.0, 300.0, 130.0, "Purchases of PP&E"),
     ]
     page = PageText(page=1, width=612, height=792, words=words)
-    page.lines = _group_lines(words)
+    page.lines = line_groups(words)
     assert page_heading(page, above=110.0) == "Consolidated Statement of Cash Flows / (Millions)"
     assert page_heading(page, above=45.0) == ""  # nothing but boilerplate above
     region = Region(id=1, doc_id="d", page=1, kind="table", bbox=(70, 110, 500, 400), method="t",

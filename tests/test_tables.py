@@ -121,7 +121,7 @@ def test_check_numbers_flags_what_the_text_layer_does_not_show() -> None:
          "rows": [{"label": "Revenue", "values": ["1,234"]}, {"label": "Cost", "values": ["(457)"]}]}
     )
     assert model is not None and model["scale"] == 1e6
-    checks = tab.check_numbers(model, [1234.0, -456.0])
+    checks = tab.check_table_numbers(model, [1234.0, -456.0])
     assert [c["label"] for c in checks] == ["Cost"]
     assert tab.normalise_model_table({"rows": "nope"}) is None
     listed = tab.normalise_model_table({"rows": [["Revenue", 5, "6"]]})
