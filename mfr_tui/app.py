@@ -27,6 +27,7 @@ from engine.types import (
     Answer,
     AnswerEvent,
     AnswerFinished,
+    CellsResolved,
     Document,
     IngestProgress,
     IngestResult,
@@ -35,12 +36,13 @@ from engine.types import (
     TokenStreamed,
 )
 from mfr_tui.commands import ActionsProvider
-from mfr_tui.evidence import answer_from_json, answer_markdown, export_answer
+from mfr_tui.evidence import answer_from_json, answer_markdown, draft_answer, export_answer, flagged
 from mfr_tui.keys import bindings, load_keymap
 from mfr_tui.messages import (
     AnswerCompleted,
     AnswerStopped,
     AnswerStreamed,
+    CellsFound,
     DocumentRemoved,
     EvidenceLoaded,
     EvidenceSelected,
@@ -116,6 +118,9 @@ class MfrApp(App[None]):
         self.scope: list[str] = []
         self.keymap: dict[str, str] = {}
         self.answer: Answer | None = None
+        self.draft: Answer | None = None
+        """While an answer is written: its evidence and, once resolved, the stated cells (the evidence views
+        work from it before the answer finishes)."""
         self.answering = False
         self._ingest_cancel = threading.Event()
         self.idle = threading.Event()
@@ -205,6 +210,8 @@ class MfrApp(App[None]):
             for event in self.engine.answer(question, scope=scope or None, cancelled=cancel.is_set):
                 if isinstance(event, RetrievalDone):
                     self.post_message(RetrievalFound(event.retrieval, ticket))
+                elif isinstance(event, CellsResolved):
+                    self.post_message(CellsFound(event.cells, event.text, ticket))
                 elif isinstance(event, TokenStreamed):
                     self.post_message(AnswerStreamed(event.text, ticket))
                 elif isinstance(event, AnswerFinished):
@@ -415,6 +422,7 @@ class MfrApp(App[None]):
         self._ticket += 1
         self.answering = True
         self.answer = None
+        self.draft = None
         self._asked_at = time.monotonic()
         pane = self.ask_pane
         await pane.start(question)
@@ -428,9 +436,22 @@ class MfrApp(App[None]):
         if message.ticket != self._ticket:
             return
         r = message.retrieval
-        self.ask_pane.set_evidence(r.evidence)
+        self.draft = draft_answer(r.question, r.evidence, r.tier)
+        self.ask_pane.set_evidence(self.draft)
         self._answer_note = Text.assemble(
             ("Answering ", "bold"), (f"from {len(r.evidence)} pieces of evidence · tier {r.tier}", "dim"))
+        self._show_answer_progress()
+
+    def on_cells_found(self, message: CellsFound) -> None:
+        if message.ticket != self._ticket or self.draft is None:
+            return
+        d = self.draft
+        self.draft = draft_answer(d.question, d.evidence, d.tier, message.cells, message.text)
+        self.ask_pane.show_stated(message.text, message.cells)
+        self.ask_pane.set_evidence(self.draft)
+        n = len(message.cells)
+        self._answer_note.append(f" · stated from {n} cell{'s' if n != 1 else ''}" if n else " · computed from cells",
+                                 style="green")
         self._show_answer_progress()
 
     def _show_answer_progress(self) -> None:
@@ -453,14 +474,18 @@ class MfrApp(App[None]):
         if message.ticket != self._ticket:
             return
         self.answering = False
+        self.draft = None
         await self.show_answer(message.answer)
+        for screen in self.screen_stack:
+            if isinstance(screen, EvidenceScreen) and screen.ticket == message.ticket and self.ask_pane.listed:
+                screen.set_answer(self.ask_pane.listed)
         self.refresh_bindings()
         self.update_status()
 
     async def show_answer(self, answer: Answer) -> None:
         self.answer = answer
         await self.ask_pane.show_answer(answer)
-        unverified = sum(1 for c in answer.checks if not c.found)
+        unverified = len(flagged(answer))
         status = Text()
         if answer.refused:
             status.append("Not answered", style="bold yellow")
@@ -472,7 +497,7 @@ class MfrApp(App[None]):
             if any(c.inferred for c in answer.citations):
                 status.append(" · uncited: sources matched by number", style="yellow")
             if unverified:
-                status.append(f" · {unverified} unverified number{'s' if unverified > 1 else ''}",
+                status.append(f" · {unverified} flagged number{'s' if unverified > 1 else ''}",
                               style="bold yellow")
         status.append(f"\n{answer.question}", style="italic")
         self.ask_pane.set_status(status)
@@ -481,6 +506,7 @@ class MfrApp(App[None]):
         if message.ticket != self._ticket:
             return
         self.answering = False
+        self.draft = None
         await self.ask_pane.show_stopped(message.reason)
         self.ask_pane.set_status(Text("Stopped." if message.reason == "cancelled" else "Failed.", style="bold"))
         self.refresh_bindings()
@@ -514,12 +540,15 @@ class MfrApp(App[None]):
         return True
 
     def action_open_evidence(self, index: int | None = None) -> None:
-        if self.answer is None or not self.answer.evidence:
+        """Preview the evidence selected in the Q&A view: from the moment retrieval found it, while the answer is
+        written, and after."""
+        listed = self.ask_pane.listed
+        if listed is None or not listed.evidence:
             self.notify("Ask a question first; its evidence opens here.", title="No evidence")
             return
         if index is None:
             index = self.ask_pane.selected_index() or 0
-        self.push_screen(EvidenceScreen(self.answer, index))
+        self.push_screen(EvidenceScreen(listed, index, ticket=self._ticket))
 
     @on(DataTable.RowSelected, "#evidence")
     def evidence_selected(self, event: DataTable.RowSelected) -> None:

@@ -1,4 +1,8 @@
-"""Pure helpers behind the evidence views and the export: numbers, cited cells, cited spans, Markdown."""
+"""Pure helpers behind the evidence views and the export: checks, resolved cells, cited spans, Markdown.
+
+Numbers come from the engine's output (``Check.number``, ``Answer.cells``); where a number must still be read
+from text (a page's text, a table cell without its parsed number), ``engine.numbers`` reads it.
+"""
 
 from __future__ import annotations
 
@@ -8,32 +12,35 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from engine.numbers import Quantity, checkable, parse_cell, quantities, same_number
 from engine.types import Answer, Check, Citation, Evidence
 
-NUMBER = re.compile(r"(?<![\w.])\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?")
-MARKER = re.compile(r"\[(\d+)\]")
+FOUND_LABELS = {"verified": "verified", "computed": "computed from the cells", "in_text": "stated in the cited text"}
+"""What a found check's status means, in words."""
+FLAGGED_LABELS = {"other_period": "another period", "other_row": "another row", "missing": "not found",
+                  "in_text": "not the asked cell"}
+"""What a flagged check's status means, in words (what the number is instead is in its note)."""
 
 
-def number_value(token: str) -> float | None:
-    """The magnitude of a number as written (``(1,577)`` -> 1577.0, ``24%`` -> 24.0)."""
-    digits = re.sub(r"[^\d.]", "", token)
-    if not digits or digits == ".":
-        return None
-    try:
-        return abs(float(digits.rstrip(".")))
-    except ValueError:
-        return None
+def check_label(check: Check) -> str:
+    """The check's status in words: ``verified``, ``another period``, ``not found`` ..."""
+    if check.found:
+        return FOUND_LABELS.get(check.status, "verified")
+    return FLAGGED_LABELS.get(check.status, "unverified")
 
 
-def numbers_in(text: str) -> list[float]:
-    """Every number in a text, as magnitudes; citation markers like ``[2]`` are not numbers."""
-    text = MARKER.sub(" ", text)
-    out = []
-    for m in NUMBER.finditer(text):
-        v = number_value(m.group())
-        if v is not None:
-            out.append(v)
-    return out
+def flagged(answer: Answer) -> list[Check]:
+    """The checks that failed, in the answer's order."""
+    return [c for c in answer.checks if not c.found]
+
+
+def check_quantity(check: Check) -> Quantity | None:
+    """The number a check judged, as ``engine.numbers.same_number`` compares it: the engine's value
+    (``check.number``) with the precision the answer wrote it in. None when the check holds no number."""
+    written = quantities(check.value)
+    if check.number is None:
+        return written[0] if written else None  # a check saved before checks carried their number
+    return Quantity(value=check.number, decimals=written[0].decimals if written else 0, raw=check.value)
 
 
 def evidence_markers(answer: Answer, index: int) -> list[int]:
@@ -50,34 +57,120 @@ def evidence_markers(answer: Answer, index: int) -> list[int]:
     return sorted(set(out))
 
 
-def cited_numbers(answer: Answer, index: int) -> list[float]:
-    """Numbers in the answer's sentences that cite this evidence (all the answer's numbers if none do)."""
+def cited_checks(answer: Answer, index: int) -> list[Check]:
+    """The checks of the numbers in the answer's sentences that cite this evidence (all checks if none do)."""
     markers = evidence_markers(answer, index)
     sentences = re.split(r"(?<=[.!?])\s+|\n+", answer.text)
-    picked = [s for s in sentences if any(f"[{m}]" in s for m in markers)]
-    return numbers_in(" ".join(picked) if picked else answer.text)
+    picked = " ".join(s for s in sentences if any(f"[{m}]" in s for m in markers))
+    return [c for c in answer.checks if not picked or c.value in picked]
 
 
-def cited_cells(table: dict[str, Any], numbers: list[float]) -> set[tuple[int, int]]:
-    """(row, column) of table cells whose value is one of ``numbers``; column 0 is the row label."""
-    wanted = {round(n, 4) for n in numbers}
-    cells: set[tuple[int, int]] = set()
+def _compared(checks: list[Check]) -> list[tuple[Quantity, bool]]:
+    """Each check's number with whether it was found."""
+    out = []
+    for c in checks:
+        q = check_quantity(c)
+        if q is not None:
+            out.append((q, c.found))
+    return out
+
+
+def _mark(found: list[bool]) -> str | None:
+    """``cited`` when a found check matched, else ``flagged`` when a flagged one did, else None."""
+    if not found:
+        return None
+    return "cited" if any(found) else "flagged"
+
+
+def resolved_cells(table: dict[str, Any], region_id: int | None, cells: list[dict[str, Any]]) -> set[tuple[int, int]]:
+    """(row, column) of the resolved cells in this table; column 0 is the row label, column ``i + 1`` shows
+    ``columns[i]`` and ``values[i]``."""
+    mine = [c for c in cells if region_id is not None and c.get("region_id") == region_id]
+    columns = [str(c) for c in table.get("columns", [])]
+    out: set[tuple[int, int]] = set()
+    for r, row in enumerate(table.get("rows", [])):
+        if not isinstance(row, dict):
+            continue
+        label = str(row.get("label", "")).strip()
+        values = [str(v) if v is not None else "" for v in row.get("values", [])]
+        for cell in mine:
+            if str(cell.get("row", "")).strip() != label:
+                continue
+            for i, v in enumerate(values):
+                if i < len(columns) and columns[i] == cell.get("column") and v == cell.get("raw"):
+                    out.add((r, i + 1))
+    return out
+
+
+def cell_marks(table: dict[str, Any], region_id: int | None, answer: Answer, checks: list[Check]
+               ) -> dict[tuple[int, int], str]:
+    """(row, column) -> ``cited`` or ``flagged``: the resolved cells and the cells holding a found number of the
+    answer are cited; a cell holding only a flagged number (another period's or row's value) is flagged."""
+    marks = {rc: "cited" for rc in resolved_cells(table, region_id, answer.cells)}
+    compared = _compared(checks)
     for r, row in enumerate(table.get("rows", [])):
         if not isinstance(row, dict):
             continue
         values = row.get("values", [])
         nums = row.get("numbers") or [None] * len(values)
-        for c, value in enumerate(values):
-            v = number_value(str(value))
-            n = nums[c] if c < len(nums) else None
-            if n is not None:
-                try:
-                    v = abs(float(n))
-                except (TypeError, ValueError):
-                    pass
-            if v is not None and round(v, 4) in wanted:
-                cells.add((r, c + 1))
-    return cells
+        for i, value in enumerate(values):
+            n = nums[i] if i < len(nums) else None
+            v = float(n) if isinstance(n, int | float) else parse_cell(str(value)) if value is not None else None
+            if v is None or (r, i + 1) in marks:
+                continue
+            mark = _mark([found for q, found in compared if same_number(q, v)])
+            if mark:
+                marks[(r, i + 1)] = mark
+    return marks
+
+
+def text_marks(text: str, checks: list[Check]) -> list[tuple[int, int, str]]:
+    """(start, end, ``cited`` or ``flagged``) of the numbers in a text that are the checks' numbers."""
+    compared = _compared(checks)
+    out = []
+    for t in quantities(text):
+        if abs(t.value) < 1:
+            continue
+        mark = _mark([found for q, found in compared if same_number(q, t.value)])
+        if mark:
+            out.append((t.start, t.end, mark))
+    return out
+
+
+def resolved_first(evidence: list[Evidence], cells: list[dict[str, Any]]) -> list[Evidence]:
+    """The evidence with the resolved cells' sources first (in the cells' order), the rest as retrieved. A cell's
+    ``marker`` numbers its source in retrieval order (``[1]`` is ``evidence[0]``)."""
+    first: list[int] = []
+    for c in cells:
+        i = int(c.get("marker") or 0) - 1
+        if 0 <= i < len(evidence) and i not in first:
+            first.append(i)
+    return [evidence[i] for i in first] + [e for i, e in enumerate(evidence) if i not in first]
+
+
+def draft_answer(question: str, evidence: list[Evidence], tier: str, cells: list[dict[str, Any]] | None = None,
+                 stated: str = "") -> Answer:
+    """What the evidence views show while the model writes: the retrieved evidence and, once resolved, the cells,
+    each cited by its marker."""
+    citations: list[Citation] = []
+    for c in cells or []:
+        i = int(c.get("marker") or 0) - 1
+        if 0 <= i < len(evidence) and all(x.marker != i + 1 for x in citations):
+            e = evidence[i]
+            citations.append(Citation(i + 1, e.doc, e.page, e.modality, e.region_id, e.chunk_id))
+    return Answer(question=question, text=stated, evidence=list(evidence), tier=tier, citations=citations,
+                  cells=list(cells or []), extractive=stated)
+
+
+def split_stated(answer: Answer) -> tuple[str, str]:
+    """(what was stated from the cells, the rest of the answer): the answer's text begins with its extractive
+    statement, or ends with it when the model's Yes or No leads; ('', text) when it holds none."""
+    text, said = answer.text, answer.extractive.strip()
+    if said and text.startswith(said):
+        return said, text[len(said):].lstrip("\n")
+    if said and text.rstrip().endswith(said):
+        return said, text.rstrip()[: -len(said)].rstrip("\n")
+    return "", text
 
 
 def _squash(text: str) -> tuple[str, list[int]]:
@@ -111,25 +204,18 @@ def find_span(page_text: str, snippet: str) -> tuple[int, int] | None:
     return None
 
 
-def number_spans(text: str, numbers: list[float]) -> list[tuple[int, int]]:
-    """Spans of the numbers (among ``numbers``) in a text."""
-    wanted = {round(n, 4) for n in numbers}
-    spans = []
-    for m in NUMBER.finditer(text):
-        v = number_value(m.group())
-        if v is not None and round(v, 4) in wanted and v >= 1:
-            spans.append((m.start(), m.end()))
-    return spans
-
-
-def mark_unverified(text: str, checks: list[Check]) -> str:
-    """The answer's Markdown with each unverified number flagged in place."""
-    for c in checks:
-        if c.found or not c.value:
+def mark_flagged(text: str, checks: list[Check]) -> str:
+    """The answer's Markdown with each flagged number marked in place (``$4,862 million ⚠ not found``)."""
+    bad = {(c.value, c.number) for c in checks if not c.found}
+    labels = {(c.value, c.number): check_label(c) for c in checks if not c.found}
+    out, last = [], 0
+    for q in quantities(text):
+        key = next((k for k in ((q.raw, q.value), (q.raw, None)) if k in bad), None)
+        if key is None or not checkable(q):
             continue
-        flag = f"`{c.value} ⚠ unverified`"
-        text = re.sub(rf"(?<![\d,.]){re.escape(c.value)}(?![\d])", flag, text)
-    return text
+        out += [text[last:q.start], f"`{q.raw} ⚠ {labels[key]}`"]
+        last = q.end
+    return "".join(out) + text[last:]
 
 
 def answer_from_json(payload: dict[str, Any]) -> Answer:
@@ -155,6 +241,8 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         timings=payload.get("timings") or {},
         tokens=int(payload.get("tokens") or 0),
         id=payload.get("id"),
+        cells=list(payload.get("cells") or []),
+        extractive=payload.get("extractive", ""),
     )
 
 
@@ -183,12 +271,19 @@ def answer_markdown(answer: Answer) -> str:
             how = "; matched by a number it quotes, the answer gave no marker" if c.inferred else ""
             out.append(f"- [{c.marker}] {c.doc}, page {c.page} ({c.modality}{region}{how})")
         out.append("")
+    if answer.cells:
+        out += ["## Resolved cells", "", "| # | Row | Column | Value | Document | Page |", "|---|---|---|---|---|---|"]
+        for cell in answer.cells:
+            row = [f"[{cell.get('marker', '')}]", cell.get("row", ""), cell.get("column", ""),
+                   cell.get("shown") or cell.get("raw", ""), cell.get("doc", ""), cell.get("page", "")]
+            out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in row) + " |")
+        out.append("")
     if answer.checks:
         out += ["## Number checks", ""]
         for ch in answer.checks:
-            mark = "verified" if ch.found else "**UNVERIFIED**"
-            where = f" in {ch.where}" if ch.where else ""
-            note = f" ({ch.note})" if ch.note else ""
+            mark = check_label(ch) if ch.found else f"**FLAGGED: {check_label(ch)}**"
+            where = f" in {ch.where}" if ch.where and ch.where != ch.status else ""
+            note = f" ({ch.note})" if ch.note and ch.found else f" — {ch.note}" if ch.note else ""
             out.append(f"- {ch.value}: {mark}{where}{note}")
         out.append("")
     if answer.computation:

@@ -78,6 +78,18 @@ class RetrievalFound(Message):
 
 
 @dataclass
+class CellsFound(Message):
+    """The table cells the question asks for were resolved before the model runs: their values, rows, periods
+    and pages can be stated at once, above the model's sentence that follows."""
+
+    cells: list[dict[str, Any]]
+    """The resolved cells as the engine gives them (marker, doc, page, region_id, row, column, raw, value, ...)."""
+    text: str
+    """The value(s) stated from the cells, one line each, as the final answer's text begins (or ends)."""
+    ticket: int = 0
+
+
+@dataclass
 class AnswerStreamed(Message):
     """A piece of the answer text arrived."""
 

@@ -1,9 +1,10 @@
 """A deterministic stand-in for ``engine.Engine`` used by the TUI tests, snapshots and screenshots.
 
 It implements the same public API (``ingest``, ``documents``, ``document``, ``remove``, ``regions``,
-``page_text``, ``answer``, ``history``, ``models_status``) with canned filings, a streamed answer with
-citations and one unverified number, a table region with a JSON table, and an ingest that reports progress
-through every stage. Nothing here loads a model or touches the user's data.
+``page_text``, ``answer``, ``history``, ``models_status``) with canned filings; an answer that states the
+resolved cell first (``CellsResolved``), then streams the model's sentence with citations, a computed ratio, one
+number that is another period's value and one found nowhere; a table region with a JSON table; and an ingest
+that reports progress through every stage. Nothing here loads a model or touches the user's data.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.types import (
     Answer,
     AnswerEvent,
     AnswerFinished,
+    CellsResolved,
     Check,
     Citation,
     Document,
@@ -43,6 +45,37 @@ EPOCH = 1_764_000_000.0
 
 REFUSAL_WORDS = ("weather", "favourite", "favorite", "ceo's dog")
 """Questions containing one of these get a refusal (nothing relevant was found)."""
+
+RESOLVED_CELL: dict[str, Any] = {
+    "marker": 2, "doc": "3M_2018_10K", "page": 60, "region_id": 7,
+    "row": "Purchases of property, plant and equipment (PP&E)", "column": "2018", "raw": "(1,577)",
+    "value": -1577.0, "scale": 1e6, "shown": "$1,577 million", "item": "capital expenditures", "row_fit": 1.0,
+    "period_fit": 1.0,
+}
+"""The cell the capex question asks for, as the engine's resolver gives it (``Cell.to_json``)."""
+
+STATED = ("$1,577 million: Purchases of property, plant and equipment (PP&E), fiscal 2018 (3M_2018_10K, p. 60) "
+          "[2]")
+"""What the engine states from the resolved cell before the model speaks (``CellsResolved.text``)."""
+
+MODEL_TEXT = (
+    "3M spent **$1,577 million** on property, plant and equipment in 2018 [2], 24.5% of its operating "
+    "cash flow of $6,240 million [2]. Free cash flow was $4,862 million [1]; capital spending has risen "
+    "since 2017 [3].\n"
+)
+"""The model's sentence after the stated cell: one number another period's value, one found nowhere."""
+
+OTHER_PERIOD = "is Net cash provided by operating activities, 2017 (p. 60), not fiscal 2018"
+"""The note of the flagged $6,240 million: what that number is instead."""
+
+CHECKS = [
+    Check("$1,577 million", True, "3M_2018_10K p.60", "", "verified", 1577.0),
+    Check("$1,577 million", True, "3M_2018_10K p.60", "", "verified", 1577.0),
+    Check("24.5%", True, "computed", "", "computed", 24.5),
+    Check("$6,240 million", False, "3M_2018_10K p.60", OTHER_PERIOD, "other_period", 6240.0),
+    Check("$4,862 million", False, "", "not found in the cited evidence", "missing", 4862.0),
+]
+"""The engine's checks of ``STATED`` + ``MODEL_TEXT``, in the order the numbers appear."""
 
 
 def _doc(
@@ -93,7 +126,7 @@ def default_documents() -> list[Document]:
 CASH_FLOW_TABLE: dict[str, Any] = {
     "title": "Consolidated Statement of Cash Flows (excerpt)",
     "units": "(Millions)",
-    "columns": ["", "2018", "2017", "2016"],
+    "columns": ["2018", "2017", "2016"],
     "rows": [
         {"label": "Net cash provided by operating activities", "values": ["6,439", "6,240", "6,662"],
          "numbers": [6439, 6240, 6662]},
@@ -138,7 +171,8 @@ class FakeEngine:
 
     ``ingest_gate``: when given, ingestion pauses after the ``text`` stage of each file until the event is
     set (or the call is cancelled), so tests can cancel mid-way deterministically. ``token_delay`` slows the
-    streamed answer so tests can cancel it.
+    streamed answer so tests can cancel it. ``answer_gate`` holds the answer after its third streamed piece;
+    ``stream_gate`` holds it before the first (after the evidence and the stated cells).
     """
 
     def __init__(
@@ -149,6 +183,7 @@ class FakeEngine:
         ingest_gate: threading.Event | None = None,
         token_delay: float = 0.0,
         answer_gate: threading.Event | None = None,
+        stream_gate: threading.Event | None = None,
         history: Sequence[dict[str, Any]] | None = None,
     ) -> None:
         self.settings = settings or Settings()
@@ -156,6 +191,7 @@ class FakeEngine:
                                                                else default_documents())}
         self.ingest_gate = ingest_gate
         self.answer_gate = answer_gate
+        self.stream_gate = stream_gate
         self.token_delay = token_delay
         self._history: list[dict[str, Any]] = list(history or [])
         self._lock = threading.RLock()
@@ -297,11 +333,11 @@ class FakeEngine:
     def _evidence(self) -> list[Evidence]:
         doc = self.document("3M_2018_10K")
         return [
-            Evidence(701, doc.id, doc.name, 60, "table", 0.8123, CASH_FLOW_TABLE["title"], "dense+bm25", 2,
-                     (52.0, 140.5, 560.0, 402.0), 7),
-            Evidence(312, doc.id, doc.name, 48, "text", 0.7741,
+            Evidence(312, doc.id, doc.name, 48, "text", 0.8390,
                      "Free cash flow was $4.86 billion in 2018, while free cash flow conversion was 92 percent.",
                      "dense", 1, (50.0, 136.0, 520.0, 158.0)),
+            Evidence(701, doc.id, doc.name, 60, "table", 0.8123, CASH_FLOW_TABLE["title"], "dense+bm25", 2,
+                     (52.0, 140.5, 560.0, 402.0), 7),
             Evidence(905, doc.id, doc.name, 44, "image", 0.6012, FIGURE_SUMMARY, "dense", 3,
                      (60.0, 300.0, 540.0, 610.0), 9),
             Evidence(318, doc.id, doc.name, 49, "text", 0.5530,
@@ -325,19 +361,16 @@ class FakeEngine:
         evidence = [] if refused else self._evidence()
         tier = "text+tables+figures" if evidence else "text"
         yield RetrievalDone(Retrieval(question, evidence, tier, [d.id for d in self.documents()]))
+        stated = "" if refused or "capital" not in question.lower() else STATED
+        if stated:
+            yield CellsResolved([dict(RESOLVED_CELL)], stated)
         if refused:
             text = ("I don't have enough information in the selected filings to answer this question. "
                     "Nothing relevant passed the relevance thresholds.")
         else:
-            text = (
-                "3M spent **$1,577 million** on purchases of property, plant and equipment in 2018 [1], "
-                "up from $1,373 million in 2017 [1][3]. Free cash flow was $4,862 million [2], so capital "
-                "spending took about 24% of operating cash flow.\n\n"
-                "- Operating cash flow: $6,439 million [1]\n"
-                "- Capital expenditures: $1,577 million [1]\n"
-            )
+            text = MODEL_TEXT
         for i, word in enumerate(text.split(" ")):
-            self._wait(self.answer_gate if i == 3 else None, is_cancelled)
+            self._wait(self.answer_gate if i == 3 else self.stream_gate if i == 0 else None, is_cancelled)
             if is_cancelled():
                 return
             if self.token_delay:
@@ -345,31 +378,28 @@ class FakeEngine:
             yield TokenStreamed(word if i == 0 else " " + word)
         answer = Answer(
             question=question,
-            text=text,
+            text=f"{stated}\n\n{text}" if stated else text,
             evidence=evidence,
             tier=tier,
             citations=[] if refused else [
-                Citation(1, "3M_2018_10K", 60, "table", 7, 701),
-                Citation(2, "3M_2018_10K", 48, "text", None, 312),
+                Citation(1, "3M_2018_10K", 48, "text", None, 312),
+                Citation(2, "3M_2018_10K", 60, "table", 7, 701),
                 Citation(3, "3M_2018_10K", 44, "image", 9, 905),
             ],
-            checks=[] if refused else [
-                Check("1,577", True, "3M_2018_10K p.60 table r7", "cell 2018 / PP&E"),
-                Check("1,373", True, "3M_2018_10K p.60 table r7", "cell 2017 / PP&E"),
-                Check("4,862", False, "", "not in the cited evidence (p.48 says $4.86 billion)"),
-                Check("6,439", True, "3M_2018_10K p.60 table r7", ""),
-            ],
+            checks=[] if refused else CHECKS[0 if stated else 1:],
             refused=refused,
             searched={"documents": names, "tiers": ["text", "table", "image"], "text_hits": 2,
                       "table_hits": 0, "image_hits": 0,
                       "thresholds": {"text": 0.35, "table": 0.30, "image": 0.25}} if refused else {},
             computation="" if refused else "1,577 / 6,439 = 24.5%",
             tokens=len(text.split()),
+            cells=[dict(RESOLVED_CELL)] if stated else [],
+            extractive=stated,
         )
         if save:
             with self._lock:
                 answer.id = len(self._history) + 1
-                self._history.insert(0, {"id": answer.id, "question": question, "answer": text,
+                self._history.insert(0, {"id": answer.id, "question": question, "answer": answer.text,
                                          "scope": list(scope or []), "payload": answer.to_json(),
                                          "created_at": EPOCH + 60 * answer.id})
         yield AnswerFinished(answer)

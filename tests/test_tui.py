@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes_engine import QUESTION, FakeEngine, wait_until
+from fakes_engine import OTHER_PERIOD, QUESTION, STATED, FakeEngine, wait_until
 from textual.widgets import DataTable, Input, Markdown, Static
 
 from engine.settings import Settings
@@ -215,16 +215,90 @@ async def test_answer_streams_then_shows_checks_and_evidence(settings: Settings)
         await wait_until(pilot, lambda: pane.streamed != "")
         assert app.answering and app.answer is None
         assert pane.streamed.startswith("3M spent")
-        assert app.query_one("#evidence", DataTable).row_count == 4  # evidence is listed before the answer
+        table = app.query_one("#evidence", DataTable)
+        assert table.row_count == 4  # evidence is listed before the answer
+        table.move_cursor(row=2)
         gate.set()
         await wait_until(pilot, lambda: app.answer is not None)
         assert not app.answering
+        assert table.cursor_row == 2  # the finished answer lists the same evidence: the cursor stays
         md = app.query_one("#answer", Markdown).source
-        assert "`4,862 ⚠ unverified`" in md and "[1]" in md
-        checks = str(app.query_one("#checks", Static).render())
-        assert "✓ 1,577" in checks and "⚠ 4,862 unverified" in checks
+        assert "`$4,862 million ⚠ not found`" in md and "[1]" in md
+        # the resolved cell's source (retrieved second, cited [2]) is listed first
+        assert [str(table.get_row_at(i)[0]) for i in range(4)] == ["[2]", "[1]", "[3]", "·"]
+        assert [str(table.get_row_at(i)[2]) for i in range(4)] == ["60", "48", "44", "49"]
+
+
+async def test_stated_cell_shows_before_the_model_and_once_after(settings: Settings) -> None:
+    gate = threading.Event()
+    app, _ = make_app(settings, stream_gate=gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot)
+        pane = app.ask_pane
+        stated = app.query_one("#stated", Static)
+        await wait_until(pilot, lambda: stated.display)
+        assert pane.streamed == "" and app.answering  # the model has not said a word yet
+        shown = str(stated.render())
+        assert "$1,577 million: Purchases of property, plant and equipment (PP&E), fiscal 2018" in shown
+        assert "p. 60" in shown
+        assert "stated from 1 cell" in str(app.query_one("#ask-status", Static).render())
         table = app.query_one("#evidence", DataTable)
-        assert [str(table.get_row_at(i)[0]) for i in range(4)] == ["[1]", "[2]", "[3]", "·"]
+        assert str(table.get_row_at(0)[2]) == "60" and str(table.get_row_at(0)[0]) == "[2]"
+        gate.set()
+        await wait_until(pilot, lambda: app.answer is not None)
+        md = app.query_one("#answer", Markdown).source
+        assert md.startswith("3M spent") and STATED not in md  # stated above, not twice
+        assert str(stated.render()).count("$1,577 million:") == 1 and stated.display
+        assert app.query_one("#answer-scroll").border_title == "stated from the filing's cells, then the model"
+
+
+async def test_flagged_numbers_show_what_they_are_instead(settings: Settings) -> None:
+    app, _ = make_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await ask(pilot)
+        await wait_until(pilot, lambda: app.answer is not None)
+        checks = app.query_one("#checks", Static)
+        text = str(checks.render())
+        lines = text.splitlines()
+        assert lines[0].startswith("Numbers ✓ $1,577 million  ✓ 24.5%")
+        assert "✓ $6,240" not in text and "✓ $4,862" not in text
+        assert f"⚠ $6,240 million {OTHER_PERIOD}" in " ".join(text.split())
+        assert "⚠ $4,862 million not found in the cited evidence" in text
+        assert checks.region.height >= 3 and checks.region.width <= 80  # every flagged note is on screen
+        md = app.query_one("#answer", Markdown).source
+        assert "`$6,240 million ⚠ another period`" in md and "`$4,862 million ⚠ not found`" in md
+        assert "**$1,577 million**" in md  # a verified number is not marked
+        assert "2 flagged numbers" in str(app.query_one("#ask-status", Static).render())
+
+
+async def test_evidence_opens_while_the_answer_is_written(settings: Settings) -> None:
+    gate = threading.Event()
+    app, _ = make_app(settings, answer_gate=gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot)
+        await wait_until(pilot, lambda: app.ask_pane.streamed != "")
+        assert app.answering
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: isinstance(app.screen, EvidenceScreen) and bool(app.screen.regions))
+        assert not any(t == "No evidence" for t, _, _ in notes(app))
+        screen = app.screen
+        assert screen.ev.page == 60 and screen.view == "table"
+        table = screen.query_one("#evidence-table", DataTable)
+        assert "on yellow" in str(table.get_cell_at((1, 1)).style)  # the resolved cell, before any check
+        assert "[2]" in str(screen.query_one("#evidence-head", Static).render())
+        gate.set()
+        await wait_until(pilot, lambda: app.answer is not None)
+        assert screen.answer.checks and app.screen is screen
+        assert "on red" in str(table.get_cell_at((0, 2)).style)  # $6,240 million, 2017's value, now flagged
+        await pilot.press("right_square_bracket")
+        await wait_until(pilot, lambda: screen.index == 1 and bool(screen.page))
+        assert "[1]" in str(screen.query_one("#evidence-head", Static).render())
+        await pilot.press("escape")
+        await pilot.press("ctrl+o")  # and after the answer finished
+        await wait_until(pilot, lambda: isinstance(app.screen, EvidenceScreen))
 
 
 async def test_evidence_preview_lights_the_cited_cells_and_span(settings: Settings) -> None:
@@ -240,11 +314,16 @@ async def test_evidence_preview_lights_the_cited_cells_and_span(settings: Settin
         assert screen.view == "table"
         table = screen.query_one("#evidence-table", DataTable)
         assert table.row_count == 5
+        headers = [str(c.label) for c in table.ordered_columns]
+        assert headers == ["Line item", "2018", "2017", "2016"]  # columns[i] heads values[i]
         lit = [(r, c) for r in range(table.row_count) for c in range(1, 4)
                if "on yellow" in str(table.get_cell_at((r, c)).style)]
-        assert lit == [(0, 1), (1, 1), (1, 2)]  # 6,439; (1,577) and (1,373)
-        assert table.cursor_coordinate == (0, 1)
-        assert "3 cited cells lit" in str(screen.query_one("#evidence-note").render())
+        flagged = [(r, c) for r in range(table.row_count) for c in range(1, 4)
+                   if "on red" in str(table.get_cell_at((r, c)).style)]
+        assert lit == [(1, 1)]  # (1,577): the resolved cell, PP&E in 2018
+        assert flagged == [(0, 2)]  # 6,240: operating cash flow in 2017, quoted for 2018
+        assert table.cursor_coordinate == (1, 1)
+        assert "1 cited cell lit 1 flagged" in str(screen.query_one("#evidence-note").render())
         await pilot.press("t")  # the page text behind the table
         assert screen.view == "page"
         await pilot.press("right_square_bracket")
@@ -366,7 +445,8 @@ async def test_history_is_searchable_and_opens_an_answer(settings: Settings) -> 
                          and not app.answer.refused)
         assert app.query_one("#tabs").active == "ask-tab"
         assert app.answer.question == QUESTION and len(app.answer.evidence) == 4
-        assert "`4,862 ⚠ unverified`" in app.query_one("#answer", Markdown).source
+        assert "`$4,862 million ⚠ not found`" in app.query_one("#answer", Markdown).source
+        assert STATED in str(app.query_one("#stated", Static).render())
 
 
 async def test_export_writes_markdown_with_citations(settings: Settings) -> None:
@@ -383,8 +463,9 @@ async def test_export_writes_markdown_with_citations(settings: Settings) -> None
         assert len(files) == 1
         text = files[0].read_text()
         assert text.startswith(f"# {QUESTION}")
-        assert "- [1] 3M_2018_10K, page 60 (table, region 7)" in text
-        assert "- 4,862: **UNVERIFIED**" in text
+        assert "- [2] 3M_2018_10K, page 60 (table, region 7)" in text
+        assert "- $4,862 million: **FLAGGED: not found** — not found in the cited evidence" in text
+        assert f"- $6,240 million: **FLAGGED: another period** in 3M_2018_10K p.60 — {OTHER_PERIOD}" in text
         assert ("Answer exported", str(files[0]), "information") in notes(app)
 
 
@@ -395,7 +476,7 @@ async def test_copy_uses_the_terminal_clipboard(settings: Settings) -> None:
         await ask(pilot)
         await wait_until(pilot, lambda: app.answer is not None)
         await pilot.press("ctrl+y")
-        assert "[2] 3M_2018_10K, page 48 (text)" in app.clipboard
+        assert "[1] 3M_2018_10K, page 48 (text)" in app.clipboard
 
 
 async def test_help_lists_every_binding_with_its_id(settings: Settings) -> None:

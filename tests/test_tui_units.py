@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fakes_engine import CASH_FLOW_TABLE, PAGE_48_TEXT, FakeEngine
+from fakes_engine import CASH_FLOW_TABLE, MODEL_TEXT, PAGE_48_TEXT, QUESTION, RESOLVED_CELL, STATED, FakeEngine
 
+import mfr_tui
 from engine.errors import ConfigError
 from engine.types import AnswerFinished, Check, IngestProgress
 from mfr_tui.evidence import (
     answer_from_json,
     answer_markdown,
-    cited_cells,
-    cited_numbers,
+    cell_marks,
+    cited_checks,
     export_answer,
     find_span,
-    mark_unverified,
-    numbers_in,
+    mark_flagged,
+    resolved_cells,
+    split_stated,
+    text_marks,
 )
 from mfr_tui.keys import KEYS, display_keys, load_keymap
 from mfr_tui.messages import IngestProgressed
@@ -26,22 +31,55 @@ from mfr_tui.state import IngestState, fmt_seconds
 from mfr_tui.widgets.library import matches
 
 
-def fake_answer(question: str = "capex?"):  # type: ignore[no-untyped-def]
+def fake_answer(question: str = QUESTION):  # type: ignore[no-untyped-def]
     events = list(FakeEngine().answer(question))
     final = events[-1]
     assert isinstance(final, AnswerFinished)
     return final.answer
 
 
-def test_numbers_ignore_citation_markers() -> None:
-    assert numbers_in("$1,577 million [1] and (1,373) [2], 24% of 6,439.") == [1577, 1373, 24, 6439]
+def test_no_number_parsing_of_its_own_in_the_ui() -> None:
+    """Numbers are read by engine.numbers only: no module of mfr_tui holds a digit pattern."""
+    root = Path(mfr_tui.__file__).parent
+    own = [str(f.relative_to(root)) for f in sorted(root.rglob("*.py")) if re.search(r"\\d|\[0-9", f.read_text())]
+    assert own == []
 
 
-def test_cited_cells_match_the_numbers_of_the_citing_sentences() -> None:
+def test_cells_are_lit_by_the_engine_numbers_not_the_answer_text() -> None:
+    # the check's text says no digit at all: the cell is found by the number the engine read
+    check = Check("six thousand four hundred thirty-nine", True, status="verified", number=6439.0)
+    answer = replace(fake_answer(), cells=[])
+    assert cell_marks(CASH_FLOW_TABLE, 7, answer, [check]) == {(0, 1): "cited"}
+    # a flagged number lights its cell apart; numbers compare at the precision written (engine.numbers.same_number)
+    other = Check("$6,240 million", False, status="other_period", number=6240.0)
+    rough = Check("$1.5 billion", False, status="missing", number=1.5)
+    assert cell_marks(CASH_FLOW_TABLE, 7, answer, [other, rough]) == {(0, 2): "flagged"}
+    near = Check("$1.58 billion", True, status="verified", number=1.58)
+    assert cell_marks(CASH_FLOW_TABLE, 7, answer, [near]) == {(1, 1): "cited"}
+
+
+def test_resolved_cells_are_found_by_region_row_and_column() -> None:
+    assert resolved_cells(CASH_FLOW_TABLE, 7, [RESOLVED_CELL]) == {(1, 1)}
+    assert resolved_cells(CASH_FLOW_TABLE, 8, [RESOLVED_CELL]) == set()  # another table's cell
+    assert resolved_cells(CASH_FLOW_TABLE, 7, [{**RESOLVED_CELL, "column": "2017"}]) == set()
     answer = fake_answer()
-    numbers = cited_numbers(answer, 0)  # evidence 0 is cited as [1]
-    assert {1577, 1373, 6439} <= set(numbers)
-    assert cited_cells(CASH_FLOW_TABLE, numbers) == {(0, 1), (1, 1), (1, 2)}
+    marks = cell_marks(CASH_FLOW_TABLE, 7, answer, cited_checks(answer, 1))  # evidence 1 is the table, [2]
+    assert marks == {(1, 1): "cited", (0, 2): "flagged"}
+
+
+def test_text_marks_light_found_and_flagged_numbers() -> None:
+    checks = [Check("$1.6 billion", True, status="in_text", number=1.6),
+              Check("92%", False, status="missing", number=92.0)]
+    marks = text_marks(PAGE_48_TEXT, checks)
+    assert [(PAGE_48_TEXT[a:b], m) for a, b, m in marks] == [("$1.6 billion", "cited"), ("92 percent", "flagged")]
+
+
+def test_stated_text_is_split_from_the_model_text() -> None:
+    answer = fake_answer()
+    assert split_stated(answer) == (STATED, MODEL_TEXT)
+    yes_no = replace(answer, text=f"Yes. It grew [2].\n\n{STATED}")
+    assert split_stated(yes_no) == (STATED, "Yes. It grew [2].")
+    assert split_stated(replace(answer, extractive="")) == ("", answer.text)
 
 
 def test_find_span_is_whitespace_insensitive() -> None:
@@ -52,19 +90,27 @@ def test_find_span_is_whitespace_insensitive() -> None:
     assert find_span(PAGE_48_TEXT, "Something never said on this page at all.") is None
 
 
-def test_unverified_numbers_are_flagged_in_place() -> None:
-    text = mark_unverified("Free cash flow was $4,862 million and $14,862 other.",
-                           [Check("4,862", False), Check("1,577", True)])
-    assert text == "Free cash flow was $`4,862 ⚠ unverified` million and $14,862 other."
+def test_flagged_numbers_are_marked_in_place() -> None:
+    checks = [Check("$4,862 million", False, status="missing", number=4862.0),
+              Check("1,577", True, status="verified", number=1577.0),
+              Check("6,240", False, status="other_period", number=6240.0),
+              Check("3,000", False)]  # saved before checks had a status or a number
+    text = mark_flagged("FCF was $4,862 million, not $14,862 million; 1,577 of 6,240 and 3,000.", checks)
+    assert text == ("FCF was `$4,862 million ⚠ not found`, not $14,862 million; 1,577 of `6,240 ⚠ another period` "
+                    "and `3,000 ⚠ unverified`.")
 
 
 def test_history_payload_round_trips_and_exports(tmp_path: Path) -> None:
     answer = fake_answer()
     again = answer_from_json(answer.to_json())
     assert again.text == answer.text and again.evidence == answer.evidence and again.checks == answer.checks
+    assert again.cells == answer.cells and again.extractive == STATED
     md = answer_markdown(again)
     assert "- [3] 3M_2018_10K, page 44 (image, region 9)" in md
-    assert "| 2 | 3M_2018_10K | 48 | text | 0.774 | 1 |" in md
+    assert "| 1 | 3M_2018_10K | 48 | text | 0.839 | 1 |" in md
+    assert ("| [2] | Purchases of property, plant and equipment (PP&E) | 2018 | $1,577 million | 3M_2018_10K | 60 |"
+            in md)
+    assert "- 24.5%: computed from the cells\n" in md and "- $1,577 million: verified in 3M_2018_10K p.60\n" in md
     first = export_answer(again, tmp_path / "exports", now=0)
     second = export_answer(again, tmp_path / "exports", now=0)
     assert first != second and first.read_text() == md

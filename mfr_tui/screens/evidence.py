@@ -1,4 +1,5 @@
-"""The evidence preview: a table with the cited cells lit, a figure's summary and crop, or the page text."""
+"""The evidence preview: a table with the resolved and cited cells lit (flagged numbers marked apart), a figure's
+summary and crop, or the page text."""
 
 from __future__ import annotations
 
@@ -10,25 +11,28 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 
-from engine.types import Answer, Evidence, Region
-from mfr_tui.evidence import cited_cells, cited_numbers, evidence_markers, find_span, number_spans
+from engine.types import Answer, Check, Evidence, Region
+from mfr_tui.evidence import cell_marks, cited_checks, evidence_markers, find_span, text_marks
 from mfr_tui.keys import bindings
 from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
 
 CITED = "bold black on yellow"
+FLAGGED = "bold white on red"
+MARKS = {"cited": CITED, "flagged": FLAGGED}
+"""How a cell or number is lit: a resolved cell or a found number of the answer, or a flagged number (the answer
+quoted it for something it is not)."""
 SPAN = "on #3a3a00"
 
 
-def highlighted_text(text: str, span: tuple[int, int] | None, numbers: list[float]) -> Text:
-    """The page text with the cited span shaded and the answer's numbers in it lit."""
+def highlighted_text(text: str, span: tuple[int, int] | None, checks: list[Check]) -> Text:
+    """The page text with the cited span shaded and the answer's checked numbers in it lit (inside the span when
+    it was found)."""
     out = Text(text)
+    lo, hi = span if span is not None else (0, len(text))
     if span is not None:
         out.stylize(SPAN, *span)
-        for a, b in number_spans(text[span[0]:span[1]], numbers):
-            out.stylize(CITED, span[0] + a, span[0] + b)
-    else:
-        for a, b in number_spans(text, numbers):
-            out.stylize(CITED, a, b)
+    for a, b, mark in text_marks(text[lo:hi], checks):
+        out.stylize(MARKS[mark], lo + a, lo + b)
     return out
 
 
@@ -40,10 +44,12 @@ class EvidenceScreen(Screen[None]):
     TITLE = "mfr-tui"
     SUB_TITLE = "Evidence"
 
-    def __init__(self, answer: Answer, index: int) -> None:
+    def __init__(self, answer: Answer, index: int, ticket: int = 0) -> None:
         super().__init__()
         self.answer = answer
         self.index = index
+        self.ticket = ticket
+        """Which question's answer this shows (the app hands it the finished answer when it was opened mid-way)."""
         self.regions: list[Region] = []
         self.page: dict[str, Any] = {}
         self.view = "page"
@@ -70,6 +76,16 @@ class EvidenceScreen(Screen[None]):
         self.query_one("#evidence-figure").can_focus = True
         self.query_one("#evidence-page").can_focus = True
         self.load()
+
+    def set_answer(self, answer: Answer) -> None:
+        """The answer finished while this was open: show its citations and checks on the same evidence."""
+        chunk = self.ev.chunk_id
+        self.answer = answer
+        self.index = next((i for i, e in enumerate(answer.evidence) if e.chunk_id == chunk),
+                          min(self.index, len(answer.evidence) - 1))
+        self.query_one("#evidence-head", Static).update(self._head())
+        if self.regions or self.page:
+            self.render_view()
 
     def load(self) -> None:
         ev = self.ev
@@ -114,27 +130,30 @@ class EvidenceScreen(Screen[None]):
     def render_view(self) -> None:
         switcher = self.query_one("#evidence-views", ContentSwitcher)
         note = self.query_one("#evidence-note", Static)
-        numbers = cited_numbers(self.answer, self.index)
+        checks = cited_checks(self.answer, self.index)
         region = self._region()
         if self.view == "table" and region is not None and region.table:
             switcher.current = "evidence-table"
-            lit = self._fill_table(region, numbers)
+            marks = self._fill_table(region, checks)
+            lit = sum(1 for m in marks.values() if m == "cited")
+            bad = len(marks) - lit
             note.update(Text.assemble(
-                (f"{region.title or 'Table'} ", "bold"), (f"{region.units} ", ""),
-                (f"· region {region.id} · {region.method} · ", "dim"),
                 (f"{lit} cited cell{'s' if lit != 1 else ''} lit", CITED if lit else "dim"),
+                (" ", ""), (f"{bad} flagged" if bad else "", FLAGGED), (" " if bad else "", ""),
+                (f"{region.title or 'Table'} ", "bold"), (f"{region.units} ", ""),
+                (f"· region {region.id} · {region.method}", "dim"),
             ))
             self.query_one("#evidence-table").focus()
         elif self.view == "figure" and region is not None:
             switcher.current = "evidence-figure"
-            self.query_one("#figure-body", Static).update(self._figure(region, numbers))
+            self.query_one("#figure-body", Static).update(self._figure(region, checks))
             note.update(Text(f"t shows the page text of page {self.ev.page}", style="dim"))
             self.query_one("#evidence-figure").focus()
         else:
             switcher.current = "evidence-page"
             text = str(self.page.get("text", "")) or self.ev.text
             span = self.span = find_span(text, self.ev.text)
-            self.query_one("#page-body", Static).update(highlighted_text(text, span, numbers))
+            self.query_one("#page-body", Static).update(highlighted_text(text, span, checks))
             scroll = self.query_one("#evidence-page", VerticalScroll)
             if span is not None:
                 line = text.count("\n", 0, span[0])
@@ -143,36 +162,35 @@ class EvidenceScreen(Screen[None]):
             note.update(Text(f"Page {self.ev.page} text · {found}", style="dim"))
             scroll.focus()
 
-    def _fill_table(self, region: Region, numbers: list[float]) -> int:
+    def _fill_table(self, region: Region, checks: list[Check]) -> dict[tuple[int, int], str]:
+        """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on the first
+        resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row labels."""
         table = self.query_one("#evidence-table", DataTable)
         data = region.table or {}
-        columns = [str(c) for c in data.get("columns", [])]
         rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
-        width = max([len(columns)] + [1 + len(r.get("values", [])) for r in rows])
-        columns = (columns + [""] * width)[:width]
-        if not columns[0]:
-            columns[0] = "Line item"
-        lit = cited_cells(data, numbers)
+        width = 1 + max([len(data.get("columns", []))] + [len(r.get("values", [])) for r in rows])
+        columns = (["Line item"] + [str(c) for c in data.get("columns", [])] + [""] * width)[:width]
+        marks = cell_marks(data, region.id, self.answer, checks)
         table.clear(columns=True)
-        for i, c in enumerate(columns):
-            table.add_column(Text(c, justify="right" if i else "left"), key=str(i))
+        for i, header in enumerate(columns):
+            table.add_column(Text(header, justify="right" if i else "left"), key=str(i))
         for r, row in enumerate(rows):
-            values = [str(v) for v in row.get("values", [])]
+            values = [str(v) if v is not None else "" for v in row.get("values", [])]
             cells: list[Text] = [Text(str(row.get("label", "")), overflow="ellipsis")]
             for c in range(1, width):
                 v = values[c - 1] if c - 1 < len(values) else ""
-                cells.append(Text(v, justify="right", style=CITED if (r, c) in lit else ""))
+                cells.append(Text(v, justify="right", style=MARKS.get(marks.get((r, c), ""), "")))
             table.add_row(*cells, key=str(r))
-        if lit:
-            r, c = min(lit)
-            table.move_cursor(row=r, column=c, animate=False)
-        return len(lit)
+        first = sorted(rc for rc, m in marks.items() if m == "cited") or sorted(marks)
+        if first:
+            table.move_cursor(row=first[0][0], column=first[0][1], animate=False)
+        return marks
 
-    def _figure(self, region: Region, numbers: list[float]) -> Text:
+    def _figure(self, region: Region, checks: list[Check]) -> Text:
         out = Text()
         out.append(f"{region.title or 'Figure'}\n", style="bold")
         summary = region.summary or self.ev.text
-        out.append_text(highlighted_text(summary, None, numbers))
+        out.append_text(highlighted_text(summary, None, checks))
         out.append("\n\n")
         x0, top, x1, bottom = region.bbox
         for label, value in (

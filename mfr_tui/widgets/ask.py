@@ -1,6 +1,10 @@
-"""The Q&A view: a question box with history, the streamed answer, number checks and the evidence list."""
+"""The Q&A view: a question box with history, the values stated from the resolved cells, the streamed answer,
+number checks and the evidence list."""
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -10,7 +14,7 @@ from textual.widgets import DataTable, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from engine.types import Answer, Evidence
-from mfr_tui.evidence import evidence_markers, mark_unverified, searched_lines
+from mfr_tui.evidence import evidence_markers, flagged, mark_flagged, resolved_first, searched_lines, split_stated
 from mfr_tui.keys import bindings
 
 MODALITY_STYLE = {"text": "", "table": "cyan", "image": "magenta"}
@@ -56,19 +60,39 @@ class QuestionInput(Input):
 
 
 def checks_text(answer: Answer) -> Text:
-    """``Checks: ✓ 1,577  ✗ 4,862 unverified`` with colours."""
+    """``Numbers ✓ $1,577 million ✓ 24.5%``, then one line per flagged number saying what it is instead
+    (another period's or another row's value, or not found)."""
     text = Text("Numbers ", style="bold")
     if not answer.checks:
         text.append("no numbers to check", style="dim")
         return text
-    for c in answer.checks:
-        if c.found:
-            text.append(f"✓ {c.value}  ", style="green")
-        else:
-            text.append(f"⚠ {c.value} unverified  ", style="bold black on yellow")
+    found = list(dict.fromkeys(c.value for c in answer.checks if c.found))
+    for value in found:
+        text.append(f"✓ {value}  ", style="green")
+    bad = flagged(answer)
+    if not found:
+        text.append("none verified  ", style="bold yellow")
     if answer.computation:
-        text.append(f" {answer.computation}", style="dim")
+        text.append(f"· {answer.computation}", style="dim")
+    seen: set[tuple[str, str]] = set()
+    for c in bad:
+        if (c.value, c.note) in seen:
+            continue
+        seen.add((c.value, c.note))
+        text.append("\n")
+        text.append(f"⚠ {c.value}", style="bold black on yellow")
+        text.append(f" {c.note or 'unverified'}", style="yellow")
     return text
+
+
+def stated_text(stated: str, cells: list[dict[str, Any]]) -> Text:
+    """The values stated from the resolved cells before the model speaks, each value in bold."""
+    out = Text(stated)
+    for c in cells:
+        shown = str(c.get("shown") or "")
+        if shown:
+            out.highlight_words([shown], style="bold")
+    return out
 
 
 class AskPane(Vertical):
@@ -80,6 +104,10 @@ class AskPane(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.answer: Answer | None = None
         self.evidence: list[Evidence] = []
+        """The evidence as listed: the resolved cells' sources first once cells are stated."""
+        self.listed: Answer | None = None
+        """The answer (or, while it is written, the draft) whose evidence is listed, with ``evidence`` in the
+        list's order: what the evidence preview opens."""
         self.streamed = ""
         self._stream: MarkdownStream | None = None
 
@@ -88,6 +116,7 @@ class AskPane(Vertical):
                             select_on_focus=False)
         yield Static(id="ask-status")
         with VerticalScroll(id="answer-scroll"):
+            yield Static(id="stated")
             yield Markdown(id="answer")
         yield Static(id="checks")
         yield DataTable(id="evidence", cursor_type="row", zebra_stripes=True)
@@ -107,6 +136,7 @@ class AskPane(Vertical):
             "the evidence list below opens each source (enter).*"
         )
         self.query_one("#checks", Static).display = False
+        self.query_one("#stated", Static).display = False
 
     def on_key(self, event: events.Key) -> None:
         """Typing anywhere in the Q&A view goes to the question box."""
@@ -129,7 +159,8 @@ class AskPane(Vertical):
         await self.stop_stream()
         self.answer = None
         self.streamed = ""
-        self.set_evidence([])
+        self.set_evidence(None)
+        self.show_stated("", [])
         self.query_one("#answer-scroll").remove_class("-refused")
         self.query_one("#checks", Static).display = False
         await self.markdown.update("")
@@ -147,12 +178,30 @@ class AskPane(Vertical):
         await self._stream.write(text)
         self.query_one("#answer-scroll", VerticalScroll).scroll_end(animate=False)
 
-    def set_evidence(self, evidence: list[Evidence], answer: Answer | None = None) -> None:
-        self.evidence = evidence
+    def show_stated(self, stated: str, cells: list[dict[str, Any]]) -> None:
+        """Show the values stated from the resolved cells above the answer ('' hides them)."""
+        box = self.query_one("#stated", Static)
+        box.update(stated_text(stated, cells) if stated else "")
+        box.display = bool(stated)
+        title = "stated from the filing's cells, then the model" if stated else ""
+        self.query_one("#answer-scroll").border_title = title
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A short terminal (80x24) lists fewer evidence rows at once, so the answer keeps its lines."""
+        self.set_class(event.size.height < 22, "-short")
+
+    def set_evidence(self, answer: Answer | None) -> None:
+        """List the evidence of an answer or draft, each row with the markers citing it; the sources of stated
+        cells come first. The cursor stays on its row when the same evidence is listed again."""
+        ordered = resolved_first(answer.evidence, answer.cells if answer.extractive else []) if answer else []
+        same = [e.chunk_id for e in ordered] == [e.chunk_id for e in self.evidence]
+        self.evidence = ordered
+        self.listed = replace(answer, evidence=ordered) if answer is not None else None
         table = self.query_one("#evidence", DataTable)
+        row = table.cursor_row
         table.clear()
-        for i, e in enumerate(evidence):
-            markers = evidence_markers(answer, i) if answer is not None else []
+        for i, e in enumerate(ordered):
+            markers = evidence_markers(self.listed, i) if self.listed is not None else []
             cite = Text("".join(f"[{m}]" for m in markers), style="bold") if markers else Text("·", style="dim")
             table.add_row(
                 cite,
@@ -164,11 +213,16 @@ class AskPane(Vertical):
                 e.channel,
                 key=str(i),
             )
+        if same and 0 < row < len(ordered):
+            table.move_cursor(row=row, animate=False)
 
     async def show_answer(self, answer: Answer) -> None:
-        """The finished answer: unverified numbers flagged, checks line, cited evidence marked."""
+        """The finished answer: the stated cells above the model's text (once), flagged numbers marked in place,
+        the checks panel, cited evidence marked."""
         await self.stop_stream()
         self.answer = answer
+        stated, body = split_stated(answer) if not answer.refused else ("", answer.text)
+        self.show_stated(stated, answer.cells)
         if answer.refused:
             self.query_one("#answer-scroll").add_class("-refused")
             lines = searched_lines(answer.searched) or ["nothing was found above the thresholds"]
@@ -176,11 +230,11 @@ class AskPane(Vertical):
                     + "\n".join(f"- {line}" for line in lines))
             await self.markdown.update(body)
         else:
-            await self.markdown.update(mark_unverified(answer.text, answer.checks))
+            await self.markdown.update(mark_flagged(body, answer.checks))
         checks = self.query_one("#checks", Static)
         checks.update(checks_text(answer))
         checks.display = not answer.refused
-        self.set_evidence(answer.evidence, answer)
+        self.set_evidence(answer)
         self.query_one("#answer-scroll", VerticalScroll).scroll_home(animate=False)
 
     async def show_stopped(self, reason: str) -> None:
