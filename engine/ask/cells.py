@@ -264,6 +264,8 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
 
 
 def _asked_years(asked: Asked) -> list[int | None]:
+    if asked.fiscal_year is None:
+        return [None]  # a period named by its date ("the six months ended July 29, 2023"): asked as it is
     years: list[int | None] = list(dict.fromkeys(asked.years)) if asked.years else []
     if asked.fiscal_year is not None and asked.fiscal_year not in years:
         years.insert(0, asked.fiscal_year)
@@ -316,7 +318,7 @@ def resolve(
             continue
         for year in _asked_years(asked):
             want = _for_year(asked, year, question)
-            if year is None and asked.instant is None and asked.months is None:
+            if year is None and asked.instant is None and asked.months is None and asked.end is None:
                 # no period asked: the first column of each row, the best row first
                 firsts: dict[tuple[int, str], Cell] = {}
                 for c in mine:
