@@ -12,7 +12,7 @@ from typing import Any
 from engine import Engine
 from mfr_eval.evaluate import ABLATIONS, EvalOptions, build_report, evaluate, format_report, load_records
 
-CHECKPOINT_EVERY = 5
+CHECKPOINT_EVERY = 1
 """Questions between rewrites of ``--out`` during a run, so a long run interrupted keeps its results."""
 
 
