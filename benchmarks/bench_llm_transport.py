@@ -24,7 +24,8 @@ def main() -> int:
     parser.add_argument("qa", type=Path, help="a QA .jsonl (dev.jsonl)")
     parser.add_argument("--source", default="financebench", help="only questions of this source")
     parser.add_argument("--limit", type=int, default=5)
-    parser.add_argument("--skip", type=int, default=0, help="skip the first N questions of the source")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="skip the first N questions of the source whose filing is in the library")
     parser.add_argument("--out", type=Path, help="also write the summary JSON here")
     args = parser.parse_args()
 
@@ -33,7 +34,7 @@ def main() -> int:
     from engine.models.provider import ModelProvider
 
     records = [json.loads(line) for line in args.qa.read_text().splitlines() if line.strip()]
-    records = [r for r in records if r.get("source") == args.source][args.skip: args.skip + args.limit]
+    records = [r for r in records if r.get("source") == args.source]
     settings = Settings()
     served = ModelProvider(settings)  # the shipped default profile: llm in a llama_cpp.server child
     llm_cfg = served.role("llm")
@@ -52,6 +53,8 @@ def main() -> int:
         "llama-server": Engine(settings, models=served),
         "in-process": Engine(settings, models=ModelProvider(settings, overrides={**shared, "llm": inproc_llm})),
     }
+    in_library = {d.name for d in engines["llama-server"].documents()}
+    records = [r for r in records if Path(r["docs"][0]).stem in in_library][args.skip: args.skip + args.limit]
     rows: list[dict[str, Any]] = []
     for i, rec in enumerate(records):
         doc = Path(rec["docs"][0]).stem
@@ -61,7 +64,7 @@ def main() -> int:
             answer = engines[backend].ask(rec["question"], scope=[doc], save=False)
             seconds = time.perf_counter() - t0
             row = {"id": rec["id"], "doc": doc, "backend": backend, "seconds": round(seconds, 2),
-                   "tokens": getattr(answer, "tokens", None), "text": answer.text[:160]}
+                   "tokens": answer.tokens, "timings": answer.timings, "text": answer.text[:160]}
             rows.append(row)
             print(json.dumps(row), flush=True)
     summary: dict[str, Any] = {

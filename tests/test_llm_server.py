@@ -245,6 +245,21 @@ def test_killed_server_is_a_clear_error_and_the_next_question_works(
     assert server.pid != first_pid and server.starts == 2
 
 
+def test_a_role_table_of_its_own_gets_a_server_of_its_own(served: tuple[ModelProvider, ServedLLM], tmp_path: Path,
+                                                          tiny_llama_path: Path) -> None:
+    """As an evaluation judge's ``[judge]`` table (same keys as ``[llm]``) is built."""
+    from engine.models.config import _role
+    from engine.models.llama_server import build_llm
+
+    provider, llm = served
+    cfg = _role("llm", {"backend": "llama-server", "path": str(tiny_llama_path), "n_ctx": 256},
+                tmp_path / "models.toml", "default")
+    judge = build_llm(cfg, tiny_llama_path, provider)
+    assert _server(judge) is not _server(llm) and judge.context_tokens == 256
+    assert judge.chat(QUESTION, max_tokens=32).text == SCRIPT
+    assert build_llm(provider.role("llm"), tiny_llama_path, provider).endpoint.server is _server(llm)
+
+
 def test_a_server_that_cannot_load_is_a_model_error_naming_the_log(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.gguf"
     garbage.write_bytes(b"GGUF" + b"\x03\x00\x00\x00" + b"\xff" * 2000)
@@ -335,6 +350,7 @@ _APP = textwrap.dedent("""
     llm = box["llm"]
     time.sleep(1.0)
     print(llm.endpoint.server.pid, llm.chat([ChatMessage("user", "hi")], max_tokens=8).text, flush=True)
+    sys.stdin.readline()  # the test has seen the server running
     if sys.argv[3] == "exit":
         sys.exit(0)  # no close(): the atexit hook stops the server
     time.sleep(600)
@@ -347,7 +363,7 @@ def test_no_server_is_left_after_the_app_exits_or_is_killed(tmp_path: Path, tiny
     toml = tmp_path / "models.toml"
     toml.write_text(_toml(tiny_llama_path))
     app = subprocess.Popen([sys.executable, "-c", _APP, str(toml), str(tmp_path / "data"), how], cwd=REPO,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert app.stdout is not None
         line = app.stdout.readline().split()
@@ -355,6 +371,9 @@ def test_no_server_is_left_after_the_app_exits_or_is_killed(tmp_path: Path, tiny
         pid = int(line[0])
         assert line[1:] == ["Hello", "from", "the", "tiny", "model."]
         assert _running(pid)
+        assert app.stdin is not None
+        app.stdin.write("go\n")
+        app.stdin.flush()
         if how == "sigkill":
             app.kill()
         elif how == "sigterm":
@@ -493,6 +512,25 @@ def test_cancel_stops_the_generation_in_the_server(packaged_llm: ServedLLM) -> N
 
 @pytest.mark.real_models
 @pytest.mark.slow
+def test_cancel_during_prompt_evaluation_aborts_it_in_the_server(packaged_llm: ServedLLM) -> None:
+    server = _server(packaged_llm)
+    log = server.log_path or Path()
+    before = log.read_text().count("stopped for a client that hung up")
+    filing = "Total revenue was $1,234 million in 2023, up 7% from $1,153 million in 2022. " * 120  # ~3k tokens
+    started = time.monotonic()
+    pieces: list[str] = []
+    gen = packaged_llm.chat([ChatMessage("user", filing + "\nSummarise.")], max_tokens=64,
+                            on_token=pieces.append, cancelled=lambda: time.monotonic() - started > 1.0)
+    assert gen.text == "" and pieces == []  # cancelled before the first token
+    # llama_decode was aborted by the server (not left to finish the prompt), and the model answers again.
+    assert _wait_until(lambda: log.read_text().count("stopped for a client that hung up") > before, 60)
+    assert "llama_decode returned 2" in log.read_text()
+    assert "4" in packaged_llm.chat([ChatMessage("user", "What is 2 + 2? Reply with the number only.")],
+                                    max_tokens=8).text
+
+
+@pytest.mark.real_models
+@pytest.mark.slow
 def test_server_killed_mid_answer_then_the_next_question_works(packaged_llm: ServedLLM) -> None:
     server = _server(packaged_llm)
     pid = server.pid
@@ -512,3 +550,142 @@ def test_server_killed_mid_answer_then_the_next_question_works(packaged_llm: Ser
     gen = packaged_llm.chat([ChatMessage("user", "What is 2 + 2? Reply with the number only.")], max_tokens=8)
     assert "4" in gen.text
     assert server.pid != pid and not _running(pid)
+
+
+# --- a real filing, end to end -----------------------------------------------------------------------------
+
+FILING = "financebench/pdfs/PEPSICO_2023_8K_dated-2023-05-30.pdf"
+FILING_QUESTION = "By how much did Pepsico increase its unsecured five year revolving credit agreement on May 26, 2023?"
+
+
+@pytest.mark.real_models
+@pytest.mark.eval_data
+@pytest.mark.slow
+def test_ingest_and_ask_a_real_filing_through_the_local_and_an_external_server(
+    tmp_path: Path, eval_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import Engine
+    from engine.models.llama_server import free_port
+    from engine.settings import repo_models_toml
+
+    data = tmp_path / "lib"
+    local = Engine(Settings(data_dir=data, models_toml=repo_models_toml(), profile="default"))
+    try:
+        [res] = local.ingest([eval_dir / FILING])
+        assert res.ok, res.error
+        llm = local.models.llm()
+        assert isinstance(llm, ServedLLM) and llm.where()["backend"] == "llama-server"
+        answer = local.ask(FILING_QUESTION, save=False)
+        gguf = local.models.resolve_path("llm")
+    finally:
+        local.close()
+    assert answer.text.strip() and answer.evidence
+    assert {e.doc for e in answer.evidence} == {Path(FILING).stem}
+
+    # The same model behind a server started here, as a user would run one, reached with backend = "openai".
+    port, key = free_port(), "real-filing-key-0123456789"
+    log = open(tmp_path / "external.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1", "--port",
+         str(port), "--api_key", key, "--n_ctx", "4096", "--model_alias", "qwen-external"],
+        stdout=log, stderr=subprocess.STDOUT)
+    toml = tmp_path / "models.toml"
+    toml.write_text(repo_models_toml().read_text() + f"""
+[profiles.external]
+inherits = "default"
+[profiles.external.llm]
+backend = "openai"
+url = "http://127.0.0.1:{port}"
+api_key_env = "MFR_TEST_LLM_KEY"
+repeat_penalty = 1.0
+""")
+    monkeypatch.setenv("MFR_TEST_LLM_KEY", key)
+    try:
+        def up() -> bool:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return True
+            except OSError:
+                return False
+
+        assert _wait_until(up, timeout=180), (tmp_path / "external.log").read_text()[-2000:]
+        remote = Engine(Settings(data_dir=data, models_toml=toml, profile="external"))
+        try:
+            rllm = remote.models.llm()
+            assert isinstance(rllm, ServedLLM) and rllm.where()["url"] == f"http://127.0.0.1:{port}"
+            again = remote.ask(FILING_QUESTION, save=False)
+        finally:
+            remote.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+    assert again.text == answer.text  # same model, same prompt, greedy: the transport changes nothing
+    assert [e.page for e in again.evidence] == [e.page for e in answer.evidence]
+
+
+# --- the client against a minimal server without a tokenizer -----------------------------------------------
+
+
+@pytest.fixture
+def bare_server() -> Iterator[str]:
+    """A stand-in for an OpenAI-compatible server that offers no tokenize endpoint (the client's fallback is
+    the unit under test): /v1/models and a streamed /v1/chat/completions that echoes the last message's words."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _json(self, status: int, body: Any) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            if self.path == "/v1/models":
+                self._json(200, {"object": "list", "data": [{"id": "bare", "object": "model"}]})
+            else:
+                self._json(404, {"detail": "Not Found"})
+
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if self.path != "/v1/chat/completions":
+                self._json(404, {"detail": "Not Found"})
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for word in body["messages"][-1]["content"].split()[: body["max_tokens"]]:
+                chunk = {"choices": [{"index": 0, "delta": {"content": word + " "}}]}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_server_without_a_tokenizer_gets_the_documented_estimate(tmp_path: Path, bare_server: str) -> None:
+    from engine.models.openai_client import CHARS_PER_TOKEN_ESTIMATE
+
+    toml = _external_toml(bare_server).replace('api_key_env = "MFR_TEST_LLM_KEY"\n', "")
+    provider = _provider(tmp_path, toml)
+    llm = provider.llm()
+    assert isinstance(llm, ServedLLM) and llm.name == "bare"
+    assert llm.context_tokens == provider.settings.llm_context  # the server did not say
+    text = "Net revenue 1,234"
+    assert llm.count_tokens(text) == -(-len(text) // CHARS_PER_TOKEN_ESTIMATE) and llm.tokenizer == "estimate"
+    gen = llm.chat([ChatMessage("user", "one two three four")], max_tokens=3)
+    assert gen.text == "one two three " and gen.completion_tokens == llm.count_tokens("one two three ")
+    # Over the estimate but with no exact count: the prompt is sent, not refused on a guess.
+    long = " ".join(["w"] * (llm.context_tokens * 2))
+    assert llm.chat([ChatMessage("user", long)], max_tokens=2).text == "w w "

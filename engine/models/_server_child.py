@@ -8,9 +8,10 @@ pipe from the parent) closes or when the parent pid changes. Then it imports lla
 ``n_gpu_layers = "auto"`` (every layer on the GPU when this build can offload, else 0), writes a status file
 the app reads (``models --json`` reports it), and runs ``llama_cpp.server``'s own ``main``.
 
-One addition to the server: an error raised while a streamed answer is produced (a prompt over the context,
-a failed decode) is sent as a final ``data: {"error": {...}}`` event, as llama.cpp's own server does, instead
-of cutting the stream without a word.
+Two additions to the server's streamed answers: an error raised while one is produced (a prompt over the
+context, a failed decode) is sent as a final ``data: {"error": {...}}`` event, as llama.cpp's own server
+does, instead of cutting the stream without a word; and a client that hangs up aborts the work at once, also
+while the prompt is evaluated (``_patch_streaming``).
 """
 
 from __future__ import annotations
@@ -60,34 +61,71 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=parent_gone, daemon=True, name="mfr-watch-parent").start()
 
 
-def _report_stream_errors() -> None:
-    """Make a failure inside a streamed completion arrive as an ``error`` event (see the module doc)."""
+def _patch_streaming() -> None:
+    """Two changes to streamed completions (see the module doc).
+
+    A failure inside the stream arrives as an ``error`` event. And a client that hangs up stops the work at
+    once, also during prompt evaluation: llama_cpp.server notices a hang-up only between tokens, and the
+    prompt of a long question takes most of the time on a CPU. A watcher task is cancelled with the request
+    when the client goes; it sets an event that llama.cpp's abort callback reads between graph nodes, so
+    ``llama_decode`` returns early and the model is free for the next question.
+    """
+    import anyio
+    import llama_cpp
     import llama_cpp.server.app as server_app
 
     original = server_app.get_event_publisher
 
-    def error_event(exc: BaseException) -> dict[str, Any]:
-        traceback.print_exception(exc, file=sys.stderr)
+    def error_event(exc: BaseException, gone: threading.Event) -> dict[str, Any]:
+        if gone.is_set():
+            print(f"mfr-server: stopped for a client that hung up ({exc})", file=sys.stderr, flush=True)
+        else:
+            traceback.print_exception(exc, file=sys.stderr)
         return {"error": {"message": str(exc), "type": type(exc).__name__}}
 
     async def get_event_publisher(request: Any, inner_send_chan: Any, body: Any, body_model: Any,
                                   llama_call: Any, kwargs: Any) -> None:
+        gone = threading.Event()
+
         def call(llama: Any, **kw: Any) -> Iterator[Any]:
+            ctx = llama._ctx.ctx
+            callback = llama_cpp.ggml_abort_callback(lambda _data: gone.is_set())
+
+            def clear() -> None:
+                llama_cpp.llama_set_abort_callback(ctx, llama_cpp.ggml_abort_callback(), None)
+
+            llama_cpp.llama_set_abort_callback(ctx, callback, None)
             try:
                 result = llama_call(llama, **kw)
             except Exception as exc:  # noqa: BLE001 - every failure becomes an event the client reads
-                return iter([error_event(exc)])
+                clear()
+                return iter([error_event(exc, gone)])
 
             def events() -> Iterator[Any]:
                 try:
                     yield from result
                 except Exception as exc:  # noqa: BLE001
-                    yield error_event(exc)
+                    yield error_event(exc, gone)
+                finally:
+                    clear()
+                    del callback_ref[:]
 
+            callback_ref = [callback]  # the C callback must outlive every decode of this request
             return events()
 
-        await original(request=request, inner_send_chan=inner_send_chan, body=body, body_model=body_model,
-                       llama_call=call, kwargs=kwargs)
+        async def watch() -> None:
+            try:
+                await anyio.sleep_forever()
+            finally:
+                gone.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            try:
+                await original(request=request, inner_send_chan=inner_send_chan, body=body,
+                               body_model=body_model, llama_call=call, kwargs=kwargs)
+            finally:
+                group.cancel_scope.cancel()
 
     server_app.get_event_publisher = get_event_publisher
 
@@ -114,7 +152,7 @@ def main() -> None:
     fd = os.open(resolved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(config, f)
-    _report_stream_errors()
+    _patch_streaming()
     from llama_cpp.server.__main__ import main as serve
 
     status = {

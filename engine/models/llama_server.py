@@ -461,8 +461,20 @@ def _shares_one_server(provider: ModelProvider) -> bool:
     return a is not None and b is not None and a.resolve() == b.resolve()
 
 
-def server_for(provider: ModelProvider, role: str) -> tuple[LocalServer, dict[str, Any]]:
-    """The (shared) local server that serves ``role``, and that role's model entry."""
+def server_for(provider: ModelProvider, role: str, cfg: RoleConfig | None = None, path: Path | None = None
+               ) -> tuple[LocalServer, dict[str, Any]]:
+    """The (shared) local server that serves ``role`` of the profile, and that role's model entry.
+
+    ``cfg`` and ``path`` given and other than the profile's role (an evaluation judge's ``[judge]`` table): a
+    text model of its own, in a server of its own."""
+    if cfg is not None and cfg != provider.role(role):
+        if path is None:
+            raise ModelError(f"{cfg.source}: the llama-server backend needs a GGUF `path` or `packaged` model.")
+        alias = cfg.packaged or path.stem
+        entry = _model_entry(cfg, path, provider, provider.settings.llm_context, alias)
+        spec = ServerSpec(label=f"{role}-{alias}", models=(json.dumps(entry, sort_keys=True),),
+                          startup_timeout_s=float(cfg.option("startup_timeout_s", STARTUP_TIMEOUT_S)))
+        return provider.shared(("llama-server", spec), lambda: LocalServer(spec)), entry
     shared = _shares_one_server(provider)
     vcfg, vpath, mmproj = provider.role("vision"), None, None
     if role == "vision" or shared:
@@ -524,7 +536,7 @@ def build_llm(cfg: RoleConfig, path: Path | None, provider: ModelProvider) -> Se
     """models.toml ``[llm] backend = "llama-server"``: options as ``llama-cpp`` (n_ctx, n_gpu_layers -
     default ``"auto"``, n_threads, chat_format, repeat_penalty, flash_attn, ...) plus startup_timeout_s.
     The server starts here (loading the model), so a bad file fails now, with llama.cpp's words."""
-    server, entry = server_for(provider, "llm")
+    server, entry = server_for(provider, "llm", cfg, path)
     endpoint = Endpoint(url="http://127.0.0.1", model=entry["model_alias"], server=server,
                         label=f"the local model server ({server.spec.label})")
     server.ensure_running()

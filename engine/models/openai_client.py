@@ -140,6 +140,8 @@ class Endpoint:
             gone = self.server.crashed_detail()
             if gone:
                 return _crashed(gone)
+            return ModelError(f"{self.label} did not answer ({exc}); its log ends: {self.server.log_tail(4)}",
+                              title="Model server unreachable")
         return ModelError(
             f"Cannot reach {self.label}: {exc}. Start the server, or fix `url` of this role in models.toml.",
             title="Model server unreachable",
@@ -333,9 +335,9 @@ class OpenAIChatLLM:
             if cancelled is not None and cancelled():
                 return Generation(text="")
             counted = 0
-            if self.endpoint.server is None:
+            if self.endpoint.server is None and self.exact_counts():
                 # A server of another make may cut a stream that overflows without saying why; the messages'
-                # own tokens are a lower bound of the prompt, so this refusal is never wrong.
+                # own tokens (its tokenizer's count) are a lower bound of the prompt: this refusal is never wrong.
                 counted = sum(self.count_tokens(m.content) for m in messages)
                 if counted > self.context_tokens:
                     self._raise_error(f"the messages alone are {counted} tokens; prompt exceeds n_ctx")
@@ -376,14 +378,19 @@ class OpenAIChatLLM:
         if not text:
             return 0
         with self.lock:
-            if self.tokenizer == "auto":
-                self.tokenizer = self._probe_tokenizer()
-            if self.tokenizer == "estimate":
+            if not self.exact_counts():
                 return math.ceil(len(text) / CHARS_PER_TOKEN_ESTIMATE)
             n = len(self._tokenize(text))
             if self._bos_overhead is None:
                 self._bos_overhead = len(self._tokenize(""))
             return max(0, n - self._bos_overhead)
+
+    def exact_counts(self) -> bool:
+        """Whether token counts come from the server's tokenizer (probing it once), not the estimate."""
+        with self.lock:
+            if self.tokenizer == "auto":
+                self.tokenizer = self._probe_tokenizer()
+            return self.tokenizer != "estimate"
 
     def _tokenize(self, text: str) -> list[int]:
         if self.tokenizer == "extras":
