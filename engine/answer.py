@@ -327,6 +327,34 @@ def refusal_text(retrieval: Retrieval, reason: str = "") -> str:
             f"{'; evidence from ' + ', '.join(docs[:6]) if docs else ''}.")
 
 
+_POSSESSIVE = re.compile(r"(?<![\w.&])((?:[A-Z][\w&.-]*)(?:\s+(?:&\s+)?[A-Z][\w&.-]*){0,3})['’]s\b")
+_NOT_A_NAME = frozenset(
+    "company firm group management board bank segment business entity registrant corporation organization issuer "
+    "auditor auditors ceo cfo coo chairman president america world country nation government industry "
+    "sector market today year quarter fiscal it its this that what which who how".split())
+"""Words a question capitalises before "'s" that are not a company's name ("Company's", "Management's")."""
+_LEADING = frozenset("did does do is are was were has have had can could will would should what how which who where "
+                     "when why in for as of at by from according based".split())
+
+
+def possessive_names(question: str) -> list[str]:
+    """The names a question puts in the possessive ("Apple's plant locations"): the names it is about."""
+    out = []
+    for m in _POSSESSIVE.finditer(question):
+        words = m.group(1).split()
+        while words and words[0].lower() in _LEADING:
+            words = words[1:]  # "Did JnJ's ..." is about JnJ
+        name = " ".join(words)
+        if len(name) <= 4 and " " not in name:
+            continue  # an abbreviation or ticker ("JnJ", "AMD"): too short to tell a company by its mentions
+        if not name:
+            continue
+        if name.lower() in _NOT_A_NAME or name.lower().split()[0] in _NOT_A_NAME:
+            continue
+        out.append(name)
+    return out
+
+
 @dataclass
 class CellWork:
     """What the code finds for a question before the model runs."""
@@ -680,13 +708,22 @@ class Answerer:
         from engine.routing import companies_named
 
         docs = documents()
+        scope = set(retrieval.scope)
+        searched = sorted(d.name for d in docs if d.id in scope)
         named = companies_named(question, docs)
-        if not named or set(named) & set(retrieval.scope):
+        if named and not set(named) & scope:
+            names = sorted({max(a, key=len) for a in named.values()})
+            return (f"Insufficient information: the question is about {', '.join(names)}, but the searched filings "
+                    f"({', '.join(searched[:4])}) are another company's.")
+        if named or not scope:
             return ""
-        names = sorted({max(a, key=len) for a in named.values()})
-        searched = sorted(d.name for d in docs if d.id in set(retrieval.scope))
-        return (f"Insufficient information: the question is about {', '.join(names)}, but the searched filings "
-                f"({', '.join(searched[:4])}) are another company's.")
+        # a company outside the library: a possessive name ("Apple's plants") that no searched filing mentions
+        store = getattr(retriever, "store", None)
+        for name in possessive_names(question):
+            if store is not None and not any(store.mentions(d, name) for d in scope):
+                return (f"Insufficient information: the question is about {name}, which the searched filings "
+                        f"({', '.join(searched[:4])}) do not mention.")
+        return ""
 
     def _stream(
         self, llm: LLM, messages: list[ChatMessage], cancelled: Callable[[], bool]

@@ -327,6 +327,13 @@ class Store:
             doc.stages[r["stage"]] = r["status"] + (f": {r['detail']}" if r["detail"] else "")
         return doc
 
+    def mentions(self, doc_id: str, phrase: str) -> bool:
+        """Whether a document's text states ``phrase`` (case-insensitive), on any page."""
+        row = self.conn().execute(
+            "SELECT 1 FROM pages WHERE doc_id = ? AND instr(lower(text), ?) > 0 LIMIT 1", (doc_id, phrase.lower())
+        ).fetchone()
+        return row is not None
+
     def calendar_inputs(self, doc_id: str) -> tuple[list[str], list[tuple[str, str]]]:
         """What a filing's fiscal calendar is read from (``periods.read_calendar``): the text of its first pages
         and of every page that says "fiscal", and its tables' column headers with their title and units."""

@@ -225,3 +225,17 @@ def test_an_answer_without_markers_gets_sources_matched_by_its_numbers(tmp_path:
     a = run(lib, "What was Acme's total revenue in FY2023?", routing=True, hybrid=False, top_k=3)[-1].answer
     assert [c.inferred for c in a.citations] == [False]
 
+
+
+def test_a_company_outside_the_library_named_in_the_possessive_is_refused(tmp_path: Path) -> None:
+    from engine.answer import possessive_names
+
+    assert possessive_names("Did JnJ's net earnings rise?") == []  # too short to judge by mentions
+    assert possessive_names("Where are Apple's plants located?") == ["Apple"]
+    assert possessive_names("What is the Company's revenue?") == []
+    lib = build_library(tmp_path, acme_docs())
+    a = run(lib, "Where are Initech's plants located?", scope=["acme2023aaaa"])[-1].answer
+    assert a.refused and "about Initech" in a.text and lib.llm.prompts == []
+    # the filing's own company, or a name the filing mentions, goes to the model
+    ok = run(lib, "What are Acme's risk factors about specialty steel suppliers?", scope=["acme2023aaaa"])[-1].answer
+    assert not ok.refused and lib.llm.prompts
