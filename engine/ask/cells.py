@@ -226,8 +226,7 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
     table = source.table
     calendar = source.calendar or calendar
     columns = [str(c) for c in table.get("columns", [])]
-    periods = [None if _CHANGE_COL.search(c) and not re.search(r"\d{4}", c.replace("vs", "")) else
-               column_period(c, source.context) for c in columns]
+    periods = [column_period(c, source.context) for c in columns]  # None for a change column ("% Change")
     out: list[Cell] = []
     statement = source.statement
     for row in table.get("rows", []):
