@@ -195,6 +195,25 @@ def check_numbers(
     return checks
 
 
+def stated_checks(
+    extractive: str, resolution: Resolution | None, computation: Computation | None, calendar: Calendar | None
+) -> list[Check]:
+    """Checks for what the code stated before the model: each resolved cell it states (found, by construction)
+    and the computation's result."""
+    if not extractive:
+        return []
+    out: list[Check] = []
+    for c in resolution.cells if resolution else []:
+        if c.shown in extractive:
+            out.append(Check(c.shown, True, f"{c.doc} p.{c.page}", f"{c.row}, {c.period_name(calendar)}, p. {c.page}",
+                             "verified", c.value))
+    if computation is not None:
+        shown = next((q.raw for q in quantities(extractive) if same_number(q, computation.result)),
+                     fmt(computation.result))
+        out.append(Check(shown, True, "computed", "computed from the cited cells", "computed", computation.result))
+    return out
+
+
 def inferred_citations(
     text: str, used: Sequence[Evidence], regions: dict[int, Region] | None = None
 ) -> list[Citation]:
@@ -797,7 +816,11 @@ class Answerer:
             computed += [c.value for c in computation.cells]
         # the change a code verdict states ("-41.7%") is the code's own arithmetic from two cells
         computed += [q.value for q in quantities(extractive) if q.percent]
-        checks = [] if refused else check_numbers(text, cited, regions, computed, resolution, calendar)
+        # what the code stated (cells, a computation, a verdict) is read from cells, not checked against them;
+        # the model's sentence is
+        said = text.replace(extractive, " ") if extractive else text
+        checks = [] if refused else stated_checks(extractive, resolution, computation, calendar) + check_numbers(
+            said, cited, regions, computed, resolution, calendar)
         searched = {
             "tier": retrieval.tier,
             "thresholds": retrieval.thresholds,
