@@ -437,6 +437,9 @@ def _model_entry(cfg: RoleConfig, path: Path, provider: ModelProvider, n_ctx_def
     entry.setdefault("n_threads", provider.settings.n_threads)
     entry.setdefault("n_threads_batch", entry["n_threads"])
     entry.setdefault("use_mlock", False)  # as in-process; locking GBs of weights fails under default ulimits
+    # llama_cpp.server's default (True) computes the vocabulary logits of every prompt token: with Qwen's
+    # 151,936-token vocabulary that tripled the prompt time on a CPU. Only the last token's are needed.
+    entry.setdefault("logits_all", False)
     entry["verbose"] = True  # llama.cpp's log goes to the server's log file, where a crash can be read
     return entry
 
