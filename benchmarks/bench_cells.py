@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["MFR_DATA_DIR"] = args.data_dir
 
     from engine import Engine
-    from engine.answer import Answerer, is_yes_no
+    from engine.ask.answer import Answerer, is_yes_no
     from engine.settings import Settings
     from mfr_eval.scoring import is_numeric_answer, score_answer
 

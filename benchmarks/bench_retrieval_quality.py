@@ -3,7 +3,7 @@
 Runs over the documents already in a library (ingest a subset of ../shared/data/eval first) and the dev
 questions whose PDFs are all in it and that name evidence pages (0-based ``page0``; chunks are 1-based):
 
-- ``baseline``: the papers' baseline, fixed-size text chunks (engine.chunking.fixed_chunks over every word of
+- ``baseline``: the papers' baseline, fixed-size text chunks (engine.ingest.chunking.fixed_chunks over every word of
   every page) embedded with the same embedder, dense top-k;
 - ``tiers``: MultiFinRAG tiered dense retrieval over semantic chunks, tables and figures;
 - ``+hybrid``: plus the BM25 channel with query expansion, reciprocal-rank fused;
@@ -37,8 +37,8 @@ if str(ROOT) not in sys.path:
 EVAL = ROOT.parent / "shared" / "data" / "eval"
 
 from engine import Engine  # noqa: E402
-from engine.ingest import file_sha256  # noqa: E402
-from engine.retrieve import Retriever  # noqa: E402
+from engine.ask.retrieve import Retriever  # noqa: E402
+from engine.ingest.pipeline import file_sha256  # noqa: E402
 from engine.settings import Settings  # noqa: E402
 
 Gold = set[tuple[str, int]]
@@ -85,8 +85,8 @@ class FixedBaseline:
     """Fixed-size text chunks of every page, embedded once per document and cached under the data dir."""
 
     def __init__(self, engine: Engine) -> None:
-        from engine.chunking import fixed_chunks, page_sentences
-        from engine.ingest import _page_from_row
+        from engine.ingest.chunking import fixed_chunks, page_sentences
+        from engine.ingest.pipeline import _page_from_row
 
         self.embedder = engine.models.embedder()
         cache = engine.settings.data_dir / "bench_cache"

@@ -36,8 +36,9 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.common import EVAL, dev_records, write_json  # noqa: E402
 from engine import metadata as new_metadata  # noqa: E402
-from engine import routing as new_routing  # noqa: E402
-from engine.pdftext import PageText, extract_pages, pdf_info  # noqa: E402
+from engine.ask import routing as new_routing  # noqa: E402
+from engine.ingest.pdftext import extract_pages, pdf_info  # noqa: E402
+from engine.pagetext import PageText  # noqa: E402
 from engine.types import Document  # noqa: E402
 
 OLD_REV = "a2e9e0e"

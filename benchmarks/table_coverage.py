@@ -127,7 +127,7 @@ def tally(labelled: list[dict[str, Any]], lookup: Callable[[dict[str, Any]], Fou
 
 def _reset_region_stages(source: Path, data_dir: Path) -> dict[str, Path]:
     """Copy a previous run's library to ``data_dir`` and reset its region stages; its gold PDFs by name."""
-    from engine.store import Store
+    from engine.library.store import Store
 
     if data_dir.exists() and any(data_dir.iterdir()):
         raise SystemExit(f"--regions-from needs an empty --data-dir, {data_dir} is not")
@@ -196,7 +196,7 @@ def main() -> int:
     texts: dict[tuple[str, int], str] = {}
     t0 = time.perf_counter()
     stage_totals: dict[str, float] = defaultdict(float)
-    from engine.tables import table_numbers
+    from engine.ingest.tables import table_numbers
 
     for k, doc in enumerate(docs):
         order = sorted(pages_by_doc[doc])

@@ -30,7 +30,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
     from engine import Engine, Settings
-    from engine.tables import table_numbers
+    from engine.ingest.tables import table_numbers
 
     engine = Engine(Settings(data_dir=args.data_dir))
     by_path = {str(Path(d.path).resolve()): d for d in engine.documents() if d.status in {"ready", "partial"}}

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import AnswerError, ConfigError
-from engine.index import Indexes
-from engine.ingest import Ingestor
-from engine.lock import WriterLock
+from engine.ingest.pipeline import Ingestor
+from engine.library.index import Indexes
+from engine.library.lock import WriterLock
+from engine.library.store import Store
 from engine.models.protocols import RoleStatus
 from engine.models.provider import ModelProvider
 from engine.settings import Settings, force_offline
-from engine.store import Store
 from engine.types import (
     MODALITIES,
     Answer,
@@ -31,8 +31,8 @@ from engine.types import (
 )
 
 if TYPE_CHECKING:
-    from engine.doctor import DoctorReport
-    from engine.retrieve import Retriever
+    from engine.ask.retrieve import Retriever
+    from engine.library.doctor import DoctorReport
 
 
 class Engine:
@@ -143,7 +143,7 @@ class Engine:
         parts, such as the threshold calibration of ``mfr_eval``."""
         with self._lock:
             if self._retriever is None:
-                from engine.retrieve import Retriever
+                from engine.ask.retrieve import Retriever
 
                 self._retriever = Retriever(self.settings, self.store, self.indexes, self.models)
             return self._retriever
@@ -160,7 +160,7 @@ class Engine:
         save: bool = True,
     ) -> Iterator[AnswerEvent]:
         """Stream an answer: ``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``."""
-        from engine.answer import Answerer
+        from engine.ask.answer import Answerer
 
         answerer = Answerer(self.settings, self.models)
         for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):
@@ -209,7 +209,7 @@ class Engine:
     # --- maintenance ---------------------------------------------------------------------------------
     def doctor(self, repair: bool = False, on_progress: Callable[[str], None] | None = None) -> DoctorReport:
         """Check the catalogue against the index files (``repair`` fixes what it can); a ``DoctorReport``."""
-        from engine.doctor import Doctor
+        from engine.library.doctor import Doctor
 
         doc = Doctor(self.settings, self.models, store=self.store, indexes=self.indexes, writer=self.writer)
         report = doc.run(repair=repair, on_progress=on_progress)

@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from engine import Engine
+from engine.ask.retrieve import Candidate, Retriever, fuse, spread_pages
 from engine.errors import Cancelled, EngineError
-from engine.ingest import file_sha256
-from engine.retrieve import Candidate, Retriever, fuse, spread_pages
+from engine.ingest.pipeline import file_sha256
 from engine.settings import Settings
 from engine.types import CancelCheck, never_cancelled
 

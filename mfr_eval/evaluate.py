@@ -568,7 +568,7 @@ def ingest_documents(
 def library_documents(engine: Any, records: Sequence[EvalRecord]) -> tuple[dict[str, str], dict[str, Any]]:
     """Path -> doc id for the questions' documents already in the library (matched by path, else by content
     hash), without ingesting anything."""
-    from engine.ingest import file_sha256
+    from engine.ingest.pipeline import file_sha256
 
     docs = [d for d in engine.documents() if d.status in {"ready", "partial"}]
     by_path = {str(Path(d.path).resolve()): d.id for d in docs}

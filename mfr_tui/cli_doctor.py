@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from engine import Engine, EngineError
-from engine.doctor import run_doctor
+from engine.library.doctor import run_doctor
 
 _MARK = {"error": "ERR ", "warning": "WARN", "info": "info"}
 

@@ -125,7 +125,7 @@ def chunk_signature(db_path: Path) -> dict[str, Counter[tuple[str, str]]]:
 
 def verify(data_dir: Path, ref_dir: Path, pdfs: list[Path], env: dict[str, str]) -> dict[str, Any]:
     sys.path.insert(0, str(REPO))
-    from engine.index import usearch_index
+    from engine.library.index import usearch_index
 
     Index = usearch_index()
 

@@ -11,7 +11,7 @@ import pytest
 from fakes_models import FakeLLM
 from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 
-from engine.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
+from engine.ask.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
 from engine.ask.cells import TableSource
 from engine.errors import Cancelled
 from engine.numbers import quantities, same_number
@@ -228,7 +228,7 @@ def test_an_answer_without_markers_gets_sources_matched_by_its_numbers(tmp_path:
 
 
 def test_a_company_outside_the_library_named_in_the_possessive_is_refused(tmp_path: Path) -> None:
-    from engine.answer import possessive_names
+    from engine.ask.answer import possessive_names
 
     assert possessive_names("Did JnJ's net earnings rise?") == []  # too short to judge by mentions
     assert possessive_names("Where are Apple's plants located?") == ["Apple"]

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import tables as tab
-from engine.answer import is_yes_no, period_gap, yes_no_verdict
+from engine.ask.answer import is_yes_no, period_gap, yes_no_verdict
 from engine.ask.cells import TableSource, resolve
-from engine.pdftext import extract_pages
+from engine.ingest import tables as tab
+from engine.ingest.pdftext import extract_pages
 from engine.periods import Calendar, read_calendar
 
 EVAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "eval"

@@ -139,7 +139,7 @@ def test_max_pages_guard(tmp_path: Path, private_data_dir: Path) -> None:
 
 
 def test_pdf_info_error_for_missing_file(tmp_path: Path) -> None:
-    from engine.pdftext import pdf_info
+    from engine.ingest.pdftext import pdf_info
 
     with pytest.raises(IngestError, match="does not exist"):
         pdf_info(tmp_path / "nope.pdf")
@@ -159,8 +159,8 @@ def test_answer_json_shape(tmp_path: Path, private_data_dir: Path) -> None:
 
 
 def test_table_index_text_leads_with_heading_and_labels() -> None:
-    from engine.ingest import page_heading, region_index_text
-    from engine.pdftext import PageText, line_groups
+    from engine.ingest.pipeline import page_heading, region_index_text
+    from engine.pagetext import PageText, line_groups
     from engine.types import Region
 
     words = [
@@ -183,7 +183,7 @@ def test_table_index_text_leads_with_heading_and_labels() -> None:
 
 
 def test_table_index_text_keeps_the_heading_when_the_title_is_a_column_caption() -> None:
-    from engine.ingest import region_index_text
+    from engine.ingest.pipeline import region_index_text
     from engine.types import Region
 
     region = Region(id=1, doc_id="d", page=60, kind="table", bbox=(54, 85, 545, 491), method="t",

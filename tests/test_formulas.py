@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.ask.cells import TableSource, cell_lookup
-from engine.formulas import Result, definition, evaluate
-from engine.formulas import solve as solve_with
+from engine.ask.formulas import Result, definition, evaluate
+from engine.ask.formulas import solve as solve_with
 from engine.periods import asked_period
 
 

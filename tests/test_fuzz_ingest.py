@@ -182,7 +182,7 @@ def test_fuzz_ingest_with_mutated_pdfs(seed: int, tmp_path: Path) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=4096))
 def test_rebuild_never_raises_on_arbitrary_bytes(data: bytes) -> None:
-    from engine.safety import rebuild, surviving_pages
+    from engine.ingest.safety import rebuild, surviving_pages
 
     data = b"%PDF-1.4\n" + data
     out = rebuild(data)
@@ -196,7 +196,7 @@ def test_rebuild_never_raises_on_arbitrary_bytes(data: bytes) -> None:
 def test_a_flat_rebuild_holds_only_pages_that_survived(seed: int) -> None:
     """A mutated filing rebuilt flat gets one page tree over at least one and at most every page object that
     survived in it, or no rebuild when none did."""
-    from engine.safety import rebuild, surviving_pages
+    from engine.ingest.safety import rebuild, surviving_pages
 
     data = mutate(random.Random(seed), [_filing_bytes()])
     survived = surviving_pages(data)

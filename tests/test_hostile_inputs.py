@@ -24,7 +24,7 @@ from fakes_models import FakeEmbedder, FakeLLM
 from pdfgen import FILING_PAGES, write_filing, write_pdf
 
 from engine import ConfigError, Engine, ModelError, Settings
-from engine.index import VectorIndex
+from engine.library.index import VectorIndex
 
 # --- helpers -------------------------------------------------------------------------------------------------
 
@@ -218,7 +218,7 @@ def test_unreadable_path_is_reported(tmp_path: Path, private_data_dir: Path, mon
             raise PermissionError(errno.EACCES, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr("engine.pdftext.open", guarded_open, raising=False)
+    monkeypatch.setattr("engine.ingest.pdftext.open", guarded_open, raising=False)
     good = write_filing(tmp_path / "good.pdf")
     first, second = make_engine(private_data_dir).ingest([locked, good])
     assert not first.ok and first.error_title == "File unreadable" and "permission denied" in first.error
@@ -423,9 +423,9 @@ def test_pickle_detector_weights_need_an_explicit_setting(tmp_path: Path) -> Non
 
 
 def test_vision_overflow_on_a_batch_still_parses_every_image(tmp_path: Path) -> None:
-    """engine.multimodal.run_vision: a batch that overflows is retried in halved batches (no file is lost)."""
+    """engine.ingest.regions.run_vision: a batch that overflows is retried in halved batches (no file is lost)."""
+    from engine.ingest.regions import VisionItem, run_vision
     from engine.models.llama_backend import VisionOverflow
-    from engine.multimodal import VisionItem, run_vision
 
     calls: list[int] = []
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import layout
 from engine.errors import ConfigError
+from engine.ingest import layout
 from engine.models.config import RoleConfig
 from engine.models.protocols import Detection
 from engine.models.yolo_detector import build, map_label

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from test_retrieve_lib import FakeDoc, acme_docs, add_docs, build_library
 
-from engine.lexical import LexicalIndex, table_text, tokenize
+from engine.library.lexical import LexicalIndex, table_text, tokenize
 
 
 def test_tokenize_normalises_numbers_periods_and_plurals() -> None:

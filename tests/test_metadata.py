@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.metadata import FRONT_PAGES, extract_metadata, from_file_name, read_identity
-from engine.pdftext import PageText
+from engine.pagetext import PageText
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "eval"
 
@@ -242,7 +242,7 @@ def test_the_cover_wins_over_the_file_name() -> None:
     ],
 )
 def test_real_covers(rel: str, expected: dict[str, object]) -> None:
-    from engine.pdftext import extract_pages
+    from engine.ingest.pdftext import extract_pages
 
     path = EVAL / rel
     if not path.exists():

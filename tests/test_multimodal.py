@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from engine import Engine, Settings
-from engine.models.protocols import ChatMessage, Detection, Generation, OcrWord, VisionRequest
-from engine.multimodal import (
+from engine.ingest.regions import (
     VisionItem,
     first_json,
     parse_figure_reply,
@@ -22,7 +21,8 @@ from engine.multimodal import (
     split_by_file,
     table_prompt,
 )
-from engine.tables import table_numbers
+from engine.ingest.tables import table_numbers
+from engine.models.protocols import ChatMessage, Detection, Generation, OcrWord, VisionRequest
 
 # --- a small born-digital filing page, drawn with matplotlib (real text layer, vector chart) ----------------
 
@@ -244,8 +244,8 @@ def test_region_stages_resume_without_redoing_work(tmp_path: Path) -> None:
     res = engine.ingest([pdf])[0]
     before = [(r.id, r.summary) for r in engine.regions(res.doc_id)]
     calls = len(detector.calls)
-    from engine.ingest import IngestContext
-    from engine.multimodal import analyse
+    from engine.ingest.pipeline import IngestContext
+    from engine.ingest.regions import analyse
 
     ctx = IngestContext(
         doc_id=res.doc_id, path=pdf, settings=engine.settings, store=engine.store, models=engine.models,

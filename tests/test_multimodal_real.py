@@ -17,7 +17,7 @@ import pytest
 from test_multimodal import FakeEmbedder, FakeLLM, write_filing
 
 from engine import Engine, Settings
-from engine.tables import table_numbers
+from engine.ingest.tables import table_numbers
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "eval"
 

@@ -13,11 +13,11 @@ import pytest
 from test_multimodal import FakeEmbedder, FakeLLM, FakeOcr, FakeVision, write_filing
 
 from engine import Engine, Settings
-from engine import multimodal as mm
-from engine.ingest import IngestContext
+from engine.ingest import regions as mm
+from engine.ingest.pipeline import IngestContext
+from engine.ingest.regions import OVERFLOW_ALONE, VisionItem, crop_complete, parse_table_reply, run_vision, table_prompt
 from engine.models.llama_backend import VisionOverflow
 from engine.models.protocols import VisionRequest
-from engine.multimodal import OVERFLOW_ALONE, VisionItem, crop_complete, parse_table_reply, run_vision, table_prompt
 from engine.types import Region
 
 # --- fakes ---------------------------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_a_failing_plumber_close_does_not_fail_a_detect_that_succeeded(
     plumber = ClosingBadly()
     monkeypatch.setattr(mm, "_open_plumber", lambda ctx: plumber)
     engine = _engine_without_detector(tmp_path)
-    with caplog.at_level(logging.WARNING, logger="engine.multimodal"):
+    with caplog.at_level(logging.WARNING, logger="engine.ingest.regions"):
         res = engine.ingest([write_filing(tmp_path / "f.pdf")])[0]
     assert res.ok and res.status == "ingested", res.error
     assert plumber.closed == 1

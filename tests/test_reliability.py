@@ -19,9 +19,9 @@ from fakes_models import FakeEmbedder, FakeLLM
 from pdfgen import write_filing, write_pdf
 
 from engine import Engine, Settings
-from engine.doctor import run_doctor
-from engine.index import VectorIndex
-from engine.store import Store
+from engine.library.doctor import run_doctor
+from engine.library.index import VectorIndex
+from engine.library.store import Store
 
 
 class SimulatedKill(BaseException):
@@ -61,7 +61,7 @@ def kill_at(monkeypatch: pytest.MonkeyPatch, cls: type, name: str, *, nth: int =
 
 def library_state(data_dir: Path) -> dict[str, Any]:
     """Chunk texts per document sha and whether each index's keys equal the catalogue's ids."""
-    from engine.index import usearch_index
+    from engine.library.index import usearch_index
 
     Index = usearch_index()
 
@@ -280,7 +280,7 @@ def test_doctor_reports_a_busy_writer(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     engine = make_engine(data)
     engine.ingest([write_filing(tmp_path / "acme.pdf")])
-    from engine.lock import WriterLock
+    from engine.library.lock import WriterLock
 
     other = WriterLock(data)
     with other:

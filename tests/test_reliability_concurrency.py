@@ -172,7 +172,7 @@ def test_reader_process_and_second_writer_while_another_process_ingests(
 
 
 def test_busy_error_is_an_engine_error_with_a_title(tmp_path: Path) -> None:
-    from engine.lock import WriterLock
+    from engine.library.lock import WriterLock
 
     first, second = WriterLock(tmp_path), WriterLock(tmp_path)
     with first:

@@ -10,9 +10,9 @@ import pytest
 from fakes_models import FakeLLM
 from test_retrieve_lib import FakeDoc, acme_docs, add_docs, build_library
 
+from engine.ask.retrieve import FIGURE_WORDS, Candidate, rrf, select_tiers
 from engine.errors import AnswerError, ModelError
 from engine.models.cross_encoder import LLMReranker, build
-from engine.retrieve import FIGURE_WORDS, Candidate, rrf, select_tiers
 
 
 def test_select_tiers_text_alone_when_enough_text_passes() -> None:
@@ -199,7 +199,8 @@ def test_cross_encoder_code_path_with_a_fake_library(tmp_path: Path, monkeypatch
             return [float(len(set(q.split()) & set(p.split()))) for q, p in pairs]
 
     monkeypatch.setitem(sys.modules, "sentence_transformers", types.SimpleNamespace(CrossEncoder=FakeCrossEncoder))
-    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None))
+    no_gpu = types.SimpleNamespace(is_available=lambda: False)
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None, cuda=no_gpu))
     (tmp_path / "config.json").write_text("{}")
     cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
     provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))

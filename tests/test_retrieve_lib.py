@@ -9,11 +9,11 @@ from typing import Any
 
 from fakes_models import FakeEmbedder, FakeLLM
 
-from engine.index import Indexes
+from engine.ask.retrieve import Retriever
+from engine.library.index import Indexes
+from engine.library.store import Store
 from engine.models.provider import ModelProvider
-from engine.retrieve import Retriever
 from engine.settings import Settings
-from engine.store import Store
 from engine.types import Chunk, Region
 
 

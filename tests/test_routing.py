@@ -6,7 +6,7 @@ invented companies, so nothing here can pass by a list of real ones.
 
 from __future__ import annotations
 
-from engine.routing import companies_named, company_aliases, doc_years, name_forms, route
+from engine.ask.routing import companies_named, company_aliases, doc_years, name_forms, route
 from engine.types import Document
 
 

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.statements import (
-    BALANCE,
-    CASH,
-    EQUITY,
-    INCOME,
-    label_match,
-    statement_of,
-    statements_asked,
-    stems,
-)
+from engine.ask.statements import BALANCE, CASH, EQUITY, INCOME, label_match, statement_of, statements_asked, stems
 
 
 @pytest.mark.parametrize(
@@ -58,7 +49,7 @@ def test_statements_a_question_needs(question: str, kinds: list[str]) -> None:
 
 
 def test_dense_query_drops_instructions_about_the_answer_form() -> None:
-    from engine.expansion import expand, focus
+    from engine.ask.expansion import expand, focus
 
     q = ("Assume that you are a public equities analyst. Answer the following question by primarily using "
          "information that is shown in the balance sheet: what is the year end FY2018 net PPNE for 3M? Answer in "
@@ -76,7 +67,7 @@ def test_dense_query_drops_instructions_about_the_answer_form() -> None:
 
 
 def test_selected_data_is_not_a_statement_and_consolidated_comes_first() -> None:
-    from engine.statements import statement_priority
+    from engine.ask.statements import statement_priority
 
     assert statement_of("U.S. CONSUMER SERVICES / TABLE 9: USCS SELECTED INCOME STATEMENT DATA") is None
     assert statement_of("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME | (Millions)") == INCOME
@@ -92,7 +83,7 @@ def test_ratios_need_every_statement_they_are_computed_from() -> None:
 
 
 def test_md_and_a_tables_are_not_statements_and_a_company_named_group_is_no_hint() -> None:
-    from engine.statements import statement_priority
+    from engine.ask.statements import statement_priority
 
     mdna = ("THE GOLDMAN SACHS GROUP, INC. AND SUBSIDIARIES / Management's Discussion and Analysis / Balance Sheet "
             "Analysis and Metrics")

@@ -8,7 +8,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from engine.store import SCHEMA, SCHEMA_VERSION, Store
+from engine.library.store import SCHEMA, SCHEMA_VERSION, Store
 
 COVER = [
     "FORM 10-K",

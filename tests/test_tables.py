@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tables as tab
+from engine.ingest import tables as tab
 from engine.numbers import parse_cell
 
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from pdfgen import write_pdf
 
-from engine import layout
-from engine import tables as tab
+from engine.ingest import layout
+from engine.ingest import tables as tab
+from engine.ingest.pdftext import extract_pages
 from engine.numbers import parse_cell
-from engine.pdftext import extract_pages
 
 
 def _words(y: float, *parts: tuple[float, float, str]) -> list[tab.Word]:

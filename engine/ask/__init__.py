@@ -1,0 +1,1 @@
+"""Where a question goes: routing, retrieval, statements, cells, formulas, the answerer."""

@@ -12,7 +12,7 @@ from engine.types import Document
 
 
 class CalendarStore(Protocol):
-    """What the calendars need from the catalogue (``engine.store.Store`` provides it)."""
+    """What the calendars need from the catalogue (``engine.library.store.Store`` provides it)."""
 
     def document(self, ref: str) -> Document: ...
 

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.formulas import Lookup, Term, is_outflow
+from engine.ask.formulas import Lookup, Term, is_outflow
+from engine.ask.statements import statement_of, stems
 from engine.numbers import Quantity, same_number, show
 from engine.periods import Asked, Calendar, Period, asked_period, column_period, matches, what_it_is
-from engine.statements import statement_of, stems
 from engine.types import Evidence, Region
 from engine.vocabulary import LineItem, items_named, label_score
 
@@ -157,7 +157,7 @@ def asks_for_value(question: str) -> bool:
     """Whether a question asks for a figure ("What is the FY2019 net income?", "How much capex ...") rather than a
     choice, a reason or a description ("Which segment ...", "What drove ..."): only then is a resolved cell the
     answer itself."""
-    from engine.expansion import focus
+    from engine.ask.expansion import focus
 
     first = re.split(r"(?<=[.?!])\s+", focus(question).strip(), maxsplit=1)[0]
     return bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)

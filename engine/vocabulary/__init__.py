@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from engine.lexical import tokenize
+from engine.library.lexical import tokenize
 
 _FILE = Path(__file__).with_name("financial.toml")
 

@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import figures as fig
-from engine import layout, ocr_pages
-from engine import tables as tab
 from engine.errors import Cancelled, EngineError
+from engine.ingest import figures as fig
+from engine.ingest import layout, ocr_pages
+from engine.ingest import tables as tab
 from engine.models.llama_backend import VisionOverflow
 from engine.models.protocols import ChatMessage, VisionModel, VisionRequest
 from engine.numbers import parse_cell
 from engine.types import Region
 
 if TYPE_CHECKING:
-    from engine.ingest import IngestContext
+    from engine.ingest.pipeline import IngestContext
 
 log = logging.getLogger(__name__)
 

@@ -16,14 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from engine.chunking import fixed_chunks, page_sentences, semantic_chunks
 from engine.errors import Cancelled, EngineError, IngestError, StoreError
-from engine.index import Indexes
+from engine.ingest.chunking import fixed_chunks, page_sentences, semantic_chunks
+from engine.ingest.pdftext import extract_pages, pdf_info
+from engine.library.index import Indexes
+from engine.library.store import Store
 from engine.models.packaged import sha256_file
 from engine.models.provider import ModelProvider
-from engine.pdftext import PageText, extract_pages, pdf_info
+from engine.pagetext import PageText
 from engine.settings import Settings
-from engine.store import Store
 from engine.types import (
     CancelCheck,
     Chunk,
@@ -233,7 +234,7 @@ class Ingestor:
 
     def _repaired_copy(self, path: Path, password: str | None, exc: IngestError) -> tuple[Path, int, str]:
         """A damaged PDF rebuilt from its complete objects into the data dir, or the original error."""
-        from engine.safety import repair_pdf
+        from engine.ingest.safety import repair_pdf
 
         name = file_sha256(path)[:24] + ".pdf"
         fixed = repair_pdf(path, self.settings.data_dir / "repaired", name, password)
@@ -266,7 +267,7 @@ class Ingestor:
         self._stage_text(ctx, n_pages)
         ctx.check_cancelled()
         if self.settings.regions:
-            from engine import multimodal
+            from engine.ingest import regions as multimodal
 
             try:
                 multimodal.analyse(ctx)
@@ -599,7 +600,7 @@ def page_heading(page: PageText, above: float, max_lines: int = 3) -> str:
 
 
 def _page_from_row(r: dict[str, Any]) -> PageText:
-    from engine.pdftext import line_groups
+    from engine.pagetext import line_groups
 
     words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
     pt = PageText(page=r["page"], width=r["width"], height=r["height"], words=words)

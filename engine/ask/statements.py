@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engine.lexical import tokenize
+from engine.library.lexical import tokenize
 from engine.vocabulary import vocabulary
 
 INCOME, BALANCE, CASH, EQUITY = "income", "balance", "cash_flow", "equity"

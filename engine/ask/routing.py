@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.expansion import expand
+from engine.ask.expansion import expand
 from engine.types import Document
 
 _LEGAL = {

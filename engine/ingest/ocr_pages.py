@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.models.protocols import OcrWord
-from engine.pdftext import Word
+from engine.pagetext import Word
 
 OCR_DPI = 150
 """Pages are rendered at this resolution for OCR (PP-OCR reads 10-pt type well from here up)."""
@@ -32,7 +32,7 @@ def needs_ocr(page: Any) -> bool:
 
 def apply_ocr(page: Any, words: list[Word]) -> None:
     """Put OCR words into a ``PageText`` in place (so the text chunker sees them)."""
-    from engine.pdftext import line_groups
+    from engine.pagetext import line_groups
 
     page.words = words
     page.lines = line_groups(words)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.numbers import parse_cell
-from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
+from engine.pagetext import TABLE_LINE_OVERLAP, Word, group_lines
 
 BBox = tuple[float, float, float, float]
 

@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from engine.ingest.tables import UNITS_RE, find_units, numeric_grid_blocks
 from engine.models.protocols import Detection
-from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
-from engine.tables import UNITS_RE, find_units, numeric_grid_blocks
+from engine.pagetext import TABLE_LINE_OVERLAP, Word, group_lines
 from engine.types import BBox, Region
 
 REGION_KINDS = ("table", "figure", "caption", "title")

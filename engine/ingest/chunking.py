@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.pdftext import PageText, Word, bbox_union, inside
+from engine.ingest.pdftext import bbox_union, inside
+from engine.pagetext import PageText, Word
 
 BBoxT = tuple[float, float, float, float]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.numbers import is_year, parse_cell, scale_of
-from engine.pdftext import TABLE_LINE_OVERLAP, Word, group_lines
+from engine.pagetext import TABLE_LINE_OVERLAP, Word, group_lines
 
 Box = tuple[float, float, float, float]
 

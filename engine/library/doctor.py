@@ -31,7 +31,7 @@ from engine.types import MODALITIES
 SEVERITIES = ("error", "warning", "info")
 
 FINISHED = {"done", "error", "skipped"}
-"""Stage statuses ingestion treats as finished (engine.ingest.IngestContext.stage_done)."""
+"""Stage statuses ingestion treats as finished (engine.ingest.pipeline.IngestContext.stage_done)."""
 
 
 @dataclass
@@ -123,7 +123,7 @@ class Doctor:
             report.add("data_dir", "info", f"{s.data_dir} does not exist yet: the library is empty.")
             report.seconds = time.perf_counter() - t0
             return report
-        from engine.lock import WriterLock
+        from engine.library.lock import WriterLock
 
         writer = self._writer or WriterLock(s.data_dir)
         busy = False
@@ -265,7 +265,7 @@ class Doctor:
 
     def _salvage_catalogue(self, path: Path) -> dict[str, int]:
         """Copy every readable row into a fresh catalogue; the damaged file is moved aside, never deleted."""
-        from engine.store import SCHEMA
+        from engine.library.store import SCHEMA
 
         new = path.with_name(path.name + ".doctor-new")
         new.unlink(missing_ok=True)
@@ -317,7 +317,7 @@ class Doctor:
     def _open_store(self, report: DoctorReport) -> Any:
         if self._store is not None:
             return self._store
-        from engine.store import Store
+        from engine.library.store import Store
 
         try:
             self._store = Store(self.settings.catalogue_path)
@@ -410,7 +410,7 @@ class Doctor:
             return None
 
     def _check_indexes(self, report: DoctorReport, store: Any, repair: bool, busy: bool) -> None:
-        from engine.index import usearch_index
+        from engine.library.index import usearch_index
 
         Index = usearch_index()
 
@@ -539,7 +539,7 @@ class Doctor:
                 f.repaired = True
 
     def _file_dim(self) -> int:
-        from engine.index import usearch_index
+        from engine.library.index import usearch_index
 
         Index = usearch_index()
 
@@ -551,7 +551,7 @@ class Doctor:
         return 0
 
     def _indexes_open(self, dim: int, reopen: bool = False) -> None:
-        from engine.index import Indexes
+        from engine.library.index import Indexes
 
         if self._indexes is None:
             self._indexes = Indexes(self.settings.index_dir)

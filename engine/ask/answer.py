@@ -19,9 +19,9 @@ from typing import Any
 
 from engine.ask.calendars import Calendars
 from engine.ask.cells import CONFIDENT_ROW, Cell, Resolution, TableSource, cell_lookup, judge, resolve
+from engine.ask.expansion import focus
+from engine.ask.formulas import Term, fmt, solve
 from engine.errors import AnswerError, Cancelled, EngineError
-from engine.expansion import focus
-from engine.formulas import Term, fmt, solve
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.numbers import Quantity, checkable, quantities, same_number
@@ -724,7 +724,7 @@ class Answerer:
         documents = getattr(retriever, "ready_documents", None)
         if documents is None:
             return ""
-        from engine.routing import companies_named
+        from engine.ask.routing import companies_named
 
         docs = documents()
         scope = set(retrieval.scope)

@@ -122,7 +122,7 @@ def _migrate_identity(db: sqlite3.Connection) -> None:
     documents already in the library get theirs from the page text the catalogue holds, so routing by ticker
     keeps working without ingesting them again."""
     from engine.metadata import FRONT_PAGES, read_identity
-    from engine.pdftext import PageText, line_groups
+    from engine.pagetext import PageText, line_groups
 
     _add_columns(db, "documents", {"tickers": "TEXT NOT NULL DEFAULT '[]'", "cik": "TEXT NOT NULL DEFAULT ''",
                                    "former_names": "TEXT NOT NULL DEFAULT '[]'"})

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.store import Store
+from engine.library.store import Store
 from engine.types import Chunk
 
 log = logging.getLogger(__name__)

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.ask.expansion import Expansion, expand
+from engine.ask.routing import Route, route
+from engine.ask.statements import heading, label_match, statement_of, statement_priority, statements_asked, stems
 from engine.errors import AnswerError, EngineError
-from engine.expansion import Expansion, expand
-from engine.index import Indexes
-from engine.lexical import LexicalIndex
+from engine.library.index import Indexes
+from engine.library.lexical import LexicalIndex
+from engine.library.store import Store
 from engine.models.provider import ModelProvider
-from engine.routing import Route, route
 from engine.settings import Settings
-from engine.statements import heading, label_match, statement_of, statement_priority, statements_asked, stems
-from engine.store import Store
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 
 _TIER = {"text": 1, "table": 2, "image": 3}

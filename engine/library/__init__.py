@@ -1,0 +1,1 @@
+"""What ingestion writes and questions read: the catalogue, the indexes, the writer lock, the doctor."""
