@@ -134,3 +134,13 @@ def test_a_year_routes_to_its_report_and_the_next_annual_report_that_restates_it
     # a date run together in a file name is a filing date, not the fiscal year
     assert doc_years(gs[3])[0] == {2021}
     assert route("Lexicon's revenue in 2022?", gs).doc_ids == ["lex21"]  # no 2022 filing: the company's filings
+
+
+def test_a_company_that_writes_its_name_in_lower_case_is_named_in_lower_case() -> None:
+    from engine.ask.routing import companies_named
+    from engine.types import Document
+
+    brand = Document(id="b1", sha256="", path="x.pdf", name="x", pages=1, status="ready", company="zelkova")
+    plain = Document(id="p1", sha256="", path="y.pdf", name="y", pages=1, status="ready", company="Block")
+    assert companies_named("What are the total revenues of zelkova?", [brand, plain]) == {"b1": ["zelkova"]}
+    assert companies_named("How is a block of shares priced?", [brand, plain]) == {}

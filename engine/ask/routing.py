@@ -123,11 +123,11 @@ def _pattern(alias: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]*".join(parts) + r"(?![A-Za-z0-9])", re.I)
 
 
-def _spans(question: str, alias: str) -> list[tuple[int, int]]:
+def _spans(question: str, alias: str, lower_name: bool = False) -> list[tuple[int, int]]:
     """Where the question names the alias. A ticker counts after ``$`` or written in capitals (``AAPL``, or
     ``JnJ`` with a capital inside; never ``all`` or ``All`` for ALL); a one-letter ticker only after ``$``. A
     one-word name counts only when capitalised, as a name is ("Block's revenue", not "a block of shares"),
-    unless the whole question is in lower case."""
+    unless the whole question is in lower case or the company writes its own name in lower case ("adidas")."""
     spans = []
     ticker = alias.isupper()
     single = " " not in alias and not ticker
@@ -135,7 +135,7 @@ def _spans(question: str, alias: str) -> list[tuple[int, int]]:
         text = m.group(0)
         if ticker and not text.startswith("$") and (len(alias) == 1 or not any(c.isupper() for c in text[1:])):
             continue
-        if single and text[:1].islower() and not question.islower():
+        if single and text[:1].islower() and not question.islower() and not lower_name:
             continue
         spans.append(m.span())
     return spans
@@ -155,7 +155,8 @@ def companies_named(question: str, documents: Sequence[Document]) -> dict[str, l
     for d in documents:
         short = short_form(d.company)
         full = company_aliases(d) - ({short} if short else set())
-        hits = [(a, span) for a in full for span in _spans(question, a)]
+        lower_name = bool(d.company.strip()) and d.company.strip() == d.company.strip().lower()
+        hits = [(a, span) for a in full for span in _spans(question, a, lower_name)]
         if short and len(owners[short]) == 1 and short not in full:
             hits += [(short, span) for span in _spans(question, short)
                      if question[: span[0]].strip() or re.match(r"['’]s\b", question[span[1]:])]
