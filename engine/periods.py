@@ -612,7 +612,8 @@ class Calendar:
             if fy is None:
                 continue
             q = self.quarter_of(p)
-            name = f"Q{q} FY{fy}" if p.months == 3 and q else f"{p.months}M FY{fy}"
+            ended = f" ended {_fmt_date(p.end, short=True)}" if p.end is not None else f" of FY{fy}"
+            name = f"Q{q} FY{fy}" if p.months == 3 and q else f"{p.months} months{ended}"
             if name not in interim:
                 interim.append(name)
         covers.extend(interim[:4])

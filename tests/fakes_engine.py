@@ -110,7 +110,20 @@ def _doc(
         chunks=pages * 4,
         added_at=EPOCH + n,
         stages=stages,
+        calendar=_calendar(period),
     )
+
+
+def _calendar(period: str) -> dict[str, Any]:
+    """The calendar the metadata stage would store for a filing of ``period`` (the real reader, on a cover line
+    and three year columns)."""
+    from engine.periods import read_calendar
+
+    year = int(period[-4:])
+    cover = f"For the fiscal year ended December 31, {year}" if period.startswith("FY") else (
+        f"For the quarterly period ended April 1, {year}")
+    columns = [(str(y), "Years ended December 31") for y in (year, year - 1, year - 2)]
+    return read_calendar([cover], columns if period.startswith("FY") else []).to_json()
 
 
 def default_documents() -> list[Document]:

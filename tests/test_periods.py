@@ -234,7 +234,8 @@ def test_calendar_of_a_quarterly_report_without_a_stated_year_end() -> None:
     q = next(p for p in cal.periods if p.months == 3)
     assert (cal.fiscal_year_of(q), cal.quarter_of(q)) == (2023, 2)
     assert cal.describe() == (
-        "FY ends late Jan/early Feb (52/53 weeks); fiscal N ends in Feb of N+1; covers 6M FY2023, Q2 FY2023"
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal N ends in Feb of N+1; covers 6 months ended Jul 29, 2023, "
+        "Q2 FY2023"
     )
 
 
