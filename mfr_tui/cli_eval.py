@@ -100,7 +100,10 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
             sec = result.get("timings", {}).get("total", 0.0)
             sys.stderr.write(f"[{i + 1}/{n}] {mark}{result['id'][:28]:<28}{recall}{extra} {sec:.1f}s\n")
         if out is not None and len(done) % CHECKPOINT_EVERY == 0:
-            _write(out, build_report(done, options, qa_file=args.qa_file, complete=False))
+            # the kept results not reached yet stay in the file, so stopping now loses nothing already answered
+            seen = {r.get("id") for r in done}
+            kept = [r for key, r in previous.items() if key not in seen]
+            _write(out, build_report(done + kept, options, qa_file=args.qa_file, complete=False))
 
     with _CancelOnSigint() as cancelled:
         report = evaluate(
