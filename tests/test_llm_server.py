@@ -249,15 +249,14 @@ def test_a_role_table_of_its_own_gets_a_server_of_its_own(served: tuple[ModelPro
                                                           tiny_llama_path: Path) -> None:
     """As an evaluation judge's ``[judge]`` table (same keys as ``[llm]``) is built."""
     from engine.models.config import _role
-    from engine.models.llama_server import build_llm
 
     provider, llm = served
     cfg = _role("llm", {"backend": "llama-server", "path": str(tiny_llama_path), "n_ctx": 256},
                 tmp_path / "models.toml", "default")
-    judge = build_llm(cfg, tiny_llama_path, provider)
+    judge = provider.build(cfg, tiny_llama_path)
     assert _server(judge) is not _server(llm) and judge.context_tokens == 256
     assert judge.chat(QUESTION, max_tokens=32).text == SCRIPT
-    assert build_llm(provider.role("llm"), tiny_llama_path, provider).endpoint.server is _server(llm)
+    assert provider.build(provider.role("llm"), tiny_llama_path).endpoint.server is _server(llm)
 
 
 def test_a_server_that_cannot_load_is_a_model_error_naming_the_log(tmp_path: Path) -> None:

@@ -105,24 +105,29 @@ class ModelProvider:
             if not cfg.enabled or cfg.backend == "geometry":
                 self._models[role] = None
                 return None
-            target = FACTORIES.get((role, cfg.backend))
-            if target is None:
-                raise ModelError(f"{cfg.source}: no backend '{cfg.backend}' for role '{role}'.")
-            module, func = target.split(":")
             path = self.resolve_path(role)
-            refuse_pickle(cfg, path)
-            factory = getattr(importlib.import_module(module), func)
-            try:
-                model = factory(cfg, path, self)
-            except EngineError:
-                raise
-            except Exception as exc:  # a backend library failing to load a file is a model error
-                raise ModelError(
-                    f"Loading the {role} model ({cfg.backend}, {path}) failed: {type(exc).__name__}: {exc}",
-                    title="Model failed to load",
-                ) from exc
+            model = self.build(cfg, path)
             self._models[role] = model
             return model
+
+    def build(self, cfg: RoleConfig, path: Path | None) -> Any:
+        """Build a model from a role table with its backend's factory (not cached; ``get`` caches the profile's
+        roles). Also for tables outside the roles, e.g. an evaluation judge's ``[judge]``."""
+        target = FACTORIES.get((cfg.role, cfg.backend))
+        if target is None:
+            raise ModelError(f"{cfg.source}: no backend '{cfg.backend}' for role '{cfg.role}'.")
+        module, func = target.split(":")
+        refuse_pickle(cfg, path)
+        factory = getattr(importlib.import_module(module), func)
+        try:
+            return factory(cfg, path, self)
+        except EngineError:
+            raise
+        except Exception as exc:  # a backend library failing to load a file is a model error
+            raise ModelError(
+                f"Loading the {cfg.role} model ({cfg.backend}, {path}) failed: {type(exc).__name__}: {exc}",
+                title="Model failed to load",
+            ) from exc
 
     def embedder(self) -> Embedder:
         model = self.get("embedder")
