@@ -193,7 +193,7 @@ class ModelProvider:
                 status.detail = _exercise(role, model)
                 status.extra["runs"] = where(cfg, model)
             else:
-                status.detail = "file verified" if path is not None else "not contacted (--no-load)"
+                status.detail = "server not contacted (--no-load)" if cfg.backend == "openai" else "file verified"
                 status.extra["runs"] = where(cfg, None)
             status.ok = True
         except EngineError as exc:
