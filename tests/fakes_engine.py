@@ -110,7 +110,7 @@ def _doc(
         chunks=pages * 4,
         added_at=EPOCH + n,
         stages=stages,
-        calendar=_calendar(period),
+        calendar=_calendar(period) if period else {},
     )
 
 

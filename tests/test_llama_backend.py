@@ -348,13 +348,14 @@ def test_provider_vision_with_own_model(
 @pytest.mark.real_models
 @pytest.mark.slow
 def test_packaged_qwen_answers_through_the_provider(tmp_path: Path) -> None:
+    from engine.models.llama_server import ServedLLM
     from engine.models.provider import ModelProvider
     from engine.settings import Settings, repo_models_toml
 
     provider = ModelProvider(Settings(data_dir=tmp_path, models_toml=repo_models_toml(), profile="default"))
     try:
         llm = provider.llm()
-        assert isinstance(llm, LlamaLLM)
+        assert isinstance(llm, ServedLLM)  # the default profile serves it from its own process
         assert llm.name == "qwen2.5-coder-1.5b-instruct"
         assert llm.context_tokens == 4096
         pieces: list[str] = []
