@@ -780,7 +780,13 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
             when = date(p.year or 1, 12, 31)
         return when, p.months or 0
 
-    ordered = tuple(sorted(distinct.values(), key=newest, reverse=True))
+    reported = list(distinct.values())
+    if cover_period is not None and cover_period.end is not None:
+        # a column after the period the cover reports is a schedule (debt maturities, lease payments by year,
+        # a forecast), not a period the filing reports
+        last = cover_period.end + _SLACK
+        reported = [p for p in reported if newest(p)[0] <= last]
+    ordered = tuple(sorted(reported, key=newest, reverse=True))
     return Calendar(year_end_month=month, year_end_day=day, shift=shift, weeks=weeks, periods=ordered, source=source)
 
 

@@ -359,3 +359,14 @@ def test_what_it_is_without_a_calendar() -> None:
     assert what_it_is(column_period("FY2019"), None) == "fiscal 2019"  # type: ignore[arg-type]
     assert what_it_is(column_period("As of December 31, 2021"), None) == \
         "balance at December 31, 2021"  # type: ignore[arg-type]
+
+
+def test_columns_after_the_reported_period_are_schedules_not_periods() -> None:
+    cal = read_calendar(
+        ["ANNUAL REPORT PURSUANT TO SECTION 13 For the fiscal year ended December 31, 2018"],
+        [("2018", "Years ended December 31"), ("2017", "Years ended December 31"),
+         ("2021", "Payments due by year"), ("2022", "Payments due by year")],
+    )
+    years = sorted({cal.fiscal_year_of(p) for p in cal.periods})
+    assert years == [2017, 2018]
+    assert cal.describe().endswith("covers FY2017-FY2018")
