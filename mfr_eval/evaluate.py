@@ -611,12 +611,13 @@ def build_judge(engine: Any) -> Judge:
         name = profiles[name].get("inherits")
     if body is None:
         return LLMJudge(engine.models.llm())
-    from engine.models.llama_backend import build_llm
     from engine.models.packaged import resolve
 
     cfg = _role("llm", body, Path(settings.models_toml), settings.profile)
     path = resolve(cfg.packaged, settings.models_dir) if cfg.packaged else Path(cfg.path).expanduser()
-    return LLMJudge(build_llm(cfg, path, engine.models))
+    # through the provider, so the judge runs with its table's backend (a model server by default), never
+    # loaded into this process beside numpy and torch
+    return LLMJudge(engine.models.build(cfg, path))
 
 
 def evaluate(
