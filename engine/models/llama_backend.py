@@ -521,6 +521,21 @@ def image_data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(raw).decode("ascii")
 
 
+def vision_messages(req: VisionRequest) -> list[dict[str, Any]]:
+    """The chat messages of a vision request, as the OpenAI API and llama-cpp-python's chat handlers take them:
+    each image named by its file name ("Image 2: p12_table3.png") before it, then the prompt."""
+    content: list[dict[str, Any]] = []
+    for i, image in enumerate(req.images, 1):
+        content.append({"type": "text", "text": f"Image {i}: {Path(image).name}\n"})
+        content.append({"type": "image_url", "image_url": {"url": image_data_uri(Path(image))}})
+    content.append({"type": "text", "text": req.prompt})
+    messages: list[dict[str, Any]] = []
+    if req.system:
+        messages.append({"role": "system", "content": req.system})
+    messages.append({"role": "user", "content": content})
+    return messages
+
+
 class LlamaVision:
     """A vision-language GGUF and its mmproj run through libmtmd; implements the ``VisionModel`` protocol.
 
@@ -600,15 +615,7 @@ class LlamaVision:
         return [self._describe_one(req) for req in requests]
 
     def _describe_one(self, req: VisionRequest) -> str:
-        content: list[dict[str, Any]] = []
-        for i, image in enumerate(req.images, 1):
-            content.append({"type": "text", "text": f"Image {i}: {Path(image).name}\n"})
-            content.append({"type": "image_url", "image_url": {"url": image_data_uri(Path(image))}})
-        content.append({"type": "text", "text": req.prompt})
-        messages: list[dict[str, Any]] = []
-        if req.system:
-            messages.append({"role": "system", "content": req.system})
-        messages.append({"role": "user", "content": content})
+        messages = vision_messages(req)
         n = len(req.images)
         with self.lock:
             if self._llama is None:

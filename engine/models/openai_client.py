@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import ConfigError, ModelError
-from engine.models.llama_backend import VisionOverflow, image_data_uri
+from engine.models.llama_backend import VisionOverflow, vision_messages
 from engine.models.protocols import ChatMessage, Generation, VisionRequest
 
 log = logging.getLogger("engine.llama")
@@ -447,15 +447,7 @@ class OpenAIVision:
         return [self._describe_one(req) for req in requests]
 
     def _describe_one(self, req: VisionRequest) -> str:
-        content: list[dict[str, Any]] = []
-        for i, image in enumerate(req.images, 1):
-            content.append({"type": "text", "text": f"Image {i}: {Path(image).name}\n"})
-            content.append({"type": "image_url", "image_url": {"url": image_data_uri(Path(image))}})
-        content.append({"type": "text", "text": req.prompt})
-        messages: list[dict[str, Any]] = []
-        if req.system:
-            messages.append({"role": "system", "content": req.system})
-        messages.append({"role": "user", "content": content})
+        messages = vision_messages(req)
         n = len(req.images)
         body = {"model": self.endpoint.model, "messages": messages, "max_tokens": req.max_tokens,
                 "temperature": self.temperature, "stream": False}
