@@ -536,6 +536,25 @@ def vision_messages(req: VisionRequest) -> list[dict[str, Any]]:
     return messages
 
 
+def vision_reply(out: dict[str, Any], req: VisionRequest, name: str, context_tokens: int) -> str:
+    """The text of a chat completion answering a vision request; ``VisionOverflow`` (with the partial text) when
+    the reply was cut by the context before ``max_tokens``, so the caller can send fewer images at once."""
+    choice = (out.get("choices") or [{}])[0]
+    text = (choice.get("message") or {}).get("content") or ""
+    usage = out.get("usage") or {}
+    completion = int(usage.get("completion_tokens", 0))
+    if choice.get("finish_reason") == "length" and completion < req.max_tokens:
+        n = len(req.images)
+        raise VisionOverflow(
+            f"{name} ran out of its {context_tokens}-token context after {completion} tokens of the reply to {n} "
+            f"image(s) (prompt {usage.get('prompt_tokens', '?')} tokens). Send fewer images per request "
+            "(Settings.vision_batch), or raise n_ctx of the vision role in models.toml.",
+            images=n,
+            partial=text,
+        )
+    return str(text)
+
+
 class LlamaVision:
     """A vision-language GGUF and its mmproj run through libmtmd; implements the ``VisionModel`` protocol.
 
@@ -649,20 +668,7 @@ class LlamaVision:
                     # Image positions leave stale ids in llama.input_ids; forget them so a text prompt
                     # that follows (the LLM may share this model) is never matched against them.
                     llama.reset()
-        choice = out["choices"][0]
-        text = choice["message"].get("content") or ""
-        usage = out.get("usage") or {}
-        completion = int(usage.get("completion_tokens", 0))
-        if choice.get("finish_reason") == "length" and completion < req.max_tokens:
-            raise VisionOverflow(
-                f"{self.name} ran out of its {self.context_tokens}-token context after {completion} "
-                f"tokens of the reply to {n} image(s) (prompt {usage.get('prompt_tokens', '?')} tokens). "
-                "Send fewer images per request (Settings.vision_batch), or raise n_ctx of the vision role "
-                "in models.toml.",
-                images=n,
-                partial=text,
-            )
-        return str(text)
+        return vision_reply(out, req, self.name, self.context_tokens)
 
     def _overflow(self, n: int, detail: str, problems: Sequence[str] = ()) -> VisionOverflow:
         said = "; ".join(dict.fromkeys(problems))[-300:]

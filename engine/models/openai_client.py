@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import ConfigError, ModelError
-from engine.models.llama_backend import VisionOverflow, vision_messages
+from engine.models.llama_backend import VisionOverflow, vision_messages, vision_reply
 from engine.models.protocols import ChatMessage, Generation, VisionRequest
 
 log = logging.getLogger("engine.llama")
@@ -467,20 +467,7 @@ class OpenAIVision:
                                  f"{exc.server_message}.", title="Vision model failed") from exc
             if self.endpoint.server is not None:
                 self.endpoint.server.served()
-        choice = (out.get("choices") or [{}])[0]
-        text = (choice.get("message") or {}).get("content") or ""
-        usage = out.get("usage") or {}
-        completion = int(usage.get("completion_tokens", 0))
-        if choice.get("finish_reason") == "length" and completion < req.max_tokens:
-            raise VisionOverflow(
-                f"{self.name} ran out of its {self.context_tokens}-token context after {completion} "
-                f"tokens of the reply to {n} image(s) (prompt {usage.get('prompt_tokens', '?')} tokens). "
-                "Send fewer images per request (Settings.vision_batch), or raise n_ctx of the vision role "
-                "in models.toml.",
-                images=n,
-                partial=text,
-            )
-        return str(text)
+        return vision_reply(out, req, self.name, self.context_tokens)
 
     def close(self) -> None:
         """Nothing to free here; the server's owner stops it."""
