@@ -40,11 +40,12 @@ SCALE_NAMES: dict[float, str] = {1e3: "thousand", 1e6: "million", 1e9: "billion"
 CURRENCY = r"(?:US\$|USD|EUR|GBP|CHF|JPY|RMB|INR|₹|[$€£¥])"
 """A currency sign or code before an amount."""
 
-_SCALE_WORDS = "|".join(sorted((re.escape(k) for k in SCALES), key=len, reverse=True))
+SCALE_WORDS = "|".join(sorted((re.escape(k) for k in SCALES), key=len, reverse=True))
+"""The scale words as one regular-expression alternation, longest first."""
 _QTY = re.compile(
     rf"(?P<open>\()?\s*(?P<sign>[-−–])?\s*(?P<cur>{CURRENCY})?\s*(?P<sign2>[-−–])?\s*"
     rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    rf"(?:\s*(?P<scale>{_SCALE_WORDS})\b)?"
+    rf"(?:\s*(?P<scale>{SCALE_WORDS})\b)?"
     rf"(?:\s*(?P<pct>%|percent\b|per\s?cent\b|pct\b))?"
     rf"\s*(?P<close>\))?",
     re.I,

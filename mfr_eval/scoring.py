@@ -16,13 +16,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from engine.ask.answer import REFUSAL
-from engine.numbers import CURRENCY, SCALES, Quantity, close, quantities
+from engine.numbers import CURRENCY, SCALE_WORDS, SCALES, Quantity, close, quantities
 
 REL_TOL = 0.01
 """Relative difference under which two numbers are equal (1%: "24.3" for "24.26", "$1.58 billion" for 1577)."""
 
-_CURRENCY = CURRENCY
-_SCALE_WORDS = "|".join(sorted((re.escape(k) for k in SCALES), key=len, reverse=True))
 _CITATION = re.compile(r"\[\d+(?:\s*[,;-]\s*\d+)*\]")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’][a-z0-9]+)*", re.I)
@@ -104,9 +102,9 @@ def find_quantity(gold: Quantity, preds: Sequence[Quantity], context_scale: floa
 
 
 _NUMERIC_ANSWER = re.compile(
-    rf"^\s*\(?\s*[-−–]?\s*{_CURRENCY}?\s*[-−–]?\s*(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*"
-    rf"(?:(?:{_SCALE_WORDS})\b)?\s*(?:%|percent\b)?\s*(?:{_CURRENCY}|euros?|dollars?|usd|eur)?\s*"
-    rf"(?:(?:{_SCALE_WORDS})\b)?\s*\)?\s*\.?\s*$",
+    rf"^\s*\(?\s*[-−–]?\s*{CURRENCY}?\s*[-−–]?\s*(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*"
+    rf"(?:(?:{SCALE_WORDS})\b)?\s*(?:%|percent\b)?\s*(?:{CURRENCY}|euros?|dollars?|usd|eur)?\s*"
+    rf"(?:(?:{SCALE_WORDS})\b)?\s*\)?\s*\.?\s*$",
     re.I,
 )
 
