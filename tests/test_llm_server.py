@@ -515,11 +515,17 @@ def test_cancel_during_prompt_evaluation_aborts_it_in_the_server(packaged_llm: S
     server = _server(packaged_llm)
     log = server.log_path or Path()
     before = log.read_text().count("stopped for a client that hung up")
-    filing = "Total revenue was $1,234 million in 2023, up 7% from $1,153 million in 2022. " * 80  # ~2.9k tokens
-    started = time.monotonic()
+    evaluations = log.read_text().count("mfr-server: evaluating a prompt")
+    filing = "Total revenue was $1,234 million in 2023, up 7% from $1,153 million in 2022. " * 105  # ~3.8k tokens
     pieces: list[str] = []
+
+    def evaluating() -> bool:
+        # Hang up as soon as the server starts on this prompt (its log says so before the first batch): a
+        # fixed delay raced the prompt's evaluation on a faster CPU.
+        return log.read_text().count("mfr-server: evaluating a prompt") > evaluations
+
     gen = packaged_llm.chat([ChatMessage("user", filing + "\nSummarise.")], max_tokens=64,
-                            on_token=pieces.append, cancelled=lambda: time.monotonic() - started > 1.0)
+                            on_token=pieces.append, cancelled=evaluating)
     assert gen.text == "" and pieces == []  # cancelled before the first token
     # llama_decode was aborted by the server (not left to finish the prompt), and the model answers again.
     assert _wait_until(lambda: log.read_text().count("stopped for a client that hung up") > before, 60)

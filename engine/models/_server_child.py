@@ -75,6 +75,13 @@ def _patch_streaming() -> None:
     import llama_cpp.server.app as server_app
 
     original = server_app.get_event_publisher
+    # One abort callback for the process's lifetime, reading the event of the answer under way. A callback per
+    # request, cleared when its stream ends, was cleared at a random later time instead: an abandoned stream's
+    # generator is finalised by the garbage collector, possibly while the next request evaluates its prompt,
+    # which then could not be stopped.
+    current: list[threading.Event | None] = [None]
+    abort = llama_cpp.ggml_abort_callback(lambda _data: (gone := current[0]) is not None and gone.is_set())
+    installed: set[int] = set()  # the contexts that have it (a model reload makes a new one)
 
     def error_event(exc: BaseException, gone: threading.Event) -> dict[str, Any]:
         if gone.is_set():
@@ -89,28 +96,28 @@ def _patch_streaming() -> None:
 
         def call(llama: Any, **kw: Any) -> Iterator[Any]:
             ctx = llama._ctx.ctx
-            callback = llama_cpp.ggml_abort_callback(lambda _data: gone.is_set())
-
-            def clear() -> None:
-                llama_cpp.llama_set_abort_callback(ctx, llama_cpp.ggml_abort_callback(), None)
-
-            llama_cpp.llama_set_abort_callback(ctx, callback, None)
+            key = ctypes.cast(ctx, ctypes.c_void_p).value or 0
+            if key not in installed:
+                llama_cpp.llama_set_abort_callback(ctx, abort, None)
+                installed.add(key)
+            current[0] = gone  # one request runs at a time (the server's lock)
             try:
                 result = llama_call(llama, **kw)
             except Exception as exc:  # noqa: BLE001 - every failure becomes an event the client reads
-                clear()
                 return iter([error_event(exc, gone)])
 
             def events() -> Iterator[Any]:
+                current[0] = gone
+                # One line per answer in the server's log, written as the prompt's evaluation begins.
+                print("mfr-server: evaluating a prompt", file=sys.stderr, flush=True)
                 try:
                     yield from result
                 except Exception as exc:  # noqa: BLE001
                     yield error_event(exc, gone)
                 finally:
-                    clear()
-                    del callback_ref[:]
+                    if current[0] is gone:
+                        current[0] = None
 
-            callback_ref = [callback]  # the C callback must outlive every decode of this request
             return events()
 
         async def watch() -> None:
@@ -126,6 +133,8 @@ def _patch_streaming() -> None:
                                body_model=body_model, llama_call=call, kwargs=kwargs)
             finally:
                 group.cancel_scope.cancel()
+                if current[0] is gone:  # the answer is over (its thread is never abandoned): nothing to abort
+                    current[0] = None
 
     server_app.get_event_publisher = get_event_publisher
 
