@@ -12,9 +12,10 @@ from fakes_models import FakeLLM
 from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 
 from engine.ask.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
-from engine.ask.cells import TableSource
+from engine.ask.cells import TableSource, resolve
 from engine.errors import Cancelled
 from engine.numbers import quantities, same_number
+from engine.settings import Settings
 from engine.types import AnswerFinished, CellsResolved, Evidence, RetrievalDone, TokenStreamed
 
 
@@ -239,3 +240,70 @@ def test_a_company_outside_the_library_named_in_the_possessive_is_refused(tmp_pa
     # the filing's own company, or a name the filing mentions, goes to the model
     ok = run(lib, "What are Acme's risk factors about specialty steel suppliers?", scope=["acme2023aaaa"])[-1].answer
     assert not ok.refused and lib.llm.prompts
+
+
+RATES = {
+    "title": "Consolidated Statements of Income", "units": "$ in millions", "columns": ["2022", "2021", "2020"],
+    "rows": [
+        {"label": "Net sales", "values": ["1,300", "1,200", "1,000"], "numbers": [1300.0, 1200.0, 1000.0]},
+        {"label": "Cost of sales", "values": ["1,014", "924", "790"], "numbers": [1014.0, 924.0, 790.0]},
+        {"label": "Gross profit", "values": ["286", "276", "210"], "numbers": [286.0, 276.0, 210.0]},
+        {"label": "Income before income taxes", "values": ["200", "180", "150"], "numbers": [200.0, 180.0, 150.0]},
+        {"label": "Provision for income taxes", "values": ["46", "36", "30"], "numbers": [46.0, 36.0, 30.0]},
+        {"label": "Effective tax rate", "values": ["23%", "20%", "20%"], "numbers": [23.0, 20.0, 20.0]},
+        {"label": "Net earnings from continuing operations", "values": ["160", "150", "125"],
+         "numbers": [160.0, 150.0, 125.0]},
+        {"label": "Net earnings", "values": ["154", "144", "120"], "numbers": [154.0, 144.0, 120.0]},
+    ],
+}
+
+
+def test_change_of_a_ratio_between_two_years_uses_the_reported_rate() -> None:
+    tables = [TableSource(2, RATES)]
+    c = compute("How much has the effective tax rate changed between FY2021 and FY2022?", tables)
+    assert c is not None and c.kind == "change" and c.result == pytest.approx(3.0)
+    assert "as reported" in c.text and "+3.00 percentage points" in c.text
+    # one year: the filing's own rate, not provision / pretax income (46 / 200 = 23.0% here too, by design)
+    one = compute("What was the effective tax rate in FY2021?", tables)
+    assert one is not None and one.result == 20.0 and "as reported" in one.text
+    # a ratio the table does not print is computed at both ends
+    g = compute("By how much did the gross margin change from FY2021 to FY2022?", tables)
+    assert g is not None and g.result == pytest.approx(286 / 1300 * 100 - 276 / 1200 * 100, abs=1e-4)
+
+
+def test_cagr_and_the_rounding_the_question_asks_for() -> None:
+    tables = [TableSource(2, RATES)]
+    c = compute("What is the 2 year net sales CAGR from FY2020 to FY2022? Round to one decimal place.", tables)
+    assert c is not None and c.kind == "cagr"
+    assert c.result == pytest.approx(((1300 / 1000) ** 0.5 - 1) * 100, abs=1e-4)
+    assert c.text.endswith("rounded to 1 decimal place: 14.0%")
+
+
+def test_net_income_is_not_a_row_that_only_shares_its_words() -> None:
+    tables = [TableSource(2, RATES)]
+    m = compute("What is the FY2022 net profit margin?", tables)
+    assert m is not None and [t.label for t in m.cells] == ["Net earnings", "Net sales"]
+
+
+def test_consistency_within_a_stated_tolerance_is_decided_in_code() -> None:
+    from engine.ask.answer import consistency_verdict
+
+    tables = [TableSource(2, RATES)]
+    q = "Are the company's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
+    said = consistency_verdict(q, tables, None, resolve(q, tables, None))
+    # 21.0% -> 23.0% -> 22.0%: the largest move is 2.0 points
+    assert said.startswith("Yes. The largest change from one year to the next is +2.00 percentage points")
+    tight = q.replace("2%", "1%")
+    assert consistency_verdict(tight, tables, None, resolve(tight, tables, None)).startswith("No.")
+    assert consistency_verdict("Is the gross margin consistent?", tables, None, resolve(q, tables, None)) == ""
+
+
+def test_why_questions_get_the_drivers_rule_and_others_do_not() -> None:
+    from engine.ask.answer import DRIVERS_RULE, asks_why
+
+    assert asks_why("What drove operating margin change as of FY2022? If operating margin is not useful, say why.")
+    assert not asks_why("What is the FY2022 inventory turnover? If it is not meaningful, state that and explain why.")
+    answerer = Answerer(Settings(data_dir=Path("/nonexistent")), None)  # type: ignore[arg-type]
+    msgs = answerer.build_messages("Why did gross margin fall in 2022?", ["[1] text"])
+    assert DRIVERS_RULE in msgs[1].content
+    assert DRIVERS_RULE not in answerer.build_messages("What was revenue in 2022?", ["[1] text"])[1].content

@@ -90,3 +90,21 @@ def test_nothing_is_guessed() -> None:
         evaluate("revenue / goodwill", "2019", table_lookup(TABLES))
     with pytest.raises(ValueError):
         evaluate("(revenue / cogs", "2019", table_lookup(TABLES))
+
+
+def test_a_share_of_revenue_averaged_over_years_said_in_words() -> None:
+    q = ("Basing your judgment by information plainly provided in the statement of income, what is the company's "
+         "three year average of cost of goods sold as a % of revenue from FY2017 to FY2019? Round to one decimal.")
+    assert definition(q) == ("cost of goods sold / revenue * 100", "2019")
+    r = solve(q, TABLES)
+    want = (2200 / 7017 + 2100 / 7500 + 2000 / 6489) / 3 * 100
+    assert r is not None and r.percent and r.value == pytest.approx(want, abs=1e-4)
+    assert "3-year average" in r.text
+    # a share between words the vocabulary does not know as line items is not computed
+    assert definition("What is international as a % of total?") is None
+
+
+def test_a_metric_for_a_year_other_than_the_one_asked() -> None:
+    q = "What is the FY2019 working capital ratio?"
+    r = solve_with(q, table_lookup(TABLES, q), year="2018")
+    assert r is not None and r.value == pytest.approx(5621 / 2871, abs=1e-4)

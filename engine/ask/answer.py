@@ -18,9 +18,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ask.calendars import Calendars
-from engine.ask.cells import CONFIDENT_ROW, Cell, Resolution, TableSource, cell_lookup, judge, resolve
+from engine.ask.cells import (
+    CONFIDENT_ROW,
+    Cell,
+    Resolution,
+    TableSource,
+    best_cell,
+    cell_lookup,
+    judge,
+    resolve,
+)
 from engine.ask.expansion import focus
-from engine.ask.formulas import Term, fmt, solve
+from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, solve
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
@@ -42,7 +51,7 @@ from engine.types import (
     TokenStreamed,
     never_cancelled,
 )
-from engine.vocabulary import vocabulary
+from engine.vocabulary import label_score, ratio_named, vocabulary
 
 SYSTEM_PROMPT = (
     "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
@@ -56,6 +65,20 @@ SYSTEM_PROMPT = (
 """The one system prompt, for single answers, for the parts of a long context and for fusing them."""
 YES_NO_RULE = "This question asks yes or no: begin the answer with Yes or No."
 """Added to the question only when the code finds it is a yes/no question (``is_yes_no``)."""
+DRIVERS_RULE = ("This question asks why or what drove something: answer with the reasons the sources' text gives "
+                "(the management's discussion), each cited; the cells and computed figures only say how much "
+                "changed.")
+"""Added to the question when it asks for reasons (``asks_why``): a small model otherwise restates the
+computation and invents a cause."""
+_WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|"
+                  r"explain\w* the (?:change|increase|decrease|decline))\b", re.I)
+
+
+def asks_why(question: str) -> bool:
+    """Whether a question asks for the reasons of a change ("What drove operating margin change in FY2022?"); its
+    first sentence only (a later "if it is not a useful metric, explain why" asks for no driver)."""
+    first = re.split(r"(?<=[.?!])\s+", focus(question).strip(), maxsplit=1)[0]
+    return bool(_WHY.search(first))
 
 REFUSAL = re.compile(
     r"insufficient information|not (?:contain|provide|include|mention|available|answerable)|"
@@ -275,7 +298,88 @@ def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res:
     return ""
 
 
+_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rose|fell|cagr|"
+                      r"compound(?:ed)? annual growth)\b", re.I)
+_CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
+
+
+def _reported(question: str, sources: Sequence[TableSource], calendar: Calendar | None, like: Any,
+              year: int | None) -> Result | None:
+    """A standard ratio the question names, as the filing reports it in a row of its own ("Effective tax rate |
+    2022 | 23%"): the filing's figure comes before the code's computation of it. None when no row is that
+    ratio for the year (``year``, else the one asked)."""
+    named = ratio_named(question)
+    year = year or like.fiscal_year
+    if named is None or year is None:
+        return None
+    name, template = named
+    c = best_cell(name, year, sources, calendar, like)
+    if (c is None or label_score(name, c.row) < 0.85 or c.period_fit < 0.6
+            or ("* 100" in template) != c.percent):
+        return None  # the row must be the ratio itself ("Effective tax rate"), not a label sharing a word
+    shown = f"{c.value:.2f}{'%' if c.percent else ''}"
+    term = Term(name, c.row, c.column, c.value, c.marker)
+    return Result(c.value, f"{c.row} ({c.column}) {c.raw} [{c.marker}], as reported = {shown}", [term], c.percent)
+
+
+def _metric_change(question: str, sources: Sequence[TableSource], calendar: Calendar | None, like: Any,
+                   lookup: Lookup, old: int, new: int) -> Computation | None:
+    """A metric the question defines or names, at two fiscal years, and how much it changed ("How much has the
+    effective tax rate changed between FY2021 and FY2022?"): percentage points for a percentage."""
+    ends = []
+    for y in (old, new):
+        r = _reported(question, sources, calendar, like, y) or solve(question, lookup, year=str(y))
+        if r is None:
+            return None
+        ends.append(r)
+    a, b = ends
+    diff = b.value - a.value
+    unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
+    text = f"FY{old}: {a.text}; FY{new}: {b.text}; change = {diff:+.2f}{unit}"
+    markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
+    return Computation("change", round(diff, 4), f"{text} (cells from {markers})", a.terms + b.terms)
+
+
+def _cagr(res: Resolution, lookup: Lookup, old: int, new: int) -> Computation | None:
+    """Compound annual growth of the question's line item between two fiscal years."""
+    if not res.measures or new <= old:
+        return None
+    phrase = res.measures[0]
+    a, b = lookup(phrase, str(old)), lookup(phrase, str(new))
+    if a is None or b is None or a.label != b.label or a.value <= 0 or b.value <= 0:
+        return None
+    n = new - old
+    rate = ((b.value / a.value) ** (1 / n) - 1) * 100
+    text = (f"({fmt(b.value)} [{b.marker}] / {fmt(a.value)} [{a.marker}])^(1/{n}) - 1 = {rate:.2f}% a year "
+            f"({b.label}, {b.column} vs {a.column})")
+    return Computation("cagr", round(rate, 4), text, [b, a])
+
+
+_ROUND = re.compile(r"round(?:ed)?(?: (?:your|the) answer)? to (?:the nearest )?(\d|one|two|three|four|zero)\s+"
+                    r"decimal(?: places?| points?)?|(\d|one|two|three) decimal places?", re.I)
+_PLACES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
 def compute(
+    question: str,
+    sources: Sequence[TableSource],
+    calendar: Calendar | None = None,
+    resolution: Resolution | None = None,
+) -> Computation | None:
+    """``computed``, with the result also rounded as the question asks ("round to one decimal place")."""
+    comp = computed(question, sources, calendar, resolution)
+    m = _ROUND.search(question)
+    if comp is None or m is None:
+        return comp
+    word = (m.group(1) or m.group(2)).lower()
+    places = int(word) if word.isdigit() else _PLACES[word]
+    percent = f"{comp.result:.2f}%" in comp.text
+    shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
+    return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
+                       f"{'s' if places != 1 else ''}: {shown}", comp.cells)
+
+
+def computed(
     question: str,
     sources: Sequence[TableSource],
     calendar: Calendar | None = None,
@@ -292,7 +396,14 @@ def compute(
     res = resolution or resolve(question, sources, calendar)
     like = res.asked
     lookup = cell_lookup(sources, calendar, like)
-    solved = solve(question, lookup, _newest_year(sources, calendar, res))
+    years = sorted(set(like.years))
+    if len(years) >= 2 and _CHANGED.search(question) and not averaged_years(question):
+        if _CAGR.search(question):
+            return _cagr(res, lookup, years[0], years[-1])
+        if definition(question) is not None:
+            return _metric_change(question, sources, calendar, like, lookup, years[-2], years[-1])
+    solved = (None if averaged_years(question) else _reported(question, sources, calendar, like, None)) or solve(
+        question, lookup, _newest_year(sources, calendar, res))
     if solved is not None:
         shown = " ".join(f"[{m}]" for m in sorted({t.marker for t in solved.terms}))
         return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms)
@@ -464,6 +575,40 @@ def trend_verdict(
             f"{computation.result:,.2f} for fiscal {year} ({before.text}; {computation.text}).")
 
 
+_STEADY = re.compile(r"\b(?:consistent\w*|stable|steady|fluctuat\w*|volatil\w*)\b", re.I)
+_TOLERANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent(?:age)? points?|pp\b)", re.I)
+
+
+def consistency_verdict(question: str, sources: Sequence[TableSource], calendar: Calendar | None,
+                        res: Resolution) -> str:
+    """Yes or No decided in code for a yes/no question whether a metric is consistent within a stated tolerance
+    ("Are gross margins historically consistent (not fluctuating more than roughly 2% each year)?"): the metric
+    for each year the tables report, newest three, and the largest change from one year to the next."""
+    if not is_yes_no(question) or not _STEADY.search(question) or definition(question) is None:
+        return ""
+    tolerance = _TOLERANCE.search(question)
+    newest = _newest_year(sources, calendar, res)
+    if tolerance is None or not newest:
+        return ""
+    limit = float(tolerance.group(1))
+    lookup = cell_lookup(sources, calendar, res.asked)
+    series: list[tuple[int, Result]] = []
+    for y in range(int(newest), int(newest) - 3, -1):
+        r = _reported(question, sources, calendar, res.asked, y) or solve(question, lookup, year=str(y))
+        if r is not None:
+            series.append((y, r))
+    series.reverse()
+    if len(series) < 2 or any(b[0] - a[0] != 1 for a, b in zip(series, series[1:], strict=False)):
+        return ""
+    steps = [b[1].value - a[1].value for a, b in zip(series, series[1:], strict=False)]
+    widest = max(steps, key=abs)
+    unit = " percentage points" if series[0][1].percent else ""
+    steady = abs(widest) <= limit
+    values = "; ".join(f"FY{y}: {r.text}" for y, r in series)
+    return (f"{'Yes' if steady else 'No'}. The largest change from one year to the next is {widest:+.2f}{unit}, "
+            f"{'within' if steady else 'more than'} {tolerance.group(0)} ({values}).")
+
+
 def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
     """A note when the model's figures are not the resolved cells: another period's or another row's value."""
     if not res.cells or REFUSAL.search(text):
@@ -539,6 +684,8 @@ class Answerer:
         ask = f"Question: {question}"
         if is_yes_no(question):
             ask += f"\n{YES_NO_RULE}"
+        elif asks_why(question):
+            ask += f"\n{DRIVERS_RULE}"
         user = "\n\n".join(parts) + f"\n\n{ask}\nAnswer (cite sources like [1]):"
         return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
@@ -598,8 +745,9 @@ class Answerer:
         res = resolve(question, sources, calendar)
         computation = compute(question, sources, calendar, res)
         gap = period_gap(question, res, [c for c in calendars.values() if c is not None], calendar)
-        verdict = yes_no_verdict(question, res, calendar) or trend_verdict(question, sources, calendar, res,
-                                                                              computation)
+        verdict = (yes_no_verdict(question, res, calendar)
+                   or consistency_verdict(question, sources, calendar, res)
+                   or trend_verdict(question, sources, calendar, res, computation))
         said = extractive_text(res, computation, calendar)
         return CellWork(res, computation, calendar, gap, f"{verdict}\n{said}" if verdict else said, verdict)
 

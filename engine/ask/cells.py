@@ -200,7 +200,11 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str]) -> float:
     if measure.item is not None:
         if low in measure.item.labels or low == measure.name:
             return 2.0
-        return max(label_score(n, label) for n in measure.names)
+        if measure.item.excludes(label):
+            return 0.0
+        # the names a filing prints, not what a question may call the item ("profit" asks for net income, but
+        # a row "Gross profit" is not net income)
+        return max(label_score(n, label) for n in (measure.item.name, *measure.item.labels))
     words = stems(label)
     if not words:
         return 0.0

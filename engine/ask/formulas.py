@@ -137,8 +137,27 @@ def fmt(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
 
 
+_SHARE_OF = re.compile(
+    r"([\w&'’ -]+?) as an? (?:%|percent(?:age)?|share) of (?:total |the )?([a-z][\w&' -]*?)"
+    r"(?=\s+(?:from|between|for|in|over|during)\b|[?.,]|$)",
+    re.I,
+)
+
+
+def known_tail(words: str) -> str:
+    """The longest run of words ending ``words`` that the vocabulary knows as a line item ("what is Nike's three
+    year average of cost of goods sold" -> "cost of goods sold"); '' when none."""
+    parts = words.split()
+    for k in range(len(parts)):
+        tail = " ".join(parts[k:])
+        if item_known(tail):
+            return tail
+    return ""
+
+
 def definition(question: str) -> tuple[str, str] | None:
-    """(expression template, target year) of the metric the question asks for, defined there or standard.
+    """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
+    named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
     A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
     years = re.findall(r"(?:19|20)\d{2}", question)
     year = max(years) if years else ""
@@ -146,22 +165,53 @@ def definition(question: str) -> tuple[str, str] | None:
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
     named = ratio_named(question)
-    return (named[1], year) if named else None
+    if named:
+        return named[1], year
+    share = _SHARE_OF.search(question)
+    if share:
+        part, whole = known_tail(share.group(1)), known_tail(share.group(2))
+        if part and whole:
+            return f"{part} / {whole} * 100", year
+    return None
 
 
-def solve(question: str, lookup: Lookup, default_year: str = "") -> Result | None:
+def item_known(phrase: str) -> bool:
+    """Whether the vocabulary knows a phrase as a line item (a share is computed only between known items)."""
+    return canonical(phrase) in vocabulary().items
+
+
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_SPAN = re.compile(rf"{_FY}\s*(?:-|–|to|through|and)\s*{_FY}", re.I)
+_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[- ]year average\b", re.I)
+
+
+def averaged_years(question: str) -> list[int]:
+    """The fiscal years of an N-year average the question asks for ("FY2017 - FY2019 3 year average of X",
+    "three year average of X from FY2016 to FY2018"); [] when it asks for none."""
+    avg = _AVERAGE.search(question)
+    span = _SPAN.search(question)
+    if not avg or not span:
+        return []
+    a, b = sorted((int(span.group(1)), int(span.group(2))))
+    n = avg.group(1).lower()
+    count = int(n) if n.isdigit() else _WORDS[n]
+    return list(range(a, b + 1)) if b - a + 1 == count else []
+
+
+def solve(question: str, lookup: Lookup, default_year: str = "", year: str | None = None) -> Result | None:
     """The metric the question defines (or names), its terms found by ``lookup`` (the cell resolver's: row by
     the vocabulary, column by the filing's calendar); None unless every term is found. A question that names no
-    year is computed for ``default_year`` (the newest year the tables show).
+    year is computed for ``default_year`` (the newest year the tables show); ``year`` computes it for that year
+    instead (the two ends of a change, the years of a trend).
 
     "FY2017 - FY2019 3 year average of X" is X for each of the three years, averaged."""
     found = definition(question)
     if found is None:
         return None
-    template, year = found
-    year = year or default_year
-    span = re.search(rf"{_FY}\s*-\s*{_FY}\s+(\d)[- ]year average", question, re.I)
-    years = list(range(int(span.group(1)), int(span.group(2)) + 1)) if span else ([int(year)] if year else [])
+    template, asked_year = found
+    target = year or asked_year or default_year
+    years = averaged_years(question) if year is None else []
+    years = years or ([int(target)] if target else [])
     if not years:
         return None
     percent = "* 100" in template

@@ -35,6 +35,14 @@ class LineItem:
     """A balance at a date: read from the balance sheet, never from a cash flow statement's changes."""
     outflow: bool = False
     """Printed as a negative cash flow, quoted as a positive amount."""
+    other_when: tuple[str, ...] = ()
+    """Words that make a label another line item although it holds this one's name ("net income" from
+    continuing operations, per share, attributable to noncontrolling interests), lower case."""
+
+    def excludes(self, label: str) -> bool:
+        """Whether a row label is another line item by one of ``other_when``'s qualifiers."""
+        low = " " + _key(label) + " "
+        return any(f" {_key(w)} " in low for w in self.other_when)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -68,6 +76,7 @@ def vocabulary() -> Vocabulary:
             statement=spec["statement"],
             balance=bool(spec.get("balance", False)),
             outflow=bool(spec.get("outflow", False)),
+            other_when=tuple(spec.get("other_when", ())),
         )
         for name, spec in raw["items"].items()
     }
