@@ -68,10 +68,16 @@ def front_pages(pdf: Path, cache: Path, n: int = CACHED_PAGES) -> list[PageText]
                      lines=r["lines"]) for r in rows]
 
 
-def load_old(rev: str, rel: str, name: str) -> ModuleType:
-    """A module of the engine as it was at ``rev``, imported under another name beside today's."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{rel}"], check=True, capture_output=True,
-                            text=True).stdout
+def load_old(rev: str, rel: str, name: str, *former: str) -> ModuleType:
+    """A module of the engine as it was at ``rev``, imported under another name beside today's; ``former`` are
+    paths it had before a move (``engine/routing.py`` before ``engine/ask/routing.py``)."""
+    for path in (rel, *former):
+        shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True)
+        if shown.returncode == 0:
+            source, rel = shown.stdout, path
+            break
+    else:
+        raise SystemExit(f"{rel} is not in {rev}")
     spec = importlib.util.spec_from_loader(name, loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     t_read = time.perf_counter() - t0
     records = dev_records(args.eval)
     old_metadata = load_old(args.old, "engine/metadata.py", "old_metadata")
-    old_routing = load_old(args.old, "engine/routing.py", "old_routing")
+    old_routing = load_old(args.old, "engine/ask/routing.py", "old_routing", "engine/routing.py")
     runs = {}
     for label, meta_mod, route_mod in (("old", old_metadata, old_routing), ("new", new_metadata, new_routing)):
         t = time.perf_counter()

@@ -64,6 +64,16 @@ def test_tickers_are_whole_capital_tokens_or_dollar_tags() -> None:
     assert route("Total revenue of ORCHX? NQMX? XNQM? $NQMX?", LIBRARY).doc_ids == []  # parts of tokens
 
 
+def test_brand_contractions_of_a_two_word_name() -> None:
+    lib = [*LIBRARY, doc("nx22", "NX_2022_10K", "Northern Exchange Company", "10-K", "FY2022", ("NXC",))]
+    assert route("Does NOREX have an improving operating margin as of 2022?", lib).doc_ids == ["nx22"]
+    assert route("What did NoEx report for 2022?", lib).doc_ids == ["nx22"]
+    assert route("Is a noex a thing?", lib).doc_ids == []  # a lower-case word is not a brand
+    assert route("FIBU revenue", lib).doc_ids == ["fine23"]  # Fine Buy
+    assert "NOEX" in company_aliases(doc("x", "X", "Northern Exchange Holdings Group Inc."))  # descriptors dropped
+    assert not {a for a in company_aliases(LIBRARY[7]) if a.isupper()}  # Tokay Resorts International: "tokay"
+
+
 def test_one_word_names_must_be_capitalised() -> None:
     assert route("Which plaza segments grew?", LIBRARY).doc_ids == []
     assert route("Which Plaza segments grew?", LIBRARY).doc_ids == ["sq16"]
@@ -114,7 +124,7 @@ def test_companies_named_maps_documents_to_the_aliases_found() -> None:
 
 def test_aliases_and_years() -> None:
     assert company_aliases(LIBRARY[0]) == {"9q"}
-    assert company_aliases(LIBRARY[4]) == {"fine buy", "fine", "FNB"}
+    assert company_aliases(LIBRARY[4]) == {"fine buy", "fine", "FNB", "FIBU", "FIBUY", "FINBU", "FINBUY"}
     assert company_aliases(LIBRARY[8]) == {"plaza", "quadrant payments", "PLZA"}
     assert name_forms("The Goldvale Sachs Group, Inc.") == {"goldvale sachs"}
     assert name_forms("Tokay Resorts International") == {"tokay resorts international", "tokay resorts", "tokay"}

@@ -110,7 +110,21 @@ def company_aliases(doc: Document) -> set[str]:
     if short := short_form(doc.company):
         aliases.add(short)
     aliases.update(t.upper() for t in doc.tickers if t)
+    aliases.update(contractions(doc.company))
     return aliases
+
+
+def contractions(name: str) -> set[str]:
+    """Brand contractions of a two-word name, the first two or three letters of each word run together
+    (``American Express`` -> ``AMEX``, ``Federal Express`` -> ``FEDEX``). Upper case: a question must write them
+    as a ticker is written, in capitals or with a capital inside (``AMEX``, ``AmEx``; see ``_spans``)."""
+    forms = name_forms(name)
+    if not forms:
+        return set()
+    words = min(forms, key=len).split()
+    if len(words) != 2 or not all(w.isalpha() and len(w) >= 3 for w in words):
+        return set()
+    return {(a[:i] + b[:j]).upper() for a, b in [words] for i in (2, 3) for j in (2, 3)}
 
 
 @lru_cache(maxsize=4096)
