@@ -108,3 +108,12 @@ def test_a_metric_for_a_year_other_than_the_one_asked() -> None:
     q = "What is the FY2019 working capital ratio?"
     r = solve_with(q, table_lookup(TABLES, q), year="2018")
     assert r is not None and r.value == pytest.approx(5621 / 2871, abs=1e-4)
+
+
+def test_a_ratio_named_with_its_words_run_together() -> None:
+    from engine.vocabulary import ratio_named
+
+    named = ratio_named("Does the company have an improving Free cashflow conversion as of FY2022?")
+    assert named is not None and named[0] == "free cash flow conversion"
+    assert ratio_named("What is the currentratio?") is not None
+    assert ratio_named("Is the net marginal cost rising?") is None  # not "net margin"

@@ -142,10 +142,17 @@ def label_score(phrase: str, label: str) -> float:
     return len(want & have) / len(want) - 0.15 * len(have - want) / len(have)
 
 
+@cache
+def _ratio_patterns() -> list[tuple[str, str, re.Pattern[str]]]:
+    """Each ratio's name as a pattern whose words may run together ("free cashflow conversion"), longest first."""
+    return [(name, expr, re.compile(r"(?<![a-z])" + r"\s*".join(re.escape(w) for w in name.split()) + r"(?![a-z])"))
+            for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0]))]
+
+
 def ratio_named(text: str) -> tuple[str, str] | None:
     """(name, definition) of the standard ratio a question names, the longest name first."""
     low = text.lower()
-    for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0])):
-        if name in low:
+    for name, expr, pattern in _ratio_patterns():
+        if pattern.search(low):
             return name, expr
     return None
