@@ -206,3 +206,26 @@ def test_cross_encoder_code_path_with_a_fake_library(tmp_path: Path, monkeypatch
     provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))
     model = build(cfg, tmp_path, provider)
     assert model.score("total revenue", ["total revenue was 5", "the sky"]) == [2.0, 0.0]
+
+
+def test_a_statement_table_whose_row_the_question_names_keeps_a_place() -> None:
+    from types import SimpleNamespace
+
+    from engine.ask.retrieve import STATEMENT_PIN, Candidate, Retriever
+    from engine.types import Chunk
+
+    fetched: list[list[int]] = []
+
+    def chunks(ids: list[int]) -> list[Chunk]:
+        fetched.append(ids)
+        return [Chunk(id=i, doc_id="d", modality="table", page=62, text="Operating income") for i in ids]
+
+    me = SimpleNamespace(store=SimpleNamespace(chunks=chunks))
+    ranked = [Candidate(i, "text", 0.5) for i in range(1, 11)]
+    named = [[Candidate(99, "table", STATEMENT_PIN, 2, "statement"), Candidate(98, "table", 0.0, 2, "statement")]]
+    out = Retriever.pin_statement(me, ranked, named, {}, 10)  # type: ignore[arg-type]
+    assert [c.chunk_id for c in out] == [*range(1, 10), 99] and out[-1].score == 0.0 and fetched == [[99]]
+    # already in, or named only weakly (a row sharing one word): nothing moves
+    assert Retriever.pin_statement(me, [*ranked[:9], Candidate(99, "table", 0.4)], named, {}, 10)[-1].score == 0.4  # type: ignore[arg-type]
+    weak = [[Candidate(99, "table", STATEMENT_PIN - 0.5, 2, "statement")]]
+    assert Retriever.pin_statement(me, ranked, weak, {}, 10) == ranked  # type: ignore[arg-type]

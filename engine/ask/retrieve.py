@@ -110,6 +110,10 @@ def rrf(rankings: Sequence[Sequence[Candidate]], weights: Sequence[float] | None
     return [best[cid] for cid in order]
 
 
+STATEMENT_PIN = 3.0
+"""``statements.label_match`` score from which a statement table's row is named outright by the question: at
+least two words of the label, all of them in the question."""
+
 FIGURE_WORDS = re.compile(
     r"\b(?:charts?|graphs?|plots?|diagrams?|slides?|infographics?|histograms?|pie|fig(?:ure)?\.? ?\d+|"
     r"(?:the|this|that) figure)\b",
@@ -342,7 +346,7 @@ class Retriever:
                     score = label_match(asked, self.row_labels(cid))
                     if score > 0:
                         named.append((-score, rank, cid))
-        out = [Candidate(cid, "table", 0.0, 2, "statement") for _, _, cid in sorted(named)]
+        out = [Candidate(cid, "table", -neg, 2, "statement") for neg, _, cid in sorted(named)]
         kinds = statements_asked(question)
         per_kind = [[cid for d in docs for cid in self.statement_tables(d).get(kind, [])[:3]] for kind in kinds]
         seen_ids = {c.chunk_id for c in out}
@@ -381,6 +385,7 @@ class Retriever:
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
         ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)[:k]
+        ranked = self.pin_statement(ranked, lexical, chunks, k)
         evidence = [self._evidence(chunks[c.chunk_id], c) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
@@ -394,6 +399,21 @@ class Retriever:
             route=reason,
             query_terms=list(exp.terms),
         )
+
+    def pin_statement(self, ranked: list[Candidate], lexical: Sequence[Sequence[Candidate]],
+                      chunks: dict[int, Chunk], k: int) -> list[Candidate]:
+        """The statement table with a row the question names outright ("operating income" and the income
+        statement's "Operating income") keeps a place among the ``k``: fusion alone can rank it out behind
+        passages that repeat the question's words, and the cells the answer needs are in it. It takes the last
+        place when it is not already in."""
+        top = next((c for lst in lexical for c in lst[:1]
+                    if c.channel == "statement" and c.score >= STATEMENT_PIN), None)
+        if top is None or any(c.chunk_id == top.chunk_id for c in ranked):
+            return ranked
+        if top.chunk_id not in chunks:
+            chunks.update({c.id: c for c in self.store.chunks(ids=[top.chunk_id])})
+        pinned = Candidate(top.chunk_id, "table", 0.0, 2, "statement")  # no similarity score: none was measured
+        return [*ranked[: k - 1], pinned] if len(ranked) >= k else [*ranked, pinned]
 
     def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
         """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""
