@@ -402,13 +402,16 @@ class Retriever:
 
     def pin_statement(self, ranked: list[Candidate], lexical: Sequence[Sequence[Candidate]],
                       chunks: dict[int, Chunk], k: int) -> list[Candidate]:
-        """The statement table with a row the question names outright ("operating income" and the income
-        statement's "Operating income") keeps a place among the ``k``: fusion alone can rank it out behind
-        passages that repeat the question's words, and the cells the answer needs are in it. It takes the last
-        place when it is not already in."""
-        top = next((c for lst in lexical for c in lst[:1]
-                    if c.channel == "statement" and c.score >= STATEMENT_PIN), None)
-        if top is None or any(c.chunk_id == top.chunk_id for c in ranked):
+        """A primary statement the question needs keeps a place among the ``k``: the statement channel's first
+        table when it has a row the question names outright ("operating income" and the income statement's
+        "Operating income"), or when none of that channel's tables made it in (a margin asked of a company whose
+        income statement has no such line: the statement shows it). Fusion alone can rank them out behind
+        passages that repeat the question's words. It takes the last place."""
+        stated = next((lst for lst in lexical if lst and lst[0].channel == "statement"), None)
+        if not stated:
+            return ranked
+        top, have = stated[0], {c.chunk_id for c in ranked}
+        if top.chunk_id in have or (top.score < STATEMENT_PIN and any(c.chunk_id in have for c in stated)):
             return ranked
         if top.chunk_id not in chunks:
             chunks.update({c.id: c for c in self.store.chunks(ids=[top.chunk_id])})
