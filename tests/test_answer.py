@@ -307,3 +307,39 @@ def test_why_questions_get_the_drivers_rule_and_others_do_not() -> None:
     msgs = answerer.build_messages("Why did gross margin fall in 2022?", ["[1] text"])
     assert DRIVERS_RULE in msgs[1].content
     assert DRIVERS_RULE not in answerer.build_messages("What was revenue in 2022?", ["[1] text"])[1].content
+
+
+def test_a_definition_with_its_own_years_is_one_metric_not_a_change() -> None:
+    tables = [TableSource(2, RATES)]
+    q = ("What is the FY2022 gross margin ratio? It is defined as: FY2022 gross profit / (change in net sales "
+         "between FY2021 and FY2022).")
+    c = compute(q, tables)
+    assert c is not None and c.kind == "formula" and c.result == pytest.approx(286 / 100)
+
+
+def test_a_change_as_of_a_year_is_from_the_year_before() -> None:
+    tables = [TableSource(2, RATES)]
+    c = compute("What drove the gross margin change as of FY2022?", tables)
+    assert c is not None and c.kind == "change"
+    assert c.result == pytest.approx(286 / 1300 * 100 - 276 / 1200 * 100, abs=1e-4) and "FY2021:" in c.text
+
+
+def test_a_metric_the_statement_cannot_give_is_said_to_be_unsuited() -> None:
+    from engine.ask.answer import not_meaningful
+
+    bank = {"title": "Consolidated Statements of Income", "columns": ["2022", "2021"], "rows": [
+        {"label": "Total revenues net of interest expense", "values": ["52,862", "42,380"],
+         "numbers": [52862.0, 42380.0]},
+        {"label": "Pretax income", "values": ["9,585", "10,689"], "numbers": [9585.0, 10689.0]},
+    ]}
+    tables = [TableSource(4, bank, doc="CARD_2022_10K", page=96,
+                          heading="CONSOLIDATED STATEMENTS OF INCOME Years ended December 31")]
+    q = ("What drove gross margin change as of FY2022? If gross margin is not a useful metric for a company like "
+         "this, then please state that and explain why.")
+    said = not_meaningful(q, tables, None, resolve(q, tables, None))
+    assert said.startswith("Gross margin is not a useful measure") and "no gross profit line" in said
+    assert "(CARD_2022_10K, p. 96) [4]" in said
+    # without the question's escape clause, or with the line item there, nothing is said
+    assert not_meaningful("What drove gross margin change as of FY2022?", tables, None, resolve(q, tables, None)) == ""
+    rates = [TableSource(2, RATES, heading="CONSOLIDATED STATEMENTS OF INCOME")]
+    assert not_meaningful(q, rates, None, resolve(q, rates, None)) == ""

@@ -116,4 +116,5 @@ def test_a_ratio_named_with_its_words_run_together() -> None:
     named = ratio_named("Does the company have an improving Free cashflow conversion as of FY2022?")
     assert named is not None and named[0] == "free cash flow conversion"
     assert ratio_named("What is the currentratio?") is not None
+    assert ratio_named("Are gross margins consistent?") is not None  # plural
     assert ratio_named("Is the net marginal cost rising?") is None  # not "net margin"

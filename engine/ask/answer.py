@@ -26,7 +26,9 @@ from engine.ask.cells import (
     best_cell,
     cell_lookup,
     judge,
+    measure_of,
     resolve,
+    table_cells,
 )
 from engine.ask.expansion import focus
 from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, solve
@@ -301,6 +303,37 @@ def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res:
 _CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rose|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
+_DEFINED = re.compile(r"\b(?:is|are) defined\b|\bdefine[sd]?\b", re.I)
+_ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriate|applicable)\b", re.I)
+_STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+
+
+def not_meaningful(question: str, sources: Sequence[TableSource], calendar: Calendar | None,
+                   res: Resolution) -> str:
+    """When a question allows that its metric may not suit the company ("If gross margin is not a useful metric
+    for a company like this, state that and explain why") and a line item the metric needs is not in the
+    statement that would report it, among the sources (a card issuer's income statement has no cost of sales):
+    say so, with the statement. '' when every item is found or that statement is not among the sources."""
+    named = ratio_named(question)
+    if named is None or not _ESCAPE.search(question):
+        return ""
+    name, template = named
+    bare = re.sub(r"\baverage\s+|\s+between\s+\{prev\}\s+and\s+\{year\}", "", template)
+    for term in (t.strip() for t in re.split(r"[()*/+]|\s-\s", bare)):
+        it = vocabulary().items.get(term)
+        if it is None:
+            continue
+        tables = [s for s in sources if s.statement == it.statement]
+        if not tables:
+            return ""  # the statement was not retrieved: nothing can be said of it
+        cells = [c for s in tables for c in table_cells(s, [measure_of(term)], res.asked, calendar, set())]
+        if any(c.row_fit >= CONFIDENT_ROW for c in cells):
+            continue
+        src = tables[0]
+        return (f"{name[:1].upper()}{name[1:]} is not a useful measure of this company's performance: its "
+                f"{_STATEMENT_NAMES[it.statement]} ({src.doc}, p. {src.page}) [{src.marker}] reports no {term} "
+                f"line, so the metric cannot be computed from its statements.")
+    return ""
 
 
 def _reported(question: str, sources: Sequence[TableSource], calendar: Calendar | None, like: Any,
@@ -397,11 +430,18 @@ def computed(
     like = res.asked
     lookup = cell_lookup(sources, calendar, like)
     years = sorted(set(like.years))
-    if len(years) >= 2 and _CHANGED.search(question) and not averaged_years(question):
-        if _CAGR.search(question):
-            return _cagr(res, lookup, years[0], years[-1])
-        if definition(question) is not None:
-            return _metric_change(question, sources, calendar, like, lookup, years[-2], years[-1])
+    asked = _DEFINED.split(question, maxsplit=1)[0]  # the question, not its definition's "change in inventory"
+    if years and _CHANGED.search(asked) and not averaged_years(question):
+        if _CAGR.search(asked):
+            return _cagr(res, lookup, years[0], years[-1]) if len(years) >= 2 else None
+        found = definition(question)
+        if found is not None and not re.search(r"(?:19|20)\d{2}", found[0]):  # (a template with its own years is
+            # one metric) "how much did X change between FY2021 and FY2022", or "X change as of FY2022": from the
+            # year before
+            old_year, new_year = (years[-2], years[-1]) if len(years) >= 2 else (years[0] - 1, years[0])
+            change = _metric_change(question, sources, calendar, like, lookup, old_year, new_year)
+            if change is not None:
+                return change
     solved = (None if averaged_years(question) else _reported(question, sources, calendar, like, None)) or solve(
         question, lookup, _newest_year(sources, calendar, res))
     if solved is not None:
@@ -749,6 +789,9 @@ class Answerer:
                    or consistency_verdict(question, sources, calendar, res)
                    or trend_verdict(question, sources, calendar, res, computation))
         said = extractive_text(res, computation, calendar)
+        if not verdict and computation is None and (unsuited := not_meaningful(question, sources, calendar, res)):
+            # said first, and in place of a Yes or No: whether the metric improved does not apply
+            return CellWork(res, computation, calendar, gap, f"{unsuited}\n{said}".strip(), unsuited)
         return CellWork(res, computation, calendar, gap, f"{verdict}\n{said}" if verdict else said, verdict)
 
     def answer(

@@ -114,6 +114,9 @@ STATEMENT_PIN = 3.0
 """``statements.label_match`` score from which a statement table's row is named outright by the question: at
 least two words of the label, all of them in the question."""
 
+PIN_FROM_K = 5
+"""The pin needs this many places at least: with fewer, the last place is too dear to give up."""
+
 FIGURE_WORDS = re.compile(
     r"\b(?:charts?|graphs?|plots?|diagrams?|slides?|infographics?|histograms?|pie|fig(?:ure)?\.? ?\d+|"
     r"(?:the|this|that) figure)\b",
@@ -408,7 +411,7 @@ class Retriever:
         income statement has no such line: the statement shows it). Fusion alone can rank them out behind
         passages that repeat the question's words. It takes the last place."""
         stated = next((lst for lst in lexical if lst and lst[0].channel == "statement"), None)
-        if not stated:
+        if not stated or k < PIN_FROM_K:
             return ranked
         top, have = stated[0], {c.chunk_id for c in ranked}
         if top.chunk_id in have or (top.score < STATEMENT_PIN and any(c.chunk_id in have for c in stated)):

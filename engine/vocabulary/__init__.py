@@ -144,8 +144,10 @@ def label_score(phrase: str, label: str) -> float:
 
 @cache
 def _ratio_patterns() -> list[tuple[str, str, re.Pattern[str]]]:
-    """Each ratio's name as a pattern whose words may run together ("free cashflow conversion"), longest first."""
-    return [(name, expr, re.compile(r"(?<![a-z])" + r"\s*".join(re.escape(w) for w in name.split()) + r"(?![a-z])"))
+    """Each ratio's name as a pattern whose words may run together ("free cashflow conversion") and whose last
+    word may be plural ("gross margins"), longest first."""
+    return [(name, expr, re.compile(r"(?<![a-z])" + r"\s*".join(re.escape(w) for w in name.split())
+                                    + r"(?:s|es)?(?![a-z])"))
             for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0]))]
 
 
