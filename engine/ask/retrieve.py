@@ -179,7 +179,7 @@ class Retriever:
         self._docs: list[Document] | None = None
         self._statements: dict[str, dict[str, list[int]]] = {}
         self._labels: dict[int, list[str]] = {}
-        self.lexical = LexicalIndex(store, settings.data_dir / "lexical")
+        self.lexical = LexicalIndex(store)
 
     def invalidate(self) -> None:
         """Forget everything derived from the library (after ingest or remove)."""
@@ -224,7 +224,7 @@ class Retriever:
         with self._lock:
             ids = self._scope_ids.get(key)
         if ids is None:
-            ids = {c.id for c in self.store.chunks(doc_ids=list(doc_ids), modality=modality)}
+            ids = set(self.store.chunk_ids(modality, doc_ids=list(doc_ids)))
             with self._lock:
                 self._scope_ids[key] = ids
         return ids
@@ -376,7 +376,7 @@ class Retriever:
             r = self.route(question)
             if r.doc_ids:
                 doc_ids, routed, reason = r.doc_ids, True, r.reason
-        everything = not scope and not routed and len(doc_ids) == len(self.store.documents())
+        everything = not scope and not routed and len(doc_ids) == self.store.document_count()
         depth = max(k, s.min_text_hits) * s.candidate_factor
         lists, lexical, exp = self.channels(question, doc_ids, everything, depth)
         t_search = time.perf_counter()

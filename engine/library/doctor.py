@@ -1,15 +1,17 @@
 """`mfr-tui doctor`: check the catalogue against the index files and repair what can be repaired.
 
 Checks: data dir permissions, SQLite integrity and foreign keys, documents left ``ingesting`` by a killed
-process, stage rows with an unknown status, index files that are unreadable or of the wrong dimension, vectors
-without chunks, chunks without vectors, stale temp files, crop folders of removed documents, torn crops.
+process, stage rows with an unknown status, lexical index rows that do not match the chunks, index files that
+are unreadable or of the wrong dimension, vectors without chunks, chunks without vectors, stale temp files (and
+the BM25 files of versions before the lexical index moved into the catalogue), crop folders of removed
+documents, torn crops.
 
 Repairs (with ``repair=True``, under the writer lock): salvage a damaged catalogue into a fresh file (the old
-one is kept beside it), drop rows that break foreign keys, rebuild an unreadable or wrong-dimension index by
-re-embedding the catalogue's chunk texts, embed chunks whose vectors are missing, drop orphan vectors, delete
-stale temp files and orphan crop folders, reset interrupted documents so the next ``ingest`` resumes them.
-Nothing is repaired by deleting a document: a document's rows and files are only ever dropped when the
-catalogue no longer knows the document.
+one is kept beside it), drop rows that break foreign keys, rebuild the lexical index from the chunks, rebuild an
+unreadable or wrong-dimension index by re-embedding the catalogue's chunk texts, embed chunks whose vectors are
+missing, drop orphan vectors, delete stale temp files and orphan crop folders, reset interrupted documents so
+the next ``ingest`` resumes them. Nothing is repaired by deleting a document: a document's rows and files are
+only ever dropped when the catalogue no longer knows the document.
 """
 
 from __future__ import annotations
@@ -149,6 +151,8 @@ class Doctor:
                 return report
             say("documents")
             self._check_documents(report, store, repair, busy)
+            say("lexical index")
+            self._check_lexical(report, store, repair, busy)
             say("indexes")
             self._check_indexes(report, store, repair, busy)
             say("crops")
@@ -198,9 +202,9 @@ class Doctor:
         out: list[Path] = []
         if s.index_dir.exists():
             out.extend(p for p in s.index_dir.iterdir() if p.name.endswith((".tmp", ".partial")))
-        lex_tmp = s.data_dir / "lexical.tmp"
-        if lex_tmp.exists():
-            out.append(lex_tmp)
+        # lexical/ and lexical.tmp/ held the BM25 files of versions before the lexical index moved into the
+        # catalogue (schema version 4): nothing reads them now.
+        out.extend(p for p in (s.data_dir / "lexical.tmp", s.data_dir / "lexical") if p.exists())
         out.extend(p for p in s.data_dir.glob("*.tmp"))
         out.extend(p for p in s.data_dir.glob("*.doctor-new"))
         if s.crops_dir.exists():
@@ -298,6 +302,8 @@ class Doctor:
                 except sqlite3.DatabaseError:
                     pass
                 counts[table] = n
+            # Only version 1's tables were made here: the upgrades run again when the catalogue is opened.
+            dst.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
             dst.commit()
         finally:
             src.close()
@@ -388,6 +394,29 @@ class Doctor:
                               "from the last finished stage.",
                     )
                     f.repaired = True
+
+    # --- lexical index -------------------------------------------------------------------------------
+    def _check_lexical(self, report: DoctorReport, store: Any, repair: bool, busy: bool) -> None:
+        """Every chunk has its row in the catalogue's lexical index and every row its chunk; ``repair``
+        rewrites the index from the chunks in one transaction."""
+        try:
+            missing, orphans = store.lexical_mismatch()
+        except sqlite3.OperationalError as exc:  # the FTS table is gone (e.g. a salvaged catalogue)
+            missing, orphans, broken = [], [], str(exc)
+        else:
+            broken = ""
+        if not (missing or orphans or broken):
+            return
+        what = broken or (f"{len(missing)} chunks are missing from the lexical index and {len(orphans)} of its "
+                          "rows have no chunk")
+        f = report.add("lexical_index", "error",
+                       f"The lexical (keyword) index does not match the chunks: {what}. Keyword search misses "
+                       "them; `mfr-tui doctor --repair` rebuilds it from the catalogue.",
+                       repairable=not busy, missing=missing[:50], orphans=orphans[:50])
+        if repair and not busy:
+            n = store.rebuild_lexical()
+            f.repaired = True
+            f.message += f" Rebuilt: {n} chunks indexed."
 
     # --- indexes -------------------------------------------------------------------------------------
     def _embedder_dim(self, report: DoctorReport) -> int | None:

@@ -1,28 +1,26 @@
-"""The lexical channel: BM25 (bm25s) over text chunks, table chunks with their cells, and figure summaries.
+"""The lexical channel: BM25 over text chunks, table chunks with their cells, and figure summaries.
 
-Built lazily for the whole library on first use, persisted under ``<data dir>/lexical`` with a signature of
-the chunk ids it covers, and rebuilt when ingestion or removal changes them. Numbers are normalised
+The catalogue holds each chunk's terms (``chunk_terms``: this module's tokens, space-joined) in an FTS5 table
+written in the same transaction as the chunk and deleted with it (``engine.library.store``), so the index is
+never built at query time and a crash never leaves it out of step with the chunks. Numbers are normalised
 ("$1,577" and "(1,577)" both become ``1577``) so a figure quoted in a question matches its table cell.
+
+A search scoped to some documents reads only their chunks' terms and ranks them by BM25 with the statistics
+of the scope itself: it costs, and ranks, what it would in a library holding only those documents. A search of
+the whole library (or of a scope too large to read) is ranked by FTS5's ``bm25()``.
 """
 
 from __future__ import annotations
 
-import json
-import logging
+import math
 import re
-import shutil
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from engine.library.store import Store
-from engine.types import Chunk
-
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from engine.library.store import Store
 
 STOPWORDS = frozenset(
     "a an and are as at be by for from has have how in is it its of on or that the this to was were what which "
@@ -32,6 +30,17 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"\$?\(?-?\d[\d,]*(?:\.\d+)?%?\)?|[a-z][a-z0-9&]*(?:'[a-z]+)?", re.I)
 
 _PERIOD = re.compile(r"^(fy|q[1-4])(\d{2,4})$")
+
+K1 = 1.5
+"""BM25 term-frequency saturation of the scoped ranking (Lucene's and bm25s' default)."""
+B = 0.75
+"""BM25 document-length normalisation of the scoped ranking."""
+SCOPE_LIMIT = 50_000
+"""Chunks a scoped search reads and ranks itself; a larger scope is ranked by FTS5 with a document filter."""
+COMMON_FRACTION = 0.05
+"""A library-wide search leaves out of the FTS5 query the terms found in more than this share of the chunks
+(when the question has rarer ones): ranking every chunk that says "revenue" or "million" costs time in
+proportion to the library and moves little, as such terms carry almost no weight in BM25."""
 
 
 def _stem(word: str) -> str:
@@ -82,6 +91,18 @@ def table_text(table: dict[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+def chunk_terms(text: str, table: dict[str, Any] | None = None) -> str:
+    """What the lexical index holds for a chunk: the tokens of its text and of its table's cells, space-joined
+    (the catalogue's FTS5 table splits on spaces only, so a query tokenized by ``tokenize`` matches them)."""
+    extra = table_text(table)
+    return " ".join(tokenize(text + ("\n" + extra if extra else "")))
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 query matching any of ``terms`` (tokens of ``tokenize``, quoted so none reads as an operator)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in dict.fromkeys(terms))
+
+
 @dataclass
 class LexicalHit:
     """A chunk found by BM25."""
@@ -91,103 +112,69 @@ class LexicalHit:
     modality: str
 
 
-class LexicalIndex:
-    """BM25 over every chunk of the library; thread-safe; ``invalidate`` after ingest or remove."""
+def bm25_rank(
+    query: Sequence[str],
+    rows: Sequence[tuple[int, str, str]],
+    k: int,
+    modalities: Sequence[str] | None = None,
+    k1: float = K1,
+    b: float = B,
+) -> list[LexicalHit]:
+    """Top-k of ``rows`` (chunk id, modality, terms) of some modalities for the query tokens by BM25 (Lucene's
+    idf; a query token given twice counts twice), with the statistics of all ``rows`` alone."""
+    if not rows or not query:
+        return []
+    wanted = set(query)
+    counts: list[dict[str, int]] = []
+    lengths: list[int] = []
+    df: dict[str, int] = dict.fromkeys(wanted, 0)
+    for _, _, terms in rows:
+        words = terms.split()
+        lengths.append(len(words))
+        tf: dict[str, int] = {}
+        for w in words:
+            if w in wanted:
+                tf[w] = tf.get(w, 0) + 1
+        for w in tf:
+            df[w] += 1
+        counts.append(tf)
+    n = len(rows)
+    avgdl = max(1.0, sum(lengths) / n)
+    idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items() if d}
+    scored: list[tuple[float, int]] = []
+    for i, tf in enumerate(counts):
+        if not tf or (modalities is not None and rows[i][1] not in modalities):
+            continue
+        norm = k1 * (1 - b + b * lengths[i] / avgdl)
+        s = sum(idf[w] * tf[w] / (tf[w] + norm) for w in query if w in tf)
+        scored.append((-s, i))
+    scored.sort()
+    return [LexicalHit(rows[i][0], -neg, rows[i][1]) for neg, i in scored[:k]]
 
-    def __init__(self, store: Store, directory: Path | None = None) -> None:
+
+class LexicalIndex:
+    """BM25 over the catalogue's chunk terms; thread-safe; nothing to build or load."""
+
+    def __init__(self, store: Store, scope_limit: int = SCOPE_LIMIT, common_fraction: float = COMMON_FRACTION) -> None:
         self.store = store
-        self.directory = directory
+        self.scope_limit = scope_limit
+        self.common_fraction = common_fraction
         self._lock = threading.Lock()
-        self._bm25: Any = None
-        self._ids: np.ndarray = np.zeros(0, dtype=np.int64)
-        self._docs: np.ndarray = np.zeros(0, dtype=np.int32)
-        self._mods: np.ndarray = np.zeros(0, dtype=np.int8)
-        self._doc_index: dict[str, int] = {}
-        self._signature = ""
+        self._total: int | None = None
 
     def invalidate(self) -> None:
+        """Forget the library's chunk count (after ingest or remove); the index itself is always current."""
         with self._lock:
-            self._bm25 = None
-            self._signature = ""
+            self._total = None
 
-    def _current_signature(self) -> str:
-        row = self.store.conn().execute("SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(id), 0) FROM chunks")
-        n, mx, sm = row.fetchone()
-        return f"v1:{n}:{mx}:{sm}"
-
-    def _ensure(self) -> None:
+    def _chunk_total(self) -> int:
         with self._lock:
-            if self._bm25 is not None:
-                return
-            signature = self._current_signature()
-            if self._load(signature):
-                return
-            self._build(signature)
-
-    def _corpus(self) -> tuple[list[Chunk], list[str]]:
-        chunks = self.store.chunks()
-        tables: dict[int, dict[str, Any] | None] = {}
-        for doc_id in sorted({c.doc_id for c in chunks if c.region_id}):
-            for r in self.store.regions(doc_id):
-                tables[r.id] = r.table
-        texts = []
-        for c in chunks:
-            extra = table_text(tables.get(c.region_id)) if c.region_id else ""
-            texts.append(c.text + ("\n" + extra if extra else ""))
-        return chunks, texts
-
-    def _build(self, signature: str) -> None:
-        import bm25s
-
-        chunks, texts = self._corpus()
-        self._set_meta([c.id for c in chunks], [c.doc_id for c in chunks], [c.modality for c in chunks])
-        if not chunks:
-            self._bm25 = _Empty()
-            self._signature = signature
-            return
-        bm25 = bm25s.BM25()
-        bm25.index([tokenize(t) or ["_"] for t in texts], show_progress=False)
-        self._bm25 = bm25
-        self._signature = signature
-        if self.directory is not None:
-            self._save(signature, [c.doc_id for c in chunks], [c.modality for c in chunks])
-
-    def _set_meta(self, ids: Sequence[int], docs: Sequence[str], mods: Sequence[str]) -> None:
-        self._doc_index = {d: i for i, d in enumerate(sorted(set(docs)))}
-        self._ids = np.asarray(ids, dtype=np.int64)
-        self._docs = np.asarray([self._doc_index[d] for d in docs], dtype=np.int32)
-        self._mods = np.asarray([_MOD_CODE.get(m, 0) for m in mods], dtype=np.int8)
-
-    def _save(self, signature: str, docs: list[str], mods: list[str]) -> None:
-        assert self.directory is not None
-        tmp = self.directory.with_name(self.directory.name + ".tmp")
-        try:
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            self._bm25.save(str(tmp), show_progress=False)
-            meta = {"signature": signature, "ids": self._ids.tolist(), "docs": docs, "mods": mods}
-            (tmp / "chunks.json").write_text(json.dumps(meta))
-            shutil.rmtree(self.directory, ignore_errors=True)
-            tmp.rename(self.directory)
-        except OSError as exc:  # a cache: failing to persist only costs a rebuild next time
-            log.warning("could not save the lexical index: %s", exc)
-
-    def _load(self, signature: str) -> bool:
-        if self.directory is None or not (self.directory / "chunks.json").exists():
-            return False
-        try:
-            meta = json.loads((self.directory / "chunks.json").read_text())
-            if meta.get("signature") != signature:
-                return False
-            import bm25s
-
-            self._bm25 = bm25s.BM25.load(str(self.directory), show_progress=False)
-            self._set_meta(meta["ids"], meta["docs"], meta["mods"])
-            self._signature = signature
-            return True
-        except (OSError, ValueError, KeyError) as exc:
-            log.warning("lexical index unreadable, rebuilding: %s", exc)
-            return False
+            total = self._total
+        if total is None:
+            total = self.store.chunk_count()
+            with self._lock:
+                self._total = total
+        return total
 
     def search(
         self,
@@ -197,32 +184,21 @@ class LexicalIndex:
         modalities: Sequence[str] | None = None,
     ) -> list[LexicalHit]:
         """Top-k chunks by BM25 for ``query``, restricted to some documents and modalities."""
-        self._ensure()
         tokens = tokenize(query)
-        if not tokens or len(self._ids) == 0:
+        if not tokens:
             return []
-        with self._lock:
-            bm25, ids, docs, mods = self._bm25, self._ids, self._docs, self._mods
-            doc_index = self._doc_index
-        scores = np.asarray(bm25.get_scores(tokens), dtype=np.float32)
-        mask = scores > 0
         if doc_ids is not None:
-            wanted = [doc_index[d] for d in doc_ids if d in doc_index]
-            mask &= np.isin(docs, np.asarray(wanted, dtype=np.int32))
-        if modalities is not None:
-            mask &= np.isin(mods, np.asarray([_MOD_CODE[m] for m in modalities], dtype=np.int8))
-        cand = np.flatnonzero(mask)
-        if cand.size == 0:
-            return []
-        top = cand[np.argsort(-scores[cand], kind="stable")[:k]]
-        return [LexicalHit(int(ids[i]), float(scores[i]), _MOD_NAME[int(mods[i])]) for i in top]
-
-
-_MOD_CODE = {"text": 0, "table": 1, "image": 2}
-_MOD_NAME = {v: k for k, v in _MOD_CODE.items()}
-
-
-class _Empty:
-    def get_scores(self, tokens: Sequence[str]) -> np.ndarray:
-        return np.zeros(0, dtype=np.float32)
-
+            if not doc_ids:
+                return []
+            if self.store.chunk_count(doc_ids) <= self.scope_limit:
+                # Statistics over every chunk of the scope, whatever the modalities ranked: as BM25 over a
+                # library holding only these documents would have them.
+                return bm25_rank(tokens, self.store.lexical_rows(doc_ids), k, modalities)
+        terms = list(dict.fromkeys(tokens))
+        if len(terms) > 1 and self.common_fraction < 1:
+            df = self.store.lexical_df(terms)
+            bar = self.common_fraction * self._chunk_total()
+            rare = [t for t in terms if 0 < df.get(t, 0) <= bar]
+            terms = rare or terms
+        found = self.store.lexical_search(match_expression(terms), k, doc_ids, modalities)
+        return [LexicalHit(cid, score, modality) for cid, score, modality in found]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -13,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import NotFoundError, StoreError
+from engine.library.lexical import chunk_terms
 from engine.types import STAGES, BBox, Chunk, Document, Region
 
-SCHEMA_VERSION = 3
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 4
 """The catalogue's schema version: ``SCHEMA`` is version 1; ``MIGRATIONS`` bring it, new or old, to this one."""
 
 SCHEMA = """
@@ -163,7 +167,52 @@ def _migrate_calendar(db: sqlite3.Connection) -> None:
     _add_columns(db, "documents", {"calendar": "TEXT NOT NULL DEFAULT '{}'"})
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _migrate_identity, 3: _migrate_calendar}
+LEXICAL_SCHEMA = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(terms, doc_id UNINDEXED, modality UNINDEXED, "
+    "tokenize = \"unicode61 remove_diacritics 0 tokenchars '.&'''\")",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN "
+    "DELETE FROM chunks_fts WHERE rowid = old.id; END",
+)
+"""The lexical index: one FTS5 row per chunk (rowid = chunk id) holding its terms (``lexical.chunk_terms``),
+split on spaces only so the terms stay the project's tokens. Rows are written with their chunk
+(``Store.replace_chunks``); the trigger deletes them with it, a document's cascade included."""
+
+
+def _fill_lexical(db: sqlite3.Connection, chunk_ids: Sequence[int] | None = None) -> int:
+    """Write the FTS rows of some chunks (all when None) from their text and their region's table; returns how
+    many. Inside the caller's transaction."""
+    sql = ("SELECT c.id, c.doc_id, c.modality, c.text, r.table_json FROM chunks c "
+           "LEFT JOIN regions r ON r.id = c.region_id")
+    rows: list[Any] = []
+    if chunk_ids is None:
+        rows = db.execute(sql).fetchall()
+    else:
+        ids = list(chunk_ids)
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            rows += db.execute(sql + f" WHERE c.id IN ({','.join('?' * len(part))})", part).fetchall()
+    db.executemany(
+        "INSERT INTO chunks_fts(rowid, terms, doc_id, modality) VALUES (?, ?, ?, ?)",
+        [(r[0], chunk_terms(r[3], json.loads(r[4]) if r[4] else None), r[1], r[2]) for r in rows],
+    )
+    return len(rows)
+
+
+def _migrate_lexical(db: sqlite3.Connection) -> None:
+    """Version 4: the lexical index in the catalogue (``LEXICAL_SCHEMA``), replacing the BM25 files rebuilt at the
+    first question after every change. The chunks already in the library get their rows here, once."""
+    t = time.perf_counter()
+    for statement in LEXICAL_SCHEMA:
+        db.execute(statement)
+    db.execute("DELETE FROM chunks_fts")
+    n = _fill_lexical(db)
+    if n:
+        log.warning("Catalogue upgrade (version 4): indexed the terms of %d chunks for keyword search in %.1fs, "
+                    "once; ingest and remove keep the index current from now on.", n, time.perf_counter() - t)
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    2: _migrate_identity, 3: _migrate_calendar, 4: _migrate_lexical}
 """Version -> the step that brings a catalogue of the version before to it, run in one transaction with the
 version's update. A new catalogue is made at version 1 by ``SCHEMA`` and takes every step too, so there is one
 path to the current schema. A step must be safe to run on a catalogue that already has its change."""
@@ -288,6 +337,10 @@ class Store:
     def documents(self) -> list[Document]:
         rows = self.conn().execute(f"SELECT {_DOC_COLUMNS} FROM documents ORDER BY added_at").fetchall()
         return [self._doc(r) for r in rows]
+
+    def document_count(self) -> int:
+        """How many documents the library holds, whatever their status."""
+        return int(self.conn().execute("SELECT COUNT(*) FROM documents").fetchone()[0])
 
     def document(self, ref: str) -> Document:
         """By id, id prefix, name or path; NotFoundError lists close names."""
@@ -517,6 +570,8 @@ class Store:
                 )
                 c.id = int(cur.lastrowid or 0)
                 c.doc_id = doc_id
+            # The old chunks' rows went with them (trigger); the new ones are written in this transaction.
+            _fill_lexical(db, [c.id for c in chunks])
         return old
 
     def chunks(
@@ -549,14 +604,81 @@ class Store:
         rows = self.conn().execute(sql + " ORDER BY id", args).fetchall()
         return [self._chunk(r) for r in rows]
 
+    def chunk_count(self, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None) -> int:
+        """How many chunks the library (or some documents, of some modalities) holds."""
+        sql, args = self._chunk_filter(doc_ids, modalities)
+        return int(self.conn().execute(f"SELECT COUNT(*) FROM chunks WHERE 1=1{sql}", args).fetchone()[0])
+
+    @staticmethod
+    def _chunk_filter(
+        doc_ids: Sequence[str] | None, modalities: Sequence[str] | None, prefix: str = ""
+    ) -> tuple[str, list[Any]]:
+        sql, args = "", []
+        if doc_ids is not None:
+            sql += f" AND {prefix}doc_id IN ({','.join('?' * len(doc_ids))})"
+            args += list(doc_ids)
+        if modalities is not None:
+            sql += f" AND {prefix}modality IN ({','.join('?' * len(modalities))})"
+            args += list(modalities)
+        return sql, args
+
+    # --- lexical index -------------------------------------------------------------------------------
+    def lexical_rows(
+        self, doc_ids: Sequence[str], modalities: Sequence[str] | None = None
+    ) -> list[tuple[int, str, str]]:
+        """(chunk id, modality, terms) of some documents' chunks: what a scoped lexical search ranks. Reads
+        only those documents' rows (the chunks' document index, then the FTS rows by chunk id)."""
+        sql, args = self._chunk_filter(doc_ids, modalities, "c.")
+        rows = self.conn().execute(
+            "SELECT c.id, c.modality, f.terms FROM chunks c JOIN chunks_fts f ON f.rowid = c.id "
+            f"WHERE 1=1{sql} ORDER BY c.id", args
+        ).fetchall()
+        return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    def lexical_df(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks hold each term."""
+        from engine.library.lexical import match_expression
+
+        db = self.conn()
+        return {t: int(db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                                  (match_expression([t]),)).fetchone()[0]) for t in terms}
+
+    def lexical_search(
+        self, match: str, k: int, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None
+    ) -> list[tuple[int, float, str]]:
+        """Top-k (chunk id, score, modality) for an FTS5 query, ranked by ``bm25()`` (higher is better)."""
+        sql, args = self._chunk_filter(doc_ids, modalities)
+        rows = self.conn().execute(
+            f"SELECT rowid, -bm25(chunks_fts), modality FROM chunks_fts WHERE chunks_fts MATCH ?{sql} "
+            "ORDER BY bm25(chunks_fts) LIMIT ?", (match, *args, k)
+        ).fetchall()
+        return [(int(r[0]), float(r[1]), str(r[2])) for r in rows]
+
+    def lexical_mismatch(self) -> tuple[list[int], list[int]]:
+        """Chunk ids without a lexical row, and lexical rows without a chunk (``doctor`` reports both)."""
+        db = self.conn()
+        missing = [r[0] for r in db.execute(
+            "SELECT id FROM chunks WHERE id NOT IN (SELECT rowid FROM chunks_fts) ORDER BY id")]
+        orphans = [r[0] for r in db.execute(
+            "SELECT rowid FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks) ORDER BY rowid")]
+        return missing, orphans
+
+    def rebuild_lexical(self) -> int:
+        """Write every chunk's lexical row again, in one transaction (``doctor --repair``); returns how many."""
+        with self.write() as db:
+            for statement in LEXICAL_SCHEMA:
+                db.execute(statement)
+            db.execute("DELETE FROM chunks_fts")
+            return _fill_lexical(db)
+
     def mark_indexed(self, ids: Sequence[int]) -> None:
         with self.write() as db:
             db.executemany("UPDATE chunks SET indexed = 1 WHERE id = ?", [(i,) for i in ids])
 
-    def chunk_ids(self, modality: str | None = None) -> list[int]:
-        if modality is None:
-            return [r[0] for r in self.conn().execute("SELECT id FROM chunks")]
-        return [r[0] for r in self.conn().execute("SELECT id FROM chunks WHERE modality = ?", (modality,))]
+    def chunk_ids(self, modality: str | None = None, doc_ids: Sequence[str] | None = None) -> list[int]:
+        """Ids of the chunks (of one modality, of some documents) without reading their text."""
+        sql, args = self._chunk_filter(doc_ids, None if modality is None else [modality])
+        return [r[0] for r in self.conn().execute(f"SELECT id FROM chunks WHERE 1=1{sql}", args)]
 
     @staticmethod
     def _chunk(r: sqlite3.Row) -> Chunk:
