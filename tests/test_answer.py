@@ -111,10 +111,13 @@ def test_no_evidence_refuses_without_the_model(tmp_path: Path) -> None:
     class Nothing:
         store = None
 
-        def retrieve(self, question, scope=None):  # type: ignore[no-untyped-def]
+        def retrieve(self, question, scope=None, k=None):  # type: ignore[no-untyped-def]
             from engine.types import Retrieval
 
             return Retrieval(question=question, evidence=[], tier="text", scope=["d1"], thresholds={"text": 0.5})
+
+        def ready_documents(self):  # type: ignore[no-untyped-def]
+            return []
 
     lib = build_library(tmp_path, [])
     events = list(Answerer(lib.settings, lib.models).answer("anything", Nothing()))

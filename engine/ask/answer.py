@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.ask.calendars import Calendars
 from engine.ask.cells import (
@@ -33,6 +33,7 @@ from engine.ask.cells import (
 from engine.ask.expansion import focus
 from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, solve
 from engine.errors import AnswerError, Cancelled, EngineError
+from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.numbers import Quantity, checkable, quantities, same_number
@@ -46,6 +47,7 @@ from engine.types import (
     CellsResolved,
     Check,
     Citation,
+    Document,
     Evidence,
     Region,
     Retrieval,
@@ -702,6 +704,18 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
     return head
 
 
+class Searcher(Protocol):
+    """What an answer needs of retrieval (``Retriever`` is one): evidence for a question, the catalogue it came
+    from, and the documents it can search (to tell a question about another company)."""
+
+    @property
+    def store(self) -> Store | None: ...
+
+    def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval: ...
+
+    def ready_documents(self) -> list[Document]: ...
+
+
 class Answerer:
     """Turns a question and a retriever into a stream of answer events."""
 
@@ -797,7 +811,7 @@ class Answerer:
     def answer(
         self,
         question: str,
-        retriever: Any,
+        retriever: Searcher,
         scope: Sequence[str] | None = None,
         cancelled: CancelCheck | None = None,
     ) -> Iterator[AnswerEvent]:
@@ -909,15 +923,12 @@ class Answerer:
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive))
 
     @staticmethod
-    def other_company(question: str, retriever: Any, retrieval: Retrieval) -> str:
+    def other_company(question: str, retriever: Searcher, retrieval: Retrieval) -> str:
         """A refusal reason when the question names a company of the library and none of the searched filings
         is that company's (a small model answers such questions from the wrong filing); else ''."""
-        documents = getattr(retriever, "ready_documents", None)
-        if documents is None:
-            return ""
         from engine.ask.routing import companies_named
 
-        docs = documents()
+        docs = retriever.ready_documents()
         scope = set(retrieval.scope)
         searched = sorted(d.name for d in docs if d.id in scope)
         named = companies_named(question, docs)
@@ -928,7 +939,7 @@ class Answerer:
         if named or not scope:
             return ""
         # a company outside the library: a possessive name ("Apple's plants") that no searched filing mentions
-        store = getattr(retriever, "store", None)
+        store = retriever.store
         for name in possessive_names(question):
             if store is not None and not any(store.mentions(d, name) for d in scope):
                 return (f"Insufficient information: the question is about {name}, which the searched filings "
