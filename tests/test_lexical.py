@@ -180,3 +180,33 @@ def test_empty_library(tmp_path: Path) -> None:
     lib = build_library(tmp_path, [])
     assert LexicalIndex(lib.store).search("revenue", 5) == []
     assert LexicalIndex(lib.store).search("revenue", 5, doc_ids=["x"]) == []
+
+
+def test_a_scoped_search_reads_only_the_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = build_library(tmp_path, _filler(20) + acme_docs())
+    read: list[int] = []
+    rows_of = lib.store.lexical_rows
+
+    def spy(doc_ids: list[str], modalities: list[str] | None = None) -> list[tuple[int, str, str]]:
+        rows = rows_of(doc_ids, modalities)
+        read.extend(cid for cid, _, _ in rows)
+        return rows
+
+    def library_wide(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a scoped search ran the library-wide query")
+
+    monkeypatch.setattr(lib.store, "lexical_rows", spy)
+    monkeypatch.setattr(lib.store, "lexical_search", library_wide)
+    assert LexicalIndex(lib.store).search("total revenue", 5, doc_ids=["acme2022bbbb"])
+    assert set(read) == set(lib.store.chunk_ids(doc_ids=["acme2022bbbb"]))
+
+
+def test_a_scope_parsed_once_is_read_again_when_another_process_changes_its_chunks(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    idx = LexicalIndex(lib.store)
+    assert idx.search("restricted cash", 3, doc_ids=["acme2023aaaa"])
+    other = Store(lib.settings.catalogue_path)  # another process's catalogue: no invalidate reaches idx
+    other.replace_chunks("acme2023aaaa", "text", [Chunk(0, "acme2023aaaa", "text", 4, "titanium sponge plant")])
+    other.close()
+    assert not idx.search("restricted cash", 3, doc_ids=["acme2023aaaa"])
+    assert idx.search("titanium sponge", 3, doc_ids=["acme2023aaaa"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -112,9 +113,25 @@ class LexicalHit:
     modality: str
 
 
+@dataclass
+class ScopeTerms:
+    """The chunks of a scope as BM25 reads them: ids, modalities, term counts and lengths."""
+
+    ids: list[int]
+    modalities: list[str]
+    counts: list[Counter[str]]
+    lengths: list[int]
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[int, str, str]]) -> ScopeTerms:
+        """From (chunk id, modality, terms) rows."""
+        counts = [Counter(terms.split()) for _, _, terms in rows]
+        return cls([r[0] for r in rows], [r[1] for r in rows], counts, [sum(c.values()) for c in counts])
+
+
 def bm25_rank(
     query: Sequence[str],
-    rows: Sequence[tuple[int, str, str]],
+    rows: Sequence[tuple[int, str, str]] | ScopeTerms,
     k: int,
     modalities: Sequence[str] | None = None,
     k1: float = K1,
@@ -122,34 +139,30 @@ def bm25_rank(
 ) -> list[LexicalHit]:
     """Top-k of ``rows`` (chunk id, modality, terms) of some modalities for the query tokens by BM25 (Lucene's
     idf; a query token given twice counts twice), with the statistics of all ``rows`` alone."""
-    if not rows or not query:
+    scope = rows if isinstance(rows, ScopeTerms) else ScopeTerms.of(rows)
+    n = len(scope.ids)
+    if not n or not query:
         return []
     wanted = set(query)
-    counts: list[dict[str, int]] = []
-    lengths: list[int] = []
-    df: dict[str, int] = dict.fromkeys(wanted, 0)
-    for _, _, terms in rows:
-        words = terms.split()
-        lengths.append(len(words))
-        tf: dict[str, int] = {}
-        for w in words:
-            if w in wanted:
-                tf[w] = tf.get(w, 0) + 1
-        for w in tf:
-            df[w] += 1
-        counts.append(tf)
-    n = len(rows)
-    avgdl = max(1.0, sum(lengths) / n)
+    df = {w: sum(1 for c in scope.counts if w in c) for w in wanted}
+    avgdl = max(1.0, sum(scope.lengths) / n)
     idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items() if d}
     scored: list[tuple[float, int]] = []
-    for i, tf in enumerate(counts):
-        if not tf or (modalities is not None and rows[i][1] not in modalities):
+    for i, tf in enumerate(scope.counts):
+        if modalities is not None and scope.modalities[i] not in modalities:
             continue
-        norm = k1 * (1 - b + b * lengths[i] / avgdl)
-        s = sum(idf[w] * tf[w] / (tf[w] + norm) for w in query if w in tf)
-        scored.append((-s, i))
+        found = [w for w in query if w in tf]
+        if not found:
+            continue
+        norm = k1 * (1 - b + b * scope.lengths[i] / avgdl)
+        scored.append((-sum(idf[w] * tf[w] / (tf[w] + norm) for w in found), i))
     scored.sort()
-    return [LexicalHit(rows[i][0], -neg, rows[i][1]) for neg, i in scored[:k]]
+    return [LexicalHit(scope.ids[i], -neg, scope.modalities[i]) for neg, i in scored[:k]]
+
+
+SCOPES_KEPT = 8
+"""Scopes whose parsed terms a ``LexicalIndex`` keeps: a question's text and table searches, and the next
+questions about the same filings, parse them once."""
 
 
 class LexicalIndex:
@@ -161,11 +174,30 @@ class LexicalIndex:
         self.common_fraction = common_fraction
         self._lock = threading.Lock()
         self._total: int | None = None
+        self._scopes: OrderedDict[tuple[tuple[str, ...], tuple[int, int]], ScopeTerms] = OrderedDict()
 
     def invalidate(self) -> None:
-        """Forget the library's chunk count (after ingest or remove); the index itself is always current."""
+        """Forget the library's chunk count and parsed scopes (after ingest or remove); the index itself is
+        always current."""
         with self._lock:
             self._total = None
+            self._scopes.clear()
+
+    def _scope_terms(self, doc_ids: Sequence[str], signature: tuple[int, int]) -> ScopeTerms:
+        # Keyed by the scope's chunk count and highest chunk id: re-ingesting a filing gives its chunks new ids,
+        # so a scope changed by another process is parsed again.
+        key = (tuple(sorted(doc_ids)), signature)
+        with self._lock:
+            found = self._scopes.get(key)
+            if found is not None:
+                self._scopes.move_to_end(key)
+                return found
+        found = ScopeTerms.of(self.store.lexical_rows(doc_ids))
+        with self._lock:
+            self._scopes[key] = found
+            while len(self._scopes) > SCOPES_KEPT:
+                self._scopes.popitem(last=False)
+        return found
 
     def _chunk_total(self) -> int:
         with self._lock:
@@ -190,10 +222,11 @@ class LexicalIndex:
         if doc_ids is not None:
             if not doc_ids:
                 return []
-            if self.store.chunk_count(doc_ids) <= self.scope_limit:
+            signature = self.store.chunk_signature(doc_ids)
+            if signature[0] <= self.scope_limit:
                 # Statistics over every chunk of the scope, whatever the modalities ranked: as BM25 over a
                 # library holding only these documents would have them.
-                return bm25_rank(tokens, self.store.lexical_rows(doc_ids), k, modalities)
+                return bm25_rank(tokens, self._scope_terms(doc_ids, signature), k, modalities)
         terms = list(dict.fromkeys(tokens))
         if len(terms) > 1 and self.common_fraction < 1:
             df = self.store.lexical_df(terms)

@@ -609,6 +609,13 @@ class Store:
         sql, args = self._chunk_filter(doc_ids, modalities)
         return int(self.conn().execute(f"SELECT COUNT(*) FROM chunks WHERE 1=1{sql}", args).fetchone()[0])
 
+    def chunk_signature(self, doc_ids: Sequence[str]) -> tuple[int, int]:
+        """Some documents' chunk count and highest chunk id: it changes whenever their chunks do (new chunks
+        get new ids)."""
+        sql, args = self._chunk_filter(doc_ids, None)
+        row = self.conn().execute(f"SELECT COUNT(*), COALESCE(MAX(id), 0) FROM chunks WHERE 1=1{sql}", args).fetchone()
+        return int(row[0]), int(row[1])
+
     @staticmethod
     def _chunk_filter(
         doc_ids: Sequence[str] | None, modalities: Sequence[str] | None, prefix: str = ""
