@@ -118,3 +118,12 @@ def test_a_ratio_named_with_its_words_run_together() -> None:
     assert ratio_named("What is the currentratio?") is not None
     assert ratio_named("Are gross margins consistent?") is not None  # plural
     assert ratio_named("Is the net marginal cost rising?") is None  # not "net margin"
+
+
+def test_a_line_items_percent_margin_is_its_share_of_revenue() -> None:
+    q = ("According to the P&L statement and the statement of cash flows, what is the FY2019 depreciation and "
+         "amortization (D&A from cash flow statement) % margin?")
+    assert definition(q) == ("FY2019 depreciation and amortization / revenue * 100", "2019")
+    r = solve(q, TABLES)
+    assert r is not None and r.percent and r.value == pytest.approx(328 / 6489 * 100, abs=1e-4)
+    assert definition("What is the revenue % margin?") is None  # revenue over itself is no metric

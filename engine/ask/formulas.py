@@ -144,6 +144,10 @@ _SHARE_OF = re.compile(
 )
 
 
+_MARGIN = re.compile(r"([\w&'’ -]+?)\s*%\s*margin\b", re.I)
+"""A line item's "% margin": the item as a percentage of revenue ("FY2015 D&A % margin")."""
+
+
 def known_tail(words: str) -> str:
     """The longest run of words ending ``words`` that the vocabulary knows as a line item ("what is Nike's three
     year average of cost of goods sold" -> "cost of goods sold"); '' when none."""
@@ -167,6 +171,11 @@ def definition(question: str) -> tuple[str, str] | None:
     named = ratio_named(question)
     if named:
         return named[1], year
+    margin = _MARGIN.search(re.sub(r"\([^)]*\)", " ", question))  # "D&A (from the cash flow statement) % margin"
+    if margin:
+        part = known_tail(margin.group(1))
+        if part and canonical(part) != "revenue":
+            return f"{part} / revenue * 100", year
     share = _SHARE_OF.search(question)
     if share:
         part, whole = known_tail(share.group(1)), known_tail(share.group(2))
