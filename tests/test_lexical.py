@@ -210,3 +210,14 @@ def test_a_scope_parsed_once_is_read_again_when_another_process_changes_its_chun
     other.close()
     assert not idx.search("restricted cash", 3, doc_ids=["acme2023aaaa"])
     assert idx.search("titanium sponge", 3, doc_ids=["acme2023aaaa"])
+
+
+def test_doctor_removes_the_bm25_files_of_older_versions(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, acme_docs())
+    old = lib.settings.data_dir / "lexical"
+    old.mkdir()
+    (old / "chunks.json").write_text("{}")
+    doctor = Doctor(lib.settings, lib.models, store=lib.store, indexes=lib.indexes)
+    assert [f.repaired for f in doctor.run().findings if f.check == "old_lexical_files"] == [False]
+    assert [f.repaired for f in doctor.run(repair=True).findings if f.check == "old_lexical_files"] == [True]
+    assert not old.exists()

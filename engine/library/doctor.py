@@ -202,9 +202,9 @@ class Doctor:
         out: list[Path] = []
         if s.index_dir.exists():
             out.extend(p for p in s.index_dir.iterdir() if p.name.endswith((".tmp", ".partial")))
-        # lexical/ and lexical.tmp/ held the BM25 files of versions before the lexical index moved into the
-        # catalogue (schema version 4): nothing reads them now.
-        out.extend(p for p in (s.data_dir / "lexical.tmp", s.data_dir / "lexical") if p.exists())
+        lex_tmp = s.data_dir / "lexical.tmp"
+        if lex_tmp.exists():
+            out.append(lex_tmp)
         out.extend(p for p in s.data_dir.glob("*.tmp"))
         out.extend(p for p in s.data_dir.glob("*.doctor-new"))
         if s.crops_dir.exists():
@@ -212,6 +212,14 @@ class Doctor:
         return sorted(set(out))
 
     def _check_temp_files(self, report: DoctorReport, repair: bool) -> None:
+        old = self.settings.data_dir / "lexical"
+        if old.is_dir():
+            f = report.add("old_lexical_files", "info",
+                           f"{old} holds the BM25 files of a version before the keyword index moved into the "
+                           "catalogue; nothing reads them now.", repairable=True)
+            if repair:
+                shutil.rmtree(old, ignore_errors=True)
+                f.repaired = True
         stale = self._temp_files()
         if not stale:
             return
