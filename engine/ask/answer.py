@@ -357,13 +357,19 @@ def _reported(question: str, sources: Sequence[TableSource], calendar: Calendar 
     return Result(c.value, f"{c.row} ({c.column}) {c.raw} [{c.marker}], as reported = {shown}", [term], c.percent)
 
 
+def _metric_at(question: str, sources: Sequence[TableSource], calendar: Calendar | None, like: Any,
+               lookup: Lookup, year: int) -> Result | None:
+    """The metric the question names or defines, for one fiscal year: as the filing reports it, else computed."""
+    return _reported(question, sources, calendar, like, year) or solve(question, lookup, year=str(year))
+
+
 def _metric_change(question: str, sources: Sequence[TableSource], calendar: Calendar | None, like: Any,
                    lookup: Lookup, old: int, new: int) -> Computation | None:
     """A metric the question defines or names, at two fiscal years, and how much it changed ("How much has the
     effective tax rate changed between FY2021 and FY2022?"): percentage points for a percentage."""
     ends = []
     for y in (old, new):
-        r = _reported(question, sources, calendar, like, y) or solve(question, lookup, year=str(y))
+        r = _metric_at(question, sources, calendar, like, lookup, y)
         if r is None:
             return None
         ends.append(r)
@@ -636,7 +642,7 @@ def consistency_verdict(question: str, sources: Sequence[TableSource], calendar:
     lookup = cell_lookup(sources, calendar, res.asked)
     series: list[tuple[int, Result]] = []
     for y in range(int(newest), int(newest) - 3, -1):
-        r = _reported(question, sources, calendar, res.asked, y) or solve(question, lookup, year=str(y))
+        r = _metric_at(question, sources, calendar, res.asked, lookup, y)
         if r is not None:
             series.append((y, r))
     series.reverse()
