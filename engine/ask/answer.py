@@ -26,9 +26,7 @@ from engine.ask.cells import (
     best_cell,
     cell_lookup,
     judge,
-    measure_of,
     resolve,
-    table_cells,
 )
 from engine.ask.expansion import focus
 from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, solve
@@ -328,8 +326,8 @@ def not_meaningful(question: str, sources: Sequence[TableSource], calendar: Cale
         tables = [s for s in sources if s.statement == it.statement]
         if not tables:
             return ""  # the statement was not retrieved: nothing can be said of it
-        cells = [c for s in tables for c in table_cells(s, [measure_of(term)], res.asked, calendar, set())]
-        if any(c.row_fit >= CONFIDENT_ROW for c in cells):
+        found = best_cell(term, None, tables, calendar, res.asked)  # its best-fitting row, any period
+        if found is not None and found.row_fit >= CONFIDENT_ROW:
             continue
         src = tables[0]
         return (f"{name[:1].upper()}{name[1:]} is not a useful measure of this company's performance: its "
