@@ -187,6 +187,10 @@ class Settings:
     routing: bool = True
     """Route questions to filings by company, year and form named in the question."""
 
+    drop_scope_company: bool = True
+    """Search one company's filings without that company's name in the query: within them the name is on every
+    page and only pulls statement headers and exhibit lists ahead of the passage that answers."""
+
     tiers: bool = True
     """Use the tiered text-first retrieval; off means all modalities are searched at once."""
 

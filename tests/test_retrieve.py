@@ -231,3 +231,19 @@ def test_a_statement_table_whose_row_the_question_names_keeps_a_place() -> None:
     assert Retriever.pin_statement(me, ranked[5:], weak, {}, 10)[-1].chunk_id == 99  # type: ignore[arg-type]
     # ... and stays out when one of them is
     assert Retriever.pin_statement(me, ranked, weak, {}, 10) == ranked  # type: ignore[arg-type]
+
+
+def test_within_one_companys_filing_its_name_does_not_pull_its_headers_ahead(tmp_path: Path) -> None:
+    """Every statement page prints the registrant's name; a narrative question naming the company must still
+    find the passage that answers it, which does not repeat the name."""
+    headers = [("text", p, f"Pemberton Foods Inc. and Subsidiaries Consolidated Statement {p} operates")
+               for p in (2, 3, 4)]
+    lib = build_library(tmp_path, [FakeDoc("pem2022aaaa", "PEM_2022_10K", "Pemberton Foods Inc.", "10-K", "FY2022", [
+        ("text", 1, "Our divisions sell snacks in North America, Latin America, Europe and Asia Pacific."),
+        *headers,
+    ])])
+    q = "In which geographies does Pemberton Foods primarily sell snacks?"
+    kept = lib.retriever(drop_scope_company=False, hybrid=False).retrieve(q, scope=["pem2022aaaa"], k=4)
+    dropped = lib.retriever(hybrid=False).retrieve(q, scope=["pem2022aaaa"], k=4)
+    assert kept.evidence[0].page != 1  # the name's two words outweigh the passage's one
+    assert dropped.evidence[0].page == 1 and dropped.question == q

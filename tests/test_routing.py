@@ -6,7 +6,7 @@ invented companies, so nothing here can pass by a list of real ones.
 
 from __future__ import annotations
 
-from engine.ask.routing import companies_named, company_aliases, doc_years, name_forms, route
+from engine.ask.routing import companies_named, company_aliases, doc_years, name_forms, route, without_company
 from engine.types import Document
 
 
@@ -154,3 +154,18 @@ def test_a_company_that_writes_its_name_in_lower_case_is_named_in_lower_case() -
     plain = Document(id="p1", sha256="", path="y.pdf", name="y", pages=1, status="ready", company="Block")
     assert companies_named("What are the total revenues of zelkova?", [brand, plain]) == {"b1": ["zelkova"]}
     assert companies_named("How is a block of shares priced?", [brand, plain]) == {}
+
+
+def test_the_scope_companys_name_is_left_out_of_the_search() -> None:
+    orchard = [d for d in LIBRARY if d.id.startswith("orch")]
+    assert without_company("Which regions does Orchard Devices primarily operate in?", orchard) == (
+        "Which regions does primarily operate in?")
+    assert without_company("What drove Orchard's gross margin in Q2?", orchard) == "What drove gross margin in Q2?"
+    assert without_company("Did ORCH buy back shares?", orchard) == "Did buy back shares?"
+    # another company's name stays (it is what the question is about), and so does a scope of two companies
+    assert without_company("Does Fine Buy supply Orchard Devices?", [LIBRARY[4]]) == (
+        "Does supply Orchard Devices?")
+    two = [LIBRARY[2], LIBRARY[4]]
+    assert without_company("Compare Orchard Devices and Fine Buy revenue", two) == (
+        "Compare Orchard Devices and Fine Buy revenue")
+    assert without_company("Orchard Devices?", orchard) == "Orchard Devices?"  # nothing left to search with

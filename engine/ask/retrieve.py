@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ask.expansion import Expansion, expand
-from engine.ask.routing import Route, route
+from engine.ask.routing import Route, route, without_company
 from engine.ask.statements import heading, label_match, statement_of, statement_priority, statements_asked, stems
 from engine.errors import AnswerError, EngineError
 from engine.library.index import Indexes
@@ -211,6 +211,14 @@ class Retriever:
         """The documents the question names (empty when it names none)."""
         return route(question, self.ready_documents())
 
+    def without_company(self, question: str, doc_ids: Sequence[str]) -> str:
+        """The question as searched within ``doc_ids``: without their company's name when they are one company's
+        filings (``routing.without_company``)."""
+        if not self.settings.drop_scope_company:
+            return question
+        wanted = set(doc_ids)
+        return without_company(question, [d for d in self.ready_documents() if d.id in wanted])
+
     def doc_name(self, doc_id: str) -> str:
         with self._lock:
             if doc_id not in self._names:
@@ -258,25 +266,32 @@ class Retriever:
         return expand(question) if self.settings.expansion else Expansion(question)
 
     def dense_lists(
-        self, question: str, doc_ids: Sequence[str], everything: bool, k: int
+        self, question: str, doc_ids: Sequence[str], everything: bool, k: int, passages: str | None = None
     ) -> tuple[dict[str, list[tuple[int, float]]], Expansion]:
-        """Dense hits per modality for a question (``k`` text hits; as many tables and figures)."""
+        """Dense hits per modality for a question (``k`` text hits; as many tables and figures). ``passages``:
+        the question as the text modality searches it (without the scope's company name), when it differs."""
         exp = self.expansion(question)
         embedder = self.models.embedder()
         self.indexes.open(embedder.dim)
-        qvec = embedder.embed([exp.dense])[0]
+        text_query = self.expansion(passages).dense if passages and passages != question else exp.dense
+        vecs = embedder.embed([exp.dense] if text_query == exp.dense else [exp.dense, text_query])
+        qvec = vecs[0]
         s = self.settings
-        lists = {"text": self.dense(qvec, "text", doc_ids, everything, k)}
+        lists = {"text": self.dense(vecs[-1], "text", doc_ids, everything, k)}
         lists["table"] = self.dense(qvec, "table", doc_ids, everything, k) if s.use_tables else []
         lists["image"] = self.dense(qvec, "image", doc_ids, everything, k) if s.use_images else []
         return lists, exp
 
     def channels(
-        self, question: str, doc_ids: Sequence[str], everything: bool, depth: int
+        self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
-        """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings."""
+        """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
+        are searched with ``passages`` when given (the question without the scope's company name: the name is
+        in every statement's header, where it helps a table question, and pulls those pages ahead of the
+        passage a narrative question needs)."""
         s = self.settings
-        lists, exp = self.dense_lists(question, doc_ids, everything, depth)
+        lists, exp = self.dense_lists(question, doc_ids, everything, depth, passages)
+        text_terms = self.expansion(passages).lexical if passages else exp.lexical
         lexical: list[list[Candidate]] = []
         if s.hybrid:
             # Passages and tables/figures can be ranked apart, so a statement's line items compete for a top
@@ -285,7 +300,8 @@ class Retriever:
             groups = (["text"], regions) if s.lexical_split else (["text", *regions], [])
             for mods in groups:
                 if mods:
-                    hits = self.lexical.search(exp.lexical, depth, None if everything else doc_ids, mods)
+                    terms = text_terms if mods == ["text"] else exp.lexical
+                    hits = self.lexical.search(terms, depth, None if everything else doc_ids, mods)
                     lexical.append([Candidate(h.chunk_id, h.modality, h.score, _TIER[h.modality], "bm25")  # type: ignore[arg-type]
                                     for h in hits])
         if s.statement_channel and s.use_tables:
@@ -378,7 +394,11 @@ class Retriever:
                 doc_ids, routed, reason = r.doc_ids, True, r.reason
         everything = not scope and not routed and len(doc_ids) == self.store.document_count()
         depth = max(k, s.min_text_hits) * s.candidate_factor
-        lists, lexical, exp = self.channels(question, doc_ids, everything, depth)
+        passages = question if everything else self.without_company(question, doc_ids)
+        # The company's name is in every statement's header: it helps a question for a statement's line item
+        # find that statement, and only pulls statement pages ahead of the passage for any other question.
+        searched = question if statements_asked(question) else passages
+        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages)
         t_search = time.perf_counter()
         theta = self.thresholds()
         ranked, tier = fuse(lists, lexical, theta, s, k, question)

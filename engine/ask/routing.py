@@ -185,6 +185,34 @@ def companies_named(question: str, documents: Sequence[Document]) -> dict[str, l
     return {doc_id: aliases for doc_id, aliases in named.items() if aliases}
 
 
+def without_company(question: str, documents: Sequence[Document]) -> str:
+    """The question without the name of the one company whose filings are the search scope ("What drove
+    PepsiCo's gross margin?" -> "What drove gross margin?"). Inside that company's filings its name is on every
+    page, mostly in statement headers ("PepsiCo, Inc. and Subsidiaries") and exhibit lists, so the name only
+    pulls those pages ahead of the passage that answers. Unchanged when the scope holds several companies or
+    the question does not name the scope's company."""
+    companies = {min(name_forms(d.company), key=len, default="") for d in documents}
+    if len(companies) != 1 or not next(iter(companies)):
+        return question
+    named = companies_named(question, documents)
+    if not named:
+        return question
+    spans = sorted(
+        span for d in documents if d.id in named for alias in named[d.id] for span in _spans(question, alias, True)
+    )
+    out, at = [], 0
+    for start, end in spans:
+        if start < at:
+            continue
+        out.append(question[at:start])
+        possessive = re.match(r"['’]s\b", question[end:])
+        at = end + (possessive.end() if possessive else 0)
+    out.append(question[at:])
+    stripped = re.sub(r"\s{2,}", " ", "".join(out)).strip()
+    stripped = re.sub(r"\s+([?.,;:!])", r"\1", stripped)
+    return stripped if len(stripped.split()) >= 2 else question
+
+
 def is_annual(doc: Document) -> bool:
     """An annual report (10-K or a fiscal-year report), whose figures cover the years before its own."""
     return doc.form_type.upper() == "10-K" or "10k" in doc.name.lower().replace("-", "") or (
