@@ -127,3 +127,15 @@ def test_a_line_items_percent_margin_is_its_share_of_revenue() -> None:
     r = solve(q, TABLES)
     assert r is not None and r.percent and r.value == pytest.approx(328 / 6489 * 100, abs=1e-4)
     assert definition("What is the revenue % margin?") is None  # revenue over itself is no metric
+
+
+def test_an_additive_metric_less_a_line_item() -> None:
+    q = ("What is the FY2019 unadjusted EBITDA less capex? Define unadjusted EBITDA as unadjusted operating "
+         "income + depreciation and amortization [from cash flow statement]. Answer in USD millions.")
+    assert definition(q) == ("(operating income + d&a) - capex", "2019")
+    r = solve(q, TABLES)
+    assert r is not None and not r.percent
+    assert r.value == pytest.approx(1607 + 328 - 116)  # capex is quoted positive although printed as an outflow
+    assert solve("What was FY2018 operating cash flow minus capex?", TABLES).value == pytest.approx(1790 - 131)  # type: ignore[union-attr]
+    assert definition("What is the operating margin less capex in FY2019?") is None  # a ratio less an amount
+    assert definition("Is revenue less volatile than net income?") is None  # "less" that subtracts nothing

@@ -168,6 +168,9 @@ def definition(question: str) -> tuple[str, str] | None:
     m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
+    less = _less(question)
+    if less is not None:
+        return (less, year) if less else None
     named = ratio_named(question)
     if named:
         return named[1], year
@@ -181,6 +184,38 @@ def definition(question: str) -> tuple[str, str] | None:
         part, whole = known_tail(share.group(1)), known_tail(share.group(2))
         if part and whole:
             return f"{part} / {whole} * 100", year
+    return None
+
+
+_LESS = re.compile(r"([\w&'’ -]+?)\s+(?:less|minus)\s+([\w&'’ -]+)", re.I)
+
+
+def known_head(words: str) -> str:
+    """The longest run of words starting ``words`` that the vocabulary knows as a line item ("capex for
+    PepsiCo" -> "capex"); '' when none."""
+    parts = words.split()
+    for k in range(len(parts), 0, -1):
+        head = " ".join(parts[:k])
+        if item_known(head):
+            return head
+    return ""
+
+
+def _less(question: str) -> str | None:
+    """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
+    and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
+    definition less Y. '' when X is a ratio (a ratio less an amount means nothing: compute nothing); None when
+    the question subtracts no line item."""
+    for m in _LESS.finditer(re.sub(r"\([^)]*\)", " ", question)):
+        right = known_head(m.group(2))
+        if not right:
+            continue
+        left = known_tail(m.group(1))
+        if left:
+            return f"{left} - {right}"
+        named = ratio_named(m.group(1))
+        if named and re.search(re.escape(named[0].split()[-1]) + r"\W*$", m.group(1).lower()):
+            return "" if "/" in named[1] else f"({named[1]}) - {right}"
     return None
 
 
