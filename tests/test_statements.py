@@ -72,8 +72,20 @@ def test_selected_data_is_not_a_statement_and_consolidated_comes_first() -> None
     assert statement_of("U.S. CONSUMER SERVICES / TABLE 9: USCS SELECTED INCOME STATEMENT DATA") is None
     assert statement_of("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME | (Millions)") == INCOME
     assert statement_priority("CONSOLIDATED STATEMENTS OF INCOME") == 0
-    assert statement_priority("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME") == 1
-    assert statement_priority("Statements of Operations") == 2
+    assert statement_priority("CONDENSED CONSOLIDATED STATEMENTS OF INCOME (Unaudited)") == 0
+    assert statement_priority("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME") == 2
+    assert statement_priority("Statements of Operations") == 1
+
+
+def test_item_8s_title_does_not_hide_the_statement_under_it() -> None:
+    """Microsoft's income statement (2016 10-K p. 52) is headed by Item 8's title and is not called
+    consolidated: it is the income statement, ahead of the comprehensive income one."""
+    from engine.ask.statements import statement_priority
+
+    head = "PART II / Item 8 / ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA INCOME STATEMENTS"
+    assert statement_of(head) == INCOME
+    assert statement_priority(head) < statement_priority("PART II / Item 8 / COMPREHENSIVE INCOME STATEMENTS")
+    assert statement_of("Schedule II / Supplementary Information / Statements of Income") is None
     assert statements_asked("Does Adobe have an improving Free cashflow conversion as of FY2022?") == [CASH]
 
 
@@ -91,7 +103,7 @@ def test_md_and_a_tables_are_not_statements_and_a_company_named_group_is_no_hint
     assert statement_of("Management's Discussion and Analysis / Off-Balance Sheet Arrangements") is None
     gs = "THE GOLDMAN SACHS GROUP, INC. AND SUBSIDIARIES / Consolidated Balance Sheets"
     assert statement_of(gs) == BALANCE and statement_priority(gs) == 0
-    assert statement_priority("THE GOLDMAN SACHS GROUP, INC. / Balance Sheets") == 2
+    assert statement_priority("THE GOLDMAN SACHS GROUP, INC. / Balance Sheets") == 1
     assert statement_priority("BMW Group Statement of Financial Position") == 0
 
 

@@ -42,7 +42,8 @@ NAMED: dict[str, re.Pattern[str]] = {
 def statement_of(title: str) -> str | None:
     """The primary statement a table heading names, if any (notes, schedules and "selected ... data" extracts
     are not statements)."""
-    head = title[:300]
+    # Item 8's own title ("Financial Statements and Supplementary Data") heads the first statement's page
+    head = re.sub(r"financial statements and supplementa\w* (data|information)", " ", title[:300], flags=re.I)
     if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa|\bselected\b|\bsummary\b|\bhighlights\b|"
                  r"statements? data\b|discussion and analysis|\banalysis\b|\bmd&a\b|off-balance", head, re.I):
         return None
@@ -59,12 +60,13 @@ def heading(index_text: str) -> str:
 
 
 def statement_priority(title: str) -> int:
-    """Order among the tables of one statement: the consolidated statement itself first (0), then
-    comprehensive-income and condensed ones (1), then any other (2)."""
+    """Order among the tables of one statement: the consolidated statement itself first (0, condensed in a
+    10-Q too), then one not called consolidated (1: Microsoft's "INCOME STATEMENTS"; a parent company's
+    "Balance Sheets"), then comprehensive income and the parent company's own statements (2)."""
     head = re.sub(r"\s+", " ", title[:300].lower())
-    if re.search(r"comprehensive|condensed|parent", head):
-        return 1
-    return 0 if re.search(r"(consolidated|group|combined) (statements?|balance|income|cash)", head) else 2
+    if re.search(r"comprehensive|parent", head):
+        return 2
+    return 0 if re.search(r"(consolidated|group|combined) (statements?|balance|income|cash)", head) else 1
 
 
 def statements_asked(question: str) -> list[str]:
