@@ -375,14 +375,25 @@ def later_probes(records: Sequence[EvalRecord], n: int) -> list[EvalRecord]:
 
 
 def take(records: Sequence[EvalRecord], limit: int | None = None, per_source: int | None = None) -> list[EvalRecord]:
-    """The first ``per_source`` questions of each source, then the first ``limit`` of those."""
-    out: list[EvalRecord] = []
-    counts: dict[str, int] = defaultdict(int)
+    """A stratified subset: ``per_source`` questions of each source, taken in turn from each of its documents
+    (the first question of every document, then the second, ...; a source's questions are often grouped by
+    document, and its first N would all be about one filing), in file order; then the first ``limit``."""
+    if per_source is None:
+        return list(records)[:limit] if limit is not None else list(records)
+    by_doc: dict[str, dict[str, list[EvalRecord]]] = defaultdict(dict)
     for rec in records:
-        if per_source is not None and counts[rec.source] >= per_source:
-            continue
-        counts[rec.source] += 1
-        out.append(rec)
+        key = str(rec.docs[0]) if rec.docs else rec.group or rec.id
+        by_doc[rec.source].setdefault(key, []).append(rec)
+    chosen: set[int] = set()
+    for docs in by_doc.values():
+        picked = 0
+        queues = [list(q) for q in docs.values()]
+        while picked < per_source and any(queues):
+            for q in queues:
+                if q and picked < per_source:
+                    chosen.add(id(q.pop(0)))
+                    picked += 1
+    out = [rec for rec in records if id(rec) in chosen]
     return out[:limit] if limit is not None else out
 
 

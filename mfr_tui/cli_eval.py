@@ -34,7 +34,8 @@ def register(sub: Any) -> None:
                    help="doc: search each question's own documents; library: the whole library (routing)")
     s.add_argument("--retrieval-only", action="store_true", help="no answers: page metrics and latency only")
     s.add_argument("--limit", type=int, help="at most N questions (after --source/--per-source)")
-    s.add_argument("--per-source", type=int, help="the first N questions of each source (a stratified subset)")
+    s.add_argument("--per-source", type=int,
+                   help="N questions of each source, taken from each of its documents in turn (a stratified subset)")
     s.add_argument("--mismatched", type=int, default=0, metavar="N",
                    help="also ask N of the questions of another company's filing (unanswerable probes: refusal rate)")
     s.add_argument("--later", type=int, default=0, metavar="N",

@@ -372,3 +372,17 @@ def test_later_probes_move_every_year_three_years_later() -> None:
     assert [(p.id, p.question, p.unanswerable) for p in probes] == [
         ("a@later", "What was FY2021 capex? Compare with 2020.", True)]
     assert later_probes(recs, 0) == []
+
+
+def test_a_stratified_subset_takes_each_sources_documents_in_turn() -> None:
+    from mfr_eval.evaluate import EvalRecord, take
+
+    def rec(i: str, source: str, doc: str) -> EvalRecord:
+        return EvalRecord(id=i, source=source, question="?", answer="1", docs=[Path(f"/d/{doc}.pdf")], gold_pages=None)
+
+    recs = [rec("a1", "adi", "gs"), rec("a2", "adi", "gs"), rec("a3", "adi", "gs"), rec("a4", "adi", "msft"),
+            rec("a5", "adi", "msft"), rec("a6", "adi", "nvda"), rec("f1", "fb", "pep"), rec("f2", "fb", "pep")]
+    assert [r.id for r in take(recs, per_source=4)] == ["a1", "a2", "a4", "a6", "f1", "f2"]  # not a1-a4: gs only
+    assert [r.id for r in take(recs, per_source=1)] == ["a1", "f1"]
+    assert [r.id for r in take(recs, per_source=2, limit=3)] == ["a1", "a4", "f1"]
+    assert take(recs, limit=2) == recs[:2]
