@@ -451,6 +451,8 @@ class Asked:
     end: date | None = None
     """The end of a duration it names by date ("for the year ended December 31, 2022", "the quarter ended July 29,
     2023"): matched against column end dates, because the fiscal year such a date belongs to depends on the filer."""
+    fiscal_named: tuple[int, ...] = ()
+    """The years it names as fiscal years ("FY2025", "fiscal 2025", "Q1 FY24"), not bare ("in 2025")."""
 
 
 _ENDED_BEFORE = re.compile(r"\b(?:end(?:ed|ing|s)?|through|thru)\s*(?:on\s+)?$", re.I)
@@ -494,8 +496,9 @@ def asked_period(question: str) -> Asked:
     elif p.year_word or fiscal_year is not None or end is not None:
         months = 12 if (p.year_word or fiscal_year is not None) else None
     pieces = [s for _, s in sorted(p.pieces)]
+    fiscal_named = tuple(sorted({y for y, _ in p.fiscal_years}))
     return Asked(fiscal_year=fiscal_year, quarter=p.quarter, months=months, instant=instant, years=tuple(years),
-                 text="; ".join(pieces), end=end)
+                 text="; ".join(pieces), end=end, fiscal_named=fiscal_named)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -108,6 +108,16 @@ def test_a_fiscal_year_the_filing_does_not_cover_is_refused_with_what_it_covers(
     assert period_gap("What was Best Buy's revenue in Q2 of FY2024?", resolve(
         "What was Best Buy's revenue in Q2 of FY2024?", sources, cal), [cal], cal) == ""
 
+    # a later fiscal year is refused whatever is asked (no filing reports a year that had not ended)...
+    q = "Which segment of Best Buy grew the most in FY2027?"
+    res = resolve(q, sources, cal)
+    assert not res.candidates and period_gap(q, res, [cal], cal).startswith(
+        "Insufficient information: the filing does not report fiscal 2027")
+    # ... but not a plan for it, a bare later year (an event after the balance sheet date) or an earlier year
+    for q in ("What does Best Buy expect for its store count in FY2027?", "Which stores did Best Buy open in 2027?",
+              "Which segment of Best Buy grew the most in FY2015?"):
+        assert period_gap(q, resolve(q, sources, cal), [cal], cal) == "", q
+
 
 def test_yes_no_questions_of_the_dev_set_are_told_apart_in_code() -> None:
     records = [json.loads(line) for line in (EVAL / "dev.jsonl").read_text(encoding="utf-8").splitlines()]

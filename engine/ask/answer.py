@@ -675,12 +675,14 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
     """A refusal reason when the question asks for a fiscal year none of the searched filings reports, with what
     they cover and the nearest value offered as such; '' when the year is covered (or cannot be told).
 
-    Only for a figure the tables report (the measure resolved to rows) in a year outside every filing's range:
-    a question about plans or guidance for a later year is not refused here."""
+    For a figure the tables report (the measure resolved to rows) in a year outside every filing's range, and
+    for any question about a fiscal year later than every filing's last ("FY2026" of a FY2023 report: no filing
+    reports a year that had not ended), whatever it asks. A question about plans or guidance for a later year
+    is not refused here; nor is a bare later year ("in 2024", events after the balance sheet date)."""
     asked = res.asked
     if asked.fiscal_year is None or asked.instant is not None or _FORWARD.search(question):
         return ""
-    if not res.candidates or not calendars:
+    if not calendars:
         return ""
     covered: set[int] = set()
     for cal in calendars:
@@ -692,6 +694,8 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
         return ""
     missing = [y for y in (asked.years or (asked.fiscal_year,)) if y not in covered]
     if not missing or min(covered) <= min(missing) <= max(covered):
+        return ""
+    if not res.candidates and not (set(missing) <= set(asked.fiscal_named) and min(missing) > max(covered)):
         return ""
     span = f"fiscal {min(covered)}" if len(covered) == 1 else f"fiscal {min(covered)}-{max(covered)}"
     described = calendar.describe() if calendar is not None else span
