@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fakes_models import FakeLLM
-from test_retrieve_lib import FakeDoc, acme_docs, add_docs, build_library
+from test_retrieve_lib import INCOME_TABLE, FakeDoc, acme_docs, add_docs, build_library
 
 from engine.ask.retrieve import FIGURE_WORDS, Candidate, rrf, select_tiers
 from engine.errors import AnswerError, ModelError
@@ -242,8 +242,33 @@ def test_within_one_companys_filing_its_name_does_not_pull_its_headers_ahead(tmp
         ("text", 1, "Our divisions sell snacks in North America, Latin America, Europe and Asia Pacific."),
         *headers,
     ])])
-    q = "In which geographies does Pemberton Foods primarily sell snacks?"
+    q = "Where does Pemberton Foods primarily sell snacks?"
     kept = lib.retriever(drop_scope_company=False, hybrid=False).retrieve(q, scope=["pem2022aaaa"], k=4)
     dropped = lib.retriever(hybrid=False).retrieve(q, scope=["pem2022aaaa"], k=4)
     assert kept.evidence[0].page != 1  # the name's two words outweigh the passage's one
     assert dropped.evidence[0].page == 1 and dropped.question == q
+
+
+def test_a_statement_without_its_title_still_comes_when_the_question_names_it(tmp_path: Path) -> None:
+    balance = {"title": "", "columns": ["2023", "2022"], "rows": [
+        {"label": "Total current assets", "values": ["900", "800"], "numbers": [900.0, 800.0]},
+        {"label": "Accounts payable", "values": ["120", "100"], "numbers": [120.0, 100.0]},
+        {"label": "Total current liabilities", "values": ["450", "500"], "numbers": [450.0, 500.0]}]}
+    passages = [("text", p, f"Using the balance sheet and the statement of income, days payable outstanding DPO "
+                            f"365 average accounts payable cost of sales {p}") for p in range(10, 30)]
+    lib = build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                           "FY2023", [
+        *passages,
+        ("table", 5, "Consolidated Statements of Operations\nColumns: 2023 | 2022\nRows: Revenue; Gross profit; "
+                     "Net income; Earnings per share", INCOME_TABLE),
+        # the balance sheet's title was lost by the text layer: known by its rows
+        ("table", 6, "(In millions)\nColumns: 2023 | 2022\nRows: Total current assets; Accounts payable; "
+                     "Total current liabilities", balance),
+    ])])
+    q = ("Using the balance sheet and the statement of income, what is FY2023 days payable outstanding? DPO is "
+         "365 * average accounts payable / cost of sales.")
+    r = lib.retriever(hybrid=False).retrieve(q, scope=["acme2023aaaa"], k=5)
+    assert {5, 6} <= {e.page for e in r.evidence} and len(r.evidence) == 5
+    one = lib.retriever(hybrid=False).retrieve("What was the cost of sales in the statement of income?",
+                                               scope=["acme2023aaaa"], k=5)
+    assert 6 not in {e.page for e in one.evidence}  # one statement asked: no balance sheet pinned

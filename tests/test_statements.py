@@ -139,3 +139,18 @@ def test_the_closer_row_match_scores_higher() -> None:
     exact = label_match(q, ["Net increase in cash and cash equivalents"])
     loose = label_match(q, ["Cash and cash equivalents, beginning of year"])
     assert exact > loose > 0
+
+
+def test_a_statement_whose_title_the_text_layer_lost_is_known_by_its_rows() -> None:
+    from engine.ask.statements import statement_by_rows
+
+    corning = ("(In millions, except share and per share amounts)\nColumns: December 31, 2020 | December 31, 2019\n"
+               "Rows: Cash and cash equivalents; Inventories, net (Note 6); Total current assets; Goodwill, net; "
+               "Accounts payable; Total current liabilities; Long-term debt; Total equity")
+    assert statement_by_rows(corning) == BALANCE
+    assert statement_by_rows("x\nRows: Net cash provided by operating activities; Net cash used in investing "
+                             "activities; Dividends paid") == CASH
+    assert statement_by_rows("x\nRows: Net sales; Cost of sales; Operating income; Net income; Basic earnings per "
+                             "share") == INCOME
+    assert statement_by_rows("Segment assets\nRows: Total assets; Capital expenditures") is None
+    assert statement_by_rows("no rows line: total assets total liabilities") is None

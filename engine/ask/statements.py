@@ -54,6 +54,30 @@ def statement_of(title: str) -> str | None:
     return None
 
 
+_ROW_SIGNATURES: dict[str, tuple[re.Pattern[str], ...]] = {
+    BALANCE: (re.compile(r"\btotal (current )?assets\b"), re.compile(r"\btotal (current )?liabilities\b|"
+                                                                 r"\baccounts payable\b")),
+    CASH: (re.compile(r"\boperating activities\b"), re.compile(r"\binvesting activities\b")),
+    INCOME: (re.compile(r"\b(net sales|revenues?|total revenues?)\b"),
+             re.compile(r"\bnet (income|earnings|loss)\b"),
+             re.compile(r"\bper (common )?share\b|\bincome before (income )?taxes\b|\boperating income\b")),
+}
+"""Rows that only a primary statement has all of: a balance sheet's total assets and liabilities, a cash flow
+statement's operating and investing activities, an income statement's revenue, net income and per-share or
+pre-tax lines."""
+
+
+def statement_by_rows(index_text: str) -> str | None:
+    """The primary statement a table is by its rows (its index entry's "Rows:" line), for a statement whose title
+    the page's text layer lost (a title drawn as a page header): used only for a statement a filing has no titled
+    table of."""
+    rows = index_text.split("\nRows:", 1)[1].lower() if "\nRows:" in index_text else ""
+    for kind, needed in _ROW_SIGNATURES.items():
+        if rows and all(p.search(rows) for p in needed):
+            return kind
+    return None
+
+
 def heading(index_text: str) -> str:
     """The heading a table's index entry starts with: its first two lines (page heading and title)."""
     return " ".join(index_text.split("\n", 2)[:2])
