@@ -13,7 +13,7 @@ ROLES: tuple[str, ...] = ("embedder", "llm", "vision", "detector", "ocr", "reran
 OPTIONAL_ROLES: frozenset[str] = frozenset({"vision", "reranker"})
 
 BACKENDS: dict[str, frozenset[str]] = {
-    "embedder": frozenset({"sentence-transformers"}),
+    "embedder": frozenset({"sentence-transformers", "onnx-int8"}),
     "llm": frozenset({"llama-server", "openai", "llama-cpp"}),
     "vision": frozenset({"llama-server", "openai", "llama-cpp-mtmd", "none"}),
     "detector": frozenset({"ultralytics", "geometry", "none"}),
@@ -24,7 +24,9 @@ BACKENDS: dict[str, frozenset[str]] = {
 
 ``llama-server``: the GGUF runs in a ``llama_cpp.server`` child process this app starts (the default);
 ``openai``: a server already running (``url``); ``llama-cpp`` / ``llama-cpp-mtmd``: in the app's own process
-(kept for unit tests; a native crash there takes the app down, and a CUDA build cannot share it with torch)."""
+(kept for unit tests; a native crash there takes the app down, and a CUDA build cannot share it with torch).
+``onnx-int8`` (embedder): the sentence-transformers folder exported once to an int8 ONNX graph (cached under the
+models dir) and run with onnxruntime on the CPU."""
 
 _RESERVED = {"backend", "path", "packaged", "sha256", "mmproj", "mmproj_sha256"}
 

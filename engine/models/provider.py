@@ -17,6 +17,7 @@ from engine.settings import Settings
 
 FACTORIES: dict[tuple[str, str], str] = {
     ("embedder", "sentence-transformers"): "engine.models.st_embedder:build",
+    ("embedder", "onnx-int8"): "engine.models.onnx_embedder:build",
     ("llm", "llama-server"): "engine.models.llama_server:build_llm",
     ("llm", "openai"): "engine.models.llama_server:build_external_llm",
     ("llm", "llama-cpp"): "engine.models.llama_backend:build_llm",
