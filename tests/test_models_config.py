@@ -111,7 +111,7 @@ def test_malformed_models_toml_gives_clear_errors(tmp_path: Path, text: str, mat
 
 
 def test_unknown_profile_lists_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="Profiles there: default, remote, small, workstation"):
+    with pytest.raises(ConfigError, match="Profiles there: default, fast-embed, remote, small, workstation"):
         load_models_config(repo_models_toml(), "nope")
 
 
