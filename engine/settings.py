@@ -230,6 +230,11 @@ class Settings:
     max_per_page: int = 2
     """At most this many evidence items of one page keep their rank (0: no limit); the rest move behind."""
 
+    min_passages: int = 3
+    """At least this many of the ``top_k`` are passages (text chunks) when the candidates hold them: tables and
+    figures rank by their margin over a lower threshold and with two channels of their own, and could otherwise
+    fill every place while the passage a narrative question needs waits just behind (0: no quota)."""
+
     candidate_factor: int = 3
     """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""
 

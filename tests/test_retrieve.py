@@ -272,3 +272,16 @@ def test_a_statement_without_its_title_still_comes_when_the_question_names_it(tm
     one = lib.retriever(hybrid=False).retrieve("What was the cost of sales in the statement of income?",
                                                scope=["acme2023aaaa"], k=5)
     assert 6 not in {e.page for e in one.evidence}  # one statement asked: no balance sheet pinned
+
+
+def test_a_few_passages_keep_a_place_among_tables() -> None:
+    from engine.ask.retrieve import with_passages
+
+    ranked = [Candidate(i, "table", 0.5) for i in range(1, 9)] + [Candidate(i, "text", 0.6) for i in range(9, 13)]
+    out = with_passages(ranked, 6, 2)
+    assert [c.chunk_id for c in out] == [1, 2, 3, 4, 9, 10]  # the last two tables give way to the best passages
+    assert with_passages(ranked, 6, 0) == ranked[:6]
+    assert [c.chunk_id for c in with_passages(ranked, 3, 2)] == [1, 2, 9]  # a third of the places at most
+    mixed = [Candidate(1, "text", 0.6), Candidate(2, "table", 0.5), Candidate(3, "text", 0.6)]
+    assert with_passages(mixed, 3, 2) == mixed  # already enough passages
+    assert [c.chunk_id for c in with_passages(ranked[:7], 6, 2)] == [1, 2, 3, 4, 5, 6]  # no passage to bring in

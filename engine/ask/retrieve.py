@@ -173,6 +173,22 @@ def spread_pages(
     return head + tail
 
 
+def with_passages(ranked: Sequence[Candidate], k: int, quota: int) -> list[Candidate]:
+    """The first ``k`` candidates, with at least ``quota`` passages among them (a third of them at most) when
+    ``ranked`` has them: the best passages behind the ``k`` take the places of the last tables and figures, and
+    the order is kept."""
+    head = list(ranked[:k])
+    short = min(quota, k // 3) - sum(c.modality == "text" for c in head)
+    if short <= 0:
+        return head
+    extra = [c for c in ranked[k:] if c.modality == "text"][:short]
+    if not extra:
+        return head
+    drop = {id(c) for c in [c for c in head if c.modality != "text"][-len(extra):]}
+    kept = [c for c in head if id(c) not in drop]
+    return kept + extra
+
+
 class Retriever:
     """Tiered dense retrieval, BM25, fusion, routing and reranking. Thread-safe; caches per library state."""
 
@@ -425,7 +441,7 @@ class Retriever:
             ranked = self.rerank(question, ranked, timings)
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
-        ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)[:k]
+        ranked = with_passages(spread_pages(ranked[: k * 4], pages, s.max_per_page), k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k)
         evidence = [self._evidence(chunks[c.chunk_id], c) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
