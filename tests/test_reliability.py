@@ -215,6 +215,43 @@ def test_doctor_repairs_damaged_index_wrong_dimension_and_temp_files(tmp_path: P
     assert library_state(data)["index_equal"] == {"text": True, "table": True, "image": True}
 
 
+def test_another_embedder_of_the_same_size_is_refused_until_doctor_re_embeds(tmp_path: Path) -> None:
+    """Two embedders of one size (MiniLM and its int8 ONNX export) would mix vectors silently: the library
+    records which one made them, search and ingest refuse the other, and doctor --repair embeds again."""
+    from engine.errors import StoreError
+
+    data = tmp_path / "lib"
+    engine = make_engine(data)
+    engine.ingest([write_filing(tmp_path / "acme.pdf")])
+    assert engine.store.vectors_embedder() == "fake-crc32"
+    engine.close()
+
+    class Renamed(FakeEmbedder):
+        name = "fake-crc32-int8"
+
+    def renamed() -> Engine:
+        return Engine(Settings(data_dir=data, extract_workers=1),
+                      overrides={"embedder": Renamed(), "llm": FakeLLM(), "vision": None, "detector": None,
+                                 "ocr": None, "reranker": None})
+
+    other = renamed()
+    with pytest.raises(StoreError, match="doctor --repair"):
+        other.retriever().retrieve("How much restricted cash was held?")
+    results = other.ingest([other_pdf(tmp_path / "other.pdf")])
+    assert not results[0].ok and results[0].error_title == "Embedder changed"
+    vectors = (data / "index" / "text.usearch").read_bytes()
+    report = other.doctor()
+    assert "index_embedder" in {f.check for f in report.problems}
+    assert (data / "index" / "text.usearch").read_bytes() == vectors, "doctor without --repair changes nothing"
+    other.doctor(repair=True)
+    other.close()
+    again = renamed()
+    assert again.store.vectors_embedder() == "fake-crc32-int8" and again.doctor().clean
+    assert again.retriever().retrieve("How much restricted cash was held?").evidence
+    assert library_state(data)["index_equal"] == {"text": True, "table": True, "image": True}
+    again.close()
+
+
 def test_doctor_salvages_a_damaged_catalogue(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     engine = make_engine(data)

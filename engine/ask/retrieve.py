@@ -32,7 +32,7 @@ from engine.ask.statements import (
 from engine.errors import AnswerError, EngineError
 from engine.library.index import Indexes
 from engine.library.lexical import LexicalIndex
-from engine.library.store import Store
+from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
 from engine.settings import Settings
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
@@ -203,6 +203,7 @@ class Retriever:
         self._docs: list[Document] | None = None
         self._statements: dict[str, dict[str, list[int]]] = {}
         self._labels: dict[int, list[str]] = {}
+        self._vectors_checked = ""
         self.lexical = LexicalIndex(store)
 
     def invalidate(self) -> None:
@@ -213,6 +214,7 @@ class Retriever:
             self._docs = None
             self._statements.clear()
             self._labels.clear()
+            self._vectors_checked = ""
         self.lexical.invalidate()
 
     # --- scope ---------------------------------------------------------------------------------------
@@ -296,6 +298,9 @@ class Retriever:
         the question as the text modality searches it (without the scope's company name), when it differs."""
         exp = self.expansion(question)
         embedder = self.models.embedder()
+        if self._vectors_checked != embedder.name:
+            check_embedder(self.store.vectors_embedder(), embedder.name)
+            self._vectors_checked = embedder.name
         self.indexes.open(embedder.dim)
         text_query = self.expansion(passages).dense if passages and passages != question else exp.dense
         vecs = embedder.embed([exp.dense] if text_query == exp.dense else [exp.dense, text_query])

@@ -377,6 +377,7 @@ class Ingestor:
             return
         t = time.perf_counter()
         embedder = self.models.embedder()
+        self.store.claim_vectors(embedder.name)
         self.indexes.open(embedder.dim)
         s = self.settings
         regions = self.store.regions(ctx.doc_id)
@@ -479,6 +480,7 @@ class Ingestor:
         if stages.get("embed", {}).get("status") != "done":
             return {"table": 0, "image": 0}
         embedder = self.models.embedder()
+        self.store.claim_vectors(embedder.name)
         self.indexes.open(embedder.dim)
         pages = [_page_from_row(r) for r in self.store.pages(doc_id, with_words=True)]
         region_chunks = self._region_chunks(doc_id, pages, self.store.regions(doc_id))

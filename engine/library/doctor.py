@@ -468,9 +468,25 @@ class Doctor:
         rebuild: list[str] = []
         broken: set[str] = set()
         keys: dict[str, set[int]] = {}
+        recorded = store.vectors_embedder()
+        current = str(self._embedder.name) if dim is not None else ""
+        if current and recorded and recorded != current:
+            f = report.add("index_embedder", "error",
+                           f"The vectors were made by the embedder {recorded}, but the embedder now is {current}; "
+                           "every index will be rebuilt by embedding the catalogue again.", repairable=True,
+                           recorded=recorded, embedder=current)
+            if repair:
+                self._move_aside([p for m in MODALITIES if (p := s.index_dir / f"{m}.usearch").exists()])
+                f.repaired = True
         for m in MODALITIES:
             path = s.index_dir / f"{m}.usearch"
             embedded = {i for i, r in by_modality[m].items() if r["embed"] == "done"}
+            if current and recorded and recorded != current:
+                keys[m] = set()
+                broken.add(m)
+                if repair:
+                    rebuild.append(m)
+                continue
             if not path.exists():
                 keys[m] = set()
                 if embedded:
@@ -565,6 +581,10 @@ class Doctor:
                 ids = sorted(i for i, r in by_modality[mod].items() if r["embed"] == "done")
                 self._embed_into(mod, ids, store)
             self._indexes.save()
+            if current and recorded != current and set(rebuild) == set(MODALITIES):
+                from engine.library.store import EMBEDDER_KEY
+
+                store.put_setting(EMBEDDER_KEY, current)
             report.add("index_rebuilt", "info", f"Rebuilt the {', '.join(rebuild)} index from the catalogue.")
         unflagged = [i for m in MODALITIES for i, r in by_modality[m].items()
                      if not r["indexed"] and r["embed"] == "done" and (i in keys.get(m, set()) or m in rebuild)]

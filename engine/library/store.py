@@ -241,6 +241,21 @@ def _bbox(raw: str | None) -> BBox | None:
     return (float(vals[0]), float(vals[1]), float(vals[2]), float(vals[3]))
 
 
+
+EMBEDDER_KEY = "vectors_embedder"
+"""Catalogue setting: the name of the embedder whose vectors the indexes hold."""
+
+
+def check_embedder(recorded: str | None, current: str) -> None:
+    """Refuse to search or extend vectors made by another embedder than ``current``."""
+    if recorded and recorded != current:
+        raise StoreError(
+            f"This library's vectors were made by the embedder {recorded}, but the embedder now is {current} "
+            "(another models.toml profile?). Use the profile the library was built with, or run "
+            "`mfr-tui doctor --repair` to embed the library again with this one.",
+            title="Embedder changed",
+        )
+
 class Store:
     """The catalogue. One connection per thread; WAL mode so readers never wait on the ingest writer."""
 
@@ -735,6 +750,21 @@ class Store:
         return [
             {**dict(r), "scope": json.loads(r["scope"]), "payload": json.loads(r["payload"])} for r in rows
         ]
+
+    # --- the embedder of the vectors ---------------------------------------------------------------
+    def vectors_embedder(self) -> str | None:
+        """The name of the embedder that made the library's vectors; None in a library from before it was
+        recorded (or with no vectors yet)."""
+        name = self.get_setting(EMBEDDER_KEY)
+        return str(name) if name else None
+
+    def claim_vectors(self, embedder: str) -> None:
+        """Before vectors are added: record ``embedder`` as the one that makes them, or refuse it when another
+        made the ones already there (two embedders of one size would mix silently: usearch only checks the
+        size)."""
+        check_embedder(self.vectors_embedder(), embedder)
+        if self.vectors_embedder() is None:
+            self.put_setting(EMBEDDER_KEY, embedder)
 
     # --- settings ------------------------------------------------------------------------------------
     def get_setting(self, key: str) -> Any:
