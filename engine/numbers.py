@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 SCALES: dict[str, float] = {
@@ -199,6 +200,30 @@ def same_number(q: Quantity, ref: float) -> bool:
         if not d and scale != 1.0 and abs(x - v) <= 1e-6 * max(1.0, v):
             return True
     return False
+
+
+def derived_from(q: Quantity, inputs: Sequence[Quantity]) -> str:
+    """How ``q`` follows from two of ``inputs`` (the other figures of the same answer, each found in the cited
+    evidence) by one step an answer spells out: their difference, sum, ratio, share in percent or percent
+    change, equal at ``q``'s written precision ("$236 million ... $173 million ... a difference of $63 million");
+    '' when it does not. Inputs of another scale word than ``q`` are not combined with it."""
+    v = abs(q.value)
+    tol = 0.5 * 10 ** (-q.decimals) + 1e-9
+    usable = [x for x in inputs if x is not q and x.raw != q.raw and (x.scale == q.scale or x.percent or q.percent)]
+    for i, a in enumerate(usable):
+        for b in usable[i + 1:]:
+            x, y = a.value, b.value
+            options = [(abs(x - y), f"{a.raw} - {b.raw}"), (abs(x + y), f"{a.raw} + {b.raw}")]
+            for p, r in ((x, y), (y, x)):
+                if r:
+                    first, second = (a, b) if p is x else (b, a)
+                    options += [(abs(p / r), f"{first.raw} / {second.raw}"),
+                                (abs(p / r * 100), f"{first.raw} / {second.raw} x 100"),
+                                (abs((p - r) / r * 100), f"({first.raw} - {second.raw}) / {second.raw} x 100")]
+            for value, shown in options:
+                if abs(value - v) <= tol:
+                    return shown
+    return ""
 
 
 def close(a: float, b: float, decimals: int = 0, rel_tol: float = 0.01) -> bool:

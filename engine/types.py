@@ -178,8 +178,9 @@ class Check:
     where: str = ""
     note: str = ""
     status: str = ""
-    """``verified``, ``computed``, ``in_text`` (found), or ``other_period``, ``other_row``, ``missing``
-    (flagged: ``note`` says what the number is instead)."""
+    """``verified``, ``computed``, ``in_text``, ``derived`` (a difference, sum, ratio or change of the answer's
+    found figures) (found), or ``other_period``, ``other_row``, ``missing`` (flagged: ``note`` says what the
+    number is instead)."""
     number: float | None = None
     """The number as the answer writes it (sign applied, scale word not applied): the UI highlights cells by it and
     never parses the answer again."""

@@ -15,7 +15,8 @@ from typing import Any
 from engine.numbers import Quantity, checkable, parse_cell, quantities, same_number
 from engine.types import Answer, Check, Citation, Evidence
 
-FOUND_LABELS = {"verified": "verified", "computed": "computed from the cells", "in_text": "stated in the cited text"}
+FOUND_LABELS = {"verified": "verified", "computed": "computed from the cells", "in_text": "stated in the cited text",
+                "derived": "worked out from found figures"}
 """What a found check's status means, in words."""
 FLAGGED_LABELS = {"other_period": "another period", "other_row": "another row", "missing": "not found",
                   "in_text": "not the asked cell"}

@@ -190,6 +190,20 @@ def test_number_matching_precision_and_scale() -> None:
     assert [(c.value, c.found) for c in checks] == [("$1.6 billion", True)]
 
 
+def test_a_figure_the_answer_works_out_from_its_found_figures_is_not_flagged() -> None:
+    ev = [Evidence(1, "d", "D", 3, "text", 0.5, "Median exit valuation: USA $236 million; Europe $173 million.")]
+    checks = check_numbers("The USA's was $236 million [1] and Europe's $173 million [1]: $63 million more.", ev)
+    assert [(c.value, c.found, c.status) for c in checks] == [
+        ("$236 million", True, "in_text"), ("$173 million", True, "in_text"), ("$63 million", True, "derived")]
+    assert checks[2].note == "worked out in the answer: $236 million - $173 million"
+    grew = check_numbers("It rose from $173 million to $236 million [1], up 36.4%.", ev)
+    assert grew[-1].status == "derived" and "x 100" in grew[-1].note
+    # a figure no step of the found ones gives stays flagged; so does one worked out from a figure not found
+    assert check_numbers("USA $236 million [1], Europe $173 million [1], gap $70 million.", ev)[-1].status == "missing"
+    made_up = check_numbers("USA $250 million [1], Europe $173 million [1], gap $77 million.", ev)
+    assert [c.status for c in made_up] == ["missing", "in_text", "missing"]
+
+
 def test_ask_json_has_tier_citations_checks_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from engine import Engine
     from mfr_tui.cli import cmd_ask

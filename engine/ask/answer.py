@@ -34,7 +34,7 @@ from engine.errors import AnswerError, Cancelled, EngineError
 from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
-from engine.numbers import Quantity, checkable, quantities, same_number
+from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
 from engine.periods import Calendar, asked_period
 from engine.settings import Settings
 from engine.types import (
@@ -193,7 +193,8 @@ def check_numbers(
     pool = [(v, e) for e in cited for v in evidence_numbers(e, regions.get(e.region_id or -1))]
     cells_asked = bool(resolution and resolution.cells)
     checks: list[Check] = []
-    for q in answer_numbers(text):
+    said = answer_numbers(text)
+    for q in said:
         if resolution is not None:
             verdict = judge(q, resolution, calendar, computed)
         else:
@@ -217,6 +218,11 @@ def check_numbers(
         else:
             checks.append(Check(q.raw, True, f"{hit.doc} p.{hit.page}", "stated in the cited text", "in_text",
                                 q.value))
+    # a difference, sum, ratio or change the answer works out from its own figures, each of them found
+    found = [q for q, c in zip(said, checks, strict=True) if c.found]
+    for i, (q, c) in enumerate(zip(said, checks, strict=True)):
+        if c.status == "missing" and (how := derived_from(q, found)):
+            checks[i] = Check(q.raw, True, "computed", f"worked out in the answer: {how}", "derived", q.value)
     return checks
 
 
