@@ -139,3 +139,26 @@ def test_an_additive_metric_less_a_line_item() -> None:
     assert solve("What was FY2018 operating cash flow minus capex?", TABLES).value == pytest.approx(1790 - 131)  # type: ignore[union-attr]
     assert definition("What is the operating margin less capex in FY2019?") is None  # a ratio less an amount
     assert definition("Is revenue less volatile than net income?") is None  # "less" that subtracts nothing
+
+
+def test_an_x_to_y_ratio_of_two_line_items_and_standard_ratios_named_in_the_singular() -> None:
+    q = "What is the FY2019 cash balance to total liability ratio? Round to three decimals."
+    assert definition(q) == ("FY2019 cash balance / total liability", "2019")
+    q2 = "What is the FY2019 capex to average inventory ratio?"
+    r = solve(q2, TABLES)
+    assert r is not None and not r.percent and r.value == pytest.approx(116 / ((300 + 250) / 2), abs=1e-4)
+    pct = solve("What is the FY2019 capex to revenue ratio in percent?", TABLES)
+    assert pct is not None and pct.percent and pct.value == pytest.approx(116 / 6489 * 100, abs=1e-4)
+    assert definition("What is the ratio of revenue to its peers?") is None  # not 'X to Y ratio' of two items
+    assert definition("what is the FY2019 return on asset?")[0].startswith("net income / (average total assets")  # type: ignore[index]
+    assert definition("FY2019 operating profit margin before depreciation?")[0] == (  # type: ignore[index]
+        "(operating income + d&a) / revenue * 100")
+
+
+def test_a_qualified_row_is_another_item_and_an_additive_metric_is_no_ratio_by_itself() -> None:
+    # the balance sheet has total current liabilities only: total liabilities is not found (nothing is computed)
+    assert solve("What is the FY2019 total current assets to total liability ratio?", TABLES) is None
+    assert solve("What is the FY2019 total current assets to total current liabilities ratio?", TABLES) is not None
+    # debt to EBITDA is a ratio of a term this vocabulary does not define: not EBITDA alone
+    assert definition("what is the FY2019 debt to ebitda ratio?") is None
+    assert definition("what is the FY2019 ebitda?") == ("operating income + d&a", "2019")

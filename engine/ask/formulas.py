@@ -144,6 +144,11 @@ _SHARE_OF = re.compile(
 )
 
 
+_TO_RATIO = re.compile(r"([\w&'’ -]+?)\s+to\s+(average\s+)?([\w&'’ -]+?)\s+ratio\b", re.I)
+"""'X to Y ratio' of two line items ("cash balance to total liability ratio", "interest expense to average
+long-term debt ratio"): X / Y, a fraction unless the question asks for a percentage."""
+_PERCENT = re.compile(r"%|\bper ?cent", re.I)
+
 _MARGIN = re.compile(r"([\w&'’ -]+?)\s*%\s*margin\b", re.I)
 """A line item's "% margin": the item as a percentage of revenue ("FY2015 D&A % margin")."""
 
@@ -172,8 +177,17 @@ def definition(question: str) -> tuple[str, str] | None:
     if less is not None:
         return (less, year) if less else None
     named = ratio_named(question)
+    if named and "/" not in named[1] and re.search(
+            rf"\bto\s+(?:\w+\s+)?{re.escape(named[0])}\b.*\bratio\b|\b{re.escape(named[0])}\s+to\b", question, re.I):
+        return None  # "debt to EBITDA ratio": EBITDA is one term of a ratio this vocabulary does not define
     if named:
         return named[1], year
+    to = _TO_RATIO.search(re.sub(r"\([^)]*\)", " ", question))
+    if to:
+        part, whole = known_tail(to.group(1)), known_tail(to.group(3))
+        if part and whole and canonical(part) != canonical(whole):
+            whole = f"(average {whole} between {{prev}} and {{year}})" if to.group(2) else whole
+            return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
     margin = _MARGIN.search(re.sub(r"\([^)]*\)", " ", question))  # "D&A (from the cash flow statement) % margin"
     if margin:
         part = known_tail(margin.group(1))

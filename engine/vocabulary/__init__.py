@@ -145,9 +145,14 @@ def label_score(phrase: str, label: str) -> float:
 @cache
 def _ratio_patterns() -> list[tuple[str, str, re.Pattern[str]]]:
     """Each ratio's name as a pattern whose words may run together ("free cashflow conversion") and whose last
-    word may be plural ("gross margins"), longest first."""
-    return [(name, expr, re.compile(r"(?<![a-z])" + r"\s*".join(re.escape(w) for w in name.split())
-                                    + r"(?:s|es)?(?![a-z])"))
+    word may be plural ("gross margins") or, in a plural name, singular ("return on asset"), longest first."""
+    def words(name: str) -> str:
+        *head, last = name.split()
+        # the last word plural ("gross margins") or, a plural name, singular ("return on asset")
+        tail = re.escape(last[:-1]) + "s?" if last.endswith("s") and len(last) > 3 else re.escape(last) + "(?:s|es)?"
+        return r"\s*".join([*(re.escape(w) for w in head), tail])
+
+    return [(name, expr, re.compile(r"(?<![a-z])" + words(name) + r"(?![a-z])"))
             for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0]))]
 
 
