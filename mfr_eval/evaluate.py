@@ -321,6 +321,11 @@ class EvalOptions:
     filing cannot report); they count as unanswerable: the right company, a period not covered."""
 
 
+_GENERIC = re.compile(r"\b(?:the|this) (?:company|firm|group|registrant)\b", re.I)
+_NAMED = re.compile(r"(?<=\s)[A-Z][\w&.-]+")
+"""A capitalised word after the first: a name, a product, a segment, a report the question is about."""
+
+
 def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable[str]) -> list[EvalRecord]:
     """Up to ``n`` unanswerable probes: questions spread evenly over ``records``, each asked of the filing of
     another company (``group``, else the file name's first word) among ``available`` document keys. Probes
@@ -334,6 +339,11 @@ def mismatched_probes(records: Sequence[EvalRecord], n: int, available: Iterable
         return (rec.group or Path(doc).stem).split("_")[0].split("-")[0].strip().lower()
 
     owner = {_doc_key(d): company(r, _doc_key(d)) for r in records for d in r.docs}
+    # a question about "the company" that names nothing ("What are the revenues of the company for every period
+    # shown?") is answerable from any filing: no probe
+    records = [r for r in records if not _GENERIC.search(r.question) or _NAMED.search(r.question)]
+    if not records:
+        return []
     step = max(1, len(records) // n)
     probes: list[EvalRecord] = []
     for i, rec in enumerate(records[::step][:n]):

@@ -386,3 +386,18 @@ def test_a_stratified_subset_takes_each_sources_documents_in_turn() -> None:
     assert [r.id for r in take(recs, per_source=1)] == ["a1", "f1"]
     assert [r.id for r in take(recs, per_source=2, limit=3)] == ["a1", "a4", "f1"]
     assert take(recs, limit=2) == recs[:2]
+
+
+def test_no_probe_from_a_question_about_the_company_that_names_nothing(tmp_path: Path) -> None:
+    from mfr_eval.evaluate import EvalRecord, _doc_key, mismatched_probes
+
+    docs = [tmp_path / f"{n}.pdf" for n in ("acme", "globex")]
+    for p in docs:
+        p.write_bytes(b"%PDF-1.4")
+    generic = "What are the revenues of the company for every period shown?"
+    recs = [EvalRecord(id="g", source="parsee", question=generic, answer="1", docs=[docs[0]], gold_pages=None,
+                       group="acme"),
+            EvalRecord(id="n", source="parsee", question="What were the company's Cloud revenues in 2022?",
+                       answer="1", docs=[docs[1]], gold_pages=None, group="globex")]
+    probes = mismatched_probes(recs, 2, [_doc_key(p) for p in docs])
+    assert [p.id for p in probes] == ["n@other"]  # 'Cloud' is named: the other filing cannot answer it
