@@ -360,3 +360,21 @@ def test_a_metric_the_statement_cannot_give_is_said_to_be_unsuited() -> None:
     assert not_meaningful("What drove gross margin change as of FY2022?", tables, None, resolve(q, tables, None)) == ""
     rates = [TableSource(2, RATES, heading="CONSOLIDATED STATEMENTS OF INCOME")]
     assert not_meaningful(q, rates, None, resolve(q, rates, None)) == ""
+
+
+def test_a_row_the_question_writes_out_beats_the_vocabularys_name_for_it() -> None:
+    earnings = {"title": "Consolidated Statements of Earnings", "columns": ["2021", "2020", "2019"], "rows": [
+        {"label": "Total non-interest revenues", "values": ["52,869", "39,809", "40,224"],
+         "numbers": [52869.0, 39809.0, 40224.0]},
+        {"label": "Total net revenues", "values": ["59,339", "44,560", "36,546"],
+         "numbers": [59339.0, 44560.0, 36546.0]},
+        {"label": "Net earnings", "values": ["21,635", "9,459", "8,466"], "numbers": [21635.0, 9459.0, 8466.0]},
+        {"label": "Net earnings applicable to common shareholders", "values": ["21,151", "8,915", "7,897"],
+         "numbers": [21151.0, 8915.0, 7897.0]},
+    ]}
+    src = [TableSource(1, earnings)]
+    assert [c.value for c in resolve("What was the net earnings applicable to common shareholders in 2019?",
+                                     src).cells] == [7897.0]
+    assert [c.value for c in resolve("What were net earnings in 2019?", src).cells] == [8466.0]
+    assert [c.value for c in resolve("What was the total non-interest revenue in 2020?", src).cells] == [39809.0]
+    assert [c.value for c in resolve("What were total net revenues in 2020?", src).cells] == [44560.0]

@@ -192,16 +192,32 @@ def measures(question: str) -> list[Measure]:
     return kept
 
 
-def row_fit(measure: Measure, label: str, asked_stems: set[str]) -> float:
-    """How well a row label reports a measure: 2 for a label the vocabulary lists for it, else the best label
+def phrase(text: str) -> str:
+    """Words of a label or question for a literal comparison: lower case, punctuation and hyphens as spaces, a
+    plural's final s dropped, "total" at the start dropped."""
+    words = [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.sub(r"[^a-z0-9&]+", " ", text.lower()).split()]
+    return " ".join(words[1:] if words[:1] == ["total"] else words)
+
+
+NAMED_ROW = 2.5
+"""Row fit of a label the question writes out word for word (three words or more): "Net earnings applicable to
+common shareholders" beats the vocabulary's "Net earnings" (2.0) for net income when the question names it."""
+
+
+def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = "") -> float:
+    """How well a row label reports a measure: ``NAMED_ROW`` for a label of three words or more that the question
+    (``named``: its ``phrase``) writes out, 2 for a label the vocabulary lists for it, else the best label
     score against its names; a measure the vocabulary does not know fits a label by the share of the label's
     content words the question holds."""
     low = label.lower().strip(" :")
     if measure.item is not None:
-        if low in measure.item.labels or low == measure.name:
-            return 2.0
         if measure.item.excludes(label):
             return 0.0
+        written = phrase(label)
+        if named and len(written.split()) >= 3 and f" {written} " in f" {named} ":
+            return NAMED_ROW
+        if low in measure.item.labels or low == measure.name:
+            return 2.0
         # the names a filing prints, not what a question may call the item ("profit" asks for net income, but
         # a row "Gross profit" is not net income)
         return max(label_score(n, label) for n in (measure.item.name, *measure.item.labels))
@@ -224,7 +240,7 @@ def _scale(table: dict[str, Any], label: str, raw: str) -> float:
 
 
 def table_cells(source: TableSource, question_measures: Sequence[Measure], asked: Asked,
-                calendar: Calendar | None, asked_stems: set[str]) -> list[Cell]:
+                calendar: Calendar | None, asked_stems: set[str], named: str = "") -> list[Cell]:
     """Every cell of a table whose row fits one of the measures, each with its row and period fit (read with the
     table's own filing calendar when it has one, else ``calendar``)."""
     table = source.table
@@ -242,7 +258,7 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
         if not label or not any(isinstance(x, int | float) for x in numbers):
             continue
         for m in question_measures:
-            fit = row_fit(m, label, asked_stems)
+            fit = row_fit(m, label, asked_stems, named)
             if fit < ROW_MIN:
                 continue
             if m.item is not None and m.item.balance and statement == "cash_flow":
@@ -309,7 +325,8 @@ def resolve(
     if not ms:
         ms = [Measure(" ".join(sorted(stems(question))), ())]
     asked_stems = stems(question) - stems(" ".join(_PROPER.findall(question)))
-    all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems)]
+    named = phrase(question)
+    all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named)]
     res = Resolution(asked=asked, measures=[m.name for m in ms], candidates=all_cells)
     if not all_cells:
         return res
