@@ -378,3 +378,17 @@ def test_a_row_the_question_writes_out_beats_the_vocabularys_name_for_it() -> No
     assert [c.value for c in resolve("What were net earnings in 2019?", src).cells] == [8466.0]
     assert [c.value for c in resolve("What was the total non-interest revenue in 2020?", src).cells] == [39809.0]
     assert [c.value for c in resolve("What were total net revenues in 2020?", src).cells] == [44560.0]
+
+
+def test_an_item_named_with_a_qualifier_that_makes_it_another_is_not_asked() -> None:
+    from engine.ask.cells import measures
+
+    def asked(q: str) -> list[str]:
+        return [m.name for m in measures(q)]
+
+    assert asked("How much cash did the company pay for interest in 2020?") == []
+    assert asked("What was the net cash flow from operating activities in 2021?") == []
+    assert asked("How much deferred revenue, non-current, was reported in 2021?") == []
+    assert asked("What was the basic net income per share in 2021?") == []
+    assert asked("How much cash did the company hold at the end of 2020?") == ["cash and cash equivalents"]
+    assert sorted(asked("What were revenue and net income in 2021?")) == ["net income", "revenue"]

@@ -183,6 +183,8 @@ def measures(question: str) -> list[Measure]:
     kept: list[Measure] = []
     low = question.lower()
     for m in found:
+        if _qualified(low, m):
+            continue
         spans = [p for p in m.names if p and re.search(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
         longest = max(spans, key=len, default="")
         if any(longest and longest != p and longest in p and re.search(re.escape(p), low)
@@ -202,6 +204,16 @@ def phrase(text: str) -> str:
 NAMED_ROW = 2.5
 """Row fit of a label the question writes out word for word (three words or more): "Net earnings applicable to
 common shareholders" beats the vocabulary's "Net earnings" (2.0) for net income when the question names it."""
+
+
+def _qualified(low: str, m: Measure) -> bool:
+    """Whether the question names the item only together with a qualifier that makes it another one (the item's
+    ``other_when``, within a few words): "deferred revenue", "net income per share", "cash used in investing
+    activities" do not ask for revenue, net income or the cash balance."""
+    if m.item is None or not m.item.other_when:
+        return False
+    hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    return bool(hits) and all(m.item.excludes(low[max(0, x.start() - 25): x.end() + 30]) for x in hits)
 
 
 def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = "") -> float:
