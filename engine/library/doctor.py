@@ -470,7 +470,8 @@ class Doctor:
         keys: dict[str, set[int]] = {}
         recorded = store.vectors_embedder()
         current = str(self._embedder.name) if dim is not None else ""
-        if current and recorded and recorded != current:
+        renamed = bool(current and recorded and recorded != current)
+        if renamed:
             f = report.add("index_embedder", "error",
                            f"The vectors were made by the embedder {recorded}, but the embedder now is {current}; "
                            "every index will be rebuilt by embedding the catalogue again.", repairable=True,
@@ -481,7 +482,7 @@ class Doctor:
         for m in MODALITIES:
             path = s.index_dir / f"{m}.usearch"
             embedded = {i for i, r in by_modality[m].items() if r["embed"] == "done"}
-            if current and recorded and recorded != current:
+            if renamed:
                 keys[m] = set()
                 broken.add(m)
                 if repair:
@@ -581,10 +582,8 @@ class Doctor:
                 ids = sorted(i for i, r in by_modality[mod].items() if r["embed"] == "done")
                 self._embed_into(mod, ids, store)
             self._indexes.save()
-            if current and recorded != current and set(rebuild) == set(MODALITIES):
-                from engine.library.store import EMBEDDER_KEY
-
-                store.put_setting(EMBEDDER_KEY, current)
+            if renamed and set(rebuild) == set(MODALITIES):
+                store.record_vectors_embedder(current)
             report.add("index_rebuilt", "info", f"Rebuilt the {', '.join(rebuild)} index from the catalogue.")
         unflagged = [i for m in MODALITIES for i, r in by_modality[m].items()
                      if not r["indexed"] and r["embed"] == "done" and (i in keys.get(m, set()) or m in rebuild)]

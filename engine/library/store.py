@@ -762,9 +762,14 @@ class Store:
         """Before vectors are added: record ``embedder`` as the one that makes them, or refuse it when another
         made the ones already there (two embedders of one size would mix silently: usearch only checks the
         size)."""
-        check_embedder(self.vectors_embedder(), embedder)
-        if self.vectors_embedder() is None:
-            self.put_setting(EMBEDDER_KEY, embedder)
+        recorded = self.vectors_embedder()
+        check_embedder(recorded, embedder)
+        if recorded is None:
+            self.record_vectors_embedder(embedder)
+
+    def record_vectors_embedder(self, embedder: str) -> None:
+        """Record ``embedder`` as the one that made the library's vectors (after they were all made again)."""
+        self.put_setting(EMBEDDER_KEY, embedder)
 
     # --- settings ------------------------------------------------------------------------------------
     def get_setting(self, key: str) -> Any:
