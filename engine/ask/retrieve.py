@@ -346,21 +346,16 @@ class Retriever:
             found = self._statements.get(doc_id)
         if found is None:
             ranked: dict[str, list[tuple[int, int, int]]] = {}
-            untitled: list[Chunk] = []
-            tables = self.store.chunks(doc_ids=[doc_id], modality="table")
-            for c in tables:
+            by_rows: dict[str, list[tuple[int, int, int]]] = {}
+            for c in self.store.chunks(doc_ids=[doc_id], modality="table"):
                 head = heading(c.text)
                 kind = statement_of(head)
                 if kind is not None:
                     ranked.setdefault(kind, []).append((statement_priority(head), c.page, c.id))
-                elif not re.search(r"\bnotes? to\b|\bnote \d", head, re.I):
-                    untitled.append(c)
-            for c in untitled:  # a statement whose title the text layer lost, known by its rows
-                kind = statement_by_rows(c.text)
-                if kind is not None and kind not in ranked:
-                    ranked.setdefault(f"rows:{kind}", []).append((3, c.page, c.id))
-            for key in [k for k in ranked if k.startswith("rows:")]:
-                ranked[key.split(":", 1)[1]] = ranked.pop(key)
+                elif not re.search(r"\bnotes? to\b|\bnote \d", head, re.I) and (kind := statement_by_rows(c.text)):
+                    by_rows.setdefault(kind, []).append((3, c.page, c.id))
+            for kind, rows in by_rows.items():  # a statement whose title the text layer lost, known by its rows
+                ranked.setdefault(kind, rows)
             found = {kind: [cid for _, _, cid in sorted(rows)] for kind, rows in ranked.items()}
             with self._lock:
                 self._statements[doc_id] = found
