@@ -20,6 +20,20 @@ def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data
 
 
+@pytest.fixture(scope="session")
+def minilm_folder() -> Path:
+    """The packaged all-MiniLM-L6-v2 folder (the real embedder's files); the test is skipped where the package is
+    not installed."""
+    from engine.errors import ModelError
+    from engine.models.packaged import resolve
+    from engine.settings import Settings
+
+    try:
+        return resolve("all-minilm-l6-v2", Settings().models_dir)
+    except ModelError as exc:
+        pytest.skip(f"packaged embedder not installed: {exc.message}")
+
+
 @pytest.fixture
 def eval_dir() -> Path:
     """The shared real evaluation data (../shared/data/eval); the test is skipped where it is absent."""

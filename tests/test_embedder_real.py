@@ -20,17 +20,6 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def minilm_folder() -> Path:
-    from engine.models.packaged import resolve
-    from engine.settings import Settings
-
-    try:
-        return resolve("all-minilm-l6-v2", Settings().models_dir)
-    except ModelError as exc:
-        pytest.skip(f"packaged embedder not installed: {exc.message}")
-
-
 def test_bf16_vectors_match_fp32(minilm_folder: Path) -> None:
     fp32 = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="fp32")
     bf16 = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="bf16")

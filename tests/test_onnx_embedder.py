@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.errors import ModelError
 from engine.models.config import load_models_config
 from engine.settings import Settings, repo_models_toml
 
@@ -32,16 +31,6 @@ LONG = " ".join(
     f"In fiscal {2000 + i % 20} segment {i} reported revenue of ${i * 37 % 900}.{i % 10} million and an operating "
     f"margin of {i % 40}.{i % 7}%, driven by pricing, volume and foreign exchange." for i in range(60)
 )
-
-
-@pytest.fixture(scope="session")
-def minilm_folder() -> Path:
-    from engine.models.packaged import resolve
-
-    try:
-        return resolve("all-minilm-l6-v2", Settings().models_dir)
-    except ModelError as exc:
-        pytest.skip(f"packaged embedder not installed: {exc.message}")
 
 
 @pytest.fixture(scope="session")
