@@ -173,7 +173,8 @@ def definition(question: str) -> tuple[str, str] | None:
     m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
-    less = _less(question)
+    plain = re.sub(r"\([^)]*\)", " ", question)  # asides such as "(from the cash flow statement)" left out
+    less = _less(plain)
     if less is not None:
         return (less, year) if less else None
     named = ratio_named(question)
@@ -182,13 +183,13 @@ def definition(question: str) -> tuple[str, str] | None:
         return None  # "debt to EBITDA ratio": EBITDA is one term of a ratio this vocabulary does not define
     if named:
         return named[1], year
-    to = _TO_RATIO.search(re.sub(r"\([^)]*\)", " ", question))
+    to = _TO_RATIO.search(plain)
     if to:
         part, whole = known_tail(to.group(1)), known_tail(to.group(3))
         if part and whole and canonical(part) != canonical(whole):
             whole = f"(average {whole} between {{prev}} and {{year}})" if to.group(2) else whole
             return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
-    margin = _MARGIN.search(re.sub(r"\([^)]*\)", " ", question))  # "D&A (from the cash flow statement) % margin"
+    margin = _MARGIN.search(plain)  # "D&A (from the cash flow statement) % margin"
     if margin:
         part = known_tail(margin.group(1))
         if part and canonical(part) != "revenue":
@@ -215,12 +216,12 @@ def known_head(words: str) -> str:
     return ""
 
 
-def _less(question: str) -> str | None:
+def _less(plain: str) -> str | None:
     """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
     and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
     definition less Y. '' when X is a ratio (a ratio less an amount means nothing: compute nothing); None when
-    the question subtracts no line item."""
-    for m in _LESS.finditer(re.sub(r"\([^)]*\)", " ", question)):
+    the question (``plain``: without its parenthesised asides) subtracts no line item."""
+    for m in _LESS.finditer(plain):
         right = known_head(m.group(2))
         if not right:
             continue
