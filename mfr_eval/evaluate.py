@@ -99,13 +99,13 @@ def load_records(
     per_source: int | None = None,
 ) -> list[EvalRecord]:
     """Read a QA jsonl file. ``sources`` match by prefix ("parsee" takes every parsee_* source); ``per_source``
-    keeps the first N of each source (a stratified subset); ``limit`` caps the total, after the filters."""
+    keeps N of each source, taken from each of its documents in turn (``take``); ``limit`` caps the total, after
+    the filters."""
     path = Path(qa_file).expanduser()
     base = Path(root).expanduser() if root else path.parent
     if not path.exists():
         raise ConfigError(f"Question file {path} does not exist.", title="No question file")
     out: list[EvalRecord] = []
-    taken: dict[str, int] = defaultdict(int)
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -121,13 +121,10 @@ def load_records(
                 continue
             if ids and rec.id not in ids:
                 continue
-            if per_source is not None and taken[rec.source] >= per_source:
-                continue
-            taken[rec.source] += 1
             out.append(rec)
-            if limit is not None and len(out) >= limit:
+            if per_source is None and limit is not None and len(out) >= limit:
                 break
-    return out
+    return take(out, limit, per_source)
 
 
 # --- ablations -----------------------------------------------------------------------------------------
