@@ -28,7 +28,8 @@ def force_offline() -> None:
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
     # Ultralytics writes a settings file into the user's config dir and would try to sync; keep it local.
-    os.environ.setdefault("YOLO_CONFIG_DIR", str(default_data_dir() / "ultralytics"))
+    if "YOLO_CONFIG_DIR" not in os.environ:
+        os.environ["YOLO_CONFIG_DIR"] = str(default_data_dir() / "ultralytics")
 
 
 def default_data_dir() -> Path:

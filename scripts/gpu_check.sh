@@ -20,12 +20,16 @@
 #    last what happens when the same build is loaded into a process that imported torch first.
 #    Results: $OUT/gpu_check.json (and the build log) when OUT is set.
 #
-# Environment: PYTHON (python3.12), WORK (/tmp/mfr-gpu-check), CUDA_ARCH (90), JOBS (nproc),
+# Environment: PYTHON (python3, 3.12 on the GPU image), WORK (/tmp/mfr-gpu-check), CUDA_ARCH (90), JOBS (nproc),
 #   GPU_CHECK_SKIP_BUILD=1 (use the llama_cpp already importable by $PYTHON: a dry run on a CPU machine),
 #   GPU_CHECK_LAYERS (28: the random model's layers; fewer for a dry run).
+#   GPU_CHECK_FILES (scripts/gpu_check_files: the prepared files, e.g. a copy without the numpy and pillow
+#   wheels the GPU image already has, to fit a device call's 64 MiB beside scripts/gpu_embed_check.py's files).
+# Run on an H200 (2026-11-26): build 264 s on 16 cores; every layer of both models on CUDA0 through the server;
+# the same build loaded after torch in one process died with SIGSEGV (README, "GPU workstation").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=scripts/gpu_check_files
+files="${GPU_CHECK_FILES:-scripts/gpu_check_files}"
 version=0.3.36
 
 if [ "${1:-}" = "--prepare" ]; then
@@ -67,7 +71,7 @@ for name, path in (("tiny-llama.gguf", write_tiny_llama(tmp / "tiny-llama.gguf",
   exit 0
 fi
 
-py="${PYTHON:-python3.12}"
+py="${PYTHON:-python3}"
 work="${WORK:-/tmp/mfr-gpu-check}"
 out="${OUT:-$work}"
 mkdir -p "$work" "$out"
@@ -78,7 +82,13 @@ if [ "${GPU_CHECK_SKIP_BUILD:-0}" = "1" ]; then
   venv_py="$py"
 else
   venv="$work/venv"
-  [ -x "$venv/bin/python" ] || "$py" -m venv --system-site-packages "$venv"
+  if [ ! -x "$venv/bin/python" ]; then
+    "$py" -m venv --system-site-packages "$venv"
+    # --system-site-packages gives the base interpreter's packages only: where $py is itself a venv (the GPU
+    # image's python3 is /opt/torch/.venv, which holds torch, numpy, pillow), a .pth adds its site-packages.
+    "$py" -c 'import site; print("\n".join(site.getsitepackages()))' \
+      > "$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/outer-env.pth"
+  fi
   venv_py="$venv/bin/python"
   pip=("$venv_py" -m pip --disable-pip-version-check install --no-index --find-links "$files/wheels")
   # Pure-Python and manylinux wheels first; pip skips what the system already has (torch, numpy, ...).
