@@ -190,6 +190,21 @@ def test_number_matching_precision_and_scale() -> None:
     assert [(c.value, c.found) for c in checks] == [("$1.6 billion", True)]
 
 
+def test_the_count_a_how_many_question_asks_is_checked_where_a_source_states_it() -> None:
+    # a chart report: small numbers are everywhere (notes, pages), none of them a count of line plots
+    ev = [Evidence(1, "d", "D", 4, "text", 0.5, "Note 2. Line plots show the trend; see page 6 and figure 2."),
+          Evidence(2, "d", "D", 9, "text", 0.5, "Among them, 10 big data vendors exceeded $250M in 2013.")]
+    made_up = check_numbers("There are 2 line plots in this report [1].", ev, question="How many line plots are in "
+                            "this report?")
+    assert [(c.value, c.found, c.status) for c in made_up] == [("2", False, "missing")]
+    assert "count no cited source states" in made_up[0].note
+    stated = check_numbers("According to [2], 10 vendors had revenues over $250M in 2013.", ev,
+                           question="How many vendors have big data revenues over $250M?")
+    assert [(c.value, c.found, c.where) for c in stated] == [("10", True, "D p.9"), ("$250M", True, "D p.9")]
+    # the same small numbers in an answer to a question that counts nothing are not figures to check
+    assert check_numbers("Line plots are in section 2 [1].", ev, question="Where are the line plots?") == []
+
+
 def test_a_figure_the_answer_works_out_from_its_found_figures_is_not_flagged() -> None:
     ev = [Evidence(1, "d", "D", 3, "text", 0.5, "Median exit valuation: USA $236 million; Europe $173 million.")]
     checks = check_numbers("The USA's was $236 million [1] and Europe's $173 million [1]: $63 million more.", ev)

@@ -167,11 +167,57 @@ _NOT_FIGURES = re.compile(
 )
 
 
-def answer_numbers(text: str) -> list[Quantity]:
+def answer_numbers(text: str, count: str = "") -> list[Quantity]:
     """The figures of an answer that are checked: dates, page and note references, period lengths ("52 weeks"),
-    years, small counts and list numbers left out."""
+    years, small counts and list numbers left out. When the question asks for a ``count`` (``counted_noun``),
+    the whole numbers the answer gives are its answer and are checked, small ones too."""
     blanked = _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
-    return [q for q in quantities(blanked) if checkable(q)]
+    return [q for q in quantities(blanked) if checkable(q) or (count and is_count(q))]
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w'-]+\s+){0,4}?[\w'-]+?)"
+                       r"(?=\s+(?:are|is|was|were|do|does|did|have|has|had|can|could|will|would|in|of|on|from|with|that|which|who|shown|provide|provides|appear|"
+                       r"appears|and|or)\b|\s*[?,.]|$)", re.I)
+_COUNT_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def counted_noun(question: str) -> str:
+    """What a "how many" question counts, singular and lower case ("How many line plots are in this report?" ->
+    "plot"); '' when it asks no count, or asks "how many times" / a scaled amount ("how many million")."""
+    m = _HOW_MANY.search(focus(question))
+    if not m:
+        return ""
+    head = m.group(1).split()[-1].lower().strip("'")
+    if head in {"times", "million", "millions", "billion", "billions", "thousand", "thousands", "percent", "dollars"}:
+        return ""
+    return head[:-3] + "y" if head.endswith("ies") else head[:-1] if head.endswith("s") and len(head) > 3 else head
+
+
+def is_count(q: Quantity) -> bool:
+    """A whole number without currency, scale or percent, and not a year: how an answer gives a count."""
+    plain = not q.decimals and not q.percent and not q.currency and q.scale == 1.0 and q.value >= 0
+    return plain and (q.value < 10 or checkable(q))
+
+
+def count_stated(q: Quantity, noun: str, texts: Sequence[str]) -> bool:
+    """Whether a source states the count: the number (digits or word) with the counted noun within four words
+    after it ("10 vendors", "three reportable segments") or just before it ("Number of employees: 12,500").
+    A small number alone is everywhere in a filing (notes, pages, footnotes), so it proves nothing."""
+    n = int(abs(q.value))
+    forms = {f"{n:,}", str(n)} | {w for w, i in _COUNT_WORDS.items() if i == n}
+    num = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    stem = re.escape(noun[:-1] if noun.endswith("y") else noun)
+    after = re.compile(rf"(?<![\w.,])(?:{num})(?![\w.,]\d)(?:\W+\w+){{0,3}}?\W+{stem}\w*", re.I)
+    before = re.compile(rf"\b{stem}\w*\W+(?:\w+\W+){{0,3}}?(?:{num})(?![\w.,]\d)", re.I)
+    for t in texts:
+        if any(not _REFERENCE_BEFORE.search(t[: m.start()]) for m in after.finditer(t)) or before.search(t):
+            return True
+    return False
+
+
+_REFERENCE_BEFORE = re.compile(r"\b(?:note|page|item|part|section|figure|table|exhibit|chart|schedule)\s*$", re.I)
+"""A number right after these words is a reference ("Note 2. Line plots"), not a count."""
 
 
 def check_numbers(
@@ -181,6 +227,7 @@ def check_numbers(
     computed: Sequence[float] = (),
     resolution: Resolution | None = None,
     calendar: Calendar | None = None,
+    question: str = "",
 ) -> list[Check]:
     """Every figure of the answer judged against the cells the question asked for.
 
@@ -188,13 +235,25 @@ def check_numbers(
     computation from cells. One found in another period's column or another row is flagged with what it is
     ("is Net sales, fourth quarter (13 weeks ended January 28, 2023)"). For a question no table cell answers
     (a narrative question), a number the cited text states counts as found (``in_text``); where cells were
-    resolved, the same number is flagged, because the asked cell says otherwise."""
+    resolved, the same number is flagged, because the asked cell says otherwise. The count a "how many" question
+    asks for is found only where a source states it next to what is counted (``count_stated``): a count the
+    model made itself, of charts, say, is flagged as such."""
     regions = regions or {}
     pool = [(v, e) for e in cited for v in evidence_numbers(e, regions.get(e.region_id or -1))]
     cells_asked = bool(resolution and resolution.cells)
     checks: list[Check] = []
-    said = answer_numbers(text)
+    noun = counted_noun(question)
+    said = answer_numbers(text, noun)
     for q in said:
+        if noun and is_count(q) and not (resolution is not None and resolution.cells):
+            hit = next((e for e in cited if count_stated(q, noun, [e.text])), None)
+            if hit is not None:
+                checks.append(Check(q.raw, True, f"{hit.doc} p.{hit.page}", "stated in the cited text", "in_text",
+                                    q.value))
+            else:
+                checks.append(Check(q.raw, False, "", f"a count no cited source states (of {noun}s): counted by "
+                                    "the model, check it on the pages", "missing", q.value))
+            continue
         if resolution is not None:
             verdict = judge(q, resolution, calendar, computed)
         else:
@@ -1036,7 +1095,7 @@ class Answerer:
         # the model's sentence is
         said = text.replace(extractive, " ") if extractive else text
         checks = [] if refused else stated_checks(extractive, resolution, computation, calendar) + check_numbers(
-            said, cited, regions, computed, resolution, calendar)
+            said, cited, regions, computed, resolution, calendar, question)
         searched = {
             "tier": retrieval.tier,
             "thresholds": retrieval.thresholds,
