@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--files", type=int, default=2, help="how many dev files to pick (default 2)")
     ap.add_argument("--max-pages", type=int, default=80, help="pick only files with at most this many pages")
     ap.add_argument("--profile", help="models.toml profile (default: the default profile)")
+    ap.add_argument("--set", dest="changes", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for this run, as mfr-tui --set (e.g. detect_all_pages=true); repeatable")
     ap.add_argument("--out", help="JSON output (default benchmarks/out/bench_ingest.json)")
     args = ap.parse_args(argv)
 
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     from engine import Engine, Settings
+    from engine.settings import with_overrides
 
     c0 = cpu_seconds()
     plumber_s, pages = pdfplumber_pass(files)
@@ -84,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings(data_dir=Path(tmp))
         if args.profile:
             settings = settings.with_(profile=args.profile)
+        settings = with_overrides(settings, args.changes)
         engine = Engine(settings)
         t0 = time.perf_counter()
         loaded = []
@@ -142,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             "stage_seconds": {k: round(v, 2) for k, v in stages.items()},
             "peak_rss_mb": mem,
             "profile": args.profile or "default",
+            "settings_changes": args.changes,
             "machine": machine_info(),
         },
         args.out,

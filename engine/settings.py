@@ -136,6 +136,12 @@ class Settings:
     render_dpi: int = 110
     """Resolution pages are rendered at for layout detection and crops."""
 
+    detect_all_pages: bool = False
+    """Run the layout detector on every page. By default it runs only where a page can hold a region its text
+    layer cannot give: scanned pages, pages with a table grid or ruled lines, images or drawings (``layout.
+    needs_detector``); a page of prose is left to the text layer. On the 139 dev filings that skips 52% of the
+    pages and loses 2.6% of the tables and 0.5% of the figures, none on an evidence page of a dev question."""
+
     vision_batch: int = 4
     """Images per vision-model prompt (B)."""
 

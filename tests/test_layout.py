@@ -86,3 +86,15 @@ def test_pt_detector_needs_allow_pickle(tmp_path: Path) -> None:
     other.write_bytes(b"x")
     with pytest.raises(ConfigError):
         build(RoleConfig(role="detector", backend="ultralytics", path=str(other)), other, None)
+
+
+def test_detector_is_needed_where_the_text_layer_cannot_give_the_regions() -> None:
+    w, h = 612.0, 792.0
+    table = Region(id=0, doc_id="", page=1, kind="table", bbox=(60, 70, 520, 200), method="textgrid")
+    rules = [(60.0, 100.0 + 12 * k, 520.0, 100.5 + 12 * k) for k in range(layout.DETECT_MIN_PATHS)]
+    assert not layout.needs_detector([], [], rules[:3], w, h, scanned=False)  # prose with a rule or two
+    assert not layout.needs_detector([], [(10.0, 10.0, 40.0, 30.0)], [], w, h, scanned=False)  # a logo
+    assert layout.needs_detector([], [], [], w, h, scanned=True)
+    assert layout.needs_detector([table], [], [], w, h, scanned=False)
+    assert layout.needs_detector([], [(60.0, 300.0, 300.0, 500.0)], [], w, h, scanned=False)  # a picture
+    assert layout.needs_detector([], [], rules, w, h, scanned=False)  # a ruled table or a chart's marks

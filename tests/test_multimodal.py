@@ -186,8 +186,8 @@ class FakeVision:
         return out
 
 
-def make_engine(tmp_path: Path, **overrides: Any) -> Engine:
-    settings = Settings(data_dir=tmp_path / "data", extract_workers=1, figure_llm=True)
+def make_engine(tmp_path: Path, settings_changes: dict[str, Any] | None = None, **overrides: Any) -> Engine:
+    settings = Settings(data_dir=tmp_path / "data", extract_workers=1, figure_llm=True, **(settings_changes or {}))
     base: dict[str, Any] = {
         "embedder": FakeEmbedder(),
         "detector": FakeDetector(settings.render_dpi),
@@ -234,6 +234,23 @@ def test_ingest_finds_parses_and_describes_without_vision(tmp_path: Path) -> Non
     assert "620" in f.summary and "Cloud" in f.summary
     assert res.stage_seconds.get("detect", 0) > 0
     assert engine.document(res.doc_id).form_type == "10-K"
+    engine.close()
+
+
+def test_detector_looks_only_at_pages_the_text_layer_cannot_explain(tmp_path: Path) -> None:
+    pdf = write_filing(tmp_path / "ACME_2023_10K.pdf")  # page 1: a statement and a chart; page 2: one line of prose
+    detector = FakeDetector(110)
+    engine = make_engine(tmp_path, detector=detector)
+    res = engine.ingest([pdf])[0]
+    assert res.ok, res.error
+    assert detector.calls == [1]  # page 1 only
+    assert "on 1 of 2 pages" in engine.document(res.doc_id).stages["detect"]
+    assert [t.method.split("+")[0] for t in engine.regions(res.doc_id, kind="table")] == ["yolo"]
+    engine.close()
+    every = FakeDetector(110)
+    engine = make_engine(tmp_path / "all", {"detect_all_pages": True}, detector=every)
+    assert engine.ingest([pdf])[0].ok
+    assert every.calls == [2]
     engine.close()
 
 

@@ -172,6 +172,27 @@ def geometry_regions(
     return merge_regions([r for r in out if area(r.bbox) > 0])
 
 
+DETECT_MIN_PATHS = 10
+"""A page with this many vector paths (rules, boxes, chart marks) may hold a table or chart the words alone do
+not show: the detector looks at it."""
+DETECT_MIN_IMAGE = 0.01
+"""An image covering this share of the page may be a figure (smaller ones are logos and bullets)."""
+
+
+def needs_detector(
+    geometric: Sequence[Region], images: Sequence[BBox], paths: Sequence[BBox], page_w: float, page_h: float,
+    scanned: bool,
+) -> bool:
+    """Whether the layout detector can add to what the text layer gives on a page: a scanned page, a page where
+    the PDF's geometry already finds a table or figure (the detector's box and confirmation improve it), an image
+    of some size, or enough vector paths for a ruled table or a chart. A page of prose has nothing for it."""
+    if scanned or geometric:
+        return True
+    if any(area(b) > DETECT_MIN_IMAGE * page_w * page_h for b in images):
+        return True
+    return len(paths) >= DETECT_MIN_PATHS
+
+
 def _clip(b: BBox, w: float, h: float) -> BBox:
     return (max(0.0, b[0]), max(0.0, b[1]), min(w, b[2]), min(h, b[3]))
 

@@ -115,7 +115,9 @@ def stage_render(ctx: IngestContext, pdf: Any) -> None:
 
 
 def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
-    """Find tables, figures, captions and titles on every page; store them (replacing earlier ones)."""
+    """Find tables, figures, captions and titles on every page; store them (replacing earlier ones). The PDF's
+    geometry is read on every page; the detector looks only at pages where it can add something
+    (``layout.needs_detector``), unless ``Settings.detect_all_pages``."""
     t0 = time.perf_counter()
     detector = None
     try:
@@ -130,37 +132,46 @@ def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
     if detector is None:
         plumber = _open_plumber(ctx)
     regions: list[Region] = []
-    done = 0
+    done = looked = 0
     ocr_set = {row["page"] for row in ctx.store.pages(ctx.doc_id) if row.get("ocr")}
     ctx.report("detect", 0, total, "finding tables and figures")
     try:
         for start in range(0, total, DETECT_BATCH):
             ctx.check_cancelled()
             batch = pages[start : start + DETECT_BATCH]
-            images: list[Any] = []
-            ok_pages = []
+            geometry: dict[int, PageGeometry] = {}
+            for p in batch:
+                try:
+                    geometry[p.page] = _page_geometry(ctx, pdf, p, plumber, ocr_set)
+                except Cancelled:
+                    raise
+                except Exception as exc:
+                    ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
+            dets: dict[int, list[Any]] = {}
             if detector is not None:
-                for p in batch:
+                wanted = [p for p in batch if p.page in geometry
+                          and (ctx.settings.detect_all_pages or geometry[p.page].needs_detector)]
+                images: list[Any] = []
+                rendered = []
+                for p in wanted:
                     try:
                         images.append(layout.render_page(pdf, p.page, dpi))
-                        ok_pages.append(p)
+                        rendered.append(p)
                     except Exception as exc:
                         ctx.warn(f"page {p.page}: rendering failed ({type(exc).__name__}: {exc})")
                 ctx.report("render", min(start + len(batch), total), total, "rendering pages")
-                dets: list[list[Any]] = [[] for _ in ok_pages]
                 if images:
                     try:
-                        dets = detector.detect(images)
+                        dets = {p.page: d for p, d in zip(rendered, detector.detect(images), strict=True)}
                     except Exception as exc:
                         ctx.warn(f"pages {batch[0].page}-{batch[-1].page}: detector failed ({exc}); geometry used")
+                looked += len(dets)
                 del images
-            else:
-                ok_pages, dets = list(batch), [[] for _ in batch]
-            for p, page_dets in zip(ok_pages, dets, strict=True):
+            for p in batch:
+                if p.page not in geometry:
+                    continue
                 try:
-                    regions.extend(
-                        _page_regions(ctx, pdf, p, page_dets, scale, detector is not None, plumber, ocr_set)
-                    )
+                    regions.extend(_page_regions(p, geometry[p.page], dets.get(p.page), scale))
                 except Cancelled:
                     raise
                 except Exception as exc:
@@ -174,7 +185,8 @@ def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
     ctx.store.replace_regions(ctx.doc_id, regions)
     n_t = sum(r.kind == "table" for r in regions)
     n_f = sum(r.kind == "figure" for r in regions)
-    how = f"detector {getattr(detector, 'name', '')}" if detector is not None else "PDF geometry"
+    how = (f"detector {getattr(detector, 'name', '')} on {looked} of {total} pages" if detector is not None
+           else "PDF geometry")
     ctx.record("detect", "done", f"{n_t} tables, {n_f} figures ({how})", time.perf_counter() - t0)
     return regions
 
@@ -198,10 +210,15 @@ def _open_plumber(ctx: IngestContext) -> Any:
         return None
 
 
-def _page_regions(
-    ctx: IngestContext, pdf: Any, page: Any, dets: Sequence[Any], scale: float, detected: bool, plumber: Any,
-    ocr_set: set[int],
-) -> list[Region]:
+@dataclass
+class PageGeometry:
+    """What the PDF itself says of a page's layout: its geometric regions and whether the detector can add."""
+
+    regions: list[Region]
+    needs_detector: bool
+
+
+def _page_geometry(ctx: IngestContext, pdf: Any, page: Any, plumber: Any, ocr_set: set[int]) -> PageGeometry:
     scanned = page.page in ocr_set
     images, paths = layout.pdf_objects(pdf, page.page)
     ruled: list[tuple[float, float, float, float]] = []
@@ -215,11 +232,17 @@ def _page_regions(
     geo = layout.geometry_regions(
         page.page, page.words, page.width, page.height, images, paths, ruled, scanned=scanned
     )
-    if detected:
+    return PageGeometry(geo, layout.needs_detector(geo, images, paths, page.width, page.height, scanned))
+
+
+def _page_regions(page: Any, geometry: PageGeometry, dets: Sequence[Any] | None, scale: float) -> list[Region]:
+    """A page's regions: the detector's, confirmed and completed by the geometry's, where it looked
+    (``dets`` not None); else the geometry's alone."""
+    if dets is not None:
         found = layout.detections_to_regions(dets, page.page, scale, page.width, page.height)
-        regions = layout.cross_check(found, geo)
+        regions = layout.cross_check(found, geometry.regions)
     else:
-        regions = geo
+        regions = geometry.regions
     regions = [
         r for r in regions
         if r.kind != "figure" or not fig.is_decoration(r.bbox, page.width, page.height)
