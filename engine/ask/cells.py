@@ -220,7 +220,8 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
     """How well a row label reports a measure: ``NAMED_ROW`` for a label of three words or more that the question
     (``named``: its ``phrase``) writes out, 2 for a label the vocabulary lists for it, else the best label
     score against its names; a measure the vocabulary does not know fits a label by the share of the label's
-    content words the question holds."""
+    content words the question holds, the label that holds more of them ahead (``SPECIFIC_ROW``): "deferred
+    revenue, non-current" asks for "Deferred revenue, non-current", not "Deferred revenue" or "Revenues"."""
     low = label.lower().strip(" :")
     if measure.item is not None:
         if measure.item.excludes(label):
@@ -237,7 +238,12 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
     if not words:
         return 0.0
     hit = len(words & asked_stems)
-    return hit / len(words) if hit >= min(2, len(words)) else 0.0
+    return hit / len(words) + SPECIFIC_ROW * (hit - 1) if hit >= min(2, len(words)) else 0.0
+
+
+SPECIFIC_ROW = 0.05
+"""Added to a free-worded measure's row fit for each further question word the label holds: of two labels whose
+words the question holds all of, the longer one is what it names."""
 
 
 def _cell_percent(label: str, raw: str, units: str) -> bool:
@@ -415,9 +421,13 @@ def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Seq
             asked = res.cells[0].period_name(calendar) if res.cells else ""
             return Verdict("other_period", c, f"is {c.row}, {c.period_name(calendar)} (p. {c.page})"
                            + (f", not {asked}" if asked else ""))
+    top = res.cells[0] if res.cells else None
     for c in res.candidates:
         if hit(c):
-            if res.cells and c.item != res.cells[0].item or c.period_fit < 0.99:
+            # another item, or a row that fits the item less than the asked one ("Deferred revenue" where
+            # "Deferred revenue, non-current" was asked)
+            other = top is not None and (c.item != top.item or (c.row != top.row and c.row_fit < top.row_fit - 1e-9))
+            if other or c.period_fit < 0.99:
                 return Verdict("other_row", c, f"is {c.row}, {c.period_name(calendar)} (p. {c.page})")
             return Verdict("verified", c, f"{c.row}, {c.period_name(calendar)}, p. {c.page}")
     return Verdict("missing")
