@@ -426,3 +426,16 @@ def test_a_free_worded_measure_resolves_to_the_label_naming_most_of_it() -> None
     # the model's 3,288 is the current portion: flagged as another row
     checks = check_numbers("Acme reported $3,288 million [2].", [], resolution=res)
     assert [(c.found, c.status) for c in checks] == [(False, "other_row")]
+
+
+def test_a_metric_the_code_could_not_compute_is_the_models_own_figure_unless_worked_out() -> None:
+    ev = [Evidence(1, "d", "D", 3, "text", 0.5, "We operate 34 stores. Receivables 1,200; revenue 9,600.")]
+    q = "What is the cash conversion cycle in FY2021? Round your answer to two decimal places."
+    own = check_numbers("The cash conversion cycle in FY2021 is 34 days [1].", ev, question=q)
+    assert [(c.value, c.found) for c in own] == [("34", False)]
+    assert "could not compute" in own[0].note
+    # the same figure for a question that asks for no metric is a number of the text
+    assert [c.found for c in check_numbers("It has 34 stores [1].", ev, question="Where does it sell?")] == [True]
+    # a result worked out in the answer from found figures stands
+    worked = check_numbers("Receivables turn 9,600 / 1,200 = 8.00 times a year [1].", ev, question=q)
+    assert [(c.value, c.status) for c in worked][-1] == ("8.00", "derived")

@@ -200,6 +200,17 @@ def is_count(q: Quantity) -> bool:
     return plain and (q.value < 10 or checkable(q))
 
 
+_RESULT_UNIT = re.compile(r"\s*(?:days?|times|x)\b", re.I)
+
+
+def _result_like(q: Quantity, text: str) -> bool:
+    """Whether an answer's number reads as a metric's result rather than an amount from a statement: a percent,
+    a ratio (decimals, under 100, no currency or scale), or a number of days or times."""
+    if q.currency or q.scale != 1.0:
+        return False
+    return q.percent or (q.decimals > 0 and abs(q.value) < 100) or bool(_RESULT_UNIT.match(text[q.end:q.end + 8]))
+
+
 def count_stated(q: Quantity, noun: str, texts: Sequence[str]) -> bool:
     """Whether a source states the count: the number (digits or word) with the counted noun within four words
     after it ("10 vendors", "three reportable segments") or just before it ("Number of employees: 12,500").
@@ -244,7 +255,14 @@ def check_numbers(
     checks: list[Check] = []
     noun = counted_noun(question)
     said = answer_numbers(text, noun)
+    # a metric the code defines but could not compute: a ratio, margin or cycle the model gives is its own
+    # arithmetic unless it is worked out from found figures (``derived``, below)
+    uncomputed = bool(question) and not computed and definition(question) is not None
     for q in said:
+        if uncomputed and _result_like(q, text):
+            checks.append(Check(q.raw, False, "", "the model's own figure for the metric asked: the code could not "
+                                "compute it from the cells", "missing", q.value))
+            continue
         if noun and is_count(q) and not (resolution is not None and resolution.cells):
             hit = next((e for e in cited if count_stated(q, noun, [e.text])), None)
             if hit is not None:
