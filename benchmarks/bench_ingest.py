@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", help="models.toml profile (default: the default profile)")
     ap.add_argument("--set", dest="changes", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting for this run, as mfr-tui --set (e.g. detect_all_pages=true); repeatable")
+    ap.add_argument("--keep", type=Path, metavar="DIR",
+                    help="ingest into this new data dir and keep it (to compare its regions or retrieval after)")
     ap.add_argument("--out", help="JSON output (default benchmarks/out/bench_ingest.json)")
     args = ap.parse_args(argv)
 
@@ -83,8 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pdfplumber extract_text: {pages} pages in {plumber_s:.2f}s ({pages / plumber_s:.1f} pages/s, "
           f"{plumber_cpu:.1f} CPU s)")
 
+    if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
+        sys.stderr.write(f"--keep {args.keep}: not empty; name a new folder (each run ingests from scratch).\n")
+        return 1
     with tempfile.TemporaryDirectory(prefix="mfr-bench-ingest-") as tmp:
-        settings = Settings(data_dir=Path(tmp))
+        settings = Settings(data_dir=args.keep or Path(tmp))
         if args.profile:
             settings = settings.with_(profile=args.profile)
         settings = with_overrides(settings, args.changes)
