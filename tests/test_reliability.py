@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fakes_models import FakeEmbedder, FakeLLM
 from pdfgen import write_filing, write_pdf
@@ -250,6 +251,48 @@ def test_another_embedder_of_the_same_size_is_refused_until_doctor_re_embeds(tmp
     assert again.retriever().retrieve("How much restricted cash was held?").evidence
     assert library_state(data)["index_equal"] == {"text": True, "table": True, "image": True}
     again.close()
+
+
+def test_a_library_that_never_recorded_its_embedder_is_told_by_its_vectors(tmp_path: Path) -> None:
+    """Libraries from before the embedder was recorded: doctor compares a sample of stored vectors with the
+    current embedder's vectors of the same texts, records the embedder when they agree and embeds again when
+    they do not."""
+    from engine.library.store import EMBEDDER_KEY
+
+    data = tmp_path / "lib"
+    engine = make_engine(data)
+    engine.ingest([write_filing(tmp_path / "acme.pdf")])
+    engine.store.conn().execute("DELETE FROM settings_kv WHERE key = ?", (EMBEDDER_KEY,))
+    engine.store.conn().commit()
+    assert engine.store.vectors_embedder() is None
+    engine.close()
+
+    class Salted(FakeEmbedder):  # same size, other vectors
+        name = "fake-crc32-salted"
+
+        def embed(self, texts: Sequence[str]) -> np.ndarray:
+            return super().embed([f"salt {t} pepper" for t in texts])
+
+    def opened(embedder: Any) -> Engine:
+        return Engine(Settings(data_dir=data, extract_workers=1),
+                      overrides={"embedder": embedder, "llm": FakeLLM(), "vision": None, "detector": None,
+                                 "ocr": None, "reranker": None})
+
+    other = opened(Salted())
+    found = {f.check: f for f in other.doctor().findings}
+    assert "index_embedder" in found and "not recorded in the library" in found["index_embedder"].message
+    other.doctor(repair=True)
+    assert other.store.vectors_embedder() == "fake-crc32-salted" and other.doctor().clean
+    other.store.conn().execute("DELETE FROM settings_kv WHERE key = ?", (EMBEDDER_KEY,))
+    other.store.conn().commit()
+    other.close()
+    same = opened(Salted())  # the vectors are this embedder's now: recorded, nothing embedded again
+    vectors = (data / "index" / "text.usearch").read_bytes()
+    report = same.doctor(repair=True)
+    assert [f.check for f in report.findings if f.check.startswith("index_embedder")] == ["index_embedder_unrecorded"]
+    assert same.store.vectors_embedder() == "fake-crc32-salted"
+    assert (data / "index" / "text.usearch").read_bytes() == vectors
+    same.close()
 
 
 def test_doctor_salvages_a_damaged_catalogue(tmp_path: Path) -> None:

@@ -26,6 +26,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from engine.errors import EngineError, LibraryBusyError, StoreError
 from engine.settings import Settings
 from engine.types import MODALITIES
@@ -48,6 +50,12 @@ class Finding:
     repairable: bool = False
     repaired: bool = False
     detail: dict[str, Any] = field(default_factory=dict)
+
+
+SAME_EMBEDDER_COSINE = 0.999
+"""A library that does not record its embedder (made before it was recorded) is taken to hold the current
+embedder's vectors when a sample of them agrees with that embedder's vectors of the same texts to this cosine:
+the same MiniLM in bfloat16 or on another CPU gives 0.9999 and more, its int8 ONNX graph about 0.997."""
 
 
 @dataclass
@@ -446,6 +454,35 @@ class Doctor:
                        f"be re-embedded: {exc.message}")
             return None
 
+    def _vectors_agreement(self, store: Any, Index: Any, sample: int = 12) -> float | None:
+        """The lowest cosine between stored vectors of a few chunks (spread over the catalogue) and the current
+        embedder's vectors of the same texts (every chunk's vector is its text's embedding); None when there is
+        nothing to compare."""
+        rows = store.conn().execute(
+            "SELECT id, modality, text FROM chunks WHERE indexed = 1 AND text != '' ORDER BY id").fetchall()
+        if not rows:
+            return None
+        picked = rows[:: max(1, len(rows) // sample)][:sample]
+        lowest: float | None = None
+        for m in MODALITIES:
+            part = [r for r in picked if r["modality"] == m]
+            path = self.settings.index_dir / f"{m}.usearch"
+            if not part or not path.exists():
+                continue
+            try:
+                idx = Index.restore(str(path), view=True)
+                stored = np.asarray(idx.get([int(r["id"]) for r in part]), dtype=np.float32)
+                del idx
+            except Exception:  # noqa: BLE001 - an unreadable index is the next check's finding
+                continue
+            if stored.ndim != 2 or stored.shape[1] != int(self._embedder.dim) or not np.isfinite(stored).all():
+                continue
+            fresh = np.asarray(self._embedder.embed([str(r["text"]) for r in part]), dtype=np.float32)
+            norms = np.linalg.norm(stored, axis=1) * np.linalg.norm(fresh, axis=1)
+            cos = float(np.min(np.sum(stored * fresh, axis=1) / np.maximum(norms, 1e-12)))
+            lowest = cos if lowest is None else min(lowest, cos)
+        return lowest
+
     def _check_indexes(self, report: DoctorReport, store: Any, repair: bool, busy: bool) -> None:
         from engine.library.index import usearch_index
 
@@ -470,12 +507,27 @@ class Doctor:
         keys: dict[str, set[int]] = {}
         recorded = store.vectors_embedder()
         current = str(self._embedder.name) if dim is not None else ""
+        agreement: float | None = None
+        if current and not recorded and have_files:
+            # a library from before the embedder was recorded: its vectors say whose they are
+            agreement = self._vectors_agreement(store, Index)
+            if agreement is not None and agreement >= SAME_EMBEDDER_COSINE:
+                f = report.add("index_embedder_unrecorded", "info",
+                               f"The library did not record which embedder made its vectors; they agree with "
+                               f"{current}'s (cosine {agreement:.4f}): --repair records it.", repairable=True)
+                if repair:
+                    store.record_vectors_embedder(current)
+                    f.repaired = True
+            elif agreement is not None:
+                recorded = "unrecorded"
         renamed = bool(current and recorded and recorded != current)
         if renamed:
+            made_by = (f"another embedder than {current} (not recorded in the library; their vectors of the same "
+                       f"texts agree to cosine {agreement:.3f} only)" if recorded == "unrecorded"
+                       else f"the embedder {recorded}, but the embedder now is {current}")
             f = report.add("index_embedder", "error",
-                           f"The vectors were made by the embedder {recorded}, but the embedder now is {current}; "
-                           "every index will be rebuilt by embedding the catalogue again.", repairable=True,
-                           recorded=recorded, embedder=current)
+                           f"The vectors were made by {made_by}; every index will be rebuilt by embedding the "
+                           "catalogue again.", repairable=True, recorded=recorded, embedder=current)
             if repair:
                 self._move_aside([p for m in MODALITIES if (p := s.index_dir / f"{m}.usearch").exists()])
                 f.repaired = True
