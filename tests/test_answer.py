@@ -439,3 +439,38 @@ def test_a_metric_the_code_could_not_compute_is_the_models_own_figure_unless_wor
     # a result worked out in the answer from found figures stands
     worked = check_numbers("Receivables turn 9,600 / 1,200 = 8.00 times a year [1].", ev, question=q)
     assert [(c.value, c.status) for c in worked][-1] == ("8.00", "derived")
+
+
+def test_a_how_many_question_is_answered_only_by_a_row_that_counts_what_it_asks() -> None:
+    from engine.ask.answer import counts_what_is_asked
+
+    staff = {**RATES, "rows": [*RATES["rows"], {"label": "Employees", "values": ["12,500", "11,900",
+                                                                                              "11,000"],
+                                                "numbers": [12500.0, 11900.0, 11000.0]}]}
+    q = "How many vendors had net sales over $1,000 in FY2022?"
+    res = resolve(q, [TableSource(2, RATES)], None)
+    assert res.cells and not counts_what_is_asked(q, res)
+    q = "How many employees did the company have in FY2022?"
+    assert counts_what_is_asked(q, resolve(q, [TableSource(2, staff)], None))
+    q = "What were net sales in FY2022?"
+    assert counts_what_is_asked(q, resolve(q, [TableSource(2, RATES)], None))
+
+
+def test_a_date_after_every_period_the_filing_reports_is_refused_with_what_it_covers() -> None:
+    from datetime import date
+
+    from engine.ask.answer import period_gap
+    from engine.periods import Calendar, Period
+
+    cal = Calendar(12, 31, periods=(Period(date(2021, 12, 31), 2021, None, instant=True, label="December 31, 2021"),
+                                    Period(None, 2020, 12, label="2020")))
+    asked = resolve("What were total assets as of December 31, 2023?", [], cal)
+    gap = period_gap("What were total assets as of December 31, 2023?", asked, [cal], cal)
+    assert gap.startswith("Insufficient information: the question asks about December 31, 2023, after every period")
+    assert "the last ends December 31, 2021" in gap
+    # a date the filing may state beyond its last period (cover page shares, subsequent events) is not refused
+    q = "How many shares were outstanding as of February 15, 2022?"
+    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+    # nor is a plan for a later date
+    q = "What capital expenditure does the company expect for the year ending December 31, 2024?"
+    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""

@@ -194,6 +194,16 @@ def counted_noun(question: str) -> str:
     return head[:-3] + "y" if head.endswith("ies") else head[:-1] if head.endswith("s") and len(head) > 3 else head
 
 
+def counts_what_is_asked(question: str, res: Resolution) -> bool:
+    """For a "how many" question, whether a resolved cell's row names what is counted ("Number of employees" for
+    "How many employees ..."); True for a question that counts nothing."""
+    noun = counted_noun(question)
+    if not noun:
+        return True
+    stem = noun[:-1] if noun.endswith("y") else noun
+    return any(stem in c.row.lower() for c in res.cells)
+
+
 def is_count(q: Quantity) -> bool:
     """A whole number without currency, scale or percent, and not a year: how an answer gives a count."""
     plain = not q.decimals and not q.percent and not q.currency and q.scale == 1.0 and q.value >= 0
@@ -761,11 +771,15 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
     For a figure the tables report (the measure resolved to rows) in a year outside every filing's range, and
     for any question about a fiscal year later than every filing's last ("FY2026" of a FY2023 report: no filing
     reports a year that had not ended), whatever it asks. A question about plans or guidance for a later year
-    is not refused here; nor is a bare later year ("in 2024", events after the balance sheet date)."""
+    is not refused here; nor is a bare later year ("in 2024", events after the balance sheet date). A date the
+    question names ("as of December 31, 2023", "the fiscal year ending January 28, 2026") more than
+    ``LATER_DATE_GRACE_DAYS`` after every period the filings report is refused too (``_later_date_gap``)."""
     asked = res.asked
-    if asked.fiscal_year is None or asked.instant is not None or _FORWARD.search(question):
+    if _FORWARD.search(question) or not calendars:
         return ""
-    if not calendars:
+    if (later := _later_date_gap(asked, calendars, calendar)):
+        return later
+    if asked.fiscal_year is None or asked.instant is not None:
         return ""
     covered: set[int] = set()
     for cal in calendars:
@@ -793,6 +807,31 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
         head += (f" Nearest: {best.row}, {best.period_name(calendar)}: {best.shown} ({best.doc}, p. {best.page}) "
                  f"[{best.marker}], offered as fiscal {nearest_year}, not the year asked.")
     return head
+
+
+LATER_DATE_GRACE_DAYS = 120
+"""A filing states some figures as of dates after its last period (shares outstanding on the cover, a credit
+agreement in an 8-K, subsequent events): a date within this many days of its last period end is not refused."""
+
+
+def _later_date_gap(asked: Any, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
+    """A refusal reason when the question names a balance date or a period end later than every period the
+    searched filings report, by more than ``LATER_DATE_GRACE_DAYS``; '' otherwise (or when no filing's periods
+    carry dates)."""
+    from datetime import date
+
+    day = asked.end or asked.instant
+    # a column named by its year alone ("2022") may end as late as that year's last day
+    ends = [p.end or date(y, 12, 31) for cal in calendars for p in cal.periods
+            if p.end is not None or (y := p.fiscal_year or p.year or 0) > 0]
+    if day is None or not ends:
+        return ""
+    last = max(ends)
+    if (day - last).days <= LATER_DATE_GRACE_DAYS:
+        return ""
+    described = calendar.describe() if calendar is not None else f"periods up to {last:%B %-d, %Y}"
+    return (f"Insufficient information: the question asks about {day:%B %-d, %Y}, after every period the filing "
+            f"reports (the last ends {last:%B %-d, %Y}; it covers {described}).")
 
 
 class Searcher(Protocol):
@@ -894,6 +933,8 @@ class Answerer:
                    or consistency_verdict(question, sources, calendar, res)
                    or trend_verdict(question, sources, calendar, res, computation))
         said = extractive_text(res, computation, calendar)
+        if said and computation is None and not counts_what_is_asked(question, res):
+            said = ""  # "how many vendors ...": a cell whose row counts no vendors is not the answer
         if not verdict and computation is None and (unsuited := not_meaningful(question, sources, calendar, res)):
             # said first, and in place of a Yes or No: whether the metric improved does not apply
             return CellWork(res, computation, calendar, gap, f"{unsuited}\n{said}".strip(), unsuited)
