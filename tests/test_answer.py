@@ -474,3 +474,18 @@ def test_a_date_after_every_period_the_filing_reports_is_refused_with_what_it_co
     # nor is a plan for a later date
     q = "What capital expenditure does the company expect for the year ending December 31, 2024?"
     assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+
+
+def test_a_period_end_the_filing_does_not_have_is_refused() -> None:
+    from datetime import date
+
+    from engine.ask.answer import period_gap
+    from engine.periods import Calendar, Period
+
+    cal = Calendar(12, 31, periods=(Period(date(2022, 12, 31), 2022, 12, label="Year Ended December 31, 2022"),
+                                    Period(date(2021, 12, 31), 2021, 12, label="Year Ended December 31, 2021")))
+    q = "What is the return on capital employed for the fiscal year ending January 28, 2023?"
+    gap = period_gap(q, resolve(q, [], cal), [cal], cal)
+    assert gap.startswith("Insufficient information: the filing reports no period ending January 28, 2023")
+    q = "What were net sales for the year ended December 31, 2022?"
+    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""

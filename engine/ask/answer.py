@@ -814,10 +814,15 @@ LATER_DATE_GRACE_DAYS = 120
 agreement in an 8-K, subsequent events): a date within this many days of its last period end is not refused."""
 
 
+PERIOD_END_DAYS = 10
+"""A period the question names by its end date ("the year ended January 28, 2023") is one the filing reports when
+one of its dated periods ends within this many days (52/53-week years move their end by a few days)."""
+
+
 def _later_date_gap(asked: Any, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
     """A refusal reason when the question names a balance date or a period end later than every period the
-    searched filings report, by more than ``LATER_DATE_GRACE_DAYS``; '' otherwise (or when no filing's periods
-    carry dates)."""
+    searched filings report, by more than ``LATER_DATE_GRACE_DAYS``, or a period end none of their dated periods
+    has (``PERIOD_END_DAYS``); '' otherwise (or when no filing's periods carry dates)."""
     from datetime import date
 
     day = asked.end or asked.instant
@@ -827,11 +832,16 @@ def _later_date_gap(asked: Any, calendars: Sequence[Calendar], calendar: Calenda
     if day is None or not ends:
         return ""
     last = max(ends)
-    if (day - last).days <= LATER_DATE_GRACE_DAYS:
-        return ""
     described = calendar.describe() if calendar is not None else f"periods up to {last:%B %-d, %Y}"
-    return (f"Insufficient information: the question asks about {day:%B %-d, %Y}, after every period the filing "
-            f"reports (the last ends {last:%B %-d, %Y}; it covers {described}).")
+    if (day - last).days > LATER_DATE_GRACE_DAYS:
+        return (f"Insufficient information: the question asks about {day:%B %-d, %Y}, after every period the "
+                f"filing reports (the last ends {last:%B %-d, %Y}; it covers {described}).")
+    dated = [p.end for cal in calendars for p in cal.periods if p.end is not None]
+    if asked.end is not None and dated and not any(abs((asked.end - d).days) <= PERIOD_END_DAYS for d in dated):
+        # "the fiscal year ending January 28, 2023" asked of a filer whose years end on December 31
+        return (f"Insufficient information: the filing reports no period ending {asked.end:%B %-d, %Y} (it covers "
+                f"{described}).")
+    return ""
 
 
 class Searcher(Protocol):
