@@ -454,18 +454,22 @@ class Doctor:
                        f"be re-embedded: {exc.message}")
             return None
 
-    def _vectors_agreement(self, store: Any, Index: Any, sample: int = 12) -> float | None:
-        """The lowest cosine between stored vectors of a few chunks (spread over the catalogue) and the current
-        embedder's vectors of the same texts (every chunk's vector is its text's embedding); None when there is
-        nothing to compare."""
-        rows = store.conn().execute(
-            "SELECT id, modality, text FROM chunks WHERE indexed = 1 AND text != '' ORDER BY id").fetchall()
-        if not rows:
+    def _vectors_agreement(self, store: Any, Index: Any, by_modality: dict[str, dict[int, Any]],
+                           sample: int = 12) -> float | None:
+        """The lowest cosine between stored vectors of a few indexed chunks (``by_modality``: the catalogue's
+        chunk rows, as the index check read them; a sample spread over them) and the current embedder's vectors
+        of the same texts (every chunk's vector is its text's embedding); None when there is nothing to compare.
+        Only the sample's texts are read."""
+        indexed = sorted(i for rows in by_modality.values() for i, r in rows.items() if r["indexed"])
+        picked = indexed[:: max(1, len(indexed) // sample)][:sample]
+        if not picked:
             return None
-        picked = rows[:: max(1, len(rows) // sample)][:sample]
+        marks = ",".join("?" * len(picked))
+        rows = store.conn().execute(
+            f"SELECT id, modality, text FROM chunks WHERE id IN ({marks}) AND text != ''", picked).fetchall()
         lowest: float | None = None
         for m in MODALITIES:
-            part = [r for r in picked if r["modality"] == m]
+            part = [r for r in rows if r["modality"] == m]
             path = self.settings.index_dir / f"{m}.usearch"
             if not part or not path.exists():
                 continue
@@ -510,7 +514,7 @@ class Doctor:
         agreement: float | None = None
         if current and not recorded and have_files:
             # a library from before the embedder was recorded: its vectors say whose they are
-            agreement = self._vectors_agreement(store, Index)
+            agreement = self._vectors_agreement(store, Index, by_modality)
             if agreement is not None and agreement >= SAME_EMBEDDER_COSINE:
                 f = report.add("index_embedder_unrecorded", "info",
                                f"The library did not record which embedder made its vectors; they agree with "
