@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Protocol
 
 from engine.ask.calendars import Calendars
@@ -35,7 +36,7 @@ from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
-from engine.periods import Calendar, asked_period
+from engine.periods import Asked, Calendar, asked_period
 from engine.settings import Settings
 from engine.types import (
     Answer,
@@ -176,10 +177,10 @@ def answer_numbers(text: str, count: str = "") -> list[Quantity]:
 
 
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w'-]+\s+){0,4}?[\w'-]+?)"
-                       r"(?=\s+(?:are|is|was|were|do|does|did|have|has|had|can|could|will|would|in|of|on|from|with|that|which|who|shown|provide|provides|appear|"
-                       r"appears|and|or)\b|\s*[?,.]|$)", re.I)
-_COUNT_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+                       r"(?=\s+(?:are|is|was|were|do|does|did|have|has|had|can|could|will|would|in|of|on|from|"
+                       r"with|that|which|who|shown|provide|provides|appear|appears|and|or)\b|\s*[?,.]|$)", re.I)
+_COUNT_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+"""Counts as words, by value."""
 
 
 def counted_noun(question: str) -> str:
@@ -194,14 +195,18 @@ def counted_noun(question: str) -> str:
     return head[:-3] + "y" if head.endswith("ies") else head[:-1] if head.endswith("s") and len(head) > 3 else head
 
 
+def _noun_stem(noun: str) -> str:
+    """What the singular ``counted_noun`` and its plural begin with ("company" -> "compan")."""
+    return noun[:-1] if noun.endswith("y") else noun
+
+
 def counts_what_is_asked(question: str, res: Resolution) -> bool:
     """For a "how many" question, whether a resolved cell's row names what is counted ("Number of employees" for
     "How many employees ..."); True for a question that counts nothing."""
     noun = counted_noun(question)
     if not noun:
         return True
-    stem = noun[:-1] if noun.endswith("y") else noun
-    return any(stem in c.row.lower() for c in res.cells)
+    return any(_noun_stem(noun) in c.row.lower() for c in res.cells)
 
 
 def is_count(q: Quantity) -> bool:
@@ -226,9 +231,9 @@ def count_stated(q: Quantity, noun: str, texts: Sequence[str]) -> bool:
     after it ("10 vendors", "three reportable segments") or just before it ("Number of employees: 12,500").
     A small number alone is everywhere in a filing (notes, pages, footnotes), so it proves nothing."""
     n = int(abs(q.value))
-    forms = {f"{n:,}", str(n)} | {w for w, i in _COUNT_WORDS.items() if i == n}
+    forms = {f"{n:,}", str(n), *_COUNT_WORDS[n:n + 1]}
     num = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-    stem = re.escape(noun[:-1] if noun.endswith("y") else noun)
+    stem = re.escape(_noun_stem(noun))
     after = re.compile(rf"(?<![\w.,])(?:{num})(?![\w.,]\d)(?:\W+\w+){{0,3}}?\W+{stem}\w*", re.I)
     before = re.compile(rf"\b{stem}\w*\W+(?:\w+\W+){{0,3}}?(?:{num})(?![\w.,]\d)", re.I)
     for t in texts:
@@ -273,7 +278,7 @@ def check_numbers(
             checks.append(Check(q.raw, False, "", "the model's own figure for the metric asked: the code could not "
                                 "compute it from the cells", "missing", q.value))
             continue
-        if noun and is_count(q) and not (resolution is not None and resolution.cells):
+        if noun and is_count(q) and not cells_asked:
             hit = next((e for e in cited if count_stated(q, noun, [e.text])), None)
             if hit is not None:
                 checks.append(Check(q.raw, True, f"{hit.doc} p.{hit.page}", "stated in the cited text", "in_text",
@@ -773,12 +778,12 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
     reports a year that had not ended), whatever it asks. A question about plans or guidance for a later year
     is not refused here; nor is a bare later year ("in 2024", events after the balance sheet date). A date the
     question names ("as of December 31, 2023", "the fiscal year ending January 28, 2026") more than
-    ``LATER_DATE_GRACE_DAYS`` after every period the filings report is refused too (``_later_date_gap``)."""
+    ``LATER_DATE_GRACE_DAYS`` after every period the filings report is refused too (``_date_gap``)."""
     asked = res.asked
     if _FORWARD.search(question) or not calendars:
         return ""
-    if (later := _later_date_gap(asked, calendars, calendar)):
-        return later
+    if (dated := _date_gap(asked, calendars, calendar)):
+        return dated
     if asked.fiscal_year is None or asked.instant is not None:
         return ""
     covered: set[int] = set()
@@ -819,12 +824,10 @@ PERIOD_END_DAYS = 10
 one of its dated periods ends within this many days (52/53-week years move their end by a few days)."""
 
 
-def _later_date_gap(asked: Any, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
+def _date_gap(asked: Asked, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
     """A refusal reason when the question names a balance date or a period end later than every period the
     searched filings report, by more than ``LATER_DATE_GRACE_DAYS``, or a period end none of their dated periods
     has (``PERIOD_END_DAYS``); '' otherwise (or when no filing's periods carry dates)."""
-    from datetime import date
-
     day = asked.end or asked.instant
     # a column named by its year alone ("2022") may end as late as that year's last day
     ends = [p.end or date(y, 12, 31) for cal in calendars for p in cal.periods
