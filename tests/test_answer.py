@@ -489,3 +489,153 @@ def test_a_period_end_the_filing_does_not_have_is_refused() -> None:
     assert gap.startswith("Insufficient information: the filing reports no period ending January 28, 2023")
     q = "What were net sales for the year ended December 31, 2022?"
     assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+
+
+def test_a_qualifier_a_few_words_on_still_makes_the_item_another() -> None:
+    from engine.ask.cells import measures
+
+    # "continuing operations" ends 40 characters after "profit": not net income, the row the question writes
+    q = "What was the profit/loss from continuing operations for the Group in 2019?"
+    assert [m.name for m in measures(q)] != ["net income"]
+    group = {"title": "Income statement for group and segments", "units": "in € million",
+             "columns": ["2020", "Group 2019"],
+             "rows": [{"label": "Profit / loss from continuing operations", "values": ["3,857", "4,978"],
+                       "numbers": [3857.0, 4978.0]},
+                      {"label": "Net profit / loss", "values": ["3,857", "5,022"], "numbers": [3857.0, 5022.0]}]}
+    res = resolve(q, [TableSource(1, group)], None)
+    assert [(c.row, c.raw) for c in res.cells] == [("Profit / loss from continuing operations", "4,978")]
+    # the other year's figure the model gave is flagged as such
+    checks = check_numbers("It was 3,857 million euros [1].", [], resolution=res)
+    assert [(c.found, c.status) for c in checks] == [(False, "other_period")]
+
+
+BALANCES = {
+    "title": "Consolidated Balance Sheets", "units": "$ in millions", "columns": ["2017", "2016"],
+    "rows": [{"label": "Total assets", "values": ["131,310", "83,402"], "numbers": [131310.0, 83402.0]},
+             {"label": "Net income", "values": ["3,033", "2,371"], "numbers": [3033.0, 2371.0]}],
+}
+
+
+def test_a_metric_with_two_common_definitions_is_flagged_with_the_other(tmp_path: Path) -> None:
+    from engine.ask.answer import definition_flag
+    from engine.types import Check
+
+    q = "What is Acme's FY2017 return on assets? Round your answer to three decimal places."
+    c = compute(q, [TableSource(1, BALANCES)])
+    assert c is not None and c.result == pytest.approx(3033 / ((131310 + 83402) / 2), abs=1e-4)
+    assert "year-end balance it is 0.0231 (3,033 / 131,310)" in c.definition_note
+    flagged = definition_flag(Check("0.028", True, "computed", "computed from the cited cells", "computed", 0.028), c)
+    assert (flagged.found, flagged.status) == (False, "definition") and "0.0231" in flagged.note
+    other = Check("3,033", True, "x p.1", "", "verified", 3033.0)
+    assert definition_flag(other, c) is other  # a cell stays verified
+    # a question that says which (or defines the metric) gets no second definition
+    for said in ("What is Acme's FY2017 return on assets, on average total assets?",
+                 "What is FY2017 return on assets, defined as: net income / total assets?"):
+        c2 = compute(said, [TableSource(1, BALANCES)])
+        assert c2 is not None and c2.definition_note == ""
+
+
+def test_a_ratio_to_a_bare_balance_word_is_to_its_total() -> None:
+    table = {**BALANCES, "rows": [*BALANCES["rows"], {"label": "Research and development", "values": [
+        "6,605", "4,300"], "numbers": [6605.0, 4300.0]}]}
+    c = compute("What is the R&D to asset ratio in FY2017?", [TableSource(1, table)])
+    assert c is not None and c.result == pytest.approx(6605 / 131310, abs=1e-4)
+    assert "Total assets" in " ".join(t.label for t in c.cells)
+
+
+def test_a_table_of_one_segment_comes_after_the_companys_own() -> None:
+    segment = {"title": "International Segment", "units": "$ in millions", "columns": ["2022", "2021"],
+               "rows": [{"label": "Revenue", "values": ["3,931", "3,969"], "numbers": [3931.0, 3969.0]},
+                        {"label": "Gross profit", "values": ["938", "853"], "numbers": [938.0, 853.0]}]}
+    group = {**segment, "title": "Consolidated Results",
+             "rows": [{"label": "Revenue", "values": ["51,761", "47,262"], "numbers": [51761.0, 47262.0]},
+                      {"label": "Gross profit", "values": ["11,640", "10,573"], "numbers": [11640.0, 10573.0]}]}
+    tables = [TableSource(1, segment, heading="International Segment"), TableSource(2, group)]
+    assert tables[0].segment == "international" and tables[1].segment == ""
+    c = compute("What was the gross margin in FY2022?", tables)
+    assert c is not None and c.result == pytest.approx(11640 / 51761 * 100, abs=0.01)
+    res = resolve("What was revenue in FY2022?", tables, None)
+    assert [c.raw for c in res.cells] == ["51,761"]
+    # asked about the segment, its table answers
+    res = resolve("What was International segment revenue in FY2022?", tables, None)
+    assert [c.raw for c in res.cells] == ["3,931"]
+    c = compute("What was the International gross margin in FY2022?", tables)
+    assert c is not None and c.result == pytest.approx(938 / 3931 * 100, abs=0.01)
+
+
+def test_a_quoted_phrase_or_figure_the_filing_never_states_is_refused(tmp_path: Path) -> None:
+    from engine.ask.answer import quoted
+
+    assert quoted('How many charts show the "no lean" group?') == [("no lean", False)]
+    assert quoted("Population: (July 2013 est.) 251,160,124, how much") == [("251,160,124", True)]
+    assert quoted("Revenue of $12,345 million") == []
+    lib = build_library(tmp_path, acme_docs())
+    lib.store.put_pages("acme2023aaaa", [
+        {"page": 2, "width": 612, "height": 792, "has_text": True,
+         "text": "Total\nrevenue increased to $1,234 million in 2023. Charts of manufacturing follow."}])
+    a = run(lib, 'How many charts show the "no lean" group?', scope=["acme2023aaaa"])[-1].answer
+    assert a.refused and "\u201cno lean\u201d" in a.text and lib.llm.prompts == []
+    a = run(lib, "Of a population of 251,160,124, what was total revenue?", scope=["acme2023aaaa"])[-1].answer
+    assert a.refused and "251,160,124" in a.text
+    # a phrase the filing states, even across a line break or with its words apart, goes to the model
+    ok = run(lib, 'What does the filing say about "total revenue"?', scope=["acme2023aaaa"])[-1].answer
+    assert not ok.refused and lib.llm.prompts
+    ok = run(lib, 'How large is the "revenue of manufacturing charts"?', scope=["acme2023aaaa"])[-1].answer
+    assert not ok.refused
+
+
+def test_a_day_asked_of_a_document_with_no_dated_periods_is_refused_unless_it_writes_it() -> None:
+    from engine.ask.answer import undated_gap
+    from engine.periods import asked_period
+
+    class Pages:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def mentions_words(self, doc_id: str, words: list[str]) -> bool:
+            return " ".join(words).lower() in " ".join(re.findall(r"\w+", self.text.lower()))
+
+    q = "What is the return on capital employed for the fiscal year ending January 28, 2023?"
+    gap = undated_gap(q, asked_period(q), Pages("Big data trends: vendors and revenue"), ["deck"])
+    assert gap.startswith("Insufficient information: the question asks about January 28, 2023, but the document")
+    assert undated_gap(q, asked_period(q), Pages("Results as of Jan 28, 2023 (unaudited)"), ["deck"]) == ""
+    q = "How did opinions change after July 2020?"  # a month, not a day: not refused
+    assert undated_gap(q, asked_period(q), Pages("A survey"), ["deck"]) == ""
+
+
+CASH_FLOWS = {
+    "title": "Consolidated Statements of Cash Flows", "units": "$ in millions", "scale": 1e6,
+    "columns": ["2023", "2022"],
+    "rows": [{"label": "Net cash provided by operating activities", "values": ["1,824", "3,252"],
+              "numbers": [1824.0, 3252.0]},
+             {"label": "Net cash used in investing activities", "values": ["(962)", "(1,372)"],
+              "numbers": [-962.0, -1372.0]},
+             {"label": "Net cash used in financing activities", "values": ["(1,806)", "(4,297)"],
+              "numbers": [-1806.0, -4297.0]}],
+}
+
+
+def test_which_of_the_listed_items_is_largest_is_decided_in_code() -> None:
+    from engine.ask.answer import ranking_verdict
+
+    tables = [TableSource(2, CASH_FLOWS, heading="Consolidated Statements of Cash Flows")]
+    q = ("Among operations, investing, and financing activities, which brought in the most (or lost the least) "
+         "cash flow in FY2023?")
+    said = ranking_verdict(q, tables, None, resolve(q, tables, None))
+    assert said.startswith("Operations: 1,824") and "the highest of the 3" in said
+    assert "investing: -962" in said and "[2]" in said
+    q = "Among operating, investing and financing activities, which lost the most cash in FY2022?"
+    said = ranking_verdict(q, tables, None, resolve(q, tables, None))
+    assert said.startswith("Financing activities: -4,297") and "the lowest of the 3" in said
+    # an item it cannot find, or a question ranking nothing, gets no verdict
+    q = "Among operations, investing, and dividends, which was largest in FY2023?"
+    assert ranking_verdict(q, tables, None, resolve(q, tables, None)) == ""
+    q = "What was the most important investing activity in FY2023?"
+    assert ranking_verdict(q, tables, None, resolve(q, tables, None)) == ""
+
+
+def test_a_label_holding_ratio_or_margin_inside_a_word_keeps_the_tables_scale() -> None:
+    table = {**CASH_FLOWS, "rows": [{"label": "Income from operations", "values": ["500"], "numbers": [500.0]},
+                                    {"label": "Operating margin", "values": ["5.1"], "numbers": [5.1]}]}
+    res = resolve("What was income from operations in FY2023?", [TableSource(1, table)], None)
+    assert [(c.row, c.amount) for c in res.cells] == [("Income from operations", 500e6)]

@@ -54,6 +54,7 @@ from engine.types import (
     TokenStreamed,
     never_cancelled,
 )
+from engine.vocabulary import item as vocabulary_item
 from engine.vocabulary import label_score, ratio_named, vocabulary
 
 SYSTEM_PROMPT = (
@@ -337,6 +338,16 @@ def stated_checks(
     return out
 
 
+def definition_flag(check: Check, computation: Computation) -> Check:
+    """A check of the computation's result flagged with the other common definition's value
+    (``Computation.definition_note``): the figure is right by one definition and not by the other, so it is
+    not shown as verified."""
+    said = quantities(check.value)
+    if check.status != "computed" or not said or not same_number(said[0], computation.result):
+        return check
+    return Check(check.value, False, "computed", computation.definition_note, "definition", check.number)
+
+
 def inferred_citations(
     text: str, used: Sequence[Evidence], regions: dict[int, Region] | None = None
 ) -> list[Citation]:
@@ -365,6 +376,9 @@ class Computation:
     result: float
     text: str
     cells: list[Term]
+    definition_note: str = ""
+    """Where the result rests on one of two common definitions the question does not choose between: the other
+    one's value, said in words (the result's check is flagged with it, not verified)."""
 
 
 _GROWTH = re.compile(r"\b(growth|grew|percent(?:age)? change|% change|year[- ]over[- ]year|yoy|increase|decrease|"
@@ -424,7 +438,7 @@ def not_meaningful(question: str, sources: Sequence[TableSource], calendar: Cale
         tables = [s for s in sources if s.statement == it.statement]
         if not tables:
             return ""  # the statement was not retrieved: nothing can be said of it
-        found = best_cell(term, None, tables, calendar, res.asked)  # its best-fitting row, any period
+        found = best_cell(term, None, tables, calendar, res.asked, question)  # its best-fitting row, any period
         if found is not None and found.row_fit >= CONFIDENT_ROW:
             continue
         src = tables[0]
@@ -444,7 +458,7 @@ def _reported(question: str, sources: Sequence[TableSource], calendar: Calendar 
     if named is None or year is None:
         return None
     name, template = named
-    c = best_cell(name, year, sources, calendar, like)
+    c = best_cell(name, year, sources, calendar, like, question)
     if (c is None or label_score(name, c.row) < 0.85 or c.period_fit < 0.6
             or ("* 100" in template) != c.percent):
         return None  # the row must be the ratio itself ("Effective tax rate"), not a label sharing a word
@@ -513,7 +527,7 @@ def compute(
     percent = f"{comp.result:.2f}%" in comp.text
     shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
     return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
-                       f"{'s' if places != 1 else ''}: {shown}", comp.cells)
+                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note)
 
 
 def computed(
@@ -532,7 +546,7 @@ def computed(
         return None
     res = resolution or resolve(question, sources, calendar)
     like = res.asked
-    lookup = cell_lookup(sources, calendar, like)
+    lookup = cell_lookup(sources, calendar, like, question)
     years = sorted(set(like.years))
     asked = _DEFINED.split(question, maxsplit=1)[0]  # the question, not its definition's "change in inventory"
     if years and _CHANGED.search(asked) and not averaged_years(question):
@@ -550,7 +564,17 @@ def computed(
         question, lookup, _newest_year(sources, calendar, res))
     if solved is not None:
         shown = " ".join(f"[{m}]" for m in sorted({t.marker for t in solved.terms}))
-        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms)
+        note = ""
+        if solved.year_end is not None:
+            averaged = next((t for t in solved.terms if t not in solved.year_end.terms), None)
+            what = f"average {averaged.label}" if averaged else "average balances"
+            alt = solved.year_end
+            value = (f"{alt.value:.2f}%" if alt.percent else f"{alt.value:.4f}" if abs(alt.value) < 1
+                     else f"{alt.value:.2f}")
+            note = (f"one of two common definitions: this divides by the {what} (opening and closing); on the "
+                    f"year-end balance it is {value} ({alt.text.rsplit(' = ', 1)[0]}): the question does not say "
+                    "which")
+        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms, note)
     q = question.strip()
     years = [y for y in like.years]
     ql = q.lower()
@@ -627,6 +651,20 @@ def possessive_names(question: str) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+_QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
+_LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
+UNQUOTED_MAX_DOCS = 20
+"""Filings in scope up to which every one is read for a question's quoted words (beyond it, a library-wide
+question: the filings the evidence came from)."""
+
+
+def quoted(question: str) -> list[tuple[str, bool]]:
+    """What a question quotes from the document it means: phrases in quotation marks, and figures of seven digits
+    or more ("251,160,124"), each with whether it is a figure."""
+    return ([(m.group(1).strip(), False) for m in _QUOTED.finditer(question) if m.group(1).strip()]
+            + [(m.group(0), True) for m in _LONG_FIGURE.finditer(question)])
 
 
 @dataclass
@@ -719,6 +757,56 @@ def trend_verdict(
             f"{computation.result:,.2f} for fiscal {year} ({before.text}; {computation.text}).")
 
 
+_AMONG = re.compile(r"\b(?:among|of|between)\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
+                    r"(?:,\s*[\w&'’ -]+?)*,?\s+(?:and|or)\s+[\w&'’ -]+?)\s*[,:]?\s*(?:which|what)\b", re.I)
+_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum)\b", re.I)
+_LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum)\b", re.I)
+_LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
+
+
+def ranking_verdict(question: str, sources: Sequence[TableSource], calendar: Calendar | None,
+                    res: Resolution) -> str:
+    """Which of the line items a question lists is the largest or smallest, decided in code ("Among operations,
+    investing, and financing activities, which brought in the most (or lost the least) cash flow in FY2023?"):
+    each item's cell for the year asked (the newest the tables show when none), all of them or no verdict. An
+    item the list names by a word of its own ("investing") is the vocabulary's "cash from investing" when the
+    question is about cash; "lost the most" ranks the other way."""
+    plain = re.sub(r"\([^)]*\)", " ", question)  # "(or lost the least)": an aside restating the same order
+    m = _AMONG.search(plain)
+    if not m:
+        return ""
+    rest = plain[m.end():]
+    most, least = _MOST.search(rest), _LEAST.search(rest)
+    if bool(most) == bool(least):
+        return ""
+    word = most or least
+    assert word is not None
+    highest = bool(most) != bool(_LOSS.search(rest[: word.start()]))
+    names = [n.strip() for n in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group("list")) if n.strip()]
+    tail = " ".join(names[-1].split()[1:]) if len(names[-1].split()) > 1 else ""
+    cash = "cash" in question.lower()
+    found: list[tuple[str, Cell]] = []
+    year = res.asked.fiscal_year or (int(y) if (y := _newest_year(sources, calendar, res)) else None)
+    for name in names:
+        bare = name[: -len(tail)].strip() if tail and name.endswith(tail) else name
+        tries = [name, f"{bare} {tail}".strip()] + ([f"cash from {bare}", f"cash from {bare} {tail}".strip()]
+                                                    if cash else [])
+        it = next((i for t in tries if (i := vocabulary_item(t)) is not None), None)
+        if it is None:
+            return ""
+        c = best_cell(it.name, year, sources, calendar, res.asked, question)
+        if c is None or c.row_fit < CONFIDENT_ROW:
+            return ""  # (best_cell keeps only columns of the year asked)
+        found.append((name, c))
+    if len(found) < 2 or len({c.row for _, c in found}) < len(found):
+        return ""
+    pick = max if highest else min
+    name, top = pick(found, key=lambda nc: nc[1].amount)
+    others = "; ".join(f"{n}: {c.shown} ({c.row}) [{c.marker}]" for n, c in found if c is not top)
+    return (f"{name[:1].upper()}{name[1:]}: {top.shown} ({top.row}, {top.period_name(calendar)}) [{top.marker}], the "
+            f"{'highest' if highest else 'lowest'} of the {len(found)}; {others}.")
+
+
 _STEADY = re.compile(r"\b(?:consistent\w*|stable|steady|fluctuat\w*|volatil\w*)\b", re.I)
 _TOLERANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent(?:age)? points?|pp\b)", re.I)
 
@@ -735,7 +823,7 @@ def consistency_verdict(question: str, sources: Sequence[TableSource], calendar:
     if tolerance is None or not newest:
         return ""
     limit = float(tolerance.group(1))
-    lookup = cell_lookup(sources, calendar, res.asked)
+    lookup = cell_lookup(sources, calendar, res.asked, question)
     series: list[tuple[int, Result]] = []
     for y in range(int(newest), int(newest) - 3, -1):
         r = _metric_at(question, sources, calendar, res.asked, lookup, y)
@@ -812,6 +900,26 @@ def period_gap(question: str, res: Resolution, calendars: Sequence[Calendar], ca
         head += (f" Nearest: {best.row}, {best.period_name(calendar)}: {best.shown} ({best.doc}, p. {best.page}) "
                  f"[{best.marker}], offered as fiscal {nearest_year}, not the year asked.")
     return head
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_FULL_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d{{2}}\b|\b\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d{{2}}\b|"
+                        r"\b\d{1,2}/\d{1,2}/(?:19|20)\d{2}\b", re.I)
+
+
+def undated_gap(question: str, asked: Asked, store: Any, doc_ids: Sequence[str]) -> str:
+    """A refusal reason when the question names a day ("the fiscal year ending January 28, 2023", "as of
+    December 31, 2022"; not a month: "after July 2020") and the searched documents report no dated period at
+    all (a slide deck, a survey) and never write that date; '' otherwise."""
+    day = asked.end or asked.instant
+    if day is None or not doc_ids or not _FULL_DATE.search(question):
+        return ""
+    forms = [f"{day:%B} {day.day} {day.year}", f"{day.day} {day:%B} {day.year}", f"{day:%b} {day.day} {day.year}",
+             f"{day.year} {day.month:02d} {day.day:02d}", f"{day.month} {day.day} {day.year}"]
+    if any(store.mentions_words(d, form.split()) for d in doc_ids for form in forms):
+        return ""
+    return (f"Insufficient information: the question asks about {day:%B %-d, %Y}, but the document reports no "
+            "dated periods and never mentions that date.")
 
 
 LATER_DATE_GRACE_DAYS = 120
@@ -942,7 +1050,10 @@ class Answerer:
         res = resolve(question, sources, calendar)
         computation = compute(question, sources, calendar, res)
         gap = period_gap(question, res, [c for c in calendars.values() if c is not None], calendar)
+        if not gap and store is not None and not any(c is not None and c.periods for c in calendars.values()):
+            gap = undated_gap(question, res.asked, store, list(calendars))
         verdict = (yes_no_verdict(question, res, calendar)
+                   or ranking_verdict(question, sources, calendar, res)
                    or consistency_verdict(question, sources, calendar, res)
                    or trend_verdict(question, sources, calendar, res, computation))
         said = extractive_text(res, computation, calendar)
@@ -971,7 +1082,7 @@ class Answerer:
             raise Cancelled("Answer cancelled.")
         store = retriever.store
         regions = self.regions_of(store, retrieval.evidence)
-        other = self.other_company(question, retriever, retrieval)
+        other = self.other_company(question, retriever, retrieval) or self.unquoted(question, retriever, retrieval)
         if not retrieval.evidence or other:
             reason = other or "Insufficient information: no evidence was found."
             text = refusal_text(retrieval, reason)
@@ -1066,6 +1177,31 @@ class Answerer:
             text = f"{extractive}\n\n{text}"
         yield AnswerFinished(self.finish(question, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive))
+
+    @staticmethod
+    def unquoted(question: str, retriever: Searcher, retrieval: Retrieval) -> str:
+        """A refusal reason when the question quotes words or a long figure that none of the searched filings
+        states ("how many charts show the "no lean" group", "Population: 251,160,124"): it describes another
+        document. A quoted phrase whose content words the filing does hold, apart, is not refused (a chart's
+        label, a paraphrase); a figure must be there as written. '' otherwise, or when more than
+        ``UNQUOTED_MAX_DOCS`` filings were searched (then the evidence's filings are checked)."""
+        store = retriever.store
+        scope = list(retrieval.scope)
+        if len(scope) > UNQUOTED_MAX_DOCS:
+            scope = list(dict.fromkeys(e.doc_id for e in retrieval.evidence))
+        if store is None or not scope:
+            return ""
+        for phrase, figure in quoted(question):
+            words = re.findall(r"\w+", phrase.lower())
+            if not words or any(store.mentions_words(d, words) for d in scope):
+                continue
+            content = [] if figure else [w for w in words if len(w) >= 4]
+            held = [w for w in content if any(store.mentions_words(d, [w]) for d in scope)]
+            if content and 2 * len(held) >= len(content):
+                continue
+            what = f"the figure {phrase}" if figure else f"\u201c{phrase}\u201d"
+            return f"Insufficient information: the question quotes {what}, which the searched document never states."
+        return ""
 
     @staticmethod
     def other_company(question: str, retriever: Searcher, retrieval: Retrieval) -> str:
@@ -1168,6 +1304,8 @@ class Answerer:
         said = text.replace(extractive, " ") if extractive else text
         checks = [] if refused else stated_checks(extractive, resolution, computation, calendar) + check_numbers(
             said, cited, regions, computed, resolution, calendar, question)
+        if computation is not None and computation.definition_note:
+            checks = [definition_flag(c, computation) for c in checks]
         searched = {
             "tier": retrieval.tier,
             "thresholds": retrieval.thresholds,

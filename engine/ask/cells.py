@@ -27,7 +27,10 @@ ROW_MIN = 0.75
 """A row label must fit the measure at least this well to be resolved."""
 CONFIDENT_ROW = 0.9
 """Row fit above which (with an exact period) the resolver is confident enough to show the cell at once."""
-_PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|percent|ratio|margin", re.I)
+_ONE_SEGMENT = re.compile(r"\b(?!(?i:by|our|the|each|one|reportable|operating|business|total|other)\b)"
+                          r"([A-Z][a-z]+)\s+[Ss]egment\b(?!s| information| data| reporting)")
+_PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|\bpercent|\bratios?\b|\bmargins?\b",
+                        re.I)
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
 
 
@@ -61,6 +64,19 @@ class TableSource:
     def statement(self) -> str:
         """The primary statement the table is, or ''."""
         return statement_of(self.heading + " " + str(self.table.get("title", ""))) or ""
+
+    @property
+    def segment(self) -> str:
+        """The one segment a table reports ("International Segment" -> "international"), or '' (a consolidated
+        table, or one that lists every segment: "Segment information", "by segment")."""
+        m = _ONE_SEGMENT.search(self.heading + " " + str(self.table.get("title", "")))
+        return m.group(1).lower() if m else ""
+
+    def other_segment(self, question: str) -> bool:
+        """Whether the table reports one segment that the question does not name (figures of a part of the
+        company, where the question asks about all of it)."""
+        seg = self.segment
+        return bool(seg) and not re.search(rf"\b{re.escape(seg)}\b", question.lower())
 
 
 @dataclass
@@ -206,6 +222,11 @@ NAMED_ROW = 2.5
 common shareholders" beats the vocabulary's "Net earnings" (2.0) for net income when the question names it."""
 
 
+_QUALIFIER_REACH = 45
+"""Characters after an item's name where a qualifier still makes it another item: "profit/loss from continuing
+operations" (the qualifier ends 40 characters after "profit")."""
+
+
 def _qualified(low: str, m: Measure) -> bool:
     """Whether the question names the item only together with a qualifier that makes it another one (the item's
     ``other_when``, within a few words): "deferred revenue", "net income per share", "cash used in investing
@@ -213,7 +234,7 @@ def _qualified(low: str, m: Measure) -> bool:
     if m.item is None or not m.item.other_when:
         return False
     hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
-    return bool(hits) and all(m.item.excludes(low[max(0, x.start() - 25): x.end() + 30]) for x in hits)
+    return bool(hits) and all(m.item.excludes(low[max(0, x.start() - 25): x.end() + _QUALIFIER_REACH]) for x in hits)
 
 
 def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = "") -> float:
@@ -349,6 +370,7 @@ def resolve(
     if not all_cells:
         return res
     order = {s.marker: k for k, s in enumerate(sources)}
+    part = {s.marker for s in sources if s.other_segment(question)}  # one segment's tables come after the others
     chosen: list[Cell] = []
     for m in ms:
         mine = [c for c in all_cells if c.item == m.name]
@@ -362,14 +384,15 @@ def resolve(
                 for c in mine:
                     firsts.setdefault((c.marker, c.row), c)
                 pool = list(firsts.values())
-                best = max(pool, key=lambda c: (round(c.row_fit, 2), -order.get(c.marker, 99)))
+                best = max(pool, key=lambda c: (round(c.row_fit, 2), c.marker not in part, -order.get(c.marker, 99)))
                 chosen.append(best)
                 continue
             scored = [(c, matches(want, c.period, calendar) if c.period else 0.0) for c in mine]
             scored = [(c, f) for c, f in scored if f > 0]
             if not scored:
                 continue
-            c, f = max(scored, key=lambda cf: (round(cf[0].row_fit, 2), round(cf[1], 2), -order.get(cf[0].marker, 99)))
+            c, f = max(scored, key=lambda cf: (round(cf[0].row_fit, 2), round(cf[1], 2), cf[0].marker not in part,
+                                               -order.get(cf[0].marker, 99)))
             c.period_fit = f
             chosen.append(c)
     res.cells = chosen[:max_cells]
@@ -447,11 +470,12 @@ def measure_of(phrase: str) -> Measure:
 
 
 def best_cell(
-    phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked
+    phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
+    question: str = "",
 ) -> Cell | None:
     """The cell of ``phrase`` for fiscal ``year`` (the duration and quarter as the question asks, ``like``),
     from the best-fitting row, then the best-fitting period, then the best-ranked source; None when no row fits
-    or no column is that year."""
+    or no column is that year. A table of one segment the ``question`` does not name comes after the others."""
     m = measure_of(phrase)
     want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
                  instant=None, years=(year,) if year is not None else (), text=like.text)
@@ -466,15 +490,17 @@ def best_cell(
         cells = [c for c in cells if c.period_fit > 0.5]
     if not cells:
         return None
-    return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), -order.get(c.marker, 99)))
+    part = {s.marker for s in sources if s.other_segment(question or phrase)}
+    return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in part,
+                                     -order.get(c.marker, 99)))
 
 
-def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked) -> Lookup:
+def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked, question: str = "") -> Lookup:
     """The lookup computed metrics use (``formulas.solve``): an item for a fiscal year, as a term with its row,
     column and source number; outflows ("purchases of property" printed as (131)) as positive amounts."""
 
     def lookup(phrase: str, year: str) -> Term | None:
-        c = best_cell(phrase, int(year) if year else None, sources, calendar, like)
+        c = best_cell(phrase, int(year) if year else None, sources, calendar, like, question)
         if c is None:
             return None
         value = abs(c.value) if is_outflow(phrase) else c.value

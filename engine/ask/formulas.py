@@ -42,6 +42,9 @@ class Result:
     text: str
     terms: list[Term]
     percent: bool
+    year_end: Result | None = None
+    """The same metric on year-end balances, where the textbook definition averages them and the question does
+    not say which (return on assets: analysts use both); None otherwise."""
 
 
 Lookup = Callable[[str, str], Term | None]
@@ -185,7 +188,7 @@ def definition(question: str) -> tuple[str, str] | None:
         return named[1], year
     to = _TO_RATIO.search(plain)
     if to:
-        part, whole = known_tail(to.group(1)), known_tail(to.group(3))
+        part, whole = known_tail(to.group(1)), known_tail(to.group(3)) or total_of(to.group(3))
         if part and whole and canonical(part) != canonical(whole):
             whole = f"(average {whole} between {{prev}} and {{year}})" if to.group(2) else whole
             return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
@@ -234,6 +237,16 @@ def _less(plain: str) -> str | None:
     return None
 
 
+def total_of(words: str) -> str:
+    """The total a bare balance word stands for in "R&D to asset ratio" ("asset" -> "total assets"), when the
+    vocabulary knows that total; '' otherwise."""
+    last = words.split()[-1].lower() if words.split() else ""
+    for name in (f"total {last}", f"total {last}s"):
+        if last and item_known(name):
+            return name
+    return ""
+
+
 def item_known(phrase: str) -> bool:
     """Whether the vocabulary knows a phrase as a line item (a share is computed only between known items)."""
     return canonical(phrase) in vocabulary().items
@@ -255,6 +268,25 @@ def averaged_years(question: str) -> list[int]:
     n = avg.group(1).lower()
     count = int(n) if n.isdigit() else _WORDS[n]
     return list(range(a, b + 1)) if b - a + 1 == count else []
+
+
+_AVERAGED = re.compile(r"\(average (.+?) between \{prev\} and \{year\}\)")
+
+
+def year_end_template(question: str) -> str:
+    """The year-end form of the standard metric a question names when its vocabulary definition averages a
+    balance ("net income / (average total assets between {prev} and {year})" -> "net income / total assets"):
+    many analysts divide by the closing balance. '' when the question defines the metric itself, asks for an
+    average, or the definition averages nothing."""
+    if re.search(r"\baverage|\bdefined\b|\bmean\b", question, re.I):
+        return ""
+    named = ratio_named(question)
+    if named is None or not _AVERAGED.search(named[1]):
+        return ""
+    found = definition(question)
+    if found is None or found[0] != named[1]:
+        return ""
+    return _AVERAGED.sub(lambda m: m.group(1), named[1])
 
 
 def solve(question: str, lookup: Lookup, default_year: str = "", year: str | None = None) -> Result | None:
@@ -290,4 +322,12 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
         text += f"; {len(years)}-year average = {value:.2f}{'%' if percent else ''}"
     else:
         text = shown[0]
-    return Result(round(value, 4), text, terms, percent)
+    year_end = None
+    closing = year_end_template(question) if len(years) == 1 else ""
+    if closing:
+        try:
+            v, s, t = evaluate(closing.format(year=years[0], prev=years[0] - 1), str(years[0]), lookup)
+            year_end = Result(round(v, 4), f"{s} = {v:.2f}{'%' if percent else ''}", t, percent)
+        except (LookupError, ValueError, ZeroDivisionError):
+            year_end = None
+    return Result(round(value, 4), text, terms, percent, year_end)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -401,6 +402,18 @@ class Store:
             "SELECT 1 FROM pages WHERE doc_id = ? AND instr(lower(text), ?) > 0 LIMIT 1", (doc_id, phrase.lower())
         ).fetchone()
         return row is not None
+
+    def mentions_words(self, doc_id: str, words: Sequence[str]) -> bool:
+        """Whether a document's text states ``words`` in that order, across line breaks and spacing (case-
+        insensitive), on any page; pages are read only where the longest word occurs."""
+        words = [w.lower() for w in words if w]
+        if not words:
+            return False
+        pattern = re.compile(r"(?<!\w)" + r"\W{0,3}\s*".join(re.escape(w) for w in words) + r"(?!\w)")
+        rows = self.conn().execute(
+            "SELECT text FROM pages WHERE doc_id = ? AND instr(lower(text), ?) > 0", (doc_id, max(words, key=len))
+        )
+        return any(pattern.search(str(r[0]).lower()) for r in rows)
 
     def calendar_inputs(self, doc_id: str) -> tuple[list[str], list[tuple[str, str]]]:
         """What a filing's fiscal calendar is read from (``periods.read_calendar``): the text of its first pages
