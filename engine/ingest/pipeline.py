@@ -542,17 +542,23 @@ def embed_in_batches(
     after_batch: Callable[[int], None] = lambda n: None,
 ) -> np.ndarray:
     """Vectors for ``texts`` in input order, embedded in batches of similar length (no compute wasted on
-    padding). ``before_batch`` runs before each batch (a cancel check), ``after_batch`` gets its size."""
+    padding). Each distinct text is embedded once and its vector copied to its repeats (a filing repeats its
+    running headers on every page). ``before_batch`` runs before each batch (a cancel check), ``after_batch``
+    gets the number of ``texts`` it covered, repeats included."""
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    slot: dict[str, int] = {}
+    where = np.fromiter((slot.setdefault(t, len(slot)) for t in texts), dtype=np.intp, count=len(texts))
+    distinct = list(slot)
+    repeats = np.bincount(where, minlength=len(distinct))
+    order = sorted(range(len(distinct)), key=lambda i: len(distinct[i]))
+    out = np.zeros((len(distinct), embedder.dim), dtype=np.float32)
     for i in range(0, len(order), batch):
         before_batch()
         idx = order[i : i + batch]
-        out[idx] = embedder.embed([texts[j] for j in idx])
-        after_batch(len(idx))
-    return out
+        out[idx] = embedder.embed([distinct[j] for j in idx])
+        after_batch(int(repeats[idx].sum()))
+    return out if len(distinct) == len(texts) else out[where]
 
 
 def region_index_text(r: Region, heading: str = "") -> str:
