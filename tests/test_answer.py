@@ -639,3 +639,35 @@ def test_a_label_holding_ratio_or_margin_inside_a_word_keeps_the_tables_scale() 
                                     {"label": "Operating margin", "values": ["5.1"], "numbers": [5.1]}]}
     res = resolve("What was income from operations in FY2023?", [TableSource(1, table)], None)
     assert [(c.row, c.amount) for c in res.cells] == [("Income from operations", 500e6)]
+
+
+def test_a_change_or_trend_over_the_reported_periods_is_decided_in_code() -> None:
+    from engine.ask.answer import series_verdict
+
+    quarters = {"title": "Condensed Consolidated Statements of Operations", "units": "$ in millions", "scale": 1e6,
+                "columns": ["Three Months Ended July 1, 2023", "Three Months Ended June 25, 2022",
+                            "Nine Months Ended July 1, 2023", "Nine Months Ended June 25, 2022"],
+                "rows": [{"label": "Total operating expenses", "values": ["13,415", "12,809", "41,491", "38,317"],
+                          "numbers": [13415.0, 12809.0, 41491.0, 38317.0]},
+                         {"label": "Interest expense", "values": ["(998)", "(719)", "(2,900)", "(2,000)"],
+                          "numbers": [-998.0, -719.0, -2900.0, -2000.0]},
+                         {"label": "Services", "values": ["21,213", "19,604", "62,886", "58,941"],
+                          "numbers": [21213.0, 19604.0, 62886.0, 58941.0]}]}
+    tables = [TableSource(1, quarters)]
+
+    def verdict(q: str) -> str:
+        return series_verdict(q, resolve(q, tables, None), None)
+
+    # 4.7% is no significant change at 5%, but it is a change
+    said = verdict("Has there been any significant change in operating expenses over the reported quarters?")
+    assert said.startswith("No. Total operating expenses: 12,809") and "+4.7%" in said
+    assert "41,491" not in said  # the nine-month columns are another length of period
+    assert verdict("Has there been any change in operating expenses over the reported periods?")[:4] == "Yes."
+    # an expense printed in parentheses grows when its amount does
+    said = verdict("Has there been a major shift in interest expense over the reported quarters?")
+    assert said.startswith("Yes.") and "+38.8%" in said
+    # one step is no consistent trend; a segment the row is not gets no verdict
+    assert verdict("Can any consistent trends be identified in operating expenses across the reported periods?")[
+        :3] == "No."
+    assert verdict("Can any trends be identified in the Products segment revenue over the reported periods?") == ""
+    assert verdict("What were operating expenses over the reported quarters?") == ""

@@ -30,7 +30,7 @@ from engine.ask.cells import (
     resolve,
 )
 from engine.ask.expansion import focus
-from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, solve
+from engine.ask.formulas import Lookup, Result, Term, averaged_years, definition, fmt, is_outflow, solve
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
@@ -734,6 +734,56 @@ def yes_no_verdict(question: str, res: Resolution, calendar: Calendar | None) ->
             f"({new.period_name(calendar)}){change} [{new.marker}].")
 
 
+_OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?:the\s+|these\s+|those\s+)?"
+                           r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
+                           r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
+_SHIFT = re.compile(r"\b(?:change|changes|shift|shifts|movement|swing)\b", re.I)
+_TRENDS = re.compile(r"\btrends?\b|\bpattern", re.I)
+_NOTABLE = re.compile(r"\b(?:significant|considerable|notable|material|major|substantial)\b", re.I)
+_PART = re.compile(r"\b((?:[A-Z][\w&-]*\s+){0,2}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?(?:segment|business|division|unit)\b")
+"""A part of the company a question names ("Data Center segment", "AWS (Amazon Web Services) segment")."""
+SIGNIFICANT_CHANGE = 0.05
+"""A change between the first and the last period reported that a yes/no question about a "significant change"
+counts as one: 5% of the first period's amount."""
+
+
+def series_verdict(question: str, res: Resolution, calendar: Calendar | None) -> str:
+    """Yes or No decided in code for a yes/no question about how one line item moved over the periods a filing
+    reports ("Has there been any significant change in operating expenses over the reported quarters?", "Can
+    any consistent trends be identified in Data Center revenue across the reported periods?"): the resolved
+    row's cells for every period of the same length, oldest first. A trend is every step in one direction; a
+    significant change is ``SIGNIFICANT_CHANGE`` or more from the first period to the last."""
+    if not is_yes_no(question) or not _OVER_PERIODS.search(question) or not res.cells:
+        return ""
+    trend, shift = bool(_TRENDS.search(question)), bool(_SHIFT.search(question))
+    top = res.cells[0]
+    if trend == shift or top.row_fit < CONFIDENT_ROW or top.period is None:
+        return ""
+    part = _PART.search(question)
+    if part and not all(re.search(rf"\b{re.escape(w)}", top.row, re.I) for w in part.group(1).split()):
+        return ""  # "Data Center segment revenue" resolved to the company's total revenue: not what is asked
+    months = top.period.months
+    row = {c.period.end or date(c.period.year or 1, 12, 31): c for c in res.candidates
+           if c.marker == top.marker and c.row == top.row and c.period is not None and c.period.months == months
+           and (c.period.end is not None or c.period.year)}
+    points = [row[k] for k in sorted(row)]
+    if len(points) < 2 or points[0].amount == 0:
+        return ""
+    sign = -1.0 if is_outflow(top.item) and all(c.amount <= 0 for c in points) else 1.0  # expenses printed (472)
+    amounts = [sign * c.amount for c in points]
+    steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
+    total = (amounts[-1] - amounts[0]) / abs(amounts[0])
+    if trend:
+        yes = len(steps) >= 2 and (all(x > 0 for x in steps) or all(x < 0 for x in steps)) or (
+            len(steps) == 1 and not _NOTABLE.search(question) and not re.search(r"\bconsistent", question, re.I)
+            and steps[0] != 0)
+    else:
+        yes = abs(total) >= SIGNIFICANT_CHANGE if _NOTABLE.search(question) else any(x != 0 for x in steps)
+    series = ", ".join(f"{c.shown} ({c.period_name(calendar)})" for c in points)
+    return (f"{'Yes' if yes else 'No'}. {top.row}: {series}; {total * 100:+.1f}% from the first to the last "
+            f"[{top.marker}].")
+
+
 def trend_verdict(
     question: str, sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution,
     computation: Computation | None,
@@ -1053,6 +1103,7 @@ class Answerer:
         if not gap and store is not None and not any(c is not None and c.periods for c in calendars.values()):
             gap = undated_gap(question, res.asked, store, list(calendars))
         verdict = (yes_no_verdict(question, res, calendar)
+                   or series_verdict(question, res, calendar)
                    or ranking_verdict(question, sources, calendar, res)
                    or consistency_verdict(question, sources, calendar, res)
                    or trend_verdict(question, sources, calendar, res, computation))
