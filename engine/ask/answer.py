@@ -36,7 +36,7 @@ from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
-from engine.periods import Asked, Calendar, asked_period
+from engine.periods import Asked, Calendar, asked_period, matches
 from engine.settings import Settings
 from engine.types import (
     Answer,
@@ -847,6 +847,9 @@ def ranking_verdict(question: str, sources: Sequence[TableSource], calendar: Cal
         c = best_cell(it.name, year, sources, calendar, res.asked, question)
         if c is None or c.row_fit < CONFIDENT_ROW:
             return ""  # (best_cell keeps only columns of the year asked)
+        dated = res.asked.end is not None or res.asked.instant is not None
+        if dated and (c.period is None or matches(res.asked, c.period, calendar) < 0.99):
+            return ""  # a period named by its date ("the six months ended July 29, 2023"): that column or none
         found.append((name, c))
     if len(found) < 2 or len({c.row for _, c in found}) < len(found):
         return ""
