@@ -671,3 +671,21 @@ def test_a_change_or_trend_over_the_reported_periods_is_decided_in_code() -> Non
         :3] == "No."
     assert verdict("Can any trends be identified in the Products segment revenue over the reported periods?") == ""
     assert verdict("What were operating expenses over the reported quarters?") == ""
+
+
+def test_whether_an_amount_is_positive_or_negative_is_decided_in_code() -> None:
+    from engine.ask.answer import sign_verdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)  # December year ends: the balance at December 31, 2022 is fiscal 2022's
+    sheet = {"title": "Key Balance Sheet Data", "units": "$ in millions", "scale": 1e6,
+             "columns": ["December 31, 2022", "December 31, 2021"],
+             "rows": [{"label": "Working capital", "values": ["$2,278", "$2,853"], "numbers": [2278.0, 2853.0]}]}
+    tables = [TableSource(2, sheet)]
+    q = "Does the company have positive working capital based on FY2022 data?"
+    said = sign_verdict(q, resolve(q, tables, cal), cal, None)
+    assert said.startswith("Yes. Working capital: $2,278 million") and said.endswith("positive.")
+    q = "Did the company have negative working capital at the end of FY2022?"
+    assert sign_verdict(q, resolve(q, tables, cal), cal, None).startswith("No.")
+    q = "What was working capital in FY2022?"  # not a yes/no question
+    assert sign_verdict(q, resolve(q, tables, cal), cal, None) == ""

@@ -734,6 +734,27 @@ def yes_no_verdict(question: str, res: Resolution, calendar: Calendar | None) ->
             f"({new.period_name(calendar)}){change} [{new.marker}].")
 
 
+_SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+
+
+def sign_verdict(question: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
+    """Yes or No decided in code for a yes/no question whether an amount is positive or negative ("Does Corning
+    have positive working capital based on FY2022 data?"): the metric computed from cells, else the resolved
+    cell of the period asked; '' otherwise."""
+    m = _SIGN.search(question)
+    if not is_yes_no(question) or m is None:
+        return ""
+    if computation is not None and computation.kind == "formula":
+        value, what = computation.result, computation.text
+    elif res.cells and res.cells[0].row_fit >= CONFIDENT_ROW and res.cells[0].period_fit >= 0.99:
+        c = res.cells[0]
+        value, what = c.amount, f"{c.row}: {c.shown} ({c.period_name(calendar)}) [{c.marker}]"
+    else:
+        return ""
+    sign = "positive" if value > 0 else "negative" if value < 0 else "zero"
+    return f"{'Yes' if sign == m.group(1).lower() else 'No'}. {what}: {sign}."
+
+
 _OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?:the\s+|these\s+|those\s+)?"
                            r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
                            r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
@@ -1106,6 +1127,7 @@ class Answerer:
         if not gap and store is not None and not any(c is not None and c.periods for c in calendars.values()):
             gap = undated_gap(question, res.asked, store, list(calendars))
         verdict = (yes_no_verdict(question, res, calendar)
+                   or sign_verdict(question, res, calendar, computation)
                    or series_verdict(question, res, calendar)
                    or ranking_verdict(question, sources, calendar, res)
                    or consistency_verdict(question, sources, calendar, res)
