@@ -858,6 +858,8 @@ def ranking_verdict(question: str, sources: Sequence[TableSource], calendar: Cal
     cash = "cash" in question.lower()
     found: list[tuple[str, Cell]] = []
     year = res.asked.fiscal_year or (int(y) if (y := _newest_year(sources, calendar, res)) else None)
+    # a period named by its date ("the six months ended July 29, 2023"): that column or none
+    dated = res.asked.end is not None or res.asked.instant is not None
     for name in names:
         bare = name[: -len(tail)].strip() if tail and name.endswith(tail) else name
         tries = [name, f"{bare} {tail}".strip()] + ([f"cash from {bare}", f"cash from {bare} {tail}".strip()]
@@ -868,9 +870,8 @@ def ranking_verdict(question: str, sources: Sequence[TableSource], calendar: Cal
         c = best_cell(it.name, year, sources, calendar, res.asked, question)
         if c is None or c.row_fit < CONFIDENT_ROW:
             return ""  # (best_cell keeps only columns of the year asked)
-        dated = res.asked.end is not None or res.asked.instant is not None
         if dated and (c.period is None or matches(res.asked, c.period, calendar) < 0.99):
-            return ""  # a period named by its date ("the six months ended July 29, 2023"): that column or none
+            return ""
         found.append((name, c))
     if len(found) < 2 or len({c.row for _, c in found}) < len(found):
         return ""

@@ -79,6 +79,12 @@ class TableSource:
         return bool(seg) and not re.search(rf"\b{re.escape(seg)}\b", question.lower())
 
 
+def one_segment_tables(sources: Sequence[TableSource], question: str) -> set[int]:
+    """The source numbers of tables that report one segment the question does not name: ranked after the
+    others when row and period fit tie."""
+    return {s.marker for s in sources if s.other_segment(question)}
+
+
 @dataclass
 class Cell:
     """One resolved table cell, with everything needed to show and check it."""
@@ -370,7 +376,7 @@ def resolve(
     if not all_cells:
         return res
     order = {s.marker: k for k, s in enumerate(sources)}
-    part = {s.marker for s in sources if s.other_segment(question)}  # one segment's tables come after the others
+    part = one_segment_tables(sources, question)
     chosen: list[Cell] = []
     for m in ms:
         mine = [c for c in all_cells if c.item == m.name]
@@ -490,7 +496,7 @@ def best_cell(
         cells = [c for c in cells if c.period_fit > 0.5]
     if not cells:
         return None
-    part = {s.marker for s in sources if s.other_segment(question or phrase)}
+    part = one_segment_tables(sources, question or phrase)
     return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in part,
                                      -order.get(c.marker, 99)))
 

@@ -273,20 +273,17 @@ def averaged_years(question: str) -> list[int]:
 _AVERAGED = re.compile(r"\(average (.+?) between \{prev\} and \{year\}\)")
 
 
-def year_end_template(question: str) -> str:
-    """The year-end form of the standard metric a question names when its vocabulary definition averages a
-    balance ("net income / (average total assets between {prev} and {year})" -> "net income / total assets"):
-    many analysts divide by the closing balance. '' when the question defines the metric itself, asks for an
-    average, or the definition averages nothing."""
-    if re.search(r"\baverage|\bdefined\b|\bmean\b", question, re.I):
+def year_end_template(question: str, template: str) -> str:
+    """The year-end form of ``template``, the definition ``solve`` uses, when it is the vocabulary's for the
+    standard metric the question names and averages a balance ("net income / (average total assets between
+    {prev} and {year})" -> "net income / total assets"): many analysts divide by the closing balance. '' when
+    the question defines the metric itself, asks for an average, or the definition averages nothing."""
+    if re.search(r"\baverage|\bdefined\b|\bmean\b", question, re.I) or not _AVERAGED.search(template):
         return ""
     named = ratio_named(question)
-    if named is None or not _AVERAGED.search(named[1]):
+    if named is None or named[1] != template:
         return ""
-    found = definition(question)
-    if found is None or found[0] != named[1]:
-        return ""
-    return _AVERAGED.sub(lambda m: m.group(1), named[1])
+    return _AVERAGED.sub(lambda m: m.group(1), template)
 
 
 def solve(question: str, lookup: Lookup, default_year: str = "", year: str | None = None) -> Result | None:
@@ -323,7 +320,7 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
     else:
         text = shown[0]
     year_end = None
-    closing = year_end_template(question) if len(years) == 1 else ""
+    closing = year_end_template(question, template) if len(years) == 1 else ""
     if closing:
         try:
             v, s, t = evaluate(closing.format(year=years[0], prev=years[0] - 1), str(years[0]), lookup)
