@@ -52,3 +52,29 @@ def test_auto_precision_follows_the_cpu(minilm_folder: Path, monkeypatch: pytest
 def test_unknown_precision_is_a_named_error(minilm_folder: Path) -> None:
     with pytest.raises(ModelError, match="precision 'int4'"):
         SentenceTransformerEmbedder(minilm_folder, precision="int4")
+
+
+class _Role:
+    """The embedder role of models.toml as ``build`` reads it."""
+
+    source = "models.toml [default.embedder]"
+
+    def __init__(self, **options: object) -> None:
+        self.options = options
+
+    def option(self, name: str, default: object) -> object:
+        return self.options.get(name, default)
+
+
+class _Provider:
+    def __init__(self, settings: object) -> None:
+        self.settings = settings
+
+
+def test_cpu_embedder_batches_by_the_cpu_setting_unless_models_toml_says(minilm_folder: Path, tmp_path: Path) -> None:
+    from engine.models.st_embedder import build
+    from engine.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, n_threads=1, embed_batch=64, embed_batch_cpu=16)
+    assert build(_Role(device="cpu"), minilm_folder, _Provider(settings)).batch_size == 16
+    assert build(_Role(device="cpu", batch_size=48), minilm_folder, _Provider(settings)).batch_size == 48

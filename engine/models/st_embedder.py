@@ -98,10 +98,12 @@ class SentenceTransformerEmbedder:
 def build(cfg: Any, path: Path | None, provider: Any) -> SentenceTransformerEmbedder:
     if path is None:
         raise ModelError(f"{cfg.source}: the embedder needs a path.", title="models.toml incomplete")
+    device = torch_device(cfg.option("device", "auto"))
+    settings = provider.settings
     return SentenceTransformerEmbedder(
         path,
-        device=torch_device(cfg.option("device", "auto")),
-        threads=provider.settings.n_threads,
-        batch_size=int(cfg.option("batch_size", provider.settings.embed_batch)),
+        device=device,
+        threads=settings.n_threads,
+        batch_size=int(cfg.option("batch_size", settings.embed_batch_cpu if device == "cpu" else settings.embed_batch)),
         precision=str(cfg.option("precision", "auto")),
     )
