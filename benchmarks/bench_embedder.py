@@ -7,7 +7,7 @@ Samples ``--texts`` chunks (every modality) with a fixed seed from the library's
 Exports and quantizes the packaged MiniLM into a fresh temporary cache (timed), then embeds the sample with
 
 - ``st-auto``: sentence-transformers as the default profile runs it (``precision = "auto"``: bf16 matmuls where
-  the CPU has them), batches of ``Settings.embed_batch``;
+  the CPU has them), batches of ``Settings.embed_batch_cpu``;
 - ``st-fp32``: sentence-transformers in float32, the reference the cosines are taken against (at the first
   thread count only);
 - ``onnx-int8``: the int8 graph, one text per call (its default);
@@ -131,9 +131,9 @@ def main() -> None:
         vectors: dict[int, dict[str, np.ndarray]] = {}
         for n in threads:
             embedders = {
-                "st-auto": SentenceTransformerEmbedder(folder, threads=n, batch_size=settings.embed_batch,
+                "st-auto": SentenceTransformerEmbedder(folder, threads=n, batch_size=settings.embed_batch_cpu,
                                                        precision="auto"),
-                "st-fp32": SentenceTransformerEmbedder(folder, threads=n, batch_size=settings.embed_batch,
+                "st-fp32": SentenceTransformerEmbedder(folder, threads=n, batch_size=settings.embed_batch_cpu,
                                                        precision="fp32"),
                 "onnx-int8": OnnxInt8Embedder(folder, Path(tmp), threads=n),
             }
@@ -181,7 +181,7 @@ def main() -> None:
         "seed": args.seed,
         "modalities": {m: modalities.count(m) for m in sorted(set(modalities))},
         "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
-        "embed_batch_st": settings.embed_batch,
+        "embed_batch_st": settings.embed_batch_cpu,
         "embed_batch_onnx": 1,
         "export": export,
         "cosine": cosines,
