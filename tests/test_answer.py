@@ -689,3 +689,27 @@ def test_whether_an_amount_is_positive_or_negative_is_decided_in_code() -> None:
     assert sign_verdict(q, resolve(q, tables, cal), cal, None).startswith("No.")
     q = "What was working capital in FY2022?"  # not a yes/no question
     assert sign_verdict(q, resolve(q, tables, cal), cal, None) == ""
+
+
+def test_interest_coverage_divides_by_interest_expense_not_a_net_interest_and_other_line() -> None:
+    # "Interest and other expense (income), net" nets interest income and other items against the expense (here
+    # an income of 26); the note's gross interest expense is the coverage ratio's denominator.
+    income = {
+        "title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2019", "2018"],
+        "rows": [
+            {"label": "Operating income", "values": ["1,607", "1,988"], "numbers": [1607.0, 1988.0]},
+            {"label": "Interest and other expense (income), net (Note 18)", "values": ["(26)", "71"],
+             "numbers": [-26.0, 71.0]},
+            {"label": "Net income", "values": ["1,503", "1,848"], "numbers": [1503.0, 1848.0]},
+        ],
+    }
+    note = {
+        "title": "Interest and other expense (income), net", "units": "in millions", "columns": ["2019", "2018"],
+        "rows": [
+            {"label": "Interest income", "values": ["(79)", "(71)"], "numbers": [-79.0, -71.0]},
+            {"label": "Interest expense from debt and amortization of debt discount and deferred financing costs",
+             "values": ["90", "140"], "numbers": [90.0, 140.0]},
+        ],
+    }
+    c = compute("What is the interest coverage ratio in FY2019?", [TableSource(1, income), TableSource(2, note)])
+    assert c is not None and c.result == pytest.approx(1607 / 90, abs=1e-2)
