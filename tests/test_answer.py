@@ -713,3 +713,23 @@ def test_interest_coverage_divides_by_interest_expense_not_a_net_interest_and_ot
     }
     c = compute("What is the interest coverage ratio in FY2019?", [TableSource(1, income), TableSource(2, note)])
     assert c is not None and c.result == pytest.approx(1607 / 90, abs=1e-2)
+
+
+def test_days_ratios_average_the_balance_and_name_the_year_end_figure() -> None:
+    # DPO, DSO, DIO and the cash conversion cycle on average balances (the textbook form, and the one every dev
+    # question that defines or grades them uses), the closing-balance figure given as the other definition
+    table = {
+        "title": "Consolidated Statements", "units": "$ in millions", "columns": ["2017", "2016"],
+        "rows": [{"label": "Net sales", "values": ["177,866", "135,987"], "numbers": [177866.0, 135987.0]},
+                 {"label": "Cost of sales", "values": ["111,934", "88,265"], "numbers": [111934.0, 88265.0]},
+                 {"label": "Accounts receivable", "values": ["13,164", "8,339"], "numbers": [13164.0, 8339.0]},
+                 {"label": "Inventories", "values": ["16,047", "11,461"], "numbers": [16047.0, 11461.0]},
+                 {"label": "Accounts payable", "values": ["34,616", "25,309"], "numbers": [34616.0, 25309.0]}],
+    }
+    dpo = compute("What is Acme's FY2017 days payable outstanding (DPO)? Round to two decimal places.",
+                  [TableSource(1, table)])
+    assert dpo is not None and dpo.result == pytest.approx((34616 + 25309) / 2 / 111934 * 365, abs=1e-2)
+    assert "year-end balance it is 112.88" in dpo.definition_note
+    ccc = compute("What is the cash conversion cycle in FY2017?", [TableSource(1, table)])
+    expected = ((13164 + 8339) / 2 / 177866 + (16047 + 11461) / 2 / 111934 - (34616 + 25309) / 2 / 111934) * 365
+    assert ccc is not None and ccc.result == pytest.approx(expected, abs=1e-2)
