@@ -733,3 +733,35 @@ def test_days_ratios_average_the_balance_and_name_the_year_end_figure() -> None:
     ccc = compute("What is the cash conversion cycle in FY2017?", [TableSource(1, table)])
     expected = ((13164 + 8339) / 2 / 177866 + (16047 + 11461) / 2 / 111934 - (34616 + 25309) / 2 / 111934) * 365
     assert ccc is not None and ccc.result == pytest.approx(expected, abs=1e-2)
+
+
+def test_an_item_the_filing_does_not_print_is_derived_from_the_ones_it_does() -> None:
+    # Amazon-style balance sheet: no "Total liabilities" line, so it is total assets less total equity
+    balance = {
+        "title": "Consolidated Balance Sheets", "units": "$ in millions", "columns": ["2017", "2016"],
+        "rows": [{"label": "Cash and cash equivalents", "values": ["20,522", "19,334"], "numbers": [20522.0, 19334.0]},
+                 {"label": "Total assets", "values": ["131,310", "83,402"], "numbers": [131310.0, 83402.0]},
+                 {"label": "Total current liabilities", "values": ["57,883", "43,816"], "numbers": [57883.0, 43816.0]},
+                 {"label": "Total stockholders' equity", "values": ["27,709", "19,285"], "numbers": [27709.0, 19285.0]},
+                 {"label": "Total liabilities and stockholders' equity", "values": ["131,310", "83,402"],
+                  "numbers": [131310.0, 83402.0]}],
+    }
+    c = compute("What is FY2017 cash balance to total liability ratio? Round to three decimal places.",
+                [TableSource(1, balance)])
+    assert c is not None and c.result == pytest.approx(20522 / (131310 - 27709), abs=1e-3)
+    assert "20,522 / (131,310 - 27,709)" in c.text
+    # an income statement without a gross profit line: revenue less cost of sales
+    income = {
+        "title": "Consolidated Statement of Income", "units": "$ in millions", "columns": ["2022", "2021"],
+        "rows": [{"label": "Net sales", "values": ["34,229", "35,355"], "numbers": [34229.0, 35355.0]},
+                 {"label": "Cost of sales", "values": ["19,372", "18,795"], "numbers": [19372.0, 18795.0]},
+                 {"label": "Operating income", "values": ["6,539", "7,369"], "numbers": [6539.0, 7369.0]}],
+    }
+    g = compute("What is the FY2022 gross margin?", [TableSource(2, income)])
+    assert g is not None and g.result == pytest.approx((34229 - 19372) / 34229 * 100, abs=1e-3)
+    # a printed line wins over the derivation
+    printed = {**income, "rows": [*income["rows"], {"label": "Gross profit", "values": ["14,000", "16,560"],
+                                                    "numbers": [14000.0, 16560.0]}]}
+    p = compute("What is the FY2022 gross margin?", [TableSource(2, printed)])
+    assert p is not None and p.result == pytest.approx(14000 / 34229 * 100, abs=1e-3)
+

@@ -75,11 +75,28 @@ def _tokens(expr: str) -> list[str]:
     return out
 
 
-def evaluate(expr: str, year: str, lookup: Lookup) -> tuple[float, str, list[Term]]:
-    """Value of a definition, the same expression with every term's value, and the cells used."""
+def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True) -> tuple[float, str, list[Term]]:
+    """Value of a definition, the same expression with every term's value, and the cells used. An item no cell
+    reports is computed from its vocabulary ``derived`` definition (one level deep) when ``derive``."""
     toks = _tokens(expr)
     terms: list[Term] = []
     pos = 0
+
+    def find(item: str, y: str) -> tuple[float, str]:
+        t = lookup(item, y)
+        if t is not None:
+            terms.append(t)
+            return t.value, fmt(t.value)
+        known = vocabulary().items.get(canonical(item))
+        if derive and known is not None and known.derived:
+            try:
+                v, s, used = evaluate(known.derived, y, lookup, derive=False)
+            except (LookupError, ValueError, ZeroDivisionError):
+                pass
+            else:
+                terms.extend(used)
+                return v, f"({s})"
+        raise LookupError(f"{item} {y}")
 
     def atom(text: str) -> tuple[float, str]:
         text = text.strip().strip(",;:")
@@ -87,21 +104,13 @@ def evaluate(expr: str, year: str, lookup: Lookup) -> tuple[float, str, list[Ter
             return float(text), text
         m = re.fullmatch(rf"(average|change in)\s+(.+?)\s+between\s+{_FY}\s+and\s+{_FY}", text, re.I)
         if m:
-            a, b = m.group(3), m.group(4)
-            old, new = lookup(m.group(2), a), lookup(m.group(2), b)
-            if old is None or new is None:
-                raise LookupError(f"{m.group(2)} {a if old is None else b}")
-            terms.extend([old, new])
+            (old, old_s), (new, new_s) = find(m.group(2), m.group(3)), find(m.group(2), m.group(4))
             if m.group(1).lower() == "average":
-                return (old.value + new.value) / 2, f"avg({fmt(old.value)}, {fmt(new.value)})"
-            return new.value - old.value, f"({fmt(new.value)} - {fmt(old.value)})"
+                return (old + new) / 2, f"avg({old_s}, {new_s})"
+            return new - old, f"({new_s} - {old_s})"
         m = re.match(rf"{_FY}\s+(.+)$", text, re.I)
         y, item = (m.group(1), m.group(2)) if m else (year, text)
-        t = lookup(item, y)
-        if t is None:
-            raise LookupError(f"{item} {y}")
-        terms.append(t)
-        return t.value, fmt(t.value)
+        return find(item, y)
 
     def expr_(lvl: int) -> tuple[float, str]:
         nonlocal pos

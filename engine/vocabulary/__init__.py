@@ -38,6 +38,9 @@ class LineItem:
     other_when: tuple[str, ...] = ()
     """Words that make a label another line item although it holds this one's name ("net income" from
     continuing operations, per share, attributable to noncontrolling interests), lower case."""
+    derived: str = ""
+    """The item as a definition over others, for a filing whose tables do not print it (Amazon's balance sheet
+    has no total liabilities line: ``total assets - total equity``); used only where no row reports it."""
 
     def excludes(self, label: str) -> bool:
         """Whether a row label is another line item by one of ``other_when``'s qualifiers."""
@@ -77,6 +80,7 @@ def vocabulary() -> Vocabulary:
             balance=bool(spec.get("balance", False)),
             outflow=bool(spec.get("outflow", False)),
             other_when=tuple(spec.get("other_when", ())),
+            derived=str(spec.get("derived", "")),
         )
         for name, spec in raw["items"].items()
     }
