@@ -765,3 +765,14 @@ def test_an_item_the_filing_does_not_print_is_derived_from_the_ones_it_does() ->
     p = compute("What is the FY2022 gross margin?", [TableSource(2, printed)])
     assert p is not None and p.result == pytest.approx(14000 / 34229 * 100, abs=1e-3)
 
+
+def test_a_question_without_a_year_gets_the_newest_column_even_when_printed_last() -> None:
+    # Amazon's 10-Qs print the older year first ("Three Months Ended March 31, 2022 2023")
+    table = {
+        "title": "Consolidated Statements of Operations", "units": "in millions",
+        "columns": ["Three Months Ended March 31, 2022", "Three Months Ended March 31, 2023"],
+        "rows": [{"label": "Total net sales", "values": ["116,444", "127,358"], "numbers": [116444.0, 127358.0]},
+                 {"label": "Operating income", "values": ["3,669", "4,774"], "numbers": [3669.0, 4774.0]}],
+    }
+    c = compute("What is the operating margin in the latest quarter?", [TableSource(1, table)])
+    assert c is not None and c.result == pytest.approx(4774 / 127358 * 100, abs=1e-3)

@@ -392,7 +392,8 @@ _LEAD = re.compile(r"^(?:what|how|was|is|the|much|did|of|by)\b\s*", re.I)
 
 
 def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
-    """The fiscal year of the first resolved cell, else of the first period column of the best table."""
+    """The fiscal year of the first resolved cell, else the newest of the best table's period columns (some
+    filings print the older year first: Amazon's "Three Months Ended March 31, 2022 2023")."""
     from engine.periods import column_period
 
     for c in res.cells:
@@ -402,13 +403,11 @@ def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res:
             if fy:
                 return str(fy)
     for s in sources:
-        for col in s.table.get("columns", []):
-            p = column_period(str(col), s.context)
-            if p is not None:
-                cal = s.calendar or calendar
-                fy = p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year
-                if fy:
-                    return str(fy)
+        cal = s.calendar or calendar
+        years = [fy for col in s.table.get("columns", []) if (p := column_period(str(col), s.context)) is not None
+                 and (fy := p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year)]
+        if years:
+            return str(max(years))
     return ""
 
 
