@@ -330,7 +330,7 @@ class LocalServer:
             conn.close()
 
     def served(self) -> None:
-        """A request succeeded: a later crash is restarted."""
+        """The child answered (a request succeeded or a stream began): a later crash is restarted."""
         self._served = True
 
     def crashed_detail(self, wait_s: float = 2.0) -> str | None:

@@ -343,6 +343,9 @@ class OpenAIChatLLM:
                     self._raise_error(f"the messages alone are {counted} tokens; prompt exceeds n_ctx")
             try:
                 for event in self.endpoint.stream("/v1/chat/completions", body, cancelled):
+                    if self.endpoint.server is not None and not pieces and not usage:
+                        # it answers: a crash from here on is one to restart from, not a start that fails
+                        self.endpoint.server.served()
                     if "error" in event:
                         self._raise_error(_error_message(json.dumps(event).encode()))
                     if event.get("usage"):
