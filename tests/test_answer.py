@@ -776,3 +776,14 @@ def test_a_question_without_a_year_gets_the_newest_column_even_when_printed_last
     }
     c = compute("What is the operating margin in the latest quarter?", [TableSource(1, table)])
     assert c is not None and c.result == pytest.approx(4774 / 127358 * 100, abs=1e-3)
+
+
+def test_product_development_is_research_and_development_and_a_small_ratio_keeps_its_digits() -> None:
+    table = {
+        "title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2019", "2018"],
+        "rows": [{"label": "Product development", "values": ["998", "1,101"], "numbers": [998.0, 1101.0]},
+                 {"label": "Total assets", "values": ["19,845", "17,890"], "numbers": [19845.0, 17890.0]}],
+    }
+    c = compute("What is R&D to asset ratio in FY 2019?", [TableSource(1, table)])
+    assert c is not None and c.result == pytest.approx(998 / 19845, abs=1e-4)
+    assert "998 / 19,845 = 0.0503" in c.text  # not "= 0.05": one significant digit of a 5.03% ratio

@@ -144,6 +144,14 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True) -> tuple
     return value, shown, terms
 
 
+def shown_value(v: float, percent: bool) -> str:
+    """A computed metric as a computation shows it: two decimals, four for a ratio below one (a ratio of
+    0.0503 is not "0.05")."""
+    if percent:
+        return f"{v:.2f}%"
+    return f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"
+
+
 def fmt(v: float) -> str:
     """A cell value as shown in a computation: thousands separated, at most two decimals."""
     return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
@@ -318,14 +326,14 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
             expr = template.format(year=y, prev=y - 1) if "{year}" in template else template
             v, s, t = evaluate(expr, str(y), lookup)
             values.append(v)
-            shown.append(f"{s} = {v:.2f}{'%' if percent else ''}")
+            shown.append(f"{s} = {shown_value(v, percent)}")
             terms += t
     except (LookupError, ValueError, ZeroDivisionError):
         return None
     value = sum(values) / len(values)
     if len(years) > 1:
         text = "; ".join(f"FY{y}: {x}" for y, x in zip(years, shown, strict=True))
-        text += f"; {len(years)}-year average = {value:.2f}{'%' if percent else ''}"
+        text += f"; {len(years)}-year average = {shown_value(value, percent)}"
     else:
         text = shown[0]
     year_end = None
@@ -333,7 +341,7 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
     if closing:
         try:
             v, s, t = evaluate(closing.format(year=years[0], prev=years[0] - 1), str(years[0]), lookup)
-            year_end = Result(round(v, 4), f"{s} = {v:.2f}{'%' if percent else ''}", t, percent)
+            year_end = Result(round(v, 4), f"{s} = {shown_value(v, percent)}", t, percent)
         except (LookupError, ValueError, ZeroDivisionError):
             year_end = None
     return Result(round(value, 4), text, terms, percent, year_end)
