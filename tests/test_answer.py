@@ -730,6 +730,8 @@ def test_days_ratios_average_the_balance_and_name_the_year_end_figure() -> None:
                   [TableSource(1, table)])
     assert dpo is not None and dpo.result == pytest.approx((34616 + 25309) / 2 / 111934 * 365, abs=1e-2)
     assert "year-end balance it is 112.88" in dpo.definition_note
+    # the average and the definition's 365 are the code's arithmetic: an answer quoting them is not flagged
+    assert 365.0 in dpo.steps and (34616 + 25309) / 2 in dpo.steps
     ccc = compute("What is the cash conversion cycle in FY2017?", [TableSource(1, table)])
     expected = ((13164 + 8339) / 2 / 177866 + (16047 + 11461) / 2 / 111934 - (34616 + 25309) / 2 / 111934) * 365
     assert ccc is not None and ccc.result == pytest.approx(expected, abs=1e-2)
@@ -787,3 +789,15 @@ def test_product_development_is_research_and_development_and_a_small_ratio_keeps
     c = compute("What is R&D to asset ratio in FY 2019?", [TableSource(1, table)])
     assert c is not None and c.result == pytest.approx(998 / 19845, abs=1e-4)
     assert "998 / 19,845 = 0.0503" in c.text  # not "= 0.05": one significant digit of a 5.03% ratio
+
+
+def test_a_value_the_computation_worked_out_on_the_way_is_the_codes_arithmetic(tmp_path: Path) -> None:
+    # an average balance (or a derived total) the model quotes from the computation is not "not found"
+    llm = FakeLLM(lambda msgs: "Average current assets were $850 million [1], so the turnover is 1.45 [1].")
+    lib = build_library(tmp_path, acme_docs(), llm=llm)
+    q = ("What is FY2023 current asset turnover, defined as: revenue / (average total current assets between FY2022 "
+         "and FY2023)?")
+    a = run(lib, q, scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0, top_k=3)[-1].answer
+    assert "avg(800, 900)" in a.computation
+    found = {c.value: (c.found, c.where) for c in a.checks}
+    assert found["$850 million"] == (True, "computed") and found["1.45"][0]

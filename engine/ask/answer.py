@@ -14,7 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
 
@@ -379,6 +379,9 @@ class Computation:
     definition_note: str = ""
     """Where the result rests on one of two common definitions the question does not choose between: the other
     one's value, said in words (the result's check is flagged with it, not verified)."""
+    steps: list[float] = field(default_factory=list)
+    """Values worked out on the way (an average balance, a derived total, each year of a multi-year average):
+    an answer that quotes one quotes the code's arithmetic."""
 
 
 _GROWTH = re.compile(r"\b(growth|grew|percent(?:age)? change|% change|year[- ]over[- ]year|yoy|increase|decrease|"
@@ -526,7 +529,7 @@ def compute(
     percent = f"{comp.result:.2f}%" in comp.text
     shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
     return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
-                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note)
+                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note, comp.steps)
 
 
 def computed(
@@ -573,7 +576,8 @@ def computed(
             note = (f"one of two common definitions: this divides by the {what} (opening and closing); on the "
                     f"year-end balance it is {value} ({alt.text.rsplit(' = ', 1)[0]}): the question does not say "
                     "which")
-        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms, note)
+        return Computation("formula", solved.value, f"{solved.text} (cells from {shown})", solved.terms, note,
+                           solved.steps)
     q = question.strip()
     years = [y for y in like.years]
     ql = q.lower()
@@ -1372,7 +1376,7 @@ class Answerer:
         cited = [used[c.marker - 1] for c in citations] or list(used)
         computed = [computation.result] if computation else []
         if computation:
-            computed += [c.value for c in computation.cells]
+            computed += [c.value for c in computation.cells] + computation.steps
         # the change a code verdict states ("-41.7%") is the code's own arithmetic from two cells
         computed += [q.value for q in quantities(extractive) if q.percent]
         # what the code stated (cells, a computation, a verdict) is read from cells, not checked against them;

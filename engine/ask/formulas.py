@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.vocabulary import canonical, ratio_named, vocabulary
 
@@ -45,6 +45,9 @@ class Result:
     year_end: Result | None = None
     """The same metric on year-end balances, where the textbook definition averages them and the question does
     not say which (return on assets: analysts use both); None otherwise."""
+    steps: list[float] = field(default_factory=list)
+    """The definition's constants and the values worked out on the way (an average balance, a derived total),
+    which an answer may quote."""
 
 
 Lookup = Callable[[str, str], Term | None]
@@ -75,12 +78,16 @@ def _tokens(expr: str) -> list[str]:
     return out
 
 
-def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True) -> tuple[float, str, list[Term]]:
+def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
+             steps: list[float] | None = None) -> tuple[float, str, list[Term]]:
     """Value of a definition, the same expression with every term's value, and the cells used. An item no cell
-    reports is computed from its vocabulary ``derived`` definition (one level deep) when ``derive``."""
+    reports is computed from its vocabulary ``derived`` definition (one level deep) when ``derive``. The
+    definition's constants and the values of its averages, changes and derived items are appended to
+    ``steps``."""
     toks = _tokens(expr)
     terms: list[Term] = []
     pos = 0
+    worked = steps if steps is not None else []
 
     def find(item: str, y: str) -> tuple[float, str]:
         t = lookup(item, y)
@@ -95,18 +102,22 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True) -> tuple
                 pass
             else:
                 terms.extend(used)
+                worked.append(v)
                 return v, f"({s})"
         raise LookupError(f"{item} {y}")
 
     def atom(text: str) -> tuple[float, str]:
         text = text.strip().strip(",;:")
         if re.fullmatch(r"\d+(?:\.\d+)?", text):
+            worked.append(float(text))  # a constant of the definition (365 days, 100 for a percentage)
             return float(text), text
         m = re.fullmatch(rf"(average|change in)\s+(.+?)\s+between\s+{_FY}\s+and\s+{_FY}", text, re.I)
         if m:
             (old, old_s), (new, new_s) = find(m.group(2), m.group(3)), find(m.group(2), m.group(4))
             if m.group(1).lower() == "average":
+                worked.append((old + new) / 2)
                 return (old + new) / 2, f"avg({old_s}, {new_s})"
+            worked.append(new - old)
             return new - old, f"({new_s} - {old_s})"
         m = re.match(rf"{_FY}\s+(.+)$", text, re.I)
         y, item = (m.group(1), m.group(2)) if m else (year, text)
@@ -321,10 +332,11 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
         return None
     percent = "* 100" in template
     values, shown, terms = [], [], []
+    steps: list[float] = []
     try:
         for y in years:
             expr = template.format(year=y, prev=y - 1) if "{year}" in template else template
-            v, s, t = evaluate(expr, str(y), lookup)
+            v, s, t = evaluate(expr, str(y), lookup, steps=steps)
             values.append(v)
             shown.append(f"{s} = {shown_value(v, percent)}")
             terms += t
@@ -344,4 +356,4 @@ def solve(question: str, lookup: Lookup, default_year: str = "", year: str | Non
             year_end = Result(round(v, 4), f"{s} = {shown_value(v, percent)}", t, percent)
         except (LookupError, ValueError, ZeroDivisionError):
             year_end = None
-    return Result(round(value, 4), text, terms, percent, year_end)
+    return Result(round(value, 4), text, terms, percent, year_end, steps + values if len(values) > 1 else steps)
