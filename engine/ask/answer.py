@@ -36,7 +36,7 @@ from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
 from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
-from engine.periods import Asked, Calendar, asked_period, matches
+from engine.periods import Asked, Calendar, Period, asked_period, matches
 from engine.settings import Settings
 from engine.types import (
     Answer,
@@ -399,16 +399,16 @@ def _newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res:
     filings print the older year first: Amazon's "Three Months Ended March 31, 2022 2023")."""
     from engine.periods import column_period
 
+    def fiscal_year(p: Period, cal: Calendar | None) -> int | None:
+        return p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year
+
     for c in res.cells:
-        if c.period is not None:
-            fy = (c.period.fiscal_year or (calendar.fiscal_year_of(c.period) if calendar else None)
-                  or c.period.year)
-            if fy:
-                return str(fy)
+        if c.period is not None and (fy := fiscal_year(c.period, calendar)):
+            return str(fy)
     for s in sources:
         cal = s.calendar or calendar
         years = [fy for col in s.table.get("columns", []) if (p := column_period(str(col), s.context)) is not None
-                 and (fy := p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year)]
+                 and (fy := fiscal_year(p, cal))]
         if years:
             return str(max(years))
     return ""

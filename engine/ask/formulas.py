@@ -97,7 +97,7 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
         known = vocabulary().items.get(canonical(item))
         if derive and known is not None and known.derived:
             try:
-                v, s, used = evaluate(known.derived, y, lookup, derive=False)
+                v, s, used = evaluate(known.derived, y, lookup, derive=False, steps=worked)
             except (LookupError, ValueError, ZeroDivisionError):
                 pass
             else:
