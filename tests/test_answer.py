@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from fakes_models import FakeLLM
+from test_formulas import table
 from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 
 from engine.ask.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
@@ -694,23 +695,15 @@ def test_whether_an_amount_is_positive_or_negative_is_decided_in_code() -> None:
 def test_interest_coverage_divides_by_interest_expense_not_a_net_interest_and_other_line() -> None:
     # "Interest and other expense (income), net" nets interest income and other items against the expense (here
     # an income of 26); the note's gross interest expense is the coverage ratio's denominator.
-    income = {
-        "title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2019", "2018"],
-        "rows": [
-            {"label": "Operating income", "values": ["1,607", "1,988"], "numbers": [1607.0, 1988.0]},
-            {"label": "Interest and other expense (income), net (Note 18)", "values": ["(26)", "71"],
-             "numbers": [-26.0, 71.0]},
-            {"label": "Net income", "values": ["1,503", "1,848"], "numbers": [1503.0, 1848.0]},
-        ],
-    }
-    note = {
-        "title": "Interest and other expense (income), net", "units": "in millions", "columns": ["2019", "2018"],
-        "rows": [
-            {"label": "Interest income", "values": ["(79)", "(71)"], "numbers": [-79.0, -71.0]},
-            {"label": "Interest expense from debt and amortization of debt discount and deferred financing costs",
-             "values": ["90", "140"], "numbers": [90.0, 140.0]},
-        ],
-    }
+    income = table("Consolidated Statements of Operations", ["2019", "2018"], {
+        "Operating income": [1607.0, 1988.0],
+        "Interest and other expense (income), net (Note 18)": [-26.0, 71.0],
+        "Net income": [1503.0, 1848.0],
+    })
+    note = table("Interest and other expense (income), net", ["2019", "2018"], {
+        "Interest income": [-79.0, -71.0],
+        "Interest expense from debt and amortization of debt discount and deferred financing costs": [90.0, 140.0],
+    })
     c = compute("What is the interest coverage ratio in FY2019?", [TableSource(1, income), TableSource(2, note)])
     assert c is not None and c.result == pytest.approx(1607 / 90, abs=1e-2)
 
@@ -718,75 +711,61 @@ def test_interest_coverage_divides_by_interest_expense_not_a_net_interest_and_ot
 def test_days_ratios_average_the_balance_and_name_the_year_end_figure() -> None:
     # DPO, DSO, DIO and the cash conversion cycle on average balances (the textbook form, and the one every dev
     # question that defines or grades them uses), the closing-balance figure given as the other definition
-    table = {
-        "title": "Consolidated Statements", "units": "$ in millions", "columns": ["2017", "2016"],
-        "rows": [{"label": "Net sales", "values": ["177,866", "135,987"], "numbers": [177866.0, 135987.0]},
-                 {"label": "Cost of sales", "values": ["111,934", "88,265"], "numbers": [111934.0, 88265.0]},
-                 {"label": "Accounts receivable", "values": ["13,164", "8,339"], "numbers": [13164.0, 8339.0]},
-                 {"label": "Inventories", "values": ["16,047", "11,461"], "numbers": [16047.0, 11461.0]},
-                 {"label": "Accounts payable", "values": ["34,616", "25,309"], "numbers": [34616.0, 25309.0]}],
-    }
+    statements = table("Consolidated Statements", ["2017", "2016"], {
+        "Net sales": [177866.0, 135987.0],
+        "Cost of sales": [111934.0, 88265.0],
+        "Accounts receivable": [13164.0, 8339.0],
+        "Inventories": [16047.0, 11461.0],
+        "Accounts payable": [34616.0, 25309.0],
+    })
     dpo = compute("What is Acme's FY2017 days payable outstanding (DPO)? Round to two decimal places.",
-                  [TableSource(1, table)])
+                  [TableSource(1, statements)])
     assert dpo is not None and dpo.result == pytest.approx((34616 + 25309) / 2 / 111934 * 365, abs=1e-2)
     assert "year-end balance it is 112.88" in dpo.definition_note
     # the average and the definition's 365 are the code's arithmetic: an answer quoting them is not flagged
     assert 365.0 in dpo.steps and (34616 + 25309) / 2 in dpo.steps
-    ccc = compute("What is the cash conversion cycle in FY2017?", [TableSource(1, table)])
+    ccc = compute("What is the cash conversion cycle in FY2017?", [TableSource(1, statements)])
     expected = ((13164 + 8339) / 2 / 177866 + (16047 + 11461) / 2 / 111934 - (34616 + 25309) / 2 / 111934) * 365
     assert ccc is not None and ccc.result == pytest.approx(expected, abs=1e-2)
 
 
 def test_an_item_the_filing_does_not_print_is_derived_from_the_ones_it_does() -> None:
     # Amazon-style balance sheet: no "Total liabilities" line, so it is total assets less total equity
-    balance = {
-        "title": "Consolidated Balance Sheets", "units": "$ in millions", "columns": ["2017", "2016"],
-        "rows": [{"label": "Cash and cash equivalents", "values": ["20,522", "19,334"], "numbers": [20522.0, 19334.0]},
-                 {"label": "Total assets", "values": ["131,310", "83,402"], "numbers": [131310.0, 83402.0]},
-                 {"label": "Total current liabilities", "values": ["57,883", "43,816"], "numbers": [57883.0, 43816.0]},
-                 {"label": "Total stockholders' equity", "values": ["27,709", "19,285"], "numbers": [27709.0, 19285.0]},
-                 {"label": "Total liabilities and stockholders' equity", "values": ["131,310", "83,402"],
-                  "numbers": [131310.0, 83402.0]}],
-    }
+    balance = table("Consolidated Balance Sheets", ["2017", "2016"], {
+        "Cash and cash equivalents": [20522.0, 19334.0],
+        "Total assets": [131310.0, 83402.0],
+        "Total current liabilities": [57883.0, 43816.0],
+        "Total stockholders' equity": [27709.0, 19285.0],
+        "Total liabilities and stockholders' equity": [131310.0, 83402.0],
+    })
     c = compute("What is FY2017 cash balance to total liability ratio? Round to three decimal places.",
                 [TableSource(1, balance)])
     assert c is not None and c.result == pytest.approx(20522 / (131310 - 27709), abs=1e-3)
     assert "20,522 / (131,310 - 27,709)" in c.text
     # an income statement without a gross profit line: revenue less cost of sales
-    income = {
-        "title": "Consolidated Statement of Income", "units": "$ in millions", "columns": ["2022", "2021"],
-        "rows": [{"label": "Net sales", "values": ["34,229", "35,355"], "numbers": [34229.0, 35355.0]},
-                 {"label": "Cost of sales", "values": ["19,372", "18,795"], "numbers": [19372.0, 18795.0]},
-                 {"label": "Operating income", "values": ["6,539", "7,369"], "numbers": [6539.0, 7369.0]}],
-    }
+    lines = {"Net sales": [34229.0, 35355.0], "Cost of sales": [19372.0, 18795.0], "Operating income": [6539.0, 7369.0]}
+    income = table("Consolidated Statement of Income", ["2022", "2021"], lines)
     g = compute("What is the FY2022 gross margin?", [TableSource(2, income)])
     assert g is not None and g.result == pytest.approx((34229 - 19372) / 34229 * 100, abs=1e-3)
     # a printed line wins over the derivation
-    printed = {**income, "rows": [*income["rows"], {"label": "Gross profit", "values": ["14,000", "16,560"],
-                                                    "numbers": [14000.0, 16560.0]}]}
+    printed = table("Consolidated Statement of Income", ["2022", "2021"], {**lines, "Gross profit": [14000.0, 16560.0]})
     p = compute("What is the FY2022 gross margin?", [TableSource(2, printed)])
     assert p is not None and p.result == pytest.approx(14000 / 34229 * 100, abs=1e-3)
 
 
 def test_a_question_without_a_year_gets_the_newest_column_even_when_printed_last() -> None:
     # Amazon's 10-Qs print the older year first ("Three Months Ended March 31, 2022 2023")
-    table = {
-        "title": "Consolidated Statements of Operations", "units": "in millions",
-        "columns": ["Three Months Ended March 31, 2022", "Three Months Ended March 31, 2023"],
-        "rows": [{"label": "Total net sales", "values": ["116,444", "127,358"], "numbers": [116444.0, 127358.0]},
-                 {"label": "Operating income", "values": ["3,669", "4,774"], "numbers": [3669.0, 4774.0]}],
-    }
-    c = compute("What is the operating margin in the latest quarter?", [TableSource(1, table)])
+    operations = table("Consolidated Statements of Operations",
+                       ["Three Months Ended March 31, 2022", "Three Months Ended March 31, 2023"],
+                       {"Total net sales": [116444.0, 127358.0], "Operating income": [3669.0, 4774.0]})
+    c = compute("What is the operating margin in the latest quarter?", [TableSource(1, operations)])
     assert c is not None and c.result == pytest.approx(4774 / 127358 * 100, abs=1e-3)
 
 
 def test_product_development_is_research_and_development_and_a_small_ratio_keeps_its_digits() -> None:
-    table = {
-        "title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2019", "2018"],
-        "rows": [{"label": "Product development", "values": ["998", "1,101"], "numbers": [998.0, 1101.0]},
-                 {"label": "Total assets", "values": ["19,845", "17,890"], "numbers": [19845.0, 17890.0]}],
-    }
-    c = compute("What is R&D to asset ratio in FY 2019?", [TableSource(1, table)])
+    operations = table("Consolidated Statements of Operations", ["2019", "2018"],
+                       {"Product development": [998.0, 1101.0], "Total assets": [19845.0, 17890.0]})
+    c = compute("What is R&D to asset ratio in FY 2019?", [TableSource(1, operations)])
     assert c is not None and c.result == pytest.approx(998 / 19845, abs=1e-4)
     assert "998 / 19,845 = 0.0503" in c.text  # not "= 0.05": one significant digit of a 5.03% ratio
 
