@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["MFR_DATA_DIR"] = args.data_dir
 
     from engine import Engine
-    from engine.ask.answer import Answerer, is_yes_no
+    from engine.ask.answer import Answerer
+    from engine.ask.question import parse
     from engine.settings import Settings
     from mfr_eval.scoring import is_numeric_answer, score_answer
 
@@ -65,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             tally[f"{kind}_right"] += score.correct
             tally[f"{kind}_numeric"] += numeric
         row = {
-            "id": r["id"], "question": r["question"], "gold": r["answer"], "kind": kind, "yes_no": is_yes_no(
-                r["question"]), "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
+            "id": r["id"], "question": r["question"], "gold": r["answer"], "kind": kind, "yes_no": parse(
+                r["question"]).yes_no, "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
             "cells": [c.to_json() for c in work.resolution.cells], "measures": work.resolution.measures,
             "asked": work.resolution.asked.text, "ms": round(ms, 1),
         }

@@ -207,6 +207,9 @@ class Answer:
     """The table cells resolved for the question (row, column, value, page, source number)."""
     extractive: str = ""
     """The resolved value stated before the model's sentence, when the resolver was confident."""
+    contradicted: list[str] = field(default_factory=list)
+    """The model's sentences that contradict what the code decided (a verdict, a computed or stated figure), each
+    with why: not part of ``text``; shown folded, marked as contradicting."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +227,7 @@ class Answer:
             "id": self.id,
             "cells": self.cells,
             "extractive": self.extractive,
+            "contradicted": self.contradicted,
         }
 
 

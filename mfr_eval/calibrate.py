@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine import Engine
+from engine.ask.question import parse
 from engine.ask.retrieve import Candidate, Retriever, fuse, spread_pages
 from engine.errors import Cancelled, EngineError
 from engine.ingest.pipeline import file_sha256
@@ -136,7 +137,7 @@ def evaluate(
     k, budget = settings.top_k, settings.context_tokens
     recall = tier1 = tokens = 0.0
     for q in questions:
-        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, q.text)
+        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, parse(q.text).figures)
         ranked = spread_pages(ranked[: k * 4], pages, settings.max_per_page)
         spent = 0
         found: set[tuple[str, int]] = set()
@@ -202,7 +203,8 @@ def calibrate(
     for i, q in enumerate(questions):
         if cancelled():
             raise Cancelled("Calibration cancelled.")
-        q.hits, q.lexical, _ = retriever.channels(q.text, q.doc_ids, False, depth)
+        q.hits, q.lexical, _ = retriever.channels(q.text, q.doc_ids, False, depth,
+                                                   statements=parse(q.text).statements)
         report("embed", i + 1, len(questions))
     ids = sorted({c for q in questions for hits in q.hits.values() for c, _ in hits}
                  | {c.chunk_id for q in questions for ranking in q.lexical for c in ranking})

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from engine.ask.answer import REFUSAL
+from engine.ask.checks import REFUSAL
 from engine.numbers import CURRENCY, SCALE_WORDS, SCALES, Quantity, close, quantities
 
 REL_TOL = 0.01

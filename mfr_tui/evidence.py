@@ -245,6 +245,7 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         id=payload.get("id"),
         cells=list(payload.get("cells") or []),
         extractive=payload.get("extractive", ""),
+        contradicted=[str(x) for x in payload.get("contradicted") or []],
     )
 
 

@@ -44,6 +44,10 @@ EPOCH = 1_764_000_000.0
 """A fixed clock start, so timestamps in snapshots never change."""
 
 REFUSAL_WORDS = ("weather", "favourite", "favorite", "ceo's dog")
+CONTRADICTED = ("Capital spending was $[bold]9,999[/] million\x1b[5m in 2018 [1]. ($9,999 million is not the code's "
+                "figure for it)")
+"""A model sentence that contradicts the stated cell (asked with "contradict" in the question); markup and an
+escape code in it are the filing's and the model's text, shown as text."""
 """Questions containing one of these get a refusal (nothing relevant was found)."""
 
 RESOLVED_CELL: dict[str, Any] = {
@@ -408,6 +412,7 @@ class FakeEngine:
             tokens=len(text.split()),
             cells=[dict(RESOLVED_CELL)] if stated else [],
             extractive=stated,
+            contradicted=[CONTRADICTED] if stated and "contradict" in question.lower() else [],
         )
         if save:
             with self._lock:

@@ -8,15 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
+from asking import check_numbers, compute, decided, q, resolve
 from fakes_models import FakeLLM
 from test_formulas import table
 from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 
-from engine.ask.answer import SYSTEM_PROMPT, Answerer, check_numbers, compute
-from engine.ask.cells import TableSource, resolve
+from engine.ask.answer import Answerer
+from engine.ask.cells import TableSource
+from engine.ask.prompt import SYSTEM_PROMPT
 from engine.errors import Cancelled
 from engine.numbers import quantities, same_number
-from engine.settings import Settings
 from engine.types import AnswerFinished, CellsResolved, Evidence, RetrievalDone, TokenStreamed
 
 
@@ -172,9 +173,12 @@ def test_a_computed_result_the_model_left_out_is_shown_in_the_answer(tmp_path: P
     shown = [e for e in events if isinstance(e, CellsResolved)]
     assert shown and shown[0].text.startswith("Computed from the cited cells: 512 / 1,234 * 100 = 41.49%")
     assert a.text.startswith("Computed from the cited cells: 512 / 1,234 * 100 = 41.49%")
-    assert "Gross margin was about 50% [1]." in a.text and a.text.count("41.49%") == 1
+    assert a.text.count("41.49%") == 1
+    # the model's own figure for the metric contradicts the computation: kept apart, marked, not part of the answer
+    assert "50%" not in a.text and a.contradicted and a.contradicted[0].startswith("Gross margin was about 50% [1].")
+    assert "not the code's figure" in a.contradicted[0] and "contradicted" in a.text
     found = {c.value: (c.found, c.where) for c in a.checks}
-    assert found["50%"][0] is False and found["41.49%"] == (True, "computed")
+    assert found["41.49%"] == (True, "computed")
     # a model that uses the result gets no second copy of it
     llm.reply = lambda msgs: "Gross margin was 41.49% [1]."
     a = run(lib, "What was the gross margin in 2023?", scope=["acme2023aaaa"], theta_text=0.99, theta_table=0.0,
@@ -262,11 +266,9 @@ def test_an_answer_without_markers_gets_sources_matched_by_its_numbers(tmp_path:
 
 
 def test_a_company_outside_the_library_named_in_the_possessive_is_refused(tmp_path: Path) -> None:
-    from engine.ask.answer import possessive_names
-
-    assert possessive_names("Did JnJ's net earnings rise?") == []  # too short to judge by mentions
-    assert possessive_names("Where are Apple's plants located?") == ["Apple"]
-    assert possessive_names("What is the Company's revenue?") == []
+    assert q("Did JnJ's net earnings rise?").possessives == ()  # too short to judge by mentions
+    assert q("Where are Apple's plants located?").possessives == ("Apple",)
+    assert q("What is the Company's revenue?").possessives == ()
     lib = build_library(tmp_path, acme_docs())
     a = run(lib, "Where are Initech's plants located?", scope=["acme2023aaaa"])[-1].answer
     assert a.refused and "about Initech" in a.text and lib.llm.prompts == []
@@ -319,27 +321,27 @@ def test_net_income_is_not_a_row_that_only_shares_its_words() -> None:
 
 
 def test_consistency_within_a_stated_tolerance_is_decided_in_code() -> None:
-    from engine.ask.answer import consistency_verdict
+    from engine.ask.verdicts import ConsistencyVerdict
 
     tables = [TableSource(2, RATES)]
-    q = "Are the company's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
-    said = consistency_verdict(q, tables, None, resolve(q, tables, None))
+    asked = "Are the company's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
+    said = decided(ConsistencyVerdict(), asked, tables)
     # 21.0% -> 23.0% -> 22.0%: the largest move is 2.0 points
     assert said.startswith("Yes. The largest change from one year to the next is +2.00 percentage points")
-    tight = q.replace("2%", "1%")
-    assert consistency_verdict(tight, tables, None, resolve(tight, tables, None)).startswith("No.")
-    assert consistency_verdict("Is the gross margin consistent?", tables, None, resolve(q, tables, None)) == ""
+    tight = asked.replace("2%", "1%")
+    assert decided(ConsistencyVerdict(), tight, tables).startswith("No.")
+    assert decided(ConsistencyVerdict(), "Is the gross margin consistent?", tables,
+                   resolution=resolve(asked, tables)) == ""
 
 
 def test_why_questions_get_the_drivers_rule_and_others_do_not() -> None:
-    from engine.ask.answer import DRIVERS_RULE, asks_why
+    from engine.ask.prompt import DRIVERS_RULE, build_messages
 
-    assert asks_why("What drove operating margin change as of FY2022? If operating margin is not useful, say why.")
-    assert not asks_why("What is the FY2022 inventory turnover? If it is not meaningful, state that and explain why.")
-    answerer = Answerer(Settings(data_dir=Path("/nonexistent")), None)  # type: ignore[arg-type]
-    msgs = answerer.build_messages("Why did gross margin fall in 2022?", ["[1] text"])
+    assert q("What drove operating margin change as of FY2022? If operating margin is not useful, say why.").why
+    assert not q("What is the FY2022 inventory turnover? If it is not meaningful, state that and explain why.").why
+    msgs = build_messages(q("Why did gross margin fall in 2022?"), ["[1] text"])
     assert DRIVERS_RULE in msgs[1].content
-    assert DRIVERS_RULE not in answerer.build_messages("What was revenue in 2022?", ["[1] text"])[1].content
+    assert DRIVERS_RULE not in build_messages(q("What was revenue in 2022?"), ["[1] text"])[1].content
 
 
 def test_a_definition_with_its_own_years_is_one_metric_not_a_change() -> None:
@@ -358,7 +360,7 @@ def test_a_change_as_of_a_year_is_from_the_year_before() -> None:
 
 
 def test_a_metric_the_statement_cannot_give_is_said_to_be_unsuited() -> None:
-    from engine.ask.answer import not_meaningful
+    from engine.ask.verdicts import Unsuited
 
     bank = {"title": "Consolidated Statements of Income", "columns": ["2022", "2021"], "rows": [
         {"label": "Total revenues net of interest expense", "values": ["52,862", "42,380"],
@@ -367,15 +369,16 @@ def test_a_metric_the_statement_cannot_give_is_said_to_be_unsuited() -> None:
     ]}
     tables = [TableSource(4, bank, doc="CARD_2022_10K", page=96,
                           heading="CONSOLIDATED STATEMENTS OF INCOME Years ended December 31")]
-    q = ("What drove gross margin change as of FY2022? If gross margin is not a useful metric for a company like "
-         "this, then please state that and explain why.")
-    said = not_meaningful(q, tables, None, resolve(q, tables, None))
+    asked = ("What drove gross margin change as of FY2022? If gross margin is not a useful metric for a company "
+             "like this, then please state that and explain why.")
+    said = decided(Unsuited(), asked, tables)
     assert said.startswith("Gross margin is not a useful measure") and "no gross profit line" in said
     assert "(CARD_2022_10K, p. 96) [4]" in said
     # without the question's escape clause, or with the line item there, nothing is said
-    assert not_meaningful("What drove gross margin change as of FY2022?", tables, None, resolve(q, tables, None)) == ""
+    assert decided(Unsuited(), "What drove gross margin change as of FY2022?", tables,
+                   resolution=resolve(asked, tables)) == ""
     rates = [TableSource(2, RATES, heading="CONSOLIDATED STATEMENTS OF INCOME")]
-    assert not_meaningful(q, rates, None, resolve(q, rates, None)) == ""
+    assert decided(Unsuited(), asked, rates, computation=None) == ""
 
 
 def test_a_row_the_question_writes_out_beats_the_vocabularys_name_for_it() -> None:
@@ -397,10 +400,8 @@ def test_a_row_the_question_writes_out_beats_the_vocabularys_name_for_it() -> No
 
 
 def test_an_item_named_with_a_qualifier_that_makes_it_another_is_not_asked() -> None:
-    from engine.ask.cells import measures
-
-    def asked(q: str) -> list[str]:
-        return [m.name for m in measures(q)]
+    def asked(text: str) -> list[str]:
+        return [m.name for m in q(text).measures]
 
     assert asked("How much cash did the company pay for interest in 2020?") == []
     assert asked("What was the net cash flow from operating activities in 2021?") == []
@@ -431,79 +432,77 @@ def test_a_free_worded_measure_resolves_to_the_label_naming_most_of_it() -> None
 
 def test_a_metric_the_code_could_not_compute_is_the_models_own_figure_unless_worked_out() -> None:
     ev = [Evidence(1, "d", "D", 3, "text", 0.5, "We operate 34 stores. Receivables 1,200; revenue 9,600.")]
-    q = "What is the cash conversion cycle in FY2021? Round your answer to two decimal places."
-    own = check_numbers("The cash conversion cycle in FY2021 is 34 days [1].", ev, question=q)
+    ccc = "What is the cash conversion cycle in FY2021? Round your answer to two decimal places."
+    own = check_numbers("The cash conversion cycle in FY2021 is 34 days [1].", ev, question=ccc)
     assert [(c.value, c.found) for c in own] == [("34", False)]
     assert "could not compute" in own[0].note
     # the same figure for a question that asks for no metric is a number of the text
     assert [c.found for c in check_numbers("It has 34 stores [1].", ev, question="Where does it sell?")] == [True]
     # a result worked out in the answer from found figures stands
-    worked = check_numbers("Receivables turn 9,600 / 1,200 = 8.00 times a year [1].", ev, question=q)
+    worked = check_numbers("Receivables turn 9,600 / 1,200 = 8.00 times a year [1].", ev, question=ccc)
     assert [(c.value, c.status) for c in worked][-1] == ("8.00", "derived")
 
 
 def test_a_how_many_question_is_answered_only_by_a_row_that_counts_what_it_asks() -> None:
-    from engine.ask.answer import counts_what_is_asked
+    from engine.ask.checks import counts_what_is_asked
 
     staff = {**RATES, "rows": [*RATES["rows"], {"label": "Employees", "values": ["12,500", "11,900",
                                                                                               "11,000"],
                                                 "numbers": [12500.0, 11900.0, 11000.0]}]}
-    q = "How many vendors had net sales over $1,000 in FY2022?"
-    res = resolve(q, [TableSource(2, RATES)], None)
-    assert res.cells and not counts_what_is_asked(q, res)
-    q = "How many employees did the company have in FY2022?"
-    assert counts_what_is_asked(q, resolve(q, [TableSource(2, staff)], None))
-    q = "What were net sales in FY2022?"
-    assert counts_what_is_asked(q, resolve(q, [TableSource(2, RATES)], None))
+    vendors = q("How many vendors had net sales over $1,000 in FY2022?")
+    res = resolve(vendors, [TableSource(2, RATES)], None)
+    assert res.cells and not counts_what_is_asked(vendors, res)
+    staffed = q("How many employees did the company have in FY2022?")
+    assert counts_what_is_asked(staffed, resolve(staffed, [TableSource(2, staff)], None))
+    sales = q("What were net sales in FY2022?")
+    assert counts_what_is_asked(sales, resolve(sales, [TableSource(2, RATES)], None))
 
 
 def test_a_date_after_every_period_the_filing_reports_is_refused_with_what_it_covers() -> None:
     from datetime import date
 
-    from engine.ask.answer import period_gap
+    from engine.ask.guards import PeriodGap
     from engine.periods import Calendar, Period
 
     cal = Calendar(12, 31, periods=(Period(date(2021, 12, 31), 2021, None, instant=True, label="December 31, 2021"),
                                     Period(None, 2020, 12, label="2020")))
-    asked = resolve("What were total assets as of December 31, 2023?", [], cal)
-    gap = period_gap("What were total assets as of December 31, 2023?", asked, [cal], cal)
+
+    def period_gap(text: str) -> str:
+        return decided(PeriodGap(), text, [], cal)
+
+    gap = period_gap("What were total assets as of December 31, 2023?")
     assert gap.startswith("Insufficient information: the question asks about December 31, 2023, after every period")
     assert "the last ends December 31, 2021" in gap
     # a date the filing may state beyond its last period (cover page shares, subsequent events) is not refused
-    q = "How many shares were outstanding as of February 15, 2022?"
-    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+    assert period_gap("How many shares were outstanding as of February 15, 2022?") == ""
     # nor is a plan for a later date
-    q = "What capital expenditure does the company expect for the year ending December 31, 2024?"
-    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+    assert period_gap("What capital expenditure does the company expect for the year ending December 31, 2024?") == ""
 
 
 def test_a_period_end_the_filing_does_not_have_is_refused() -> None:
     from datetime import date
 
-    from engine.ask.answer import period_gap
+    from engine.ask.guards import PeriodGap
     from engine.periods import Calendar, Period
 
     cal = Calendar(12, 31, periods=(Period(date(2022, 12, 31), 2022, 12, label="Year Ended December 31, 2022"),
                                     Period(date(2021, 12, 31), 2021, 12, label="Year Ended December 31, 2021")))
-    q = "What is the return on capital employed for the fiscal year ending January 28, 2023?"
-    gap = period_gap(q, resolve(q, [], cal), [cal], cal)
+    gap = decided(PeriodGap(), "What is the return on capital employed for the fiscal year ending January 28, 2023?",
+                  [], cal)
     assert gap.startswith("Insufficient information: the filing reports no period ending January 28, 2023")
-    q = "What were net sales for the year ended December 31, 2022?"
-    assert period_gap(q, resolve(q, [], cal), [cal], cal) == ""
+    assert decided(PeriodGap(), "What were net sales for the year ended December 31, 2022?", [], cal) == ""
 
 
 def test_a_qualifier_a_few_words_on_still_makes_the_item_another() -> None:
-    from engine.ask.cells import measures
-
     # "continuing operations" ends 40 characters after "profit": not net income, the row the question writes
-    q = "What was the profit/loss from continuing operations for the Group in 2019?"
-    assert [m.name for m in measures(q)] != ["net income"]
+    asked = "What was the profit/loss from continuing operations for the Group in 2019?"
+    assert [m.name for m in q(asked).measures] != ["net income"]
     group = {"title": "Income statement for group and segments", "units": "in € million",
              "columns": ["2020", "Group 2019"],
              "rows": [{"label": "Profit / loss from continuing operations", "values": ["3,857", "4,978"],
                        "numbers": [3857.0, 4978.0]},
                       {"label": "Net profit / loss", "values": ["3,857", "5,022"], "numbers": [3857.0, 5022.0]}]}
-    res = resolve(q, [TableSource(1, group)], None)
+    res = resolve(asked, [TableSource(1, group)], None)
     assert [(c.row, c.raw) for c in res.cells] == [("Profit / loss from continuing operations", "4,978")]
     # the other year's figure the model gave is flagged as such
     checks = check_numbers("It was 3,857 million euros [1].", [], resolution=res)
@@ -518,11 +517,11 @@ BALANCES = {
 
 
 def test_a_metric_with_two_common_definitions_is_flagged_with_the_other(tmp_path: Path) -> None:
-    from engine.ask.answer import definition_flag
+    from engine.ask.checks import definition_flag
     from engine.types import Check
 
-    q = "What is Acme's FY2017 return on assets? Round your answer to three decimal places."
-    c = compute(q, [TableSource(1, BALANCES)])
+    c = compute("What is Acme's FY2017 return on assets? Round your answer to three decimal places.",
+                [TableSource(1, BALANCES)])
     assert c is not None and c.result == pytest.approx(3033 / ((131310 + 83402) / 2), abs=1e-4)
     assert "year-end balance it is 0.0231 (3,033 / 131,310)" in c.definition_note
     flagged = definition_flag(Check("0.028", True, "computed", "computed from the cited cells", "computed", 0.028), c)
@@ -565,11 +564,9 @@ def test_a_table_of_one_segment_comes_after_the_companys_own() -> None:
 
 
 def test_a_quoted_phrase_or_figure_the_filing_never_states_is_refused(tmp_path: Path) -> None:
-    from engine.ask.answer import quoted
-
-    assert quoted('How many charts show the "no lean" group?') == [("no lean", False)]
-    assert quoted("Population: (July 2013 est.) 251,160,124, how much") == [("251,160,124", True)]
-    assert quoted("Revenue of $12,345 million") == []
+    assert q('How many charts show the "no lean" group?').quoted == (("no lean", False),)
+    assert q("Population: (July 2013 est.) 251,160,124, how much").quoted == (("251,160,124", True),)
+    assert q("Revenue of $12,345 million").quoted == ()
     lib = build_library(tmp_path, acme_docs())
     lib.store.put_pages("acme2023aaaa", [
         {"page": 2, "width": 612, "height": 792, "has_text": True,
@@ -586,8 +583,7 @@ def test_a_quoted_phrase_or_figure_the_filing_never_states_is_refused(tmp_path: 
 
 
 def test_a_day_asked_of_a_document_with_no_dated_periods_is_refused_unless_it_writes_it() -> None:
-    from engine.ask.answer import undated_gap
-    from engine.periods import asked_period
+    from engine.ask.guards import UndatedGap
 
     class Pages:
         def __init__(self, text: str) -> None:
@@ -596,12 +592,15 @@ def test_a_day_asked_of_a_document_with_no_dated_periods_is_refused_unless_it_wr
         def mentions_words(self, doc_id: str, words: list[str]) -> bool:
             return " ".join(words).lower() in " ".join(re.findall(r"\w+", self.text.lower()))
 
-    q = "What is the return on capital employed for the fiscal year ending January 28, 2023?"
-    gap = undated_gap(q, asked_period(q), Pages("Big data trends: vendors and revenue"), ["deck"])
+    def undated_gap(text: str, pages: Pages) -> str:
+        return decided(UndatedGap(), text, store=pages, doc_ids=["deck"])
+
+    roce = "What is the return on capital employed for the fiscal year ending January 28, 2023?"
+    gap = undated_gap(roce, Pages("Big data trends: vendors and revenue"))
     assert gap.startswith("Insufficient information: the question asks about January 28, 2023, but the document")
-    assert undated_gap(q, asked_period(q), Pages("Results as of Jan 28, 2023 (unaudited)"), ["deck"]) == ""
-    q = "How did opinions change after July 2020?"  # a month, not a day: not refused
-    assert undated_gap(q, asked_period(q), Pages("A survey"), ["deck"]) == ""
+    assert undated_gap(roce, Pages("Results as of Jan 28, 2023 (unaudited)")) == ""
+    # a month, not a day: not refused
+    assert undated_gap("How did opinions change after July 2020?", Pages("A survey")) == ""
 
 
 CASH_FLOWS = {
@@ -617,22 +616,22 @@ CASH_FLOWS = {
 
 
 def test_which_of_the_listed_items_is_largest_is_decided_in_code() -> None:
-    from engine.ask.answer import ranking_verdict
+    from engine.ask.verdicts import RankingVerdict
 
     tables = [TableSource(2, CASH_FLOWS, heading="Consolidated Statements of Cash Flows")]
-    q = ("Among operations, investing, and financing activities, which brought in the most (or lost the least) "
-         "cash flow in FY2023?")
-    said = ranking_verdict(q, tables, None, resolve(q, tables, None))
+
+    def ranking_verdict(text: str) -> str:
+        return decided(RankingVerdict(), text, tables)
+
+    said = ranking_verdict("Among operations, investing, and financing activities, which brought in the most (or "
+                           "lost the least) cash flow in FY2023?")
     assert said.startswith("Operations: 1,824") and "the highest of the 3" in said
     assert "investing: -962" in said and "[2]" in said
-    q = "Among operating, investing and financing activities, which lost the most cash in FY2022?"
-    said = ranking_verdict(q, tables, None, resolve(q, tables, None))
+    said = ranking_verdict("Among operating, investing and financing activities, which lost the most cash in FY2022?")
     assert said.startswith("Financing activities: -4,297") and "the lowest of the 3" in said
     # an item it cannot find, or a question ranking nothing, gets no verdict
-    q = "Among operations, investing, and dividends, which was largest in FY2023?"
-    assert ranking_verdict(q, tables, None, resolve(q, tables, None)) == ""
-    q = "What was the most important investing activity in FY2023?"
-    assert ranking_verdict(q, tables, None, resolve(q, tables, None)) == ""
+    assert ranking_verdict("Among operations, investing, and dividends, which was largest in FY2023?") == ""
+    assert ranking_verdict("What was the most important investing activity in FY2023?") == ""
 
 
 def test_a_label_holding_ratio_or_margin_inside_a_word_keeps_the_tables_scale() -> None:
@@ -643,7 +642,7 @@ def test_a_label_holding_ratio_or_margin_inside_a_word_keeps_the_tables_scale() 
 
 
 def test_a_change_or_trend_over_the_reported_periods_is_decided_in_code() -> None:
-    from engine.ask.answer import series_verdict
+    from engine.ask.verdicts import SeriesVerdict
 
     quarters = {"title": "Condensed Consolidated Statements of Operations", "units": "$ in millions", "scale": 1e6,
                 "columns": ["Three Months Ended July 1, 2023", "Three Months Ended June 25, 2022",
@@ -656,8 +655,8 @@ def test_a_change_or_trend_over_the_reported_periods_is_decided_in_code() -> Non
                           "numbers": [21213.0, 19604.0, 62886.0, 58941.0]}]}
     tables = [TableSource(1, quarters)]
 
-    def verdict(q: str) -> str:
-        return series_verdict(q, resolve(q, tables, None), None)
+    def verdict(text: str) -> str:
+        return decided(SeriesVerdict(), text, tables)
 
     # 4.7% is no significant change at 5%, but it is a change
     said = verdict("Has there been any significant change in operating expenses over the reported quarters?")
@@ -675,7 +674,7 @@ def test_a_change_or_trend_over_the_reported_periods_is_decided_in_code() -> Non
 
 
 def test_whether_an_amount_is_positive_or_negative_is_decided_in_code() -> None:
-    from engine.ask.answer import sign_verdict
+    from engine.ask.verdicts import SignVerdict
     from engine.periods import Calendar
 
     cal = Calendar(12, 31)  # December year ends: the balance at December 31, 2022 is fiscal 2022's
@@ -683,13 +682,12 @@ def test_whether_an_amount_is_positive_or_negative_is_decided_in_code() -> None:
              "columns": ["December 31, 2022", "December 31, 2021"],
              "rows": [{"label": "Working capital", "values": ["$2,278", "$2,853"], "numbers": [2278.0, 2853.0]}]}
     tables = [TableSource(2, sheet)]
-    q = "Does the company have positive working capital based on FY2022 data?"
-    said = sign_verdict(q, resolve(q, tables, cal), cal, None)
+    said = decided(SignVerdict(), "Does the company have positive working capital based on FY2022 data?", tables, cal)
     assert said.startswith("Yes. Working capital: $2,278 million") and said.endswith("positive.")
-    q = "Did the company have negative working capital at the end of FY2022?"
-    assert sign_verdict(q, resolve(q, tables, cal), cal, None).startswith("No.")
-    q = "What was working capital in FY2022?"  # not a yes/no question
-    assert sign_verdict(q, resolve(q, tables, cal), cal, None) == ""
+    assert decided(SignVerdict(), "Did the company have negative working capital at the end of FY2022?", tables,
+                   cal).startswith("No.")
+    # not a yes/no question
+    assert decided(SignVerdict(), "What was working capital in FY2022?", tables, cal) == ""
 
 
 def test_interest_coverage_divides_by_interest_expense_not_a_net_interest_and_other_line() -> None:

@@ -8,6 +8,7 @@ import pytest
 from engine.ask.cells import TableSource, cell_lookup
 from engine.ask.formulas import Result, definition, evaluate
 from engine.ask.formulas import solve as solve_with
+from engine.ask.question import parse
 from engine.periods import asked_period
 
 
@@ -44,7 +45,7 @@ def table_lookup(tables: list[tuple[int, dict]], question: str = ""):  # type: i
 
 
 def solve(question: str, tables: list[tuple[int, dict]]) -> Result | None:
-    return solve_with(question, table_lookup(tables, question))
+    return solve_with(parse(question), table_lookup(tables, question))
 
 
 def test_a_defined_ratio_with_an_average_balance() -> None:
@@ -106,7 +107,7 @@ def test_a_share_of_revenue_averaged_over_years_said_in_words() -> None:
 
 def test_a_metric_for_a_year_other_than_the_one_asked() -> None:
     q = "What is the FY2019 working capital ratio?"
-    r = solve_with(q, table_lookup(TABLES, q), year="2018")
+    r = solve_with(parse(q), table_lookup(TABLES, q), year="2018")
     assert r is not None and r.value == pytest.approx(5621 / 2871, abs=1e-4)
 
 

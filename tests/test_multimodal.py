@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from engine import Engine, Settings
+from engine.ask.question import parse
 from engine.ingest.regions import (
     VisionItem,
     first_json,
@@ -458,9 +459,11 @@ def test_statement_channel_brings_the_statement_a_question_needs(tmp_path: Path)
     [table] = engine.store.chunks(doc_ids=[res.doc_id], modality="table")
     retriever = engine.retriever()
     assert retriever.statement_tables(res.doc_id) == {"income": [table.id]}
-    ranked = retriever.statement_ranking("What was ACME's gross margin in 2023?", [res.doc_id], {})
+    margin = parse("What was ACME's gross margin in 2023?")
+    ranked = retriever.statement_ranking(margin.text, [res.doc_id], {}, margin.statements)
     assert [(c.chunk_id, c.channel) for c in ranked] == [(table.id, "statement")]
-    assert retriever.statement_ranking("Who audits ACME?", [res.doc_id], {}) == []
+    auditor = parse("Who audits ACME?")
+    assert retriever.statement_ranking(auditor.text, [res.doc_id], {}, auditor.statements) == []
     hits = engine.retrieve("What was ACME's gross margin in 2023?", scope=[res.doc_id]).evidence
     assert any(e.modality == "table" and "statement" in e.channel for e in hits)
     engine.settings = engine.settings.with_(statement_channel=False)

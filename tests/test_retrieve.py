@@ -10,7 +10,8 @@ import pytest
 from fakes_models import FakeLLM
 from test_retrieve_lib import INCOME_TABLE, FakeDoc, acme_docs, add_docs, build_library
 
-from engine.ask.retrieve import FIGURE_WORDS, Candidate, rrf, select_tiers
+from engine.ask.question import FIGURE_WORDS
+from engine.ask.retrieve import Candidate, rrf, select_tiers
 from engine.errors import AnswerError, ModelError
 from engine.models.cross_encoder import LLMReranker, build
 

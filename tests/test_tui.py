@@ -253,6 +253,25 @@ async def test_stated_cell_shows_before_the_model_and_once_after(settings: Setti
         assert app.query_one("#answer-scroll").border_title == "stated from the filing's cells, then the model"
 
 
+async def test_model_sentences_that_contradict_the_code_are_folded_apart(settings: Settings) -> None:
+    from textual.widgets import Collapsible
+
+    app, _ = make_app(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot, QUESTION + " Does the model contradict it?")
+        await wait_until(pilot, lambda: app.answer is not None)
+        fold = app.query_one("#contradicted", Collapsible)
+        assert fold.display and fold.collapsed and "contradict the code" in str(fold.title)
+        shown = str(app.query_one("#contradicted-text", Static).render())
+        assert "[bold]9,999[/]" in shown and "not the code's figure" in shown  # shown as text, not as markup
+        assert "9,999" not in app.query_one("#answer", Markdown).source
+        # the next answer has nothing folded: the fold is hidden
+        await ask(pilot)
+        await wait_until(pilot, lambda: app.answer is not None and not app.answer.contradicted)
+        assert not fold.display
+
+
 async def test_flagged_numbers_show_what_they_are_instead(settings: Settings) -> None:
     app, _ = make_app(settings)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ask.formulas import Lookup, Term, is_outflow
+from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import statement_of, stems
 from engine.numbers import Quantity, same_number, show
-from engine.periods import Asked, Calendar, Period, asked_period, column_period, matches, what_it_is
+from engine.periods import Asked, Calendar, Period, column_period, matches, what_it_is
 from engine.types import Evidence, Region
-from engine.vocabulary import LineItem, items_named, label_score
+from engine.vocabulary import label_score
 
 ROW_MIN = 0.75
 """A row label must fit the measure at least this well to be resolved."""
@@ -72,17 +73,22 @@ class TableSource:
         m = _ONE_SEGMENT.search(self.heading + " " + str(self.table.get("title", "")))
         return m.group(1).lower() if m else ""
 
-    def other_segment(self, question: str) -> bool:
-        """Whether the table reports one segment that the question does not name (figures of a part of the
-        company, where the question asks about all of it)."""
+    def other_segment(self, words: frozenset[str]) -> bool:
+        """Whether the table reports one segment that the question (its lower-case ``words``) does not name
+        (figures of a part of the company, where the question asks about all of it)."""
         seg = self.segment
-        return bool(seg) and not re.search(rf"\b{re.escape(seg)}\b", question.lower())
+        return bool(seg) and seg not in words
 
 
-def one_segment_tables(sources: Sequence[TableSource], question: str) -> set[int]:
-    """The source numbers of tables that report one segment the question does not name: ranked after the
-    others when row and period fit tie."""
-    return {s.marker for s in sources if s.other_segment(question)}
+def one_segment_tables(sources: Sequence[TableSource], words: frozenset[str]) -> set[int]:
+    """The source numbers of tables that report one segment the question (its ``words``) does not name: ranked
+    after the others when row and period fit tie."""
+    return {s.marker for s in sources if s.other_segment(words)}
+
+
+def words_of(text: str) -> frozenset[str]:
+    """Lower-case words of a phrase (what ``one_segment_tables`` compares a table's segment with)."""
+    return frozenset(re.findall(r"[a-z0-9&]+", text.lower()))
 
 
 @dataclass
@@ -118,8 +124,19 @@ class Cell:
     @property
     def shown(self) -> str:
         """The value as an analyst writes it (``$10,208.6 million``)."""
-        currency = "$" if "$" in self.raw else "€" if "€" in self.raw else "£" if "£" in self.raw else ""
-        return show(self.value, self.scale, self.percent, currency)
+        return show(self.value, self.scale, self.percent, self.currency)
+
+    @property
+    def currency(self) -> str:
+        """The currency sign the cell is printed with, or ''."""
+        return "$" if "$" in self.raw else "€" if "€" in self.raw else "£" if "£" in self.raw else ""
+
+    def shown_in(self, scale: float | None) -> str:
+        """The value written in ``scale`` (``$8,630.9 million`` for a cell of a table in thousands, when the answer
+        states its figures in millions); as printed for percents, per-share amounts and ``None``."""
+        if scale is None or self.percent or self.scale == 1.0 or scale == self.scale:
+            return self.shown
+        return show(round(self.amount / scale, 4), scale, False, self.currency)
 
     def period_name(self, calendar: Calendar | None) -> str:
         """The column's period in words, with the fiscal year it belongs to when the calendar says."""
@@ -165,82 +182,23 @@ class Resolution:
     measures: list[str] = field(default_factory=list)
     confident: bool = False
     """One measure, an exact period and a row that fits it well: the cell can be shown before the model speaks."""
+    scale: float | None = None
+    """The one scale the cells are stated in: the question's ("in USD millions"), else the first cell's table's."""
 
     def lines(self, calendar: Calendar | None = None) -> list[str]:
         return [c.line(calendar) for c in self.cells]
 
-
-_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
-                             re.I)
-_NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
-
-
-def asks_for_value(question: str) -> bool:
-    """Whether a question asks for a figure ("What is the FY2019 net income?", "How much capex ...") rather than a
-    choice, a reason or a description ("Which segment ...", "What drove ..."): only then is a resolved cell the
-    answer itself."""
-    from engine.ask.expansion import focus
-
-    first = re.split(r"(?<=[.?!])\s+", focus(question).strip(), maxsplit=1)[0]
-    return bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)
+    def shown(self, c: Cell) -> str:
+        """A cell's value in the resolution's one scale."""
+        return c.shown_in(self.scale)
 
 
 # --- measures -----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Measure:
-    """A line item the question asks for: a vocabulary item, or the question's own words."""
-
-    name: str
-    names: tuple[str, ...]
-    item: LineItem | None = None
-
-
-def measures(question: str) -> list[Measure]:
-    """The line items a question names: the vocabulary's first (longest naming phrase first), then, when it
-    names none, the question's content words, matched against row labels as they are."""
-    found = [Measure(it.name, (it.name, *it.labels, *it.asked), it) for it in items_named(question)]
-    # an item whose naming phrase sits inside a longer one's ("sales" inside "cost of sales") is not asked
-    kept: list[Measure] = []
-    low = question.lower()
-    for m in found:
-        if _qualified(low, m):
-            continue
-        spans = [p for p in m.names if p and re.search(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
-        longest = max(spans, key=len, default="")
-        if any(longest and longest != p and longest in p and re.search(re.escape(p), low)
-               for k in kept for p in k.names):
-            continue
-        kept.append(m)
-    return kept
-
-
-def phrase(text: str) -> str:
-    """Words of a label or question for a literal comparison: lower case, punctuation and hyphens as spaces, a
-    plural's final s dropped, "total" at the start dropped."""
-    words = [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.sub(r"[^a-z0-9&]+", " ", text.lower()).split()]
-    return " ".join(words[1:] if words[:1] == ["total"] else words)
-
-
 NAMED_ROW = 2.5
 """Row fit of a label the question writes out word for word (three words or more): "Net earnings applicable to
 common shareholders" beats the vocabulary's "Net earnings" (2.0) for net income when the question names it."""
-
-
-_QUALIFIER_REACH = 45
-"""Characters after an item's name where a qualifier still makes it another item: "profit/loss from continuing
-operations" (the qualifier ends 40 characters after "profit")."""
-
-
-def _qualified(low: str, m: Measure) -> bool:
-    """Whether the question names the item only together with a qualifier that makes it another one (the item's
-    ``other_when``, within a few words): "deferred revenue", "net income per share", "cash used in investing
-    activities" do not ask for revenue, net income or the cash balance."""
-    if m.item is None or not m.item.other_when:
-        return False
-    hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
-    return bool(hits) and all(m.item.excludes(low[max(0, x.start() - 25): x.end() + _QUALIFIER_REACH]) for x in hits)
 
 
 def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = "") -> float:
@@ -336,21 +294,13 @@ def _asked_years(asked: Asked) -> list[int | None]:
     return years or [None]
 
 
-_PROPER = re.compile(r"(?<=[a-z,;:]\s)(?:[A-Z][\w&'’.-]*)(?:\s+[A-Z][\w&'’.-]*)*")
-"""Capitalised words inside a sentence: names (the company's, a person's), which a row label of the filing may
-repeat ("Best Buy" in a store-count table) without being the line item asked."""
-_QUARTERS = re.compile(r"\bq[1-4]\b|\bquarter", re.I)
-
-
-def _for_year(asked: Asked, year: int | None, question: str) -> Asked:
+def _for_year(asked: Asked, year: int | None, every_quarter: bool) -> Asked:
     """The asked period for one of the years a question names. A quarter goes with the year it is named with
     ("between FY2023 and Q2 of FY2024": the year 2023, the second quarter of 2024) unless the question names a
     quarter for each year ("Q2 2023 vs Q2 2022", "the same quarter")."""
     if year is None or year == asked.fiscal_year:
         return asked
-    every = len(_QUARTERS.findall(question)) >= 2 or re.search(r"same (?:quarter|period)|prior[- ]year quarter",
-                                                                question, re.I)
-    if asked.quarter is not None and not every:
+    if asked.quarter is not None and not every_quarter:
         return Asked(fiscal_year=year, quarter=None, months=12 if asked.months is not None else None, instant=None,
                      years=(year,), text=asked.text)
     return Asked(fiscal_year=year, quarter=asked.quarter, months=asked.months, instant=None, years=(year,),
@@ -358,32 +308,30 @@ def _for_year(asked: Asked, year: int | None, question: str) -> Asked:
 
 
 def resolve(
-    question: str, sources: Sequence[TableSource], calendar: Calendar | None = None, max_cells: int = 6
+    question: Question, sources: Sequence[TableSource], calendar: Calendar | None = None, max_cells: int = 6
 ) -> Resolution:
     """The cells a question asks for, from the candidate tables (best-ranked sources first).
 
     For each measure the question names and each year it asks about, the cell with the best row fit, then
     the best period fit, then the earliest source. With no period asked, the first column (filings put the
     current period first) of the best row."""
-    asked = asked_period(question)
-    ms = measures(question)
-    if not ms:
-        ms = [Measure(" ".join(sorted(stems(question))), ())]
-    asked_stems = stems(question) - stems(" ".join(_PROPER.findall(question)))
-    named = phrase(question)
+    asked = question.asked
+    ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text))), ())]
+    asked_stems = set(question.stems)
+    named = question.named
     all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named)]
     res = Resolution(asked=asked, measures=[m.name for m in ms], candidates=all_cells)
     if not all_cells:
         return res
     order = {s.marker: k for k, s in enumerate(sources)}
-    part = one_segment_tables(sources, question)
+    part = one_segment_tables(sources, question.words)
     chosen: list[Cell] = []
     for m in ms:
         mine = [c for c in all_cells if c.item == m.name]
         if not mine:
             continue
         for year in _asked_years(asked):
-            want = _for_year(asked, year, question)
+            want = _for_year(asked, year, question.every_quarter)
             if year is None and asked.instant is None and asked.months is None and asked.end is None:
                 # no period asked: the first column of each row, the best row first
                 firsts: dict[tuple[int, str], Cell] = {}
@@ -404,10 +352,11 @@ def resolve(
     res.cells = chosen[:max_cells]
     if res.cells:
         top = res.cells[0]
+        res.scale = question.scale or next((c.scale for c in res.cells if not c.percent and c.scale != 1.0), None)
         rivals = [c for c in all_cells if c.item == top.item and c.row_fit >= top.row_fit - 1e-9
                   and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
         res.confident = (
-            asks_for_value(question)
+            question.asks_value
             and len(ms) == 1
             and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW
@@ -465,23 +414,14 @@ def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Seq
 # --- lookups for computed metrics -------------------------------------------------------------------------------
 
 
-def measure_of(phrase: str) -> Measure:
-    """The measure a phrase names: the vocabulary's item when it knows the phrase, else the phrase's words."""
-    from engine.vocabulary import item
-
-    it = item(phrase)
-    if it is not None:
-        return Measure(it.name, (it.name, *it.labels, *it.asked), it)
-    return Measure(phrase.strip().lower(), ())
-
-
 def best_cell(
     phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
-    question: str = "",
+    words: frozenset[str] = frozenset(),
 ) -> Cell | None:
     """The cell of ``phrase`` for fiscal ``year`` (the duration and quarter as the question asks, ``like``),
     from the best-fitting row, then the best-fitting period, then the best-ranked source; None when no row fits
-    or no column is that year. A table of one segment the ``question`` does not name comes after the others."""
+    or no column is that year. A table of one segment the question (its ``words``) does not name comes after the
+    others."""
     m = measure_of(phrase)
     want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
                  instant=None, years=(year,) if year is not None else (), text=like.text)
@@ -496,17 +436,18 @@ def best_cell(
         cells = [c for c in cells if c.period_fit > 0.5]
     if not cells:
         return None
-    part = one_segment_tables(sources, question or phrase)
+    part = one_segment_tables(sources, words or words_of(phrase))
     return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in part,
                                      -order.get(c.marker, 99)))
 
 
-def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked, question: str = "") -> Lookup:
+def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
+                words: frozenset[str] = frozenset()) -> Lookup:
     """The lookup computed metrics use (``formulas.solve``): an item for a fiscal year, as a term with its row,
     column and source number; outflows ("purchases of property" printed as (131)) as positive amounts."""
 
     def lookup(phrase: str, year: str) -> Term | None:
-        c = best_cell(phrase, int(year) if year else None, sources, calendar, like, question)
+        c = best_cell(phrase, int(year) if year else None, sources, calendar, like, words)
         if c is None:
             return None
         value = abs(c.value) if is_outflow(phrase) else c.value

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.periods import asked_period
 from engine.vocabulary import vocabulary
 
-_YEAR = re.compile(r"\b(?:FY|fiscal(?:\s+year)?\s*)'?(\d{2}|\d{4})\b", re.I)
-_QUARTER = re.compile(r"\b(?:Q([1-4])\s*(?:FY)?'?(\d{2,4})|(\d{4})\s*Q([1-4]))\b", re.I)
+_QUARTER_WORDS = {1: "first quarter", 2: "second quarter", 3: "third quarter", 4: "fourth quarter"}
 _WORD = re.compile(r"[a-z0-9&]+(?:[.'][a-z0-9]+)*", re.I)
 
 
@@ -26,7 +26,8 @@ class Expansion:
     terms: list[str] = field(default_factory=list)
     """Added phrases (synonyms and year spellings), in order of discovery, without duplicates."""
     years: list[str] = field(default_factory=list)
-    """Four-digit years named in the question (from ``FY2022``, ``fiscal 22``, ``2023 Q1``...)."""
+    """Four-digit years named in the question (``periods.asked_period``: ``FY2022``, ``fiscal 22``, ``4Q22``,
+    ``FY 2022-23`` (2023), a date's year), in order."""
 
     @property
     def lexical(self) -> str:
@@ -64,10 +65,6 @@ def focus(question: str) -> str:
     return " ".join(out) if out else question
 
 
-def _full_year(y: str) -> str:
-    return y if len(y) == 4 else ("20" + y if int(y) < 70 else "19" + y)
-
-
 @lru_cache(maxsize=256)
 def expand(question: str) -> Expansion:
     """Expand a question with financial synonyms and fiscal-year spellings (the vocabulary's ``expansion`` table).
@@ -92,20 +89,11 @@ def expand(question: str) -> Expansion:
         if hit:
             for alt in alts:
                 add(alt)
-    for m in _YEAR.finditer(question):
-        y = _full_year(m.group(1))
-        if y not in out.years:
-            out.years.append(y)
-        add(y, force=True)
+    asked = asked_period(question)  # the one period grammar: routing and the resolver read the same years
+    for y in asked.fiscal_named:
+        add(str(y), force=True)
         add(f"fiscal {y}")
-    for m in _QUARTER.finditer(question):
-        qn, y = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        y = _full_year(y)
-        if y not in out.years:
-            out.years.append(y)
-        add(y, force=True)
-        add({"1": "first quarter", "2": "second quarter", "3": "third quarter", "4": "fourth quarter"}[qn])
-    for y in re.findall(r"\b((?:19|20)\d{2})\b", question):
-        if y not in out.years:
-            out.years.append(y)
+    if asked.quarter is not None and asked.years:
+        add(_QUARTER_WORDS[asked.quarter])
+    out.years.extend(str(y) for y in asked.years)
     return out

@@ -18,8 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.vocabulary import canonical, ratio_named, vocabulary
+
+if TYPE_CHECKING:
+    from engine.ask.question import Question
 
 _OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
 _FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
@@ -301,32 +305,31 @@ def averaged_years(question: str) -> list[int]:
 _AVERAGED = re.compile(r"\(average (.+?) between \{prev\} and \{year\}\)")
 
 
-def year_end_template(question: str, template: str) -> str:
+def year_end_template(question: Question, template: str) -> str:
     """The year-end form of ``template``, the definition ``solve`` uses, when it is the vocabulary's for the
     standard metric the question names and averages a balance ("net income / (average total assets between
     {prev} and {year})" -> "net income / total assets"): many analysts divide by the closing balance. '' when
     the question defines the metric itself, asks for an average, or the definition averages nothing."""
-    if re.search(r"\baverage|\bdefined\b|\bmean\b", question, re.I) or not _AVERAGED.search(template):
+    if question.averages_stated or not _AVERAGED.search(template):
         return ""
-    named = ratio_named(question)
-    if named is None or named[1] != template:
+    if question.ratio is None or question.ratio[1] != template:
         return ""
     return _AVERAGED.sub(lambda m: m.group(1), template)
 
 
-def solve(question: str, lookup: Lookup, default_year: str = "", year: str | None = None) -> Result | None:
+def solve(question: Question, lookup: Lookup, default_year: str = "", year: str | None = None) -> Result | None:
     """The metric the question defines (or names), its terms found by ``lookup`` (the cell resolver's: row by
     the vocabulary, column by the filing's calendar); None unless every term is found. A question that names no
     year is computed for ``default_year`` (the newest year the tables show); ``year`` computes it for that year
     instead (the two ends of a change, the years of a trend).
 
     "FY2017 - FY2019 3 year average of X" is X for each of the three years, averaged."""
-    found = definition(question)
+    found = question.formula
     if found is None:
         return None
     template, asked_year = found
     target = year or asked_year or default_year
-    years = averaged_years(question) if year is None else []
+    years = list(question.averaged) if year is None else []
     years = years or ([int(target)] if target else [])
     if not years:
         return None

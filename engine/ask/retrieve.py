@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ask.expansion import Expansion, expand
+from engine.ask.question import Question, parse
 from engine.ask.routing import Route, route, without_company
 from engine.ask.statements import (
     heading,
@@ -26,7 +27,6 @@ from engine.ask.statements import (
     statement_by_rows,
     statement_of,
     statement_priority,
-    statements_asked,
     stems,
 )
 from engine.errors import AnswerError, EngineError
@@ -125,13 +125,6 @@ least two words of the label, all of them in the question."""
 PIN_FROM_K = 5
 """The pin needs this many places at least: with fewer, the last place is too dear to give up."""
 
-FIGURE_WORDS = re.compile(
-    r"\b(?:charts?|graphs?|plots?|diagrams?|slides?|infographics?|histograms?|pie|fig(?:ure)?\.? ?\d+|"
-    r"(?:the|this|that) figure)\b",
-    re.I,
-)
-"""A question about a chart, graph, slide or figure ("figures" alone means numbers in finance)."""
-
 
 def fuse(
     dense: dict[str, list[tuple[int, float]]],
@@ -139,15 +132,16 @@ def fuse(
     theta: dict[str, float],
     s: Settings,
     k: int,
-    question: str = "",
+    figures: bool = False,
 ) -> tuple[list[Candidate], str]:
     """The tiered dense selection, fused by reciprocal rank with the lexical rankings (if any); the tier name.
+    ``figures``: the question is about a chart or figure (``Question.figures``), which always reaches figures.
 
     Shared by retrieval and calibration, so thresholds are calibrated for the pipeline that uses them.
     """
     ranked, tier = select_tiers(
         dense["text"], dense["table"], dense["image"], theta, s.min_text_hits, s.top_tables, s.top_images, k,
-        s.tiers, s.tier_escalation, figures_named=bool(question and FIGURE_WORDS.search(question)),
+        s.tiers, s.tier_escalation, figures_named=figures,
     )
     if lexical:
         ranked = rrf([ranked, *lexical], [1.0] + [s.lexical_weight] * len(lexical))
@@ -233,7 +227,7 @@ class Retriever:
             return [self.store.document(ref).id for ref in scope]
         return [d.id for d in self.ready_documents()]
 
-    def route(self, question: str) -> Route:
+    def route(self, question: Question) -> Route:
         """The documents the question names (empty when it names none)."""
         return route(question, self.ready_documents())
 
@@ -312,7 +306,8 @@ class Retriever:
         return lists, exp
 
     def channels(
-        self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None
+        self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None,
+        statements: Sequence[str] = (),
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
         """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
         are searched with ``passages`` when given (the question without the scope's company name: the name is
@@ -334,7 +329,7 @@ class Retriever:
                     lexical.append([Candidate(h.chunk_id, h.modality, h.score, _TIER[h.modality], "bm25")  # type: ignore[arg-type]
                                     for h in hits])
         if s.statement_channel and s.use_tables:
-            stated = self.statement_ranking(question, doc_ids, lists)
+            stated = self.statement_ranking(question, doc_ids, lists, statements)
             if stated:
                 lexical.append(stated)
         return lists, lexical, exp
@@ -375,12 +370,13 @@ class Retriever:
         return labels
 
     def statement_ranking(
-        self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]]
+        self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]],
+        kinds: Sequence[str] = (),
     ) -> list[Candidate]:
         """Primary-statement tables a question needs, from each document in scope (with many in scope, from the
         documents of the best dense hits): first the statement tables with a row the question names
         (``statements.label_match``, best match first), then the tables of the statements it names or whose
-        line items it asks about (``statements.statements_asked``), interleaved by statement: the first table
+        line items it asks about (``kinds``: ``Question.statements``), interleaved by statement: the first table
         of each, then the second, and so on."""
         docs = list(doc_ids)
         limit = self.settings.statement_docs
@@ -400,7 +396,6 @@ class Retriever:
                     if score > 0:
                         named.append((-score, rank, cid))
         out = [Candidate(cid, "table", -neg, 2, "statement") for neg, _, cid in sorted(named)]
-        kinds = statements_asked(question)
         per_kind = [[cid for d in docs for cid in self.statement_tables(d).get(kind, [])[:3]] for kind in kinds]
         seen_ids = {c.chunk_id for c in out}
         for i in range(max((len(ids) for ids in per_kind), default=0)):
@@ -410,9 +405,13 @@ class Retriever:
                     out.append(Candidate(ids[i], "table", 0.0, 2, "statement"))
         return out
 
-    def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
-        """Evidence for a question, best first, with the tier, scope and thresholds used."""
+    def retrieve(self, question: str | Question, scope: Sequence[str] | None = None,
+                 k: int | None = None) -> Retrieval:
+        """Evidence for a question (parsed here when given as text), best first, with the tier, scope and
+        thresholds used."""
         t0 = time.perf_counter()
+        q = question if isinstance(question, Question) else parse(question, self.ready_documents())
+        question = q.text
         s = self.settings
         k = k or s.top_k
         doc_ids = self.resolve_scope(scope)
@@ -423,7 +422,7 @@ class Retriever:
             )
         routed, reason = False, ""
         if not scope and s.routing:
-            r = self.route(question)
+            r = self.route(q)
             if r.doc_ids:
                 doc_ids, routed, reason = r.doc_ids, True, r.reason
         everything = not scope and not routed and len(doc_ids) == self.store.document_count()
@@ -431,11 +430,11 @@ class Retriever:
         passages = question if everything else self.without_company(question, doc_ids)
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
-        searched = question if statements_asked(question) else passages
-        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages)
+        searched = question if q.statements else passages
+        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements)
         t_search = time.perf_counter()
         theta = self.thresholds()
-        ranked, tier = fuse(lists, lexical, theta, s, k, question)
+        ranked, tier = fuse(lists, lexical, theta, s, k, q.figures)
         timings = {"search": t_search - t0}
         if s.rerank:
             ranked = self.rerank(question, ranked, timings)

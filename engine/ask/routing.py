@@ -13,9 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from engine.ask.expansion import expand
 from engine.types import Document
+
+if TYPE_CHECKING:
+    from engine.ask.question import Question
 
 _LEGAL = {
     "inc", "incorporated", "corp", "corporation", "company", "co", "ltd", "limited", "plc", "llc", "lp", "llp",
@@ -39,15 +42,6 @@ _GENERIC_LEAD = {
 }
 """Words that lead many names and mean something else alone: never a short form by themselves ("American" is
 not American Widgets, "General" is not General Millers)."""
-_FORMS = [
-    (re.compile(r"\b10-?k\b|\bannual report\b", re.I), "10-K"),
-    (re.compile(r"\b10-?q\b|\bquarterly report\b", re.I), "10-Q"),
-    (re.compile(r"\b8-?k\b|\bpress release\b|\bearnings release\b", re.I), "8-K"),
-]
-_QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth) quarter\b", re.I)
-_QWORD = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
-
-
 @dataclass
 class Route:
     """Where routing sent a question."""
@@ -253,14 +247,18 @@ def doc_form(doc: Document) -> str:
     return ""
 
 
-def route(question: str, documents: Sequence[Document]) -> Route:
-    """The documents a question names by company, narrowed by year/period and form when those match too."""
-    companies = companies_named(question, documents)
+def route(question: Question | str, documents: Sequence[Document]) -> Route:
+    """The documents a question names by company, narrowed by year/period and form when those match too. The
+    years and quarter are the parsed question's (``Question.asked``: the one period grammar the resolver uses)."""
+    from engine.ask.question import parse
+
+    q = question if not isinstance(question, str) else parse(question)
+    companies = dict(q.companies) or companies_named(q.text, documents)
     if not companies:
         return Route([], "")
     picked = [d for d in documents if d.id in companies]
     matched: dict[str, list[str]] = {"company": sorted({max(h, key=len) for h in companies.values()})}
-    years = [int(y) for y in expand(question).years]
+    years = list(q.asked.years)
     if years:
         exact = [d for d in picked if doc_years(d)[0] & set(years)]
         if exact:
@@ -277,17 +275,15 @@ def route(question: str, documents: Sequence[Document]) -> Route:
             if covering:
                 picked = covering
                 matched["year"] = [str(y) for y in sorted(set(years))]
-    quarters = {m.group(1) or _QWORD[m.group(2).lower()] for m in _QUARTER.finditer(question)}
-    if quarters:
-        narrowed = [d for d in picked if doc_quarter(d) in quarters]
+    if q.asked.quarter is not None:
+        narrowed = [d for d in picked if doc_quarter(d) == str(q.asked.quarter)]
         if narrowed:
             picked = narrowed
-            matched["quarter"] = sorted(f"Q{q}" for q in quarters)
-    forms = {form for rx, form in _FORMS if rx.search(question)}
-    if forms:
-        narrowed = [d for d in picked if doc_form(d) in forms]
+            matched["quarter"] = [f"Q{q.asked.quarter}"]
+    if q.forms:
+        narrowed = [d for d in picked if doc_form(d) in q.forms]
         if narrowed:
             picked = narrowed
-            matched["form"] = sorted(forms)
+            matched["form"] = sorted(q.forms)
     reason = " ".join(f"{k}={','.join(v)}" for k, v in matched.items())
     return Route([d.id for d in picked], reason, matched)

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, Input, Markdown, Static
+from textual.widgets import Collapsible, DataTable, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from engine.types import Answer, Evidence
@@ -118,6 +118,8 @@ class AskPane(Vertical):
         with VerticalScroll(id="answer-scroll"):
             yield Static(id="stated")
             yield Markdown(id="answer")
+            with Collapsible(title="The model also said (contradicts the code)", collapsed=True, id="contradicted"):
+                yield Static(id="contradicted-text", markup=False)
         yield Static(id="checks")
         yield DataTable(id="evidence", cursor_type="row", zebra_stripes=True)
 
@@ -131,6 +133,7 @@ class AskPane(Vertical):
         table.add_column("Tier", key="tier", width=4)
         table.add_column("Found by", key="channel", width=10)
         self.query_one("#answer-scroll").can_focus = True
+        self.query_one("#contradicted", Collapsible).display = False
         self.query_one("#answer", Markdown).update(
             "*Ask a question about the filings in scope. The answer streams here with `[n]` citations; "
             "the evidence list below opens each source (enter).*"
@@ -161,6 +164,7 @@ class AskPane(Vertical):
         self.streamed = ""
         self.set_evidence(None)
         self.show_stated("", [])
+        self.show_contradicted([])
         self.query_one("#answer-scroll").remove_class("-refused")
         self.query_one("#checks", Static).display = False
         await self.markdown.update("")
@@ -231,11 +235,24 @@ class AskPane(Vertical):
             await self.markdown.update(body)
         else:
             await self.markdown.update(mark_flagged(body, answer.checks))
+        self.show_contradicted(answer.contradicted if not answer.refused else [])
         checks = self.query_one("#checks", Static)
         checks.update(checks_text(answer))
         checks.display = not answer.refused
         self.set_evidence(answer)
         self.query_one("#answer-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def show_contradicted(self, sentences: list[str]) -> None:
+        """The model's sentences that contradict what the code decided: folded under the answer, marked, each with
+        why; hidden when there are none."""
+        fold = self.query_one("#contradicted", Collapsible)
+        fold.display = bool(sentences)
+        fold.title = f"⚠ The model also said {len(sentences)} thing(s) that contradict the code (not the answer)"
+        fold.collapsed = True
+        body = Text()
+        for k, sentence in enumerate(sentences):
+            body.append(("\n" if k else "") + f"✗ {sentence}", style="yellow")
+        self.query_one("#contradicted-text", Static).update(body)
 
     async def show_stopped(self, reason: str) -> None:
         await self.stop_stream()

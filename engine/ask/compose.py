@@ -1,0 +1,180 @@
+"""Composing the answer: what the code states first, then the model's sentences that agree with it.
+
+One voice per answer: when the code has decided (a stated cell, a computation, a verdict), the model explains it
+and nothing else. A model sentence whose Yes or No, direction or figure disagrees with the code's decision is
+not part of the answer; it is kept apart (``Voiced.folded``) so a curious reader can still see it, marked as
+contradicting.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.ask.cells import Resolution, judge
+from engine.ask.checks import REFUSAL, answer_numbers
+from engine.ask.decisions import Computation, Decision
+from engine.ask.question import Question
+from engine.numbers import same_number
+from engine.periods import Calendar
+from engine.types import Retrieval
+
+LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
+_VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
+_UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
+_DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
+                   r"deteriorat\w*)\b", re.I)
+_FLAT = re.compile(r"\b(?:unchanged|flat|no (?:significant |material )?change|remained (?:the same|stable|steady))\b",
+                   re.I)
+_NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n't\b", re.I)
+
+
+def refusal_text(retrieval: Retrieval, reason: str = "") -> str:
+    """An "insufficient information" reply that lists what was searched."""
+    theta = ", ".join(f"{k} >= {v:.2f}" for k, v in retrieval.thresholds.items())
+    docs = sorted({e.doc for e in retrieval.evidence})
+    head = reason or "Insufficient information: the searched filings do not state the answer."
+    return (f"{head} Searched: tier {retrieval.tier}; thresholds {theta or 'n/a'}; "
+            f"{len(retrieval.scope)} document(s){' (routed: ' + retrieval.route + ')' if retrieval.route else ''}"
+            f"{'; evidence from ' + ', '.join(docs[:6]) if docs else ''}.")
+
+
+def extractive_text(res: Resolution, computation: Computation | None, calendar: Calendar | None) -> str:
+    """The answer stated from the cells before the model speaks: each resolved value with its row, period and
+    page when the resolver is confident, in one scale (``Resolution.scale``), and a computed metric with its
+    terms. '' when neither."""
+    lines: list[str] = []
+    if computation is not None:
+        lines.append(f"Computed from the cited cells: {computation.text}")
+    elif res.confident:
+        for c in res.cells:
+            lines.append(f"{res.shown(c)}: {c.row}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
+    return "\n".join(lines)
+
+
+@dataclass
+class Voiced:
+    """The model's text split into what agrees with the code's decision and what contradicts it."""
+
+    text: str
+    folded: list[str] = field(default_factory=list)
+    """Sentences that contradict the decision, each with why: not part of the answer."""
+
+
+def _direction_of(sentence: str) -> str:
+    """The direction a sentence asserts ("up", "down", "flat"), '' when none or when it negates it."""
+    if _FLAT.search(sentence):
+        return "flat"
+    if _NEGATED.search(sentence):
+        return ""
+    up, down = bool(_UP.search(sentence)), bool(_DOWN.search(sentence))
+    return "up" if up and not down else "down" if down and not up else ""
+
+
+def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> str:
+    """Why a sentence contradicts a Yes/No decision ('' when it does not)."""
+    assert decision.verdict is not None
+    said = _VERDICT_WORD.match(sentence)
+    if said and (said.group(1).lower() == "yes") != decision.verdict:
+        return f"says {said.group(1).capitalize()}; the code decided {'Yes' if decision.verdict else 'No'}"
+    asserted = _direction_of(sentence)
+    want = question.direction
+    if not asserted or want not in {"up", "down", "any"}:
+        return ""
+    happened = asserted in {"up", "down"} if want == "any" else asserted == want
+    opposite = asserted == "flat" if want == "any" else asserted in {"flat", {"up": "down", "down": "up"}[want]}
+    if (not decision.verdict and happened) or (decision.verdict and opposite):
+        return f"says it went {asserted}; the code decided {'Yes' if decision.verdict else 'No'}"
+    return ""
+
+
+def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, decided: Sequence[float],
+                     names: Sequence[str]) -> str:
+    """Why a sentence's figure contradicts the code's cells or computation ('' when it does not): a cell of
+    another period or row given for the one asked, or, in a sentence that names the decided measure, a figure
+    that is none of the decision's."""
+    names_it = any(n and re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", sentence, re.I) for n in names)
+    for q in answer_numbers(sentence):
+        if any(same_number(q, v) for v in decided):
+            continue
+        v = judge(q, res, calendar, decided)
+        if v.status in {"other_period", "other_row"} and res.cells:
+            return f"{q.raw} {v.note}"
+        if names_it and v.status not in {"verified", "computed"}:
+            return f"{q.raw} is not the code's figure for it"
+    return ""
+
+
+def one_voice(text: str, question: Question, decision: Decision | None, computation: Computation | None,
+              res: Resolution, calendar: Calendar | None, stated: bool) -> Voiced:
+    """The model's ``text`` without the sentences that contradict what the code decided: a verdict
+    (``decision``), a computation, or the cells it ``stated``. Unchanged when the code decided nothing or the
+    model refused."""
+    if REFUSAL.search(text) or not (decision is not None or computation is not None or stated):
+        return Voiced(text)
+    decided: list[float] = [*(decision.figures if decision else ())]
+    if computation is not None:
+        decided += [computation.result, *[t.value for t in computation.cells], *computation.steps]
+    if stated:
+        decided += [v for c in res.cells for v in (c.value, c.amount)]
+    names = [m.name for m in question.measures] + ([question.ratio[0]] if question.ratio else [])
+    names += [t.item for t in computation.cells] if computation is not None else []
+    kept: list[str] = []
+    folded: list[str] = []
+    for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
+        why = ""
+        if decision is not None and decision.verdict is not None:
+            why = _verdict_conflict(sentence, decision, question)
+        if not why and (computation is not None or stated):
+            why = _figure_conflict(sentence, res, calendar, decided, names if computation is not None else [])
+        if why:
+            folded.append(f"{sentence} ({why})")
+        else:
+            kept.append(sentence)
+    return Voiced(" ".join(kept), folded)
+
+
+@dataclass
+class CellWork:
+    """What the code finds for a question before the model runs."""
+
+    resolution: Resolution
+    computation: Computation | None
+    calendar: Calendar | None
+    gap: str
+    """A refusal reason: the asked period is outside what the searched filings cover ('' when covered)."""
+    extractive: str
+    """The answer stated from the cells or the computation ('' when the resolver is not confident)."""
+    decision: Decision | None = None
+    """The verdict decided in code (Yes or No, a ranking, an unsuited metric), or None."""
+    parts: list[CellWork] = field(default_factory=list)
+    """For a question of several parts, each part's own work (the fields above then join them)."""
+
+    @property
+    def verdict(self) -> str:
+        """The verdict's text ('' when none)."""
+        return self.decision.text if self.decision is not None else ""
+
+
+def joined(question: Question, parts: Sequence[CellWork]) -> CellWork:
+    """One question's work from the work of its parts: each part's statement under its own words, the cells and
+    computations of all of them (for the checks)."""
+    first = parts[0]
+    res = Resolution(asked=first.resolution.asked, cells=[c for p in parts for c in p.resolution.cells],
+                     candidates=[c for p in parts for c in p.resolution.candidates],
+                     measures=[m for p in parts for m in p.resolution.measures],
+                     confident=any(p.resolution.confident for p in parts), scale=first.resolution.scale)
+    comps = [p.computation for p in parts if p.computation is not None]
+    computation = None
+    if comps:
+        computation = Computation(comps[-1].kind, comps[-1].result, "; ".join(c.text for c in comps),
+                                  [t for c in comps for t in c.cells], comps[-1].definition_note,
+                                  [s for c in comps for s in (c.result, *c.steps)])
+    said = "\n".join(f"({k}) {q.text.strip()}: {p.extractive}" if "\n" not in p.extractive
+                     else f"({k}) {q.text.strip()}:\n{p.extractive}"
+                     for k, (q, p) in enumerate(zip(question.parts, parts, strict=True), 1) if p.extractive)
+    decisions = [p.decision for p in parts if p.decision is not None]
+    return CellWork(res, computation, first.calendar, next((p.gap for p in parts if p.gap), ""), said,
+                    decisions[0] if len(decisions) == 1 else None, list(parts))

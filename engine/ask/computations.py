@@ -1,0 +1,242 @@
+"""Computations in code: a metric's change between two years, compound growth, a metric the question defines or
+names, a ratio of two line items, growth or difference of one line item.
+
+Each is a small class with ``applies(question)`` and ``decide(work)``; ``kinds.COMPUTATIONS`` is their order. The
+first that decides is the answer's computation, rounded as the question asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.ask.cells import Resolution, TableSource, best_cell, resolve
+from engine.ask.decisions import Computation, Decision, Work
+from engine.ask.formulas import Lookup, Result, Term, fmt, solve
+from engine.ask.question import Question
+from engine.periods import Asked, Calendar, Period, column_period
+from engine.vocabulary import label_score
+
+
+def newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
+    """The fiscal year of the first resolved cell, else the newest of the best table's period columns (some
+    filings print the older year first: "Three Months Ended March 31, 2022 2023")."""
+
+    def fiscal_year(p: Period, cal: Calendar | None) -> int | None:
+        return p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year
+
+    for c in res.cells:
+        if c.period is not None and (fy := fiscal_year(c.period, calendar)):
+            return str(fy)
+    for s in sources:
+        cal = s.calendar or calendar
+        years = [fy for col in s.table.get("columns", []) if (p := column_period(str(col), s.context)) is not None
+                 and (fy := fiscal_year(p, cal))]
+        if years:
+            return str(max(years))
+    return ""
+
+
+def reported(question: Question, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
+             year: int | None) -> Result | None:
+    """A standard ratio the question names, as the filing reports it in a row of its own ("Effective tax rate |
+    2022 | 23%"): the filing's figure comes before the code's computation of it. None when no row is that
+    ratio for the year (``year``, else the one asked)."""
+    named = question.ratio
+    year = year or like.fiscal_year
+    if named is None or year is None:
+        return None
+    name, template = named
+    c = best_cell(name, year, sources, calendar, like, question.words)
+    if (c is None or label_score(name, c.row) < 0.85 or c.period_fit < 0.6
+            or ("* 100" in template) != c.percent):
+        return None  # the row must be the ratio itself ("Effective tax rate"), not a label sharing a word
+    shown = f"{c.value:.2f}{'%' if c.percent else ''}"
+    term = Term(name, c.row, c.column, c.value, c.marker)
+    return Result(c.value, f"{c.row} ({c.column}) {c.raw} [{c.marker}], as reported = {shown}", [term], c.percent)
+
+
+def metric_at(work: Work, year: int) -> Result | None:
+    """The metric the question names or defines, for one fiscal year: as the filing reports it, else computed."""
+    q = work.question
+    return (reported(q, work.sources, work.calendar, work.resolution.asked, year)
+            or solve(q, work.lookup, year=str(year)))
+
+
+def _compound(q: Question) -> bool:
+    """A compound annual growth rate asked between named years: answered by ``Cagr`` alone."""
+    return q.cagr and q.changed and bool(q.asked.years) and not q.averaged
+
+
+def _computed(kind: str, comp: Computation | None) -> Decision | None:
+    if comp is None:
+        return None
+    return Decision(kind, comp.text, figures=(comp.result,), computation=comp)
+
+
+class MetricChange:
+    """How much a metric the question defines or names changed between two fiscal years ("How much has the
+    effective tax rate changed between FY2021 and FY2022?"; "... change as of FY2022": from the year before),
+    in percentage points for a percentage."""
+
+    name = "change"
+
+    def applies(self, q: Question) -> bool:
+        # a definition with years of its own is one metric, not one computed for two years
+        return (bool(q.asked.years) and q.changed and not q.averaged and not q.cagr and q.formula is not None
+                and not re.search(r"(?:19|20)\d{2}", q.formula[0]))
+
+    def decide(self, work: Work) -> Decision | None:
+        years = sorted(set(work.resolution.asked.years))
+        old, new = (years[-2], years[-1]) if len(years) >= 2 else (years[0] - 1, years[0])
+        ends = []
+        for y in (old, new):
+            r = metric_at(work, y)
+            if r is None:
+                return None
+            ends.append(r)
+        a, b = ends
+        diff = b.value - a.value
+        unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
+        text = f"FY{old}: {a.text}; FY{new}: {b.text}; change = {diff:+.2f}{unit}"
+        markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
+        return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
+                                                a.terms + b.terms))
+
+
+class Cagr:
+    """Compound annual growth of the question's line item between the first and last fiscal years it names."""
+
+    name = "cagr"
+
+    def applies(self, q: Question) -> bool:
+        return _compound(q) and len(set(q.asked.years)) >= 2
+
+    def decide(self, work: Work) -> Decision | None:
+        res = work.resolution
+        years = sorted(set(res.asked.years))
+        old, new = years[0], years[-1]
+        if not res.measures or new <= old:
+            return None
+        lookup: Lookup = work.lookup
+        a, b = lookup(res.measures[0], str(old)), lookup(res.measures[0], str(new))
+        if a is None or b is None or a.label != b.label or a.value <= 0 or b.value <= 0:
+            return None
+        n = new - old
+        rate = ((b.value / a.value) ** (1 / n) - 1) * 100
+        text = (f"({fmt(b.value)} [{b.marker}] / {fmt(a.value)} [{a.marker}])^(1/{n}) - 1 = {rate:.2f}% a year "
+                f"({b.label}, {b.column} vs {a.column})")
+        return _computed(self.name, Computation("cagr", round(rate, 4), text, [b, a]))
+
+
+class Formula:
+    """A metric the question defines or names (``formulas.solve``: "defined as: FY2019 revenue / (average PP&E
+    between FY2018 and FY2019)", working capital ratio, margins, 3-year averages), as the filing reports it when
+    a row is that ratio, else computed; a question without a year gets the newest year the tables show."""
+
+    name = "formula"
+
+    def applies(self, q: Question) -> bool:
+        return q.formula is not None and not _compound(q)
+
+    def decide(self, work: Work) -> Decision | None:
+        q, res = work.question, work.resolution
+        solved = (None if q.averaged else reported(q, work.sources, work.calendar, res.asked, None)) or solve(
+            q, work.lookup, newest_year(work.sources, work.calendar, res))
+        if solved is None:
+            return None
+        shown = " ".join(f"[{m}]" for m in sorted({t.marker for t in solved.terms}))
+        note = ""
+        if solved.year_end is not None:
+            averaged = next((t for t in solved.terms if t not in solved.year_end.terms), None)
+            what = f"average {averaged.label}" if averaged else "average balances"
+            alt = solved.year_end
+            value = (f"{alt.value:.2f}%" if alt.percent else f"{alt.value:.4f}" if abs(alt.value) < 1
+                     else f"{alt.value:.2f}")
+            note = (f"one of two common definitions: this divides by the {what} (opening and closing); on the "
+                    f"year-end balance it is {value} ({alt.text.rsplit(' = ', 1)[0]}): the question does not say "
+                    "which")
+        return _computed(self.name, Computation("formula", solved.value, f"{solved.text} (cells from {shown})",
+                                                solved.terms, note, solved.steps))
+
+
+class PairRatio:
+    """"X as a % of Y", "ratio of X to Y", "X divided by Y" of two line items, for the year asked (the newest the
+    tables show when none)."""
+
+    name = "ratio"
+
+    def applies(self, q: Question) -> bool:
+        return q.pair is not None and not _compound(q)
+
+    def decide(self, work: Work) -> Decision | None:
+        q, res = work.question, work.resolution
+        assert q.pair is not None
+        like = res.asked
+        year = str(like.fiscal_year) if like.fiscal_year else newest_year(work.sources, work.calendar, res)
+        num, den = work.lookup(q.pair[0], year), work.lookup(q.pair[1], year)
+        if num is None or den is None or den.value == 0:
+            return None
+        ratio = num.value / den.value
+        pct = q.pair_percent
+        result = ratio * 100 if pct else ratio
+        shown = f"{result:.2f}%" if pct else f"{result:.2f}"
+        text = (f"{num.label} ({num.column}) {fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
+                f"{fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
+        return _computed(self.name, Computation("ratio", round(result, 4), text, [num, den]))
+
+
+class Growth:
+    """Growth (a percentage) or difference of one line item between the two newest years the question names.
+    Not for a ratio of two items or a compound rate: those are their own kinds."""
+
+    name = "growth"
+
+    def applies(self, q: Question) -> bool:
+        return q.growth and q.pair is None and not _compound(q) and len(set(q.asked.years)) >= 2
+
+    def decide(self, work: Work) -> Decision | None:
+        q, res = work.question, work.resolution
+        if not res.measures:
+            return None
+        years = sorted(set(res.asked.years))
+        new_y, old_y = years[-1], years[-2]
+        new, old = work.lookup(res.measures[0], str(new_y)), work.lookup(res.measures[0], str(old_y))
+        if new is None or old is None or new.label != old.label:
+            return None
+        diff = new.value - old.value
+        if q.growth_percent:
+            if old.value == 0:
+                return None
+            growth = diff / abs(old.value) * 100
+            text = (f"({fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}]) / {fmt(abs(old.value))} "
+                    f"x 100 = {growth:.2f}% ({new.label}, {new.column} vs {old.column})")
+            return _computed(self.name, Computation("growth", round(growth, 4), text, [new, old]))
+        text = (f"{fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}] = {fmt(diff)} "
+                f"({new.label}, {new.column} vs {old.column})")
+        return _computed(self.name, Computation("difference", round(diff, 4), text, [new, old]))
+
+
+def rounded(comp: Computation, places: int) -> Computation:
+    """The computation with its result also shown rounded as the question asks ("round to one decimal place")."""
+    percent = f"{comp.result:.2f}%" in comp.text
+    shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
+    return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
+                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note, comp.steps)
+
+
+def compute(question: Question, sources: Sequence[TableSource], calendar: Calendar | None = None,
+            resolution: Resolution | None = None) -> Computation | None:
+    """The computation the question asks for: the first of ``kinds.COMPUTATIONS`` that decides, rounded as the
+    question asks; None when no kind applies or the cells are not all found."""
+    from engine.ask.decisions import first_decision
+    from engine.ask.kinds import COMPUTATIONS
+
+    if not sources:
+        return None
+    res = resolution or resolve(question, sources, calendar)
+    decision = first_decision(COMPUTATIONS, Work(question, sources, calendar, res))
+    comp = decision.computation if decision is not None else None
+    if comp is None or question.rounding is None:
+        return comp
+    return rounded(comp, question.rounding)

@@ -1,0 +1,105 @@
+"""What the code decides before the model speaks, and the one signature every kind of decision has.
+
+Refusals (``guards``), computations (``computations``) and verdicts (``verdicts``) are small classes with
+``applies(question) -> bool`` and ``decide(work) -> Decision | None``; ``kinds`` lists each registry in the order
+they are tried. A ``Decision`` is a typed value: what kind of decision, the Yes/No it reaches (if any), the
+figures it rests on and the text that states it, so the answer can tell the model's sentences that agree with
+it from those that do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol
+
+from engine.ask.cells import Resolution, TableSource, cell_lookup
+from engine.ask.formulas import Lookup, Term
+from engine.ask.question import Question
+from engine.periods import Calendar
+from engine.types import Document, Retrieval
+
+
+@dataclass
+class Computation:
+    """A ratio, growth rate or difference computed in code from table cells."""
+
+    kind: str
+    result: float
+    text: str
+    cells: list[Term]
+    definition_note: str = ""
+    """Where the result rests on one of two common definitions the question does not choose between: the other
+    one's value, said in words (the result's check is flagged with it, not verified)."""
+    steps: list[float] = field(default_factory=list)
+    """Values worked out on the way (an average balance, a derived total, each year of a multi-year average):
+    an answer that quotes one quotes the code's arithmetic."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one kind decided."""
+
+    kind: str
+    """The deciding class's ``name`` ("change", "sign", "series", "period_gap", "formula", ...)."""
+    text: str
+    """The decision stated for the reader (a refusal's reason, a verdict's sentence, a computation's terms)."""
+    verdict: bool | None = None
+    """Yes (True) or No (False) for a yes/no question it decided; None otherwise."""
+    figures: tuple[float, ...] = ()
+    """The numbers it rests on (cells, computed results), scale applied where a cell's is known."""
+    computation: Computation | None = None
+    """The computation, for a computation's decision."""
+    refusal: bool = False
+    """The question cannot be answered from the searched filings (a guard's decision)."""
+    lead: bool = False
+    """Stated in place of a Yes or No ("the metric is not a useful measure here"): said first."""
+
+
+@dataclass
+class Work:
+    """Everything the code knows about one question before the model runs, passed to every kind."""
+
+    question: Question
+    sources: Sequence[TableSource]
+    calendar: Calendar | None
+    resolution: Resolution
+    calendars: Sequence[Calendar] = ()
+    """The calendars of every filing the evidence came from."""
+    computation: Computation | None = None
+    store: Any = None
+    doc_ids: Sequence[str] = ()
+    """The filings the evidence came from."""
+    retrieval: Retrieval | None = None
+    documents: Sequence[Document] = ()
+    """The library's searchable documents (to name the filings searched)."""
+
+    @cached_property
+    def lookup(self) -> Lookup:
+        """Cells of a line item by fiscal year, for computed metrics (``cells.cell_lookup``)."""
+        return cell_lookup(self.sources, self.calendar, self.resolution.asked, self.question.words)
+
+
+class Kind(Protocol):
+    """A refusal, computation or verdict: whether it applies to a question, and what it decides for one."""
+
+    name: str
+
+    def applies(self, question: Question) -> bool:
+        """Whether this kind can decide anything for ``question`` (read from its fields only)."""
+        ...
+
+    def decide(self, work: Work) -> Decision | None:
+        """The decision for ``work``, or None when the cells do not decide it."""
+        ...
+
+
+def first_decision(kinds: Sequence[Kind], work: Work) -> Decision | None:
+    """The decision of the first kind, in registry order, that applies and decides."""
+    for kind in kinds:
+        if kind.applies(work.question):
+            decision = kind.decide(work)
+            if decision is not None:
+                return decision
+    return None

@@ -1,0 +1,122 @@
+"""The prompt: numbered sources carrying each table's description and JSON, the resolved cells, the computation,
+and a rule for the kind of question asked. Evidence is data: it is fenced, and the system prompt says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from engine.ask.question import Question
+from engine.models.protocols import LLM, ChatMessage
+from engine.types import Evidence, Region
+
+SYSTEM_PROMPT = (
+    "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
+    "Cite every fact with its source number in square brackets, like [2]. Quote numbers exactly as the "
+    "sources give them, with units and the period they belong to. Lines under 'Cells:' are the table cells "
+    "that match the question's line item and period: answer from them. When a line starting with 'Computed:' "
+    "is given, use its result. If the sources do not contain the answer, reply exactly: "
+    "\"Insufficient information: \" followed by what is missing. Never guess or use outside knowledge. "
+    "Be brief: one to three sentences."
+)
+"""The one system prompt, for single answers, for the parts of a long context and for fusing them."""
+YES_NO_RULE = "This question asks yes or no: begin the answer with Yes or No."
+"""Added to the question only when the code finds it is a yes/no question (``Question.yes_no``)."""
+DRIVERS_RULE = ("This question asks why or what drove something: answer with the reasons the sources' text gives "
+                "(the management's discussion), each cited; the cells and computed figures only say how much "
+                "changed.")
+"""Added to the question when it asks for reasons (``Question.why``): a small model otherwise restates the
+computation and invents a cause."""
+TABLE_JSON_CHARS = 2500
+"""A table's JSON is cut at this many characters in the prompt (about 700 tokens)."""
+
+
+def compact_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A table JSON for the prompt: title, units, columns and rows as ``[label, values...]``."""
+    rows = []
+    for row in table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        vals = [v for v in row.get("values", [])]
+        if not row.get("label") and not any(vals):
+            continue
+        rows.append([row.get("label", ""), *["" if v is None else v for v in vals]])
+    out: dict[str, Any] = {}
+    for key in ("title", "units", "columns"):
+        if table.get(key):
+            out[key] = table[key]
+    out["rows"] = rows
+    return out
+
+
+def evidence_block(n: int, e: Evidence, region: Region | None = None) -> str:
+    """One numbered source: where it is, then its text; a table also carries its description and JSON."""
+    where = f"[{n}] {e.doc}, page {e.page}, {e.modality}"
+    if region is not None and region.title:
+        where += f' "{region.title}"'
+    if region is not None and region.units:
+        where += f" ({region.units})"
+    if region is not None and region.table:
+        desc = region.summary.strip() or e.text.strip()
+        blob = json.dumps(compact_table(region.table), separators=(",", ":"), ensure_ascii=False)
+        if len(blob) > TABLE_JSON_CHARS:
+            blob = blob[:TABLE_JSON_CHARS] + "...(cut)"
+        return f"{where}\nDescription: {desc[:600]}\nTable JSON: {blob}"
+    return f"{where}\n{e.text.strip()}"
+
+
+# --- number checks --------------------------------------------------------------------------------------
+
+
+MAX_PARTS = 3
+"""At most this many parts are answered separately before fusing; evidence beyond them is dropped."""
+
+
+def build_messages(question: Question, blocks: Sequence[str], computation: str = "",
+                   cells: Sequence[str] = ()) -> list[ChatMessage]:
+    """The prompt: the resolved cells as short lines, the computation, then the evidence blocks."""
+    parts = []
+    if cells:
+        parts.append("Cells:\n" + "\n".join(cells))
+    if computation:
+        parts.append(f"Computed: {computation}")
+    if blocks:
+        parts.append("Sources:\n" + "\n\n".join(blocks))
+    ask = f"Question: {question.text}"
+    if question.yes_no:
+        ask += f"\n{YES_NO_RULE}"
+    elif question.why:
+        ask += f"\n{DRIVERS_RULE}"
+    user = "\n\n".join(parts) + f"\n\n{ask}\nAnswer (cite sources like [1]):"
+    return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
+
+
+def fuse_messages(question: Question, partials: Sequence[str], computation: str = "") -> list[ChatMessage]:
+    """The prompt that combines the partial answers of a context answered in parts."""
+    parts = "\n\n".join(f"Partial answer {i}: {p}" for i, p in enumerate(partials, 1))
+    extra = f"\nComputed: {computation}" if computation else ""
+    user = (f"The sources were too long for one pass; these partial answers each came from some of them and "
+            f"cite them by number.\n\n{parts}\n{extra}\n\nQuestion: {question.text}\nCombine them into one answer, "
+            "keeping the [n] citations:")
+    return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
+
+
+def pack(llm: LLM, evidence: Sequence[Evidence], regions: dict[int, Region], budget: int, spent: int = 0,
+         skip: frozenset[int] = frozenset()) -> list[list[int]]:
+    """Evidence indexes grouped into parts that each fit the context ``budget`` (numbering stays global);
+    ``spent`` tokens of the first part are already taken (by the resolved cells), ``skip`` are left out."""
+    parts: list[list[int]] = [[]]
+    for i, e in enumerate(evidence):
+        if i in skip:
+            continue
+        cost = llm.count_tokens(evidence_block(i + 1, e, regions.get(e.region_id or -1)))
+        if (parts[-1] or spent) and spent + cost > budget:
+            if len(parts) == MAX_PARTS:
+                break
+            parts.append([])
+            spent = 0
+        parts[-1].append(i)
+        spent += cost
+    return [p for p in parts if p] or [[]]

@@ -1,0 +1,271 @@
+"""Verdicts decided in code from resolved cells: Yes or No on a change, a sign, a series, a trend or a tolerance;
+which of several items ranks first; that a metric does not suit the company.
+
+Each is a small class with ``applies(question)`` and ``decide(work)``; ``kinds.VERDICTS`` is their order.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from engine.ask.cells import CONFIDENT_ROW, Cell, best_cell
+from engine.ask.computations import compute, metric_at, newest_year
+from engine.ask.decisions import Decision, Work
+from engine.ask.formulas import Result, is_outflow
+from engine.ask.question import Question
+from engine.periods import matches
+from engine.vocabulary import item as vocabulary_item
+from engine.vocabulary import vocabulary
+
+SIGNIFICANT_CHANGE = 0.05
+"""A change between the first and the last period reported that a yes/no question about a "significant change"
+counts as one: 5% of the first period's amount."""
+_STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+
+
+def _yes(yes: bool) -> str:
+    return "Yes" if yes else "No"
+
+
+class ChangeVerdict:
+    """Yes or No on a change of one line item between two periods whose cells were resolved ("Was there any drop
+    in cash between FY2023 and Q2 of FY2024?")."""
+
+    name = "change"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and bool(q.direction)
+
+    def decide(self, work: Work) -> Decision | None:
+        res, calendar, q = work.resolution, work.calendar, work.question
+        if len(res.cells) < 2 or res.cells[0].item != res.cells[1].item:
+            return None
+        a, b = res.cells[0], res.cells[1]
+        if a.period is None or b.period is None or a.row_fit < CONFIDENT_ROW or b.row_fit < CONFIDENT_ROW:
+            return None
+        if min(a.period_fit, b.period_fit) < 0.99:
+            return None
+
+        def when(c: Cell) -> tuple[int, int, int]:
+            p = c.period
+            assert p is not None
+            return (p.end.year, p.end.month, p.end.day) if p.end else (p.year or 0, 12, 31)
+
+        old, new = sorted((a, b), key=when)
+        if when(old) == when(new):
+            return None
+        went_down, went_up = new.amount < old.amount, new.amount > old.amount
+        yes = {"down": went_down, "up": went_up, "any": went_down or went_up}[q.direction]
+        change = f", {(new.amount - old.amount) / abs(old.amount) * 100:+.1f}%" if old.amount else ""
+        text = (f"{_yes(yes)}. {new.row} went from {old.shown} ({old.period_name(calendar)}) to {new.shown} "
+                f"({new.period_name(calendar)}){change} [{new.marker}].")
+        return Decision(self.name, text, yes, (old.amount, new.amount))
+
+
+class SignVerdict:
+    """Yes or No on whether an amount is positive or negative ("Does Corning have positive working capital based
+    on FY2022 data?"): the metric computed from cells, else the resolved cell of the period asked."""
+
+    name = "sign"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and bool(q.sign)
+
+    def decide(self, work: Work) -> Decision | None:
+        res, comp = work.resolution, work.computation
+        if comp is not None and comp.kind == "formula":
+            value, what = comp.result, comp.text
+        elif res.cells and res.cells[0].row_fit >= CONFIDENT_ROW and res.cells[0].period_fit >= 0.99:
+            c = res.cells[0]
+            value, what = c.amount, f"{c.row}: {c.shown} ({c.period_name(work.calendar)}) [{c.marker}]"
+        else:
+            return None
+        sign = "positive" if value > 0 else "negative" if value < 0 else "zero"
+        yes = sign == work.question.sign
+        return Decision(self.name, f"{_yes(yes)}. {what}: {sign}.", yes, (value,))
+
+
+class SeriesVerdict:
+    """Yes or No on how one line item moved over the periods a filing reports ("Has there been any significant
+    change in operating expenses over the reported quarters?", "Can any consistent trends be identified in Data
+    Center revenue across the reported periods?"): the resolved row's cells for every period of the same length,
+    oldest first. A trend is every step in one direction; a significant change is ``SIGNIFICANT_CHANGE`` or more
+    from the first period to the last."""
+
+    name = "series"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and q.over_periods and q.trend != q.shift
+
+    def decide(self, work: Work) -> Decision | None:
+        res, q, calendar = work.resolution, work.question, work.calendar
+        if not res.cells:
+            return None
+        top = res.cells[0]
+        if top.row_fit < CONFIDENT_ROW or top.period is None:
+            return None
+        if q.segment and not all(re.search(rf"\b{re.escape(w)}", top.row, re.I) for w in q.segment.split()):
+            return None  # "Data Center segment revenue" resolved to the company's total revenue: not what is asked
+        months = top.period.months
+        row = {c.period.end or date(c.period.year or 1, 12, 31): c for c in res.candidates
+               if c.marker == top.marker and c.row == top.row and c.period is not None
+               and c.period.months == months and (c.period.end is not None or c.period.year)}
+        points = [row[k] for k in sorted(row)]
+        if len(points) < 2 or points[0].amount == 0:
+            return None
+        sign = -1.0 if is_outflow(top.item) and all(c.amount <= 0 for c in points) else 1.0  # expenses printed (472)
+        amounts = [sign * c.amount for c in points]
+        steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
+        total = (amounts[-1] - amounts[0]) / abs(amounts[0])
+        if q.trend:
+            yes = len(steps) >= 2 and (all(x > 0 for x in steps) or all(x < 0 for x in steps)) or (
+                len(steps) == 1 and not q.notable and not q.consistent and steps[0] != 0)
+        else:
+            yes = abs(total) >= SIGNIFICANT_CHANGE if q.notable else any(x != 0 for x in steps)
+        series = ", ".join(f"{c.shown} ({c.period_name(calendar)})" for c in points)
+        text = (f"{_yes(yes)}. {top.row}: {series}; {total * 100:+.1f}% from the first to the last "
+                f"[{top.marker}].")
+        return Decision(self.name, text, yes, tuple(c.amount for c in points))
+
+
+class RankingVerdict:
+    """Which of the line items a question lists is the largest or smallest ("Among operations, investing, and
+    financing activities, which brought in the most (or lost the least) cash flow in FY2023?"): each item's cell
+    for the year asked (the newest the tables show when none), all of them or no verdict. An item the list
+    names by a word of its own ("investing") is the vocabulary's "cash from investing" when the question is
+    about cash; "lost the most" ranks the other way."""
+
+    name = "ranking"
+
+    def applies(self, q: Question) -> bool:
+        return q.ranking is not None
+
+    def decide(self, work: Work) -> Decision | None:
+        q, res, calendar, sources = work.question, work.resolution, work.calendar, work.sources
+        ranking = q.ranking
+        assert ranking is not None
+        names = ranking.names
+        tail = " ".join(names[-1].split()[1:]) if len(names[-1].split()) > 1 else ""
+        found: list[tuple[str, Cell]] = []
+        year = res.asked.fiscal_year or (int(y) if (y := newest_year(sources, calendar, res)) else None)
+        # a period named by its date ("the six months ended July 29, 2023"): that column or none
+        dated = res.asked.end is not None or res.asked.instant is not None
+        for name in names:
+            bare = name[: -len(tail)].strip() if tail and name.endswith(tail) else name
+            tries = [name, f"{bare} {tail}".strip()] + ([f"cash from {bare}", f"cash from {bare} {tail}".strip()]
+                                                        if ranking.cash else [])
+            it = next((i for t in tries if (i := vocabulary_item(t)) is not None), None)
+            if it is None:
+                return None
+            c = best_cell(it.name, year, sources, calendar, res.asked, q.words)
+            if c is None or c.row_fit < CONFIDENT_ROW:
+                return None  # (best_cell keeps only columns of the year asked)
+            if dated and (c.period is None or matches(res.asked, c.period, calendar) < 0.99):
+                return None
+            found.append((name, c))
+        if len(found) < 2 or len({c.row for _, c in found}) < len(found):
+            return None
+        pick = max if ranking.highest else min
+        name, top = pick(found, key=lambda nc: nc[1].amount)
+        others = "; ".join(f"{n}: {c.shown} ({c.row}) [{c.marker}]" for n, c in found if c is not top)
+        text = (f"{name[:1].upper()}{name[1:]}: {top.shown} ({top.row}, {top.period_name(calendar)}) [{top.marker}], "
+                f"the {'highest' if ranking.highest else 'lowest'} of the {len(found)}; {others}.")
+        return Decision(self.name, text, None, tuple(c.amount for _, c in found))
+
+
+class ConsistencyVerdict:
+    """Yes or No on whether a metric is consistent within a stated tolerance ("Are gross margins historically
+    consistent (not fluctuating more than roughly 2% each year)?"): the metric for each year the tables report,
+    newest three, and the largest change from one year to the next."""
+
+    name = "consistency"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and q.steady and q.formula is not None and q.tolerance is not None
+
+    def decide(self, work: Work) -> Decision | None:
+        q = work.question
+        assert q.tolerance is not None
+        newest = newest_year(work.sources, work.calendar, work.resolution)
+        if not newest:
+            return None
+        limit, said = q.tolerance
+        series: list[tuple[int, Result]] = []
+        for y in range(int(newest), int(newest) - 3, -1):
+            r = metric_at(work, y)
+            if r is not None:
+                series.append((y, r))
+        series.reverse()
+        if len(series) < 2 or any(b[0] - a[0] != 1 for a, b in zip(series, series[1:], strict=False)):
+            return None
+        steps = [b[1].value - a[1].value for a, b in zip(series, series[1:], strict=False)]
+        widest = max(steps, key=abs)
+        unit = " percentage points" if series[0][1].percent else ""
+        steady = abs(widest) <= limit
+        values = "; ".join(f"FY{y}: {r.text}" for y, r in series)
+        text = (f"{_yes(steady)}. The largest change from one year to the next is {widest:+.2f}{unit}, "
+                f"{'within' if steady else 'more than'} {said} ({values}).")
+        return Decision(self.name, text, steady, tuple(r.value for _, r in series))
+
+
+class TrendVerdict:
+    """Yes or No on the trend of a computed metric ("Does the company have an improving operating margin profile
+    as of FY2022?"): the metric for the year asked and, computed the same way, for the year before."""
+
+    name = "trend"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and q.direction in {"up", "down"} and q.asked.fiscal_year is not None
+
+    def decide(self, work: Work) -> Decision | None:
+        comp, q = work.computation, work.question
+        if comp is None or comp.kind != "formula":
+            return None
+        year = work.resolution.asked.fiscal_year
+        assert year is not None
+        before = compute(q.shifted(-1), work.sources, work.calendar)
+        if before is None or before.kind != "formula" or before.result == comp.result:
+            return None
+        rose = comp.result > before.result
+        yes = rose if q.direction == "up" else not rose
+        text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
+                f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
+        return Decision(self.name, text, yes, (before.result, comp.result))
+
+
+class Unsuited:
+    """When a question allows that its metric may not suit the company ("If gross margin is not a useful metric
+    for a company like this, state that and explain why") and a line item the metric needs is not in the
+    statement that would report it, among the sources (a card issuer's income statement has no cost of sales):
+    say so, with the statement. Nothing when every item is found or that statement is not among the sources.
+    Tried only when nothing was computed and no other verdict was reached."""
+
+    name = "unsuited"
+
+    def applies(self, q: Question) -> bool:
+        return q.ratio is not None and q.escape
+
+    def decide(self, work: Work) -> Decision | None:
+        if work.computation is not None:
+            return None
+        q = work.question
+        assert q.ratio is not None
+        name, template = q.ratio
+        bare = re.sub(r"\baverage\s+|\s+between\s+\{prev\}\s+and\s+\{year\}", "", template)
+        for term in (t.strip() for t in re.split(r"[()*/+]|\s-\s", bare)):
+            it = vocabulary().items.get(term)
+            if it is None:
+                continue
+            tables = [s for s in work.sources if s.statement == it.statement]
+            if not tables:
+                return None  # the statement was not retrieved: nothing can be said of it
+            found = best_cell(term, None, tables, work.calendar, work.resolution.asked, q.words)
+            if found is not None and found.row_fit >= CONFIDENT_ROW:
+                continue
+            src = tables[0]
+            text = (f"{name[:1].upper()}{name[1:]} is not a useful measure of this company's performance: its "
+                    f"{_STATEMENT_NAMES[it.statement]} ({src.doc}, p. {src.page}) [{src.marker}] reports no {term} "
+                    f"line, so the metric cannot be computed from its statements.")
+            return Decision(self.name, text, lead=True)
+        return None

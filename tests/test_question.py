@@ -1,0 +1,126 @@
+"""A question understood once: the parsed Question, one period grammar for routing and resolution, the registries."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from engine.ask.expansion import expand
+from engine.ask.question import Intent, parse
+from engine.ask.routing import route
+from engine.types import Document
+
+# (phrase, fiscal year, quarter, months, balance date, period end): how each phrasing reads
+PHRASINGS: list[tuple[str, int | None, int | None, int | None, date | None, date | None]] = [
+    ("FY 2022-23", 2023, None, 12, None, None),
+    ("FY2022/23", 2023, None, 12, None, None),
+    ("fiscal 2022-23", 2023, None, 12, None, None),
+    ("2022/23", 2023, None, 12, None, None),
+    ("4Q22", 2022, 4, 3, None, None),
+    ("4Q 2022", 2022, 4, 3, None, None),
+    ("Q4FY22", 2022, 4, 3, None, None),
+    ("Q4 FY2022", 2022, 4, 3, None, None),
+    ("Q4'22", 2022, 4, 3, None, None),
+    ("Q4 2022", 2022, 4, 3, None, None),
+    ("3Q FY23", 2023, 3, 3, None, None),
+    ("Q1'23", 2023, 1, 3, None, None),
+    ("the fourth quarter of fiscal 2022", 2022, 4, 3, None, None),
+    ("the second quarter of fiscal year 2024", 2024, 2, 3, None, None),
+    ("Q3 of fiscal year 2023", 2023, 3, 3, None, None),
+    ("fiscal 2022", 2022, None, 12, None, None),
+    ("fiscal year 2022", 2022, None, 12, None, None),
+    ("FY22", 2022, None, 12, None, None),
+    ("FY '22", 2022, None, 12, None, None),
+    ("FY2022", 2022, None, 12, None, None),
+    ("FY 2022", 2022, None, 12, None, None),
+    ("the 2022 fiscal year", 2022, None, 12, None, None),
+    ("calendar 2022", 2022, None, 12, None, None),
+    ("in 2022", 2022, None, 12, None, None),
+    ("the year ended January 28, 2023", 2023, None, 12, None, date(2023, 1, 28)),
+    ("the fiscal year ended December 31, 2022", 2022, None, 12, None, date(2022, 12, 31)),
+    ("the year ended 31 March 2023", 2023, None, 12, None, date(2023, 3, 31)),
+    ("the 52 weeks ended January 28, 2023", 2023, None, 12, None, date(2023, 1, 28)),
+    ("the twelve months ended June 30, 2023", 2023, None, 12, None, date(2023, 6, 30)),
+    ("the nine months ended September 30, 2023", 2023, None, 9, None, date(2023, 9, 30)),
+    ("the six months ended June 30, 2022", 2022, None, 6, None, date(2022, 6, 30)),
+    ("the three months ended March 31, 2023", 2023, None, 3, None, date(2023, 3, 31)),
+    ("the 13 weeks ended April 29, 2023", 2023, None, 3, None, date(2023, 4, 29)),
+    ("the quarter ended July 29, 2023", 2023, None, 3, None, date(2023, 7, 29)),
+    ("the first half of 2023", 2023, None, 6, None, None),
+    ("H1 FY24", 2024, None, 6, None, None),
+    ("year-to-date Q3 2023", 2023, 3, 9, None, None),
+    ("as of year end 2022", 2022, None, None, None, None),
+    ("as of December 31, 2022", 2022, None, None, date(2022, 12, 31), None),
+    ("at March 31, 2025", 2025, None, None, date(2025, 3, 31), None),
+    ("as at 31 March 2023", 2023, None, None, date(2023, 3, 31), None),
+    ("fiscal 2021 and fiscal 2022", 2022, None, 12, None, None),
+    ("from FY2019 to FY2021", 2021, None, 12, None, None),
+    ("Q2 2023 vs Q2 2022", 2023, 2, 3, None, None),
+]
+
+
+def _filings() -> list[Document]:
+    """One company's 10-Ks and 10-Qs for 2017-2026, named by year and quarter as the metadata stage reads them."""
+    docs = [Document(id=f"acme{y}k", sha256="", name=f"ACME_{y}_10K", path="", pages=100, status="ready",
+                     company="Acme Corp", form_type="10-K", fiscal_period=f"FY{y}") for y in range(2017, 2027)]
+    docs += [Document(id=f"acme{y}q{n}", sha256="", name=f"ACME_{y}Q{n}_10Q", path="", pages=40, status="ready",
+                      company="Acme Corp", form_type="10-Q", fiscal_period=f"Q{n} {y}")
+             for y in range(2017, 2027) for n in (1, 2, 3)]
+    return docs
+
+
+def test_there_are_forty_phrasings_at_least() -> None:
+    assert len(PHRASINGS) >= 40
+
+
+@pytest.mark.parametrize(("phrase", "fiscal_year", "quarter", "months", "instant", "end"), PHRASINGS)
+def test_routing_and_resolution_read_one_period(phrase: str, fiscal_year: int | None, quarter: int | None,
+                                                months: int | None, instant: date | None, end: date | None) -> None:
+    question = parse(f"What was Acme's revenue for {phrase}?")
+    asked = question.asked
+    years = [y for y in asked.years]
+    if end is None and instant is None:
+        assert asked.fiscal_year == fiscal_year, phrase
+    assert (asked.quarter, asked.months, asked.instant, asked.end) == (quarter, months, instant, end), phrase
+    # the lexical channel and routing read the same years as the resolver
+    assert expand(question.text).years == [str(y) for y in years]
+    r = route(question, _filings())
+    assert r.matched.get("year") == [str(y) for y in sorted(set(years))], (phrase, r.reason)
+    if quarter is not None and quarter < 4:
+        assert r.matched.get("quarter") == [f"Q{quarter}"], (phrase, r.reason)
+
+
+def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
+    q = parse("Does Acme have positive working capital based on FY2022 data? Round to two decimal places.")
+    assert q.yes_no and q.sign == "positive" and q.intent is Intent.YES_NO and q.rounding == 2
+    assert q.asked.fiscal_year == 2022 and q.statements == ("balance",)
+    q = parse("How many employees did Acme have at the end of FY2021?")
+    assert q.counted == "employee" and q.intent is Intent.COUNT
+    q = parse("What drove the change in gross margin in FY2023?")
+    assert q.why and q.intent is Intent.PROSE
+    q = parse("Among operations, investing, and financing activities, which brought in the most cash in FY2023?")
+    assert q.ranking is not None and q.ranking.highest and q.ranking.cash and q.intent is Intent.RANKING
+    assert q.ranking.names == ("operations", "investing", "financing activities")
+    q = parse("What is the FY2022 net profit margin in USD millions?")
+    assert q.formula is not None and q.scale == 1e6 and q.intent is Intent.RATIO
+
+
+def test_a_question_of_two_parts_carries_its_measure_and_years_into_the_second() -> None:
+    q = parse("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?")
+    assert len(q.parts) == 2
+    first, second = q.parts
+    assert [m.name for m in first.measures] == ["revenue"] and first.asked.fiscal_year == 2022
+    assert [m.name for m in second.measures] == ["revenue"]  # "they": the first part's measure
+    assert second.asked.years == (2021, 2022) and second.growth
+    # one asking clause is one part
+    assert parse("What was the FY2019 revenue? Answer in USD millions.").parts == ()
+
+
+def test_shifted_moves_every_year_of_the_question_and_its_definition() -> None:
+    q = parse("Is the operating margin improving as of FY2022? Operating margin is defined as: FY2022 operating "
+              "income / FY2022 revenue * 100.")
+    earlier = q.shifted(-1)
+    assert earlier.asked.fiscal_year == 2021 and earlier.formula is not None
+    assert "FY2021 operating income" in earlier.formula[0] and "2022" not in earlier.formula[0]
+    assert earlier.text == q.text  # the text is not rewritten
