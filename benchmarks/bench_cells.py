@@ -6,6 +6,11 @@ extractive answer (what the Q&A view shows at once) is scored with the evaluatio
 answer, so the resolver's precision is measured apart from the model's.
 
     python benchmarks/bench_cells.py --data-dir LIB [--source financebench] [--show]
+        [--paraphrases mfr_eval/paraphrases/financebench_dev.jsonl] [--half tune|check]
+
+The questions are chosen as ``mfr-tui eval`` chooses them (``mfr_eval.evaluate.load_records``): ``--paraphrases``
+asks a paraphrase file's wordings against the gold of the questions they reword, ``--half`` keeps one half of the
+company split (mfr_eval/README.md).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from common import EVAL, dev_records, write_json
+from common import EVAL, write_json
+
+from mfr_eval.selection import HALVES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", default="financebench", help="dev source prefix (default financebench)")
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--show", action="store_true", help="print each question's resolution")
+    ap.add_argument("--paraphrases", metavar="FILE", help="ask this paraphrase file's wordings (mfr_eval/README.md)")
+    ap.add_argument("--half", choices=list(HALVES), help="only this half of the company split")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     os.environ["MFR_DATA_DIR"] = args.data_dir
@@ -35,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.ask.answer import Answerer
     from engine.ask.question import parse
     from engine.settings import Settings
+    from mfr_eval.evaluate import load_records
     from mfr_eval.scoring import is_numeric_answer, score_answer
 
     engine = Engine(Settings(data_dir=Path(args.data_dir)))
@@ -43,21 +53,20 @@ def main(argv: list[str] | None = None) -> int:
     retriever = engine.retriever()
     rows: list[dict[str, Any]] = []
     tally: Counter[str] = Counter()
-    for r in dev_records(EVAL):
-        if not str(r.get("source", "")).startswith(args.source):
-            continue
-        names = [Path(d).stem for d in r.get("docs") or []]
+    records = load_records(EVAL / "dev.jsonl", sources=[args.source], paraphrases=args.paraphrases, half=args.half)
+    for r in records:
+        names = [d.stem for d in r.docs]
         docs = [by_name[n].id for n in names if n in by_name]
         if not docs or len(docs) != len(names):
             continue
         t0 = time.perf_counter()
-        retrieval = retriever.retrieve(r["question"], scope=docs, k=args.k)
+        retrieval = retriever.retrieve(r.question, scope=docs, k=args.k)
         regions = answerer.regions_of(engine.store, retrieval.evidence)
-        work = answerer.cells(r["question"], engine.store, retrieval.evidence, regions)
+        work = answerer.cells(r.question, engine.store, retrieval.evidence, regions)
         ms = (time.perf_counter() - t0) * 1000
-        numeric = is_numeric_answer(r["answer"])
+        numeric = is_numeric_answer(r.answer)
         said = work.extractive
-        score = score_answer(said, r["answer"], question=r["question"]) if said else None
+        score = score_answer(said, r.answer, question=r.question) if said else None
         kind = "gap" if work.gap else "computed" if work.computation else (
             "confident" if work.resolution.confident else "cells" if work.resolution.cells else "none")
         tally[kind] += 1
@@ -66,15 +75,15 @@ def main(argv: list[str] | None = None) -> int:
             tally[f"{kind}_right"] += score.correct
             tally[f"{kind}_numeric"] += numeric
         row = {
-            "id": r["id"], "question": r["question"], "gold": r["answer"], "kind": kind, "yes_no": parse(
-                r["question"]).yes_no, "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
+            "id": r.id, "question": r.question, "gold": r.answer, "kind": kind, "yes_no": parse(
+                r.question).yes_no, "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
             "cells": [c.to_json() for c in work.resolution.cells], "measures": work.resolution.measures,
             "asked": work.resolution.asked.text, "ms": round(ms, 1),
         }
         rows.append(row)
         if args.show:
             mark = "" if score is None else ("RIGHT" if score.correct else "WRONG")
-            print(f"--- {r['id']} [{kind}] {mark}\nQ: {r['question'][:200]}\nGOLD: {r['answer'][:120]}\n"
+            print(f"--- {r.id} [{kind}] {mark}\nQ: {r.question[:200]}\nGOLD: {r.answer[:120]}\n"
                   f"ASKED: {row['asked']} | MEASURES: {row['measures']}\nSAID: {said or work.gap or '-'}\n"
                   + "".join(f"  cell {c['row']} | {c['column']} | {c['shown']} (p{c['page']}, fit "
                             f"{c['row_fit']}/{c['period_fit']})\n" for c in row["cells"][:4]), file=sys.stdout)
@@ -82,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     said = [x for x in rows if x["extractive"]]
     right = sum(1 for x in said if x["correct"])
     summary = {
+        "selection": {"source": args.source, "paraphrases": args.paraphrases or "", "half": args.half or ""},
         "questions": n,
         "by_kind": dict(tally),
         "stated_before_the_model": len(said),

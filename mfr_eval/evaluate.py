@@ -47,6 +47,10 @@ class EvalRecord:
     gold_structured: Any = None
     group: str = ""
     """The company (or document group) the question is about; probes ask another group's filing."""
+    paraphrase_of: str = ""
+    """For a paraphrase (``--paraphrases``): the id of the question it rewords, whose gold it carries."""
+    paraphrase_kind: str = ""
+    """For a paraphrase: what it rewords (``measure``, ``period``, ``order``)."""
 
     @property
     def unanswerable(self) -> bool:
@@ -97,34 +101,43 @@ def load_records(
     ids: Sequence[str] | None = None,
     limit: int | None = None,
     per_source: int | None = None,
+    paraphrases: str | Path | None = None,
+    half: str | None = None,
 ) -> list[EvalRecord]:
-    """Read a QA jsonl file. ``sources`` match by prefix ("parsee" takes every parsee_* source); ``per_source``
-    keeps N of each source, taken from each of its documents in turn (``take``); ``limit`` caps the total, after
-    the filters."""
+    """Read a QA jsonl file. ``paraphrases`` (a paraphrase file, see ``mfr_eval.selection``) replaces the
+    questions by their paraphrases, each joined by ``of`` to its record of ``qa_file`` for the gold answer,
+    documents and evidence. Then the filters: ``sources`` match by prefix ("parsee" takes every parsee_* source);
+    ``ids`` match a record's id or, for a paraphrase, the id it rewords; ``half`` (``tune``/``check``) keeps
+    the companies of that half of the split; ``per_source`` keeps N of each source, taken from each of its
+    documents in turn (``take``); ``limit`` caps the total, after the filters."""
+    from mfr_eval.selection import in_half, join_paraphrases, read_paraphrases
+
     path = Path(qa_file).expanduser()
     base = Path(root).expanduser() if root else path.parent
     if not path.exists():
         raise ConfigError(f"Question file {path} does not exist.", title="No question file")
-    out: list[EvalRecord] = []
+    records: list[EvalRecord] = []
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
                 raw = json.loads(line)
-                rec = parse_record(raw, base)
+                records.append(parse_record(raw, base))
             except (ValueError, KeyError, TypeError) as exc:
                 raise ConfigError(
                     f"{path}, line {n}: not a question record ({exc}).", title="Bad question file"
                 ) from exc
-            if sources and not any(rec.source.startswith(s) for s in sources):
-                continue
-            if ids and rec.id not in ids:
-                continue
-            out.append(rec)
-            if per_source is None and limit is not None and len(out) >= limit:
-                break
-    return take(out, limit, per_source)
+    if paraphrases is not None:
+        records = join_paraphrases(records, read_paraphrases(paraphrases), where=str(paraphrases), qa_file=str(path))
+    if sources:
+        records = [r for r in records if any(r.source.startswith(s) for s in sources)]
+    if ids:
+        wanted = set(ids)
+        records = [r for r in records if r.id in wanted or (r.paraphrase_of and r.paraphrase_of in wanted)]
+    if half is not None:
+        records = in_half(records, half)
+    return take(records, limit, per_source)
 
 
 # --- ablations -----------------------------------------------------------------------------------------
@@ -454,6 +467,7 @@ def run_question(
     scope_ids = [doc_ids[_doc_key(d)] for d in rec.docs if _doc_key(d) in doc_ids]
     result: dict[str, Any] = {
         "id": rec.id,
+        **({"paraphrase_of": rec.paraphrase_of, "paraphrase_kind": rec.paraphrase_kind} if rec.paraphrase_of else {}),
         "source": rec.source,
         "modality": rec.modality_key,
         "question_type": rec.question_type,
@@ -650,10 +664,11 @@ def evaluate(
     cancelled: Callable[[], bool] | None = None,
     previous: dict[str, dict[str, Any]] | None = None,
     qa_file: str = "",
+    selection: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run an evaluation and return the report (see module doc). ``make_engine(settings)`` builds the engine
     of an ablation (by default one sharing ``engine``'s loaded models); ``previous`` holds per-question results
-    of an interrupted run to keep."""
+    of an interrupted run to keep; ``selection`` (paraphrase file, half) is recorded in the report."""
     options = options or EvalOptions()
     if options.scope not in {"doc", "library"}:
         raise ConfigError(f"scope must be 'doc' or 'library', not '{options.scope}'.", title="Bad eval option")
@@ -724,6 +739,7 @@ def evaluate(
         started=started,
         seconds=time.perf_counter() - t0,
         qa_file=qa_file,
+        selection=selection,
         judge=getattr(judge, "name", "") if judge else "",
         models=_model_names(engine),
         complete=len(results) == len(records),
@@ -753,17 +769,22 @@ def build_report(
     started: float | None = None,
     seconds: float = 0.0,
     qa_file: str = "",
+    selection: dict[str, str] | None = None,
     judge: str = "",
     models: dict[str, str] | None = None,
     complete: bool = True,
 ) -> dict[str, Any]:
-    """The JSON report: headline metrics at the top level, breakdowns, latency, tokens, every question."""
+    """The JSON report: headline metrics at the top level, breakdowns, latency, tokens, every question.
+    ``selection`` says which questions were asked (``paraphrases``: the paraphrase file; ``half``: tune or
+    check); a run over paraphrases also gets ``by_paraphrase``, by what the paraphrase rewords."""
     overall = summarise(results)
     groups: dict[str, dict[str, list[dict[str, Any]]]] = {"by_modality": defaultdict(list),
                                                           "by_source": defaultdict(list),
                                                           "by_scorer": defaultdict(list)}
     if options.scope == "library":
         groups["by_routing"] = defaultdict(list)
+    if any(r.get("paraphrase_kind") for r in results):
+        groups["by_paraphrase"] = defaultdict(list)
     for r in results:
         groups["by_modality"][r["modality"]].append(r)
         groups["by_source"][r["source"]].append(r)
@@ -771,10 +792,13 @@ def build_report(
             groups["by_routing"]["routed" if r["routed"] else "not routed"].append(r)
         if r.get("scorer"):
             groups["by_scorer"][r["scorer"]].append(r)
+        if "by_paraphrase" in groups and r.get("paraphrase_kind"):
+            groups["by_paraphrase"][r["paraphrase_kind"]].append(r)
     tokens = [r.get("tokens", 0) for r in results if r.get("prediction") is not None]
     ablation = ABLATIONS.get(options.ablation)
     report: dict[str, Any] = {
         "qa_file": qa_file,
+        "selection": dict(selection or {}),
         "ablation": options.ablation,
         "ablation_description": ablation.description if ablation else "",
         "settings_changes": {k: str(v) for k, v in (changes or {}).items()},
@@ -788,6 +812,8 @@ def build_report(
         "by_source": {k: summarise(v) for k, v in sorted(groups["by_source"].items())},
         **({"by_routing": {k: summarise(v) for k, v in sorted(groups["by_routing"].items())}}
            if "by_routing" in groups else {}),
+        **({"by_paraphrase": {k: summarise(v) for k, v in sorted(groups["by_paraphrase"].items())}}
+           if "by_paraphrase" in groups else {}),
         "by_scorer": {k: {"n": len(v), "accuracy": _mean(1.0 if r["correct"] else 0.0 for r in v)}
                       for k, v in sorted(groups["by_scorer"].items())},
         "latency": latency_summary(results),
@@ -821,8 +847,9 @@ def _fmt(v: Any, pct: bool = False) -> str:
 def format_report(report: dict[str, Any]) -> str:
     """A readable plain-text table of a report (headline, breakdowns, latency, tokens)."""
     k = report.get("k", 10)
+    chosen = "".join(f"  {key}={value}" for key, value in (report.get("selection") or {}).items())
     lines = [
-        f"Evaluation: {report.get('qa_file', '')}  ablation={report.get('ablation')}  k={k}  "
+        f"Evaluation: {report.get('qa_file', '')}{chosen}  ablation={report.get('ablation')}  k={k}  "
         f"scope={report.get('scope')}{'  retrieval only' if report.get('retrieval_only') else ''}",
         f"questions {report.get('n')} (with page labels {report.get('n_with_pages')}, scored answers "
         f"{report.get('n_scored')}, errors {report.get('errors')})",
@@ -836,7 +863,7 @@ def format_report(report: dict[str, Any]) -> str:
                 f"{_fmt(m.get('precision@k')):>9}{_fmt(m.get('mrr')):>7}{_fmt(m.get('answer_accuracy'), True):>10}")
 
     lines += [head, rule, row("all", report)]
-    for section in ("by_modality", "by_source", "by_routing"):
+    for section in ("by_modality", "by_source", "by_routing", "by_paraphrase"):
         if section not in report:
             continue
         lines.append(rule)

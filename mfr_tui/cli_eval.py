@@ -11,6 +11,7 @@ from typing import Any
 
 from engine import Engine
 from mfr_eval.evaluate import ABLATIONS, EvalOptions, build_report, evaluate, format_report, load_records
+from mfr_eval.selection import HALVES
 
 CHECKPOINT_EVERY = 1
 """Questions between rewrites of ``--out`` during a run, so a long run interrupted keeps its results."""
@@ -42,7 +43,14 @@ def register(sub: Any) -> None:
                    help="also ask N questions with every year moved 3 years later (unanswerable: a period the filing "
                         "does not cover)")
     s.add_argument("--source", action="append", help="only sources starting with this; repeatable")
-    s.add_argument("--id", action="append", dest="ids", help="only this question id; repeatable")
+    s.add_argument("--id", action="append", dest="ids",
+                   help="only this question id (with --paraphrases, also the id a paraphrase rewords); repeatable")
+    s.add_argument("--paraphrases", metavar="FILE",
+                   help="ask the paraphrases in FILE instead of the questions, each scored against the gold of the "
+                        "question it rewords (its \"of\" id); see mfr_eval/README.md")
+    s.add_argument("--half", choices=list(HALVES),
+                   help="only the companies of this half of the dev split (tune: read failures here; check: report "
+                        "only); see mfr_eval/README.md")
     s.add_argument("--ablation", choices=list(ABLATIONS), default="default",
                    help="; ".join(f"{a.name}: {a.description}" for a in ABLATIONS.values()))
     s.add_argument("--no-ingest", action="store_true",
@@ -63,15 +71,22 @@ def _write(path: Path, report: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _previous(path: Path | None, options: EvalOptions) -> dict[str, dict[str, Any]]:
+def _selection(args: argparse.Namespace) -> dict[str, str]:
+    """Which questions were asked, as recorded in the report."""
+    chosen = {"paraphrases": args.paraphrases, "half": args.half}
+    return {key: str(value) for key, value in chosen.items() if value}
+
+
+def _previous(path: Path | None, options: EvalOptions, selection: dict[str, str]) -> dict[str, dict[str, Any]]:
     if path is None or not path.exists():
         return {}
     try:
         old = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         return {}
-    same = (old.get("ablation"), old.get("k"), old.get("scope"), old.get("retrieval_only")) == (
-        options.ablation, options.k, options.scope, options.retrieval_only)
+    same = (old.get("ablation"), old.get("k"), old.get("scope"), old.get("retrieval_only"),
+            old.get("selection") or {}) == (options.ablation, options.k, options.scope, options.retrieval_only,
+                                            selection)
     if not same:
         sys.stderr.write(f"{path} is from a run with other options; not resuming from it.\n")
         return {}
@@ -81,7 +96,9 @@ def _previous(path: Path | None, options: EvalOptions) -> dict[str, dict[str, An
 def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
     from mfr_tui.cli import EXIT_FAILED, EXIT_OK, _CancelOnSigint, _emit, _progress_printer
 
-    records = load_records(args.qa_file, args.root, sources=args.source, ids=args.ids)
+    records = load_records(args.qa_file, args.root, sources=args.source, ids=args.ids,
+                           paraphrases=args.paraphrases, half=args.half)
+    selection = _selection(args)
     if not records:
         sys.stderr.write("No questions match the filters.\n")
         return EXIT_FAILED
@@ -89,7 +106,7 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
                           judge=args.judge, ingest=not args.no_ingest, limit=args.limit, per_source=args.per_source,
                           mismatched=args.mismatched, later=args.later)
     out = Path(args.out).expanduser() if args.out else None
-    previous = _previous(out, options) if args.resume else {}
+    previous = _previous(out, options, selection) if args.resume else {}
     done: list[dict[str, Any]] = []
 
     def on_question(i: int, n: int, result: dict[str, Any]) -> None:
@@ -104,7 +121,8 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
             # the kept results not reached yet stay in the file, so stopping now loses nothing already answered
             seen = {r.get("id") for r in done}
             kept = [r for key, r in previous.items() if key not in seen]
-            _write(out, build_report(done + kept, options, qa_file=args.qa_file, complete=False))
+            _write(out, build_report(done + kept, options, qa_file=args.qa_file, selection=selection,
+                                     complete=False))
 
     with _CancelOnSigint() as cancelled:
         report = evaluate(
@@ -116,6 +134,7 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
             cancelled=cancelled,
             previous=previous,
             qa_file=args.qa_file,
+            selection=selection,
         )
     if out is not None:
         _write(out, report)
