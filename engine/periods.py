@@ -191,6 +191,21 @@ def _find_dates(text: str) -> list[_Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+MONTH_PATTERN = _MON
+"""A month's name as filings and questions write it ("Jan.", "January", "Sept"), no group."""
+
+
+def names_day(text: str) -> bool:
+    """Whether ``text`` names a day ("January 28, 2023", "28 Jan 2023", "1/28/2023"), not only a month ("July
+    2020")."""
+    return any(rx.search(text) for rx in (_MDY, _DMY, _NUMERIC))
+
+
+def number_word(n: int) -> str:
+    """A small whole number in words ("three"); '' beyond nineteen."""
+    return "zero" if n == 0 else next((w for w, v in _SMALL.items() if v == n), "")
+
+
 DATE_PATTERN = rf"((?:{_MON})\s*\d{{1,2}}(?:st|nd|rd|th)?\s*,?\s*{_YEAR4}|\d{{1,2}}\s+(?:{_MON})\s*,?\s*{_YEAR4})"
 """A full date as filings print it in words ("January 28, 2023", "Jan. 28 2023", "28 January 2023"), one group."""
 

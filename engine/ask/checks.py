@@ -15,7 +15,7 @@ from engine.ask.computations import Computation
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
 from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
-from engine.periods import Calendar, asked_period
+from engine.periods import MONTH_PATTERN, Calendar, asked_period, number_word
 from engine.types import Check, Citation, Evidence, Region
 
 REFUSAL = re.compile(
@@ -39,8 +39,8 @@ def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
 
 
 _NOT_FIGURES = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b,?"
-    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    rf"\b{MONTH_PATTERN}\s*\d{{1,2}}(?:st|nd|rd|th)?\b,?"
+    rf"|\b\d{{1,2}}\s+{MONTH_PATTERN}"
     r"|\b(?:p|pp|page|pages|note|item|part|section)\.?\s*\d+[a-z]?(?:\s*[-–]\s*\d+)?\b"
     r"|\b\d+[-\s](?:weeks?|months?)\b|\b(?:three|six|nine|twelve)\s+months\b",
     re.I,
@@ -55,8 +55,6 @@ def answer_numbers(text: str, count: str = "") -> list[Quantity]:
     return [q for q in quantities(blanked) if checkable(q) or (count and is_count(q))]
 
 
-_COUNT_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-"""Counts as words, by value."""
 
 
 def _noun_stem(noun: str) -> str:
@@ -86,7 +84,7 @@ def count_stated(q: Quantity, noun: str, texts: Sequence[str]) -> bool:
     after it ("10 vendors", "three reportable segments") or just before it ("Number of employees: 12,500").
     A small number alone is everywhere in a filing (notes, pages, footnotes), so it proves nothing."""
     n = int(abs(q.value))
-    forms = {f"{n:,}", str(n), *_COUNT_WORDS[n:n + 1]}
+    forms = {f"{n:,}", str(n), number_word(n)} - {""}
     num = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
     stem = re.escape(_noun_stem(noun))
     after = re.compile(rf"(?<![\w.,])(?:{num})(?![\w.,]\d)(?:\W+\w+){{0,3}}?\W+{stem}\w*", re.I)

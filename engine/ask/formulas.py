@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from engine.ask.question import Question
 
 _OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
+"""Words of a line item the vocabulary does not know that make it an outflow ("purchases of intangibles")."""
 _FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
 
 
@@ -58,9 +59,13 @@ Lookup = Callable[[str, str], Term | None]
 
 
 def is_outflow(item: str) -> bool:
-    """Whether an item is an amount analysts quote as positive although filings print it as an outflow."""
+    """Whether an item is an amount analysts quote as positive although filings print it as an outflow: the
+    vocabulary's ``outflow`` flag for an item it knows; for words it does not know, whether they name a cost,
+    an expense or a payment."""
     known = vocabulary().items.get(canonical(item))
-    return bool(known and known.outflow) or bool(_OUTFLOWS.search(canonical(item)))
+    if known is not None:
+        return known.outflow
+    return bool(_OUTFLOWS.search(canonical(item)))
 
 
 # --- the expression --------------------------------------------------------------------------------------

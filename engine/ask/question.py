@@ -20,7 +20,7 @@ from enum import StrEnum
 from engine.ask.expansion import Expansion, expand, focus
 from engine.ask.formulas import averaged_years, definition
 from engine.ask.statements import statements_asked, stems
-from engine.periods import Asked, asked_period
+from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
 from engine.vocabulary import LineItem, items_named, ratio_named
 
@@ -138,9 +138,6 @@ _LEADING = frozenset("did does do is are was were has have had can could will wo
                      "when why in for as of at by from according based".split())
 _QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
 _LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_FULL_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d{{2}}\b|\b\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d{{2}}\b|"
-                        r"\b\d{1,2}/\d{1,2}/(?:19|20)\d{2}\b", re.I)
 _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\s*|us\$\s*)?"
                     r"(thousands|millions|billions)\b", re.I)
 _SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
@@ -472,7 +469,7 @@ def _one(text: str) -> Question:
         tolerance=(float(tolerance.group(1)), tolerance.group(0)) if tolerance else None,
         escape=bool(_ESCAPE.search(text)),
         forward=bool(_FORWARD.search(text)),
-        full_date=bool(_FULL_DATE.search(text)),
+        full_date=names_day(text),
         every_quarter=len(_QUARTERS.findall(text)) >= 2 or bool(_EVERY_QUARTER.search(text)),
         quoted=tuple([(m.group(1).strip(), False) for m in _QUOTED.finditer(text) if m.group(1).strip()]
                      + [(m.group(0), True) for m in _LONG_FIGURE.finditer(text)]),
