@@ -124,3 +124,47 @@ def test_shifted_moves_every_year_of_the_question_and_its_definition() -> None:
     assert earlier.asked.fiscal_year == 2021 and earlier.formula is not None
     assert "FY2021 operating income" in earlier.formula[0] and "2022" not in earlier.formula[0]
     assert earlier.text == q.text  # the text is not rewritten
+
+
+def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"], {
+        "Net sales": [1234.0, 1100.0], "Operating income": [1196.0, 1000.0],
+        "Depreciation and amortization": [636.0, 600.0]})
+    tables = [TableSource(1, income)]
+    # a verdict: "No" decided, the model's sentence says it improved
+    margin = parse("Is the operating margin improving as of FY2022?")
+    no = Decision("trend", "No. It went from 19.39 to 18.55.", verdict=False, figures=(19.39, 18.55))
+    res = resolve(margin, tables)
+    voiced = one_voice("No, it fell to 18.55 [1]. The operating margin profile has improved over the years [1].",
+                       margin, no, None, res, None, stated=False)
+    assert voiced.text == "No, it fell to 18.55 [1]." and len(voiced.folded) == 1
+    assert "improved" in voiced.folded[0] and "decided No" in voiced.folded[0]
+    assert one_voice("Yes, it did [1].", margin, no, None, res, None, stated=False).folded
+    # a computation: the metric's figure must be the code's; its terms may be quoted as what they are
+    ebitda = parse("What is the FY2022 EBITDA?")
+    comp = compute(ebitda, tables)
+    assert comp is not None and comp.result == 1832.0
+    res = resolve(ebitda, tables)
+    kept = ("EBITDA is operating income of $1,196 million plus D&A of $636 million [1]. Operating income was "
+            "$1,196 million [1].")
+    assert one_voice(kept, ebitda, None, comp, res, None, stated=True).folded == []
+    wrong = one_voice("EBITDA for FY2022 is $1,196 million [1].", ebitda, None, comp, res, None, stated=True)
+    assert wrong.text == "" and "not the code's figure" in wrong.folded[0]
+    # a stated cell: another year's figure compared with it stays; given in its place, it is folded
+    sales = parse("What were net sales in FY2022?")
+    res = resolve(sales, tables)
+    assert res.confident
+    compared = one_voice("Net sales were $1,234 million [1], up from $1,100 million in 2021 [1].", sales, None, None,
+                         res, None, stated=True)
+    assert compared.folded == []
+    instead = one_voice("Net sales were $1,100 million [1].", sales, None, None, res, None, stated=True)
+    assert instead.text == "" and "2021" in instead.folded[0]
+    # nothing decided: the model's text is kept whole
+    assert one_voice("It improved.", parse("Why did margins change?"), None, None, res, None, stated=False).folded == []

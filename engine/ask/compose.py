@@ -90,19 +90,30 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     return ""
 
 
-def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, decided: Sequence[float],
-                     names: Sequence[str]) -> str:
+def _names(sentence: str, name: str) -> bool:
+    return bool(name) and re.search(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", sentence.lower()) is not None
+
+
+def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, main: Sequence[float],
+                     support: Sequence[tuple[float, str]], names: Sequence[str]) -> str:
     """Why a sentence's figure contradicts the code's cells or computation ('' when it does not): a cell of
-    another period or row given for the one asked, or, in a sentence that names the decided measure, a figure
-    that is none of the decision's."""
-    names_it = any(n and re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", sentence, re.I) for n in names)
-    for q in answer_numbers(sentence):
-        if any(same_number(q, v) for v in decided):
-            continue
-        v = judge(q, res, calendar, decided)
+    another period or row given instead of the one asked, or, in a sentence that names the decided measure, a
+    figure that is not the decision's (a term of the computation counts only where the sentence names that
+    term: "EBITDA is $1,196 million" gives operating income as EBITDA). A sentence that states the decided
+    figure itself only compares it with others ("up from $1,100 million in 2021")."""
+    said = answer_numbers(sentence)
+    if any(same_number(q, v) for q in said for v in main):
+        return ""
+    names_it = any(_names(sentence, n) for n in names)
+    for q in said:
+        v = judge(q, res, calendar, [])
         if v.status in {"other_period", "other_row"} and res.cells:
             return f"{q.raw} {v.note}"
-        if names_it and v.status not in {"verified", "computed"}:
+        if not names_it:
+            continue
+        if any(same_number(q, value) and (not item or _names(sentence, item)) for value, item in support):
+            continue
+        if v.status != "verified":
             return f"{q.raw} is not the code's figure for it"
     return ""
 
@@ -114,13 +125,15 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     model refused."""
     if REFUSAL.search(text) or not (decision is not None or computation is not None or stated):
         return Voiced(text)
-    decided: list[float] = [*(decision.figures if decision else ())]
+    main: list[float] = [*(decision.figures if decision else ())]
+    support: list[tuple[float, str]] = []
     if computation is not None:
-        decided += [computation.result, *[t.value for t in computation.cells], *computation.steps]
+        main.append(computation.result)
+        support = [(t.value, name) for t in computation.cells for name in (t.item, t.label)]
+        support += [(x, "") for x in computation.steps]  # an average or derived total: whatever the sentence calls it
     if stated:
-        decided += [v for c in res.cells for v in (c.value, c.amount)]
+        main += [v for c in res.cells for v in (c.value, c.amount)]
     names = [m.name for m in question.measures] + ([question.ratio[0]] if question.ratio else [])
-    names += [t.item for t in computation.cells] if computation is not None else []
     kept: list[str] = []
     folded: list[str] = []
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
@@ -128,7 +141,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
         if not why and (computation is not None or stated):
-            why = _figure_conflict(sentence, res, calendar, decided, names if computation is not None else [])
+            why = _figure_conflict(sentence, res, calendar, main, support, names if computation is not None else [])
         if why:
             folded.append(f"{sentence} ({why})")
         else:
