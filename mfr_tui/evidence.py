@@ -12,6 +12,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+
 from engine.numbers import Quantity, checkable, parse_cell, quantities, same_number
 from engine.types import Answer, Check, Citation, Evidence
 
@@ -124,6 +126,21 @@ def cell_marks(table: dict[str, Any], region_id: int | None, answer: Answer, che
             if mark:
                 marks[(r, i + 1)] = mark
     return marks
+
+
+LABEL_SHARE = 0.4
+"""The most of a table's width its row-label column takes, so that period columns stay on screen beside it."""
+LABEL_MIN = 16
+"""The narrowest a row-label column is made for long labels, however narrow the table."""
+
+
+def label_width(labels: list[str], room: int, rest: int = 0) -> int:
+    """Cells for a table's row-label column: the longest label when it fits in the ``room`` the table has beside
+    the ``rest`` (the cells its other columns and paddings take); else what is left beside them, but never less
+    than ``LABEL_SHARE`` of the room (nor ``LABEL_MIN``), so a longer label is cut with an ellipsis there and read
+    in full on the cursor's line."""
+    longest = max((cell_len(label) for label in labels), default=0)
+    return max(1, min(longest, max(LABEL_MIN, int(room * LABEL_SHARE), room - rest)))
 
 
 def text_marks(text: str, checks: list[Check]) -> list[tuple[int, int, str]]:

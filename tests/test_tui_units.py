@@ -19,6 +19,7 @@ from mfr_tui.evidence import (
     cited_checks,
     export_answer,
     find_span,
+    label_width,
     mark_flagged,
     resolved_cells,
     split_stated,
@@ -65,6 +66,17 @@ def test_resolved_cells_are_found_by_region_row_and_column() -> None:
     answer = fake_answer()
     marks = cell_marks(CASH_FLOW_TABLE, 7, answer, cited_checks(answer, 1))  # evidence 1 is the table, [2]
     assert marks == {(1, 1): "cited", (0, 2): "flagged"}
+
+
+def test_label_column_is_the_longest_label_when_the_table_fits_else_a_share_of_the_room() -> None:
+    labels = ["Net revenues", "Selling, general and administrative expenses"]  # 12 and 44 cells
+    assert label_width(labels, room=100, rest=30) == 44  # everything fits: nothing is cut
+    assert label_width(labels, room=76, rest=40) == 36  # what the other columns leave
+    assert label_width(labels, room=76, rest=110) == 30  # a wide table: 40% of the room, the rest scrolls
+    assert label_width(labels, room=20, rest=110) == 16  # never narrower than LABEL_MIN for long labels
+    assert label_width(["Revenue"], room=20, rest=110) == 7  # nor wider than the longest label
+    assert label_width(["重要な項目"], room=200) == 10  # cells, not characters
+    assert label_width([], room=80) == 1
 
 
 def test_text_marks_light_found_and_flagged_numbers() -> None:

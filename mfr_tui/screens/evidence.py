@@ -1,18 +1,21 @@
-"""The evidence preview: a table with the resolved and cited cells lit (flagged numbers marked apart), a figure's
-summary and crop, or the page text."""
+"""The evidence preview: a table with the resolved and cited cells lit (flagged numbers marked apart) beside row
+labels that stay on screen, a figure's summary and crop, or the page text."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 
 from engine.types import Answer, Check, Evidence, Region
-from mfr_tui.evidence import cell_marks, cited_checks, evidence_markers, find_span, text_marks
+from mfr_tui.evidence import cell_marks, cited_checks, evidence_markers, find_span, label_width, text_marks
 from mfr_tui.keys import bindings
 from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
 
@@ -22,6 +25,13 @@ MARKS = {"cited": CITED, "flagged": FLAGGED}
 """How a cell or number is lit: a resolved cell or a found number of the answer, or a flagged number (the answer
 quoted it for something it is not)."""
 SPAN = "on #3a3a00"
+TABLE_CHROME = 4
+"""Cells of a table view's width that are not the table's: its border and its vertical scrollbar."""
+
+
+def shown_values(row: dict[str, Any]) -> list[str]:
+    """A table row's values as its cells show them: blank where the table holds none."""
+    return [str(v) if v is not None else "" for v in row.get("values", [])]
 
 
 def highlighted_text(text: str, span: tuple[int, int] | None, checks: list[Check]) -> Text:
@@ -55,6 +65,12 @@ class EvidenceScreen(Screen[None]):
         self.view = "page"
         self.span: tuple[int, int] | None = None
         """Where the cited passage sits in the page text shown (None when it was not found)."""
+        self.rows: list[dict[str, Any]] = []
+        self.headers: list[str] = []
+        self.marks: dict[tuple[int, int], str] = {}
+        """The table shown: its rows, its column headings (``Line item`` first) and its lit cells."""
+        self.label_width = 0
+        """Cells of the row-label column now (it follows the screen's width)."""
 
     @property
     def ev(self) -> Evidence:
@@ -69,6 +85,7 @@ class EvidenceScreen(Screen[None]):
                 yield Static(id="figure-body")
             with VerticalScroll(id="evidence-page"):
                 yield Static(id="page-body")
+        yield Static(id="evidence-cell")
         yield Static(id="evidence-note")
         yield Footer(compact=True)
 
@@ -132,6 +149,7 @@ class EvidenceScreen(Screen[None]):
         note = self.query_one("#evidence-note", Static)
         checks = cited_checks(self.answer, self.index)
         region = self._region()
+        self.query_one("#evidence-cell").display = self.view == "table"
         if self.view == "table" and region is not None and region.table:
             switcher.current = "evidence-table"
             marks = self._fill_table(region, checks)
@@ -162,29 +180,81 @@ class EvidenceScreen(Screen[None]):
             note.update(Text(f"Page {self.ev.page} text · {found}", style="dim"))
             scroll.focus()
 
-    def _fill_table(self, region: Region, checks: list[Check]) -> dict[tuple[int, int], str]:
-        """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on the first
-        resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row labels."""
+    def _fill_table(self, region: Region, checks: list[Check], cursor: Coordinate | None = None
+                    ) -> dict[tuple[int, int], str]:
+        """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on ``cursor``,
+        else on the first resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row
+        labels, which stay put when the table scrolls sideways (a label too long for its column ends in an
+        ellipsis; the line under the table gives the cursor's in full)."""
         table = self.query_one("#evidence-table", DataTable)
         data = region.table or {}
-        rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
+        rows = self.rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
         width = 1 + max([len(data.get("columns", []))] + [len(r.get("values", [])) for r in rows])
-        columns = (["Line item"] + [str(c) for c in data.get("columns", [])] + [""] * width)[:width]
-        marks = cell_marks(data, region.id, self.answer, checks)
+        columns = self.headers = (["Line item"] + [str(c) for c in data.get("columns", [])] + [""] * width)[:width]
+        marks = self.marks = cell_marks(data, region.id, self.answer, checks)
+        labels = [str(row.get("label", "")) for row in rows]
+        values = [shown_values(row) for row in rows]
+        self.label_width = self._label_width()
         table.clear(columns=True)
+        table.fixed_columns = 1
         for i, header in enumerate(columns):
-            table.add_column(Text(header, justify="right" if i else "left"), key=str(i))
-        for r, row in enumerate(rows):
-            values = [str(v) if v is not None else "" for v in row.get("values", [])]
-            cells: list[Text] = [Text(str(row.get("label", "")), overflow="ellipsis")]
+            table.add_column(Text(header, justify="right" if i else "left"), key=str(i),
+                             width=None if i else self.label_width)
+        for r in range(len(rows)):
+            cells: list[Text] = [Text(labels[r], no_wrap=True, overflow="ellipsis")]
             for c in range(1, width):
-                v = values[c - 1] if c - 1 < len(values) else ""
+                v = values[r][c - 1] if c - 1 < len(values[r]) else ""
                 cells.append(Text(v, justify="right", style=MARKS.get(marks.get((r, c), ""), "")))
             table.add_row(*cells, key=str(r))
         first = sorted(rc for rc, m in marks.items() if m == "cited") or sorted(marks)
-        if first:
+        if cursor is not None:
+            table.move_cursor(row=cursor.row, column=cursor.column, animate=False)
+        elif first:
             table.move_cursor(row=first[0][0], column=first[0][1], animate=False)
+        self.query_one("#evidence-cell", Static).update(self._cell_line(table.cursor_coordinate))
         return marks
+
+    def _label_width(self) -> int:
+        """Cells for the row-label column of the table shown, on a screen this wide (``label_width``)."""
+        pad = 2 * self.query_one("#evidence-table", DataTable).cell_padding
+        labels = [str(row.get("label", "")) for row in self.rows] + self.headers[:1]
+        rest = pad
+        values = [shown_values(row) for row in self.rows]
+        for c, header in enumerate(self.headers[1:]):
+            rest += max(cell_len(x) for x in [header, *(v[c] for v in values if c < len(v))]) + pad
+        return label_width(labels, max(0, self.size.width - TABLE_CHROME), rest)
+
+    def _cell_line(self, at: Coordinate) -> Text:
+        """The cursor's cell in words: its row's label in full, its column's heading and its value, lit as in
+        the table."""
+        if not 0 <= at.row < len(self.rows):
+            return Text()
+        row = self.rows[at.row]
+        out = Text(str(row.get("label", "")), style="bold")
+        values = shown_values(row)
+        if 0 < at.column < len(self.headers):
+            value = values[at.column - 1] if at.column - 1 < len(values) else ""
+            mark = self.marks.get((at.row, at.column), "")
+            out.append(" · ")
+            out.append(self.headers[at.column] or f"column {at.column}")
+            out.append(" · ")
+            out.append(value or "blank", style=MARKS.get(mark, "" if value else "dim"))
+            if mark:
+                out.append(f" {mark}", style="dim")
+        return out
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        if event.data_table.id == "evidence-table":
+            self.query_one("#evidence-cell", Static).update(self._cell_line(event.coordinate))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The row-label column follows the screen's width; the cursor stays on its cell."""
+        region = self._region()
+        if self.view != "table" or region is None or not region.table or not self.rows:
+            return
+        if self._label_width() != self.label_width:
+            table = self.query_one("#evidence-table", DataTable)
+            self._fill_table(region, cited_checks(self.answer, self.index), cursor=table.cursor_coordinate)
 
     def _figure(self, region: Region, checks: list[Check]) -> Text:
         out = Text()
