@@ -17,9 +17,9 @@ from mfr_tui.evidence import (
     answer_markdown,
     cell_marks,
     cited_checks,
+    column_widths,
     export_answer,
     find_span,
-    label_width,
     mark_flagged,
     resolved_cells,
     split_stated,
@@ -70,13 +70,17 @@ def test_resolved_cells_are_found_by_region_row_and_column() -> None:
 
 def test_label_column_is_the_longest_label_when_the_table_fits_else_a_share_of_the_room() -> None:
     labels = ["Net revenues", "Selling, general and administrative expenses"]  # 12 and 44 cells
-    assert label_width(labels, room=100, rest=30) == 44  # everything fits: nothing is cut
-    assert label_width(labels, room=76, rest=40) == 36  # what the other columns leave
-    assert label_width(labels, room=76, rest=110) == 30  # a wide table: 40% of the room, the rest scrolls
-    assert label_width(labels, room=20, rest=110) == 16  # never narrower than LABEL_MIN for long labels
-    assert label_width(["Revenue"], room=20, rest=110) == 7  # nor wider than the longest label
-    assert label_width(["重要な項目"], room=200) == 10  # cells, not characters
-    assert label_width([], room=80) == 1
+    cells = ["2018", "(1,577)", "262"]  # the widest is 7: each value column takes 7 + 2
+    assert column_widths(labels, cells, 3, room=100) == (44, 7)  # everything fits: nothing is cut
+    assert column_widths(labels, cells, 3, room=70) == (41, 7)  # what the value columns leave
+    # a wide table: 40% of the room, widened to leave whole value columns beside it (76 - 30 - 2 = 44 = 4 x 9 + 8)
+    assert column_widths(labels, cells, 12, room=76) == (38, 7)
+    assert (76 - 38 - 2) % 9 == 0
+    assert column_widths(labels, cells, 12, room=30) == (19, 7)  # never under LABEL_MIN (16), one column beside
+    assert column_widths(labels, cells, 12, room=20) == (9, 7)  # too narrow for both: one value column still shows
+    assert column_widths(["Revenue"], cells, 12, room=30) == (10, 7)  # a short label's column takes the slack
+    assert column_widths(["重要な項目"], ["1"], 1, room=200) == (10, 1)  # cells, not characters
+    assert column_widths([], [], 0, room=80) == (0, 0)
 
 
 def test_text_marks_light_found_and_flagged_numbers() -> None:

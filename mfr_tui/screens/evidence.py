@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -15,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 
 from engine.types import Answer, Check, Evidence, Region
-from mfr_tui.evidence import cell_marks, cited_checks, evidence_markers, find_span, label_width, text_marks
+from mfr_tui.evidence import cell_marks, cited_checks, column_widths, evidence_markers, find_span, text_marks
 from mfr_tui.keys import bindings
 from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
 
@@ -25,10 +24,6 @@ MARKS = {"cited": CITED, "flagged": FLAGGED}
 """How a cell or number is lit: a resolved cell or a found number of the answer, or a flagged number (the answer
 quoted it for something it is not)."""
 SPAN = "on #3a3a00"
-TABLE_CHROME = 4
-"""Cells of a table view's width that are not the table's: its border and its vertical scrollbar."""
-
-
 def shown_values(row: dict[str, Any]) -> list[str]:
     """A table row's values as its cells show them: blank where the table holds none."""
     return [str(v) if v is not None else "" for v in row.get("values", [])]
@@ -69,8 +64,8 @@ class EvidenceScreen(Screen[None]):
         self.headers: list[str] = []
         self.marks: dict[tuple[int, int], str] = {}
         """The table shown: its rows, its column headings (``Line item`` first) and its lit cells."""
-        self.label_width = 0
-        """Cells of the row-label column now (it follows the screen's width)."""
+        self.widths = (0, 0)
+        """Cells of the row-label column and of each value column now (they follow the screen's width)."""
 
     @property
     def ev(self) -> Evidence:
@@ -180,12 +175,13 @@ class EvidenceScreen(Screen[None]):
             note.update(Text(f"Page {self.ev.page} text · {found}", style="dim"))
             scroll.focus()
 
-    def _fill_table(self, region: Region, checks: list[Check], cursor: Coordinate | None = None
+    def _fill_table(self, region: Region, checks: list[Check], cursor: Coordinate | None = None, fit: bool = True
                     ) -> dict[tuple[int, int], str]:
         """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on ``cursor``,
         else on the first resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row
         labels, which stay put when the table scrolls sideways (a label too long for its column ends in an
-        ellipsis; the line under the table gives the cursor's in full)."""
+        ellipsis; the line under the table gives the cursor's in full). Once laid out, the label column is
+        fitted to the room the table really has (``fit``)."""
         table = self.query_one("#evidence-table", DataTable)
         data = region.table or {}
         rows = self.rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
@@ -194,12 +190,11 @@ class EvidenceScreen(Screen[None]):
         marks = self.marks = cell_marks(data, region.id, self.answer, checks)
         labels = [str(row.get("label", "")) for row in rows]
         values = [shown_values(row) for row in rows]
-        self.label_width = self._label_width()
+        self.widths = self._widths(table)
         table.clear(columns=True)
         table.fixed_columns = 1
         for i, header in enumerate(columns):
-            table.add_column(Text(header, justify="right" if i else "left"), key=str(i),
-                             width=None if i else self.label_width)
+            table.add_column(Text(header, justify="right" if i else "left"), key=str(i), width=self.widths[i > 0])
         for r in range(len(rows)):
             cells: list[Text] = [Text(labels[r], no_wrap=True, overflow="ellipsis")]
             for c in range(1, width):
@@ -212,17 +207,21 @@ class EvidenceScreen(Screen[None]):
         elif first:
             table.move_cursor(row=first[0][0], column=first[0][1], animate=False)
         self.query_one("#evidence-cell", Static).update(self._cell_line(table.cursor_coordinate))
+        if fit:
+            self.call_after_refresh(self._fit_labels)
         return marks
 
-    def _label_width(self) -> int:
-        """Cells for the row-label column of the table shown, on a screen this wide (``label_width``)."""
-        pad = 2 * self.query_one("#evidence-table", DataTable).cell_padding
+    def _widths(self, table: DataTable[Any]) -> tuple[int, int]:
+        """(row-label column, value column) widths of the table shown, in the room the table has
+        (``column_widths``): its width less its scrollbar once laid out, else the screen's less the table's border
+        and a scrollbar."""
+        if table.size.width:
+            room = table.scrollable_content_region.width
+        else:
+            room = self.size.width - table.styles.gutter.width - table.styles.scrollbar_size_vertical
         labels = [str(row.get("label", "")) for row in self.rows] + self.headers[:1]
-        rest = pad
-        values = [shown_values(row) for row in self.rows]
-        for c, header in enumerate(self.headers[1:]):
-            rest += max(cell_len(x) for x in [header, *(v[c] for v in values if c < len(v))]) + pad
-        return label_width(labels, max(0, self.size.width - TABLE_CHROME), rest)
+        cells = self.headers[1:] + [v for row in self.rows for v in shown_values(row)]
+        return column_widths(labels, cells, len(self.headers) - 1, max(0, room), 2 * table.cell_padding)
 
     def _cell_line(self, at: Coordinate) -> Text:
         """The cursor's cell in words: its row's label in full, its column's heading and its value, lit as in
@@ -248,13 +247,16 @@ class EvidenceScreen(Screen[None]):
             self.query_one("#evidence-cell", Static).update(self._cell_line(event.coordinate))
 
     def on_resize(self, event: events.Resize) -> None:
-        """The row-label column follows the screen's width; the cursor stays on its cell."""
+        self.call_after_refresh(self._fit_labels)
+
+    def _fit_labels(self) -> None:
+        """The row-label column fitted to the room the table has now; the cursor stays on its cell."""
         region = self._region()
         if self.view != "table" or region is None or not region.table or not self.rows:
             return
-        if self._label_width() != self.label_width:
-            table = self.query_one("#evidence-table", DataTable)
-            self._fill_table(region, cited_checks(self.answer, self.index), cursor=table.cursor_coordinate)
+        table = self.query_one("#evidence-table", DataTable)
+        if self._widths(table) != self.widths:
+            self._fill_table(region, cited_checks(self.answer, self.index), table.cursor_coordinate, fit=False)
 
     def _figure(self, region: Region, checks: list[Check]) -> Text:
         out = Text()
