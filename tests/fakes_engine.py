@@ -554,6 +554,13 @@ async def evidence(pilot: Pilot[None]) -> None:
     await wait_until(pilot, lambda: type(app.screen).__name__ == "EvidenceScreen" and app.screen.regions != [])
 
 
+async def evidence_wide(pilot: Pilot[None]) -> None:
+    """The evidence of an answer whose cell sits in the last column of a table wider than the screen."""
+    app: Any = pilot.app
+    app.engine.table, app.engine.cell = WIDE_TABLE, WIDE_CELL
+    await evidence(pilot)
+
+
 async def evidence_text(pilot: Pilot[None]) -> None:
     app: Any = pilot.app
     await evidence(pilot)
@@ -592,6 +599,7 @@ STATES: dict[str, Callable[[Pilot[None]], Any]] = {
     "ingest": ingest,
     "qa": qa,
     "evidence": evidence,
+    "evidence-wide": evidence_wide,
     "evidence-text": evidence_text,
     "refusal": refusal,
     "help": help_screen,
