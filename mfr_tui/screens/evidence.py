@@ -24,6 +24,8 @@ MARKS = {"cited": CITED, "flagged": FLAGGED}
 """How a cell or number is lit: a resolved cell or a found number of the answer, or a flagged number (the answer
 quoted it for something it is not)."""
 SPAN = "on #3a3a00"
+
+
 def shown_values(row: dict[str, Any]) -> list[str]:
     """A table row's values as its cells show them: blank where the table holds none."""
     return [str(v) if v is not None else "" for v in row.get("values", [])]
