@@ -12,6 +12,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+
 from engine.numbers import Quantity, checkable, parse_cell, quantities, same_number
 from engine.types import Answer, Check, Citation, Evidence
 
@@ -124,6 +126,30 @@ def cell_marks(table: dict[str, Any], region_id: int | None, answer: Answer, che
             if mark:
                 marks[(r, i + 1)] = mark
     return marks
+
+
+LABEL_SHARE = 0.4
+"""The most of a table's width its row-label column takes, so that period columns stay on screen beside it."""
+LABEL_MIN = 16
+"""The narrowest a row-label column is made for long labels, however narrow the table."""
+
+
+def column_widths(labels: list[str], cells: list[str], count: int, room: int, pad: int = 2) -> tuple[int, int]:
+    """(row-label column, each value column) widths for a table of ``count`` value columns holding ``cells``
+    (their headings and values), in the ``room`` the table has; each column takes ``pad`` more. The value columns
+    are alike, as wide as the widest cell. The label column is as wide as the longest label when the whole table
+    fits; else what the value columns leave, but never less than ``LABEL_SHARE`` of the room (nor ``LABEL_MIN``),
+    nor so wide that no value column shows beside it. A longer label is cut with an ellipsis (the cursor's line
+    gives it in full). When the table scrolls sideways, the label column takes the room left over by whole value
+    columns, so a scrolled table never shows the cut end of a number beside the labels."""
+    longest = max((cell_len(label) for label in labels), default=0)
+    value = max((cell_len(cell) for cell in cells), default=0)
+    step = value + pad
+    if longest + pad + count * step <= room:
+        return longest, value
+    label = min(longest, max(LABEL_MIN, int(room * LABEL_SHARE), room - pad - count * step), room - pad - step)
+    label = max(1, label)
+    return label + max(0, room - pad - label) % step if step else label, value
 
 
 def text_marks(text: str, checks: list[Check]) -> list[tuple[int, int, str]]:

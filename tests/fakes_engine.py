@@ -158,6 +158,35 @@ CASH_FLOW_TABLE: dict[str, Any] = {
     ],
 }
 
+WIDE_COLUMNS = [f"Q{q} {y}" for y in (2021, 2022, 2023) for q in (1, 2, 3, 4)]
+
+WIDE_TABLE: dict[str, Any] = {
+    "title": "Consolidated Statements of Operations by quarter (excerpt)",
+    "units": "(Millions)",
+    "columns": WIDE_COLUMNS,
+    "rows": [
+        {"label": label, "values": [f"{base + 7 * i:,}" for i in range(len(WIDE_COLUMNS))],
+         "numbers": [base + 7 * i for i in range(len(WIDE_COLUMNS))]}
+        for label, base in (
+            ("Net revenues", 10_410),
+            ("Cost of sales, excluding depreciation and amortization shown separately below", 6_120),
+            ("Research, development and related expenses", 810),
+            ("Selling, general and administrative expenses", 2_305),
+            ("Restructuring, impairment and other exit costs, net of reversals", 95),
+            ("Operating income", 1_080),
+        )
+    ],
+}
+"""A quarterly table wider than any terminal: twelve period columns and row labels longer than a label column."""
+
+WIDE_CELL: dict[str, Any] = {
+    "marker": 2, "doc": "3M_2018_10K", "page": 60, "region_id": 7,
+    "row": "Selling, general and administrative expenses", "column": "Q4 2023", "raw": "2,382",
+    "value": 2382.0, "scale": 1e6, "shown": "$2,382 million", "item": "selling, general and administrative",
+    "row_fit": 1.0, "period_fit": 1.0,
+}
+"""The resolved cell of ``WIDE_TABLE``: a long label's row, in the last column."""
+
 PAGE_60_TEXT = (
     "3M Company and Subsidiaries\n"
     "Consolidated Statement of Cash Flows\n"
@@ -189,7 +218,8 @@ class FakeEngine:
     ``ingest_gate``: when given, ingestion pauses after the ``text`` stage of each file until the event is
     set (or the call is cancelled), so tests can cancel mid-way deterministically. ``token_delay`` slows the
     streamed answer so tests can cancel it. ``answer_gate`` holds the answer after its third streamed piece;
-    ``stream_gate`` holds it before the first (after the evidence and the stated cells).
+    ``stream_gate`` holds it before the first (after the evidence and the stated cells). ``table`` and ``cell``
+    replace the cash-flow table of region 7 and the cell resolved in it (``WIDE_TABLE``, ``WIDE_CELL``).
     """
 
     def __init__(
@@ -202,6 +232,8 @@ class FakeEngine:
         answer_gate: threading.Event | None = None,
         stream_gate: threading.Event | None = None,
         history: Sequence[dict[str, Any]] | None = None,
+        table: dict[str, Any] | None = None,
+        cell: dict[str, Any] | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self._docs: dict[str, Document] = {d.id: d for d in (documents if documents is not None
@@ -210,6 +242,8 @@ class FakeEngine:
         self.answer_gate = answer_gate
         self.stream_gate = stream_gate
         self.token_delay = token_delay
+        self.table = table or CASH_FLOW_TABLE
+        self.cell = cell or RESOLVED_CELL
         self._history: list[dict[str, Any]] = list(history or [])
         self._lock = threading.RLock()
         self.ingest_calls: list[dict[str, Any]] = []
@@ -325,9 +359,9 @@ class FakeEngine:
         doc = self.document(ref)
         regions = [
             Region(7, doc.id, 60, "table", (52.0, 140.5, 560.0, 402.0), "yolo+textlayer",
-                   title=CASH_FLOW_TABLE["title"], units="(Millions)",
+                   title=self.table["title"], units=self.table["units"],
                    summary="Cash flows from operating and investing activities, 2016-2018.",
-                   table=CASH_FLOW_TABLE, crop_path=f"crops/{doc.id}/p060-r7.png"),
+                   table=self.table, crop_path=f"crops/{doc.id}/p060-r7.png"),
             Region(9, doc.id, 44, "figure", (60.0, 300.0, 540.0, 610.0), "yolo+vlm",
                    title="Capital expenditures, 2014-2018", summary=FIGURE_SUMMARY, summary_method="vlm",
                    crop_path=f"crops/{doc.id}/p044-r9.png"),
@@ -353,7 +387,7 @@ class FakeEngine:
             Evidence(312, doc.id, doc.name, 48, "text", 0.8390,
                      "Free cash flow was $4.86 billion in 2018, while free cash flow conversion was 92 percent.",
                      "dense", 1, (50.0, 136.0, 520.0, 158.0)),
-            Evidence(701, doc.id, doc.name, 60, "table", 0.8123, CASH_FLOW_TABLE["title"], "dense+bm25", 2,
+            Evidence(701, doc.id, doc.name, 60, "table", 0.8123, self.table["title"], "dense+bm25", 2,
                      (52.0, 140.5, 560.0, 402.0), 7),
             Evidence(905, doc.id, doc.name, 44, "image", 0.6012, FIGURE_SUMMARY, "dense", 3,
                      (60.0, 300.0, 540.0, 610.0), 9),
@@ -380,7 +414,7 @@ class FakeEngine:
         yield RetrievalDone(Retrieval(question, evidence, tier, [d.id for d in self.documents()]))
         stated = "" if refused or "capital" not in question.lower() else STATED
         if stated:
-            yield CellsResolved([dict(RESOLVED_CELL)], stated)
+            yield CellsResolved([dict(self.cell)], stated)
         if refused:
             text = ("I don't have enough information in the selected filings to answer this question. "
                     "Nothing relevant passed the relevance thresholds.")
@@ -410,7 +444,7 @@ class FakeEngine:
                       "thresholds": {"text": 0.35, "table": 0.30, "image": 0.25}} if refused else {},
             computation="" if refused else "1,577 / 6,439 = 24.5%",
             tokens=len(text.split()),
-            cells=[dict(RESOLVED_CELL)] if stated else [],
+            cells=[dict(self.cell)] if stated else [],
             extractive=stated,
             contradicted=[CONTRADICTED] if stated and "contradict" in question.lower() else [],
         )
@@ -525,6 +559,13 @@ async def evidence(pilot: Pilot[None]) -> None:
     await wait_until(pilot, lambda: type(app.screen).__name__ == "EvidenceScreen" and app.screen.regions != [])
 
 
+async def evidence_wide(pilot: Pilot[None]) -> None:
+    """The evidence of an answer whose cell sits in the last column of a table wider than the screen."""
+    app: Any = pilot.app
+    app.engine.table, app.engine.cell = WIDE_TABLE, WIDE_CELL
+    await evidence(pilot)
+
+
 async def evidence_text(pilot: Pilot[None]) -> None:
     app: Any = pilot.app
     await evidence(pilot)
@@ -563,6 +604,7 @@ STATES: dict[str, Callable[[Pilot[None]], Any]] = {
     "ingest": ingest,
     "qa": qa,
     "evidence": evidence,
+    "evidence-wide": evidence_wide,
     "evidence-text": evidence_text,
     "refusal": refusal,
     "help": help_screen,

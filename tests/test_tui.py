@@ -7,7 +7,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes_engine import OTHER_PERIOD, QUESTION, STATED, FakeEngine, wait_until
+from fakes_engine import (
+    OTHER_PERIOD,
+    QUESTION,
+    STATED,
+    WIDE_CELL,
+    WIDE_COLUMNS,
+    WIDE_TABLE,
+    FakeEngine,
+    evidence,
+    wait_until,
+)
 from textual.widgets import DataTable, Input, Markdown, Static
 
 from engine.settings import Settings
@@ -358,6 +368,48 @@ async def test_evidence_preview_lights_the_cited_cells_and_span(settings: Settin
         assert "crops/" in figure and "yolo+vlm" in figure and "1,577 in 2018" in figure
         await pilot.press("escape")
         assert not isinstance(app.screen, EvidenceScreen)
+
+
+def table_lines(table: DataTable) -> list[str]:
+    """The table's lines as they are drawn now (its fixed label column, then the columns scrolled into view)."""
+    return [table.render_line(y).text for y in range(table.size.height)]
+
+
+async def test_row_labels_stay_on_screen_beside_a_far_cited_cell(settings: Settings) -> None:
+    app, _ = make_app(settings, table=WIDE_TABLE, cell=WIDE_CELL)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await evidence(pilot)  # by keys only: the question, enter, tab to the evidence, enter
+        screen = app.screen
+        assert isinstance(screen, EvidenceScreen) and screen.view == "table"
+        table = screen.query_one("#evidence-table", DataTable)
+        cited = (3, len(WIDE_COLUMNS))  # SG&A in the last quarter
+        assert table.cursor_coordinate == cited and table.fixed_columns == 1
+        await wait_until(pilot, lambda: table.scroll_x > 0)  # scrolled sideways to the cited cell ...
+        lines = table_lines(table)
+        assert lines[0].lstrip().startswith("Line item") and lines[0].rstrip().endswith("Q4 2023")
+        row = lines[1 + cited[0]]
+        assert row.lstrip().startswith("Selling, general and admin") and "…" in row  # ... its label kept beside it
+        shown = row.split("…", 1)[1].split()
+        assert shown == WIDE_TABLE["rows"][cited[0]]["values"][-len(shown):]  # whole numbers, none cut beside it
+        assert [h for h in WIDE_COLUMNS if h in lines[0]] == WIDE_COLUMNS[-len(shown):] and len(shown) > 2
+        assert all(line.lstrip().startswith(label[:12]) for line, label in
+                   zip(lines[1:], [r["label"] for r in WIDE_TABLE["rows"]], strict=False))
+        cell = str(screen.query_one("#evidence-cell", Static).render())
+        assert cell.startswith("Selling, general and administrative expenses · Q4 2023 · 2,382")  # in full
+        await pilot.press("up")
+        cell = str(screen.query_one("#evidence-cell", Static).render())
+        assert cell.startswith("Research, development and related expenses · Q4 2023 · 887")
+        await pilot.press(*["left"] * len(WIDE_COLUMNS))
+        await wait_until(pilot, lambda: table.scroll_x == 0)
+        assert "Q1 2021" in table_lines(table)[0]
+        await pilot.press(*["right"] * len(WIDE_COLUMNS), "down")
+        await wait_until(pilot, lambda: table.scroll_x > 0)
+        assert table.cursor_coordinate == cited
+        assert table_lines(table)[1 + cited[0]].lstrip().startswith("Selling, general and admin")
+        await pilot.resize_terminal(140, 30)  # a wider screen gives the labels more room; the cursor stays
+        await wait_until(pilot, lambda: "Selling, general and administrative expenses " in table_lines(table)[4])
+        assert table.cursor_coordinate == cited
+        assert table_lines(table)[4].rstrip().endswith("2,382")
 
 
 def cancel_in_footer(app: MfrApp) -> bool:

@@ -34,6 +34,6 @@ def test_screen(state: str, snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app_on(tmp_path), terminal_size=(100, 30), run_before=STATES[state])
 
 
-@pytest.mark.parametrize("state", ["library", "qa", "ingest", "evidence"])
+@pytest.mark.parametrize("state", ["library", "qa", "ingest", "evidence", "evidence-wide"])
 def test_screen_fits_80x24(state: str, snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app_on(tmp_path), terminal_size=(80, 24), run_before=STATES[state])

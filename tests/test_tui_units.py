@@ -17,6 +17,7 @@ from mfr_tui.evidence import (
     answer_markdown,
     cell_marks,
     cited_checks,
+    column_widths,
     export_answer,
     find_span,
     mark_flagged,
@@ -65,6 +66,21 @@ def test_resolved_cells_are_found_by_region_row_and_column() -> None:
     answer = fake_answer()
     marks = cell_marks(CASH_FLOW_TABLE, 7, answer, cited_checks(answer, 1))  # evidence 1 is the table, [2]
     assert marks == {(1, 1): "cited", (0, 2): "flagged"}
+
+
+def test_label_column_is_the_longest_label_when_the_table_fits_else_a_share_of_the_room() -> None:
+    labels = ["Net revenues", "Selling, general and administrative expenses"]  # 12 and 44 cells
+    cells = ["2018", "(1,577)", "262"]  # the widest is 7: each value column takes 7 + 2
+    assert column_widths(labels, cells, 3, room=100) == (44, 7)  # everything fits: nothing is cut
+    assert column_widths(labels, cells, 3, room=70) == (41, 7)  # what the value columns leave
+    # a wide table: 40% of the room, widened to leave whole value columns beside it (76 - 30 - 2 = 44 = 4 x 9 + 8)
+    assert column_widths(labels, cells, 12, room=76) == (38, 7)
+    assert (76 - 38 - 2) % 9 == 0
+    assert column_widths(labels, cells, 12, room=30) == (19, 7)  # never under LABEL_MIN (16), one column beside
+    assert column_widths(labels, cells, 12, room=20) == (9, 7)  # too narrow for both: one value column still shows
+    assert column_widths(["Revenue"], cells, 12, room=30) == (10, 7)  # a short label's column takes the slack
+    assert column_widths(["重要な項目"], ["1"], 1, room=200) == (10, 1)  # cells, not characters
+    assert column_widths([], [], 0, room=80) == (0, 0)
 
 
 def test_text_marks_light_found_and_flagged_numbers() -> None:

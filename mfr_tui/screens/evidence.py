@@ -1,18 +1,20 @@
-"""The evidence preview: a table with the resolved and cited cells lit (flagged numbers marked apart), a figure's
-summary and crop, or the page text."""
+"""The evidence preview: a table with the resolved and cited cells lit (flagged numbers marked apart) beside row
+labels that stay on screen, a figure's summary and crop, or the page text."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 
 from engine.types import Answer, Check, Evidence, Region
-from mfr_tui.evidence import cell_marks, cited_checks, evidence_markers, find_span, text_marks
+from mfr_tui.evidence import cell_marks, cited_checks, column_widths, evidence_markers, find_span, text_marks
 from mfr_tui.keys import bindings
 from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
 
@@ -22,6 +24,11 @@ MARKS = {"cited": CITED, "flagged": FLAGGED}
 """How a cell or number is lit: a resolved cell or a found number of the answer, or a flagged number (the answer
 quoted it for something it is not)."""
 SPAN = "on #3a3a00"
+
+
+def shown_values(row: dict[str, Any]) -> list[str]:
+    """A table row's values as its cells show them: blank where the table holds none."""
+    return [str(v) if v is not None else "" for v in row.get("values", [])]
 
 
 def highlighted_text(text: str, span: tuple[int, int] | None, checks: list[Check]) -> Text:
@@ -55,6 +62,12 @@ class EvidenceScreen(Screen[None]):
         self.view = "page"
         self.span: tuple[int, int] | None = None
         """Where the cited passage sits in the page text shown (None when it was not found)."""
+        self.rows: list[dict[str, Any]] = []
+        self.headers: list[str] = []
+        self.marks: dict[tuple[int, int], str] = {}
+        """The table shown: its rows, its column headings (``Line item`` first) and its lit cells."""
+        self.widths = (0, 0)
+        """Cells of the row-label column and of each value column now (they follow the screen's width)."""
 
     @property
     def ev(self) -> Evidence:
@@ -69,6 +82,7 @@ class EvidenceScreen(Screen[None]):
                 yield Static(id="figure-body")
             with VerticalScroll(id="evidence-page"):
                 yield Static(id="page-body")
+        yield Static(id="evidence-cell")
         yield Static(id="evidence-note")
         yield Footer(compact=True)
 
@@ -132,6 +146,7 @@ class EvidenceScreen(Screen[None]):
         note = self.query_one("#evidence-note", Static)
         checks = cited_checks(self.answer, self.index)
         region = self._region()
+        self.query_one("#evidence-cell").display = self.view == "table"
         if self.view == "table" and region is not None and region.table:
             switcher.current = "evidence-table"
             marks = self._fill_table(region, checks)
@@ -162,29 +177,88 @@ class EvidenceScreen(Screen[None]):
             note.update(Text(f"Page {self.ev.page} text · {found}", style="dim"))
             scroll.focus()
 
-    def _fill_table(self, region: Region, checks: list[Check]) -> dict[tuple[int, int], str]:
-        """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on the first
-        resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row labels."""
+    def _fill_table(self, region: Region, checks: list[Check], cursor: Coordinate | None = None, fit: bool = True
+                    ) -> dict[tuple[int, int], str]:
+        """The table with its resolved and cited cells lit and flagged numbers marked; the cursor on ``cursor``,
+        else on the first resolved or cited cell. ``columns[i]`` heads ``values[i]``, shown right of the row
+        labels, which stay put when the table scrolls sideways (a label too long for its column ends in an
+        ellipsis; the line under the table gives the cursor's in full). Once laid out, the label column is
+        fitted to the room the table really has (``fit``)."""
         table = self.query_one("#evidence-table", DataTable)
         data = region.table or {}
-        rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
+        rows = self.rows = [r for r in data.get("rows", []) if isinstance(r, dict)]
         width = 1 + max([len(data.get("columns", []))] + [len(r.get("values", [])) for r in rows])
-        columns = (["Line item"] + [str(c) for c in data.get("columns", [])] + [""] * width)[:width]
-        marks = cell_marks(data, region.id, self.answer, checks)
+        columns = self.headers = (["Line item"] + [str(c) for c in data.get("columns", [])] + [""] * width)[:width]
+        marks = self.marks = cell_marks(data, region.id, self.answer, checks)
+        labels = [str(row.get("label", "")) for row in rows]
+        values = [shown_values(row) for row in rows]
+        self.widths = self._widths(table)
         table.clear(columns=True)
+        table.fixed_columns = 1
         for i, header in enumerate(columns):
-            table.add_column(Text(header, justify="right" if i else "left"), key=str(i))
-        for r, row in enumerate(rows):
-            values = [str(v) if v is not None else "" for v in row.get("values", [])]
-            cells: list[Text] = [Text(str(row.get("label", "")), overflow="ellipsis")]
+            table.add_column(Text(header, justify="right" if i else "left"), key=str(i), width=self.widths[i > 0])
+        for r in range(len(rows)):
+            cells: list[Text] = [Text(labels[r], no_wrap=True, overflow="ellipsis")]
             for c in range(1, width):
-                v = values[c - 1] if c - 1 < len(values) else ""
+                v = values[r][c - 1] if c - 1 < len(values[r]) else ""
                 cells.append(Text(v, justify="right", style=MARKS.get(marks.get((r, c), ""), "")))
             table.add_row(*cells, key=str(r))
         first = sorted(rc for rc, m in marks.items() if m == "cited") or sorted(marks)
-        if first:
+        if cursor is not None:
+            table.move_cursor(row=cursor.row, column=cursor.column, animate=False)
+        elif first:
             table.move_cursor(row=first[0][0], column=first[0][1], animate=False)
+        self.query_one("#evidence-cell", Static).update(self._cell_line(table.cursor_coordinate))
+        if fit:
+            self.call_after_refresh(self._fit_labels)
         return marks
+
+    def _widths(self, table: DataTable[Any]) -> tuple[int, int]:
+        """(row-label column, value column) widths of the table shown, in the room the table has
+        (``column_widths``): its width less its scrollbar once laid out, else the screen's less the table's border
+        and a scrollbar."""
+        if table.size.width:
+            room = table.scrollable_content_region.width
+        else:
+            room = self.size.width - table.styles.gutter.width - table.styles.scrollbar_size_vertical
+        labels = [str(row.get("label", "")) for row in self.rows] + self.headers[:1]
+        cells = self.headers[1:] + [v for row in self.rows for v in shown_values(row)]
+        return column_widths(labels, cells, len(self.headers) - 1, max(0, room), 2 * table.cell_padding)
+
+    def _cell_line(self, at: Coordinate) -> Text:
+        """The cursor's cell in words: its row's label in full, its column's heading and its value, lit as in
+        the table."""
+        if not 0 <= at.row < len(self.rows):
+            return Text()
+        row = self.rows[at.row]
+        out = Text(str(row.get("label", "")), style="bold")
+        values = shown_values(row)
+        if 0 < at.column < len(self.headers):
+            value = values[at.column - 1] if at.column - 1 < len(values) else ""
+            mark = self.marks.get((at.row, at.column), "")
+            out.append(" · ")
+            out.append(self.headers[at.column] or f"column {at.column}")
+            out.append(" · ")
+            out.append(value or "blank", style=MARKS.get(mark, "" if value else "dim"))
+            if mark:
+                out.append(f" {mark}", style="dim")
+        return out
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        if event.data_table.id == "evidence-table":
+            self.query_one("#evidence-cell", Static).update(self._cell_line(event.coordinate))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_labels)
+
+    def _fit_labels(self) -> None:
+        """The row-label column fitted to the room the table has now; the cursor stays on its cell."""
+        region = self._region()
+        if self.view != "table" or region is None or not region.table or not self.rows:
+            return
+        table = self.query_one("#evidence-table", DataTable)
+        if self._widths(table) != self.widths:
+            self._fill_table(region, cited_checks(self.answer, self.index), table.cursor_coordinate, fit=False)
 
     def _figure(self, region: Region, checks: list[Check]) -> Text:
         out = Text()
