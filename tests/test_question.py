@@ -168,3 +168,26 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert instead.text == "" and "2021" in instead.folded[0]
     # nothing decided: the model's text is kept whole
     assert one_voice("It improved.", parse("Why did margins change?"), None, None, res, None, stated=False).folded == []
+
+
+def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:
+    from asking import decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.kinds import VERDICTS
+    from engine.ask.verdicts import ThresholdVerdict
+
+    assert any(isinstance(k, ThresholdVerdict) for k in VERDICTS)
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"],
+                   {"Net sales": [12345.0, 9876.0]})
+    income["units"], income["scale"] = "$ in millions", 1e6
+    tables = [TableSource(1, income)]
+    assert parse("Did net sales exceed $10 billion in FY2022?").threshold == ("above", 10e9, "$10 billion")
+    said = decided(ThresholdVerdict(), "Did net sales exceed $10 billion in FY2022?", tables)
+    assert said.startswith("Yes. Net sales: 12,345 million") and "above $10 billion" in said
+    assert decided(ThresholdVerdict(), "Were net sales in FY2021 more than $10 billion?", tables).startswith("No.")
+    assert decided(ThresholdVerdict(), "Were FY2021 net sales below $9,900 million?", tables).startswith("Yes.")
+    # a bare number is no amount; a question that is not yes/no gets no verdict
+    assert parse("Did net sales grow over 3 years?").threshold is None
+    assert decided(ThresholdVerdict(), "What were net sales above $10 billion in FY2022?", tables) == ""

@@ -16,6 +16,7 @@ from engine.ask.verdicts import (
     RankingVerdict,
     SeriesVerdict,
     SignVerdict,
+    ThresholdVerdict,
     TrendVerdict,
     Unsuited,
 )
@@ -28,8 +29,8 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 """A metric's change between two years comes before the metric itself; a ratio of two items before one item's
 growth."""
 VERDICTS: tuple[Kind, ...] = (
-    ChangeVerdict(), SignVerdict(), SeriesVerdict(), RankingVerdict(), ConsistencyVerdict(), TrendVerdict(),
-    Unsuited(),
+    ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), ConsistencyVerdict(),
+    TrendVerdict(), Unsuited(),
 )
 """Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

@@ -20,6 +20,7 @@ from enum import StrEnum
 from engine.ask.expansion import Expansion, expand, focus
 from engine.ask.formulas import averaged_years, definition
 from engine.ask.statements import statements_asked, stems
+from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
 from engine.vocabulary import LineItem, items_named, ratio_named
@@ -95,6 +96,11 @@ _DOWN = re.compile(r"\b(?:drop|dropped|declin\w*|decreas\w*|fall|fell|reduc\w*|l
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|grow|grew|growth|higher|improv\w*|expand\w*)\b", re.I)
 _ANY_CHANGE = re.compile(r"\b(?:chang\w*|differ\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+_THRESHOLD = re.compile(r"\b(?P<word>exceed(?:s|ed)?|surpass(?:es|ed)?|top(?:s|ped)?|"
+                        r"(?:more|greater|higher|larger) than|above|over|(?:less|fewer|lower|smaller) than|below|under)"
+                        r"\s+(?:\w+\s+){0,2}?"
+                        r"(?=[$€£]?\s?\d)", re.I)
+_BELOW_WORDS = ("less", "fewer", "lower", "smaller", "below", "under")
 _OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?:the\s+|these\s+|those\s+)?"
                            r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
                            r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
@@ -275,6 +281,9 @@ class Question:
     """For a yes/no about a change: "up", "down", "any" (any change) or ''."""
     sign: str = ""
     """"positive" or "negative" when it asks whether an amount is one."""
+    threshold: tuple[str, float, str] | None = None
+    """("above" or "below", the amount with its scale word applied, as written) when it asks whether a figure is
+    over or under an amount it states ("Did revenue exceed $10 billion in FY2022?")."""
     over_periods: bool = False
     trend: bool = False
     shift: bool = False
@@ -397,6 +406,18 @@ def _possessives(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _threshold(text: str) -> tuple[str, float, str] | None:
+    m = _THRESHOLD.search(text)
+    if m is None:
+        return None
+    amount = next((x for x in quantities(text[m.end():m.end() + 40]) if x.start == 0 or not text[m.end():m.end()
+                   + x.start].strip(" $€£")), None)
+    if amount is None or (not amount.currency and amount.scale == 1.0 and not amount.percent):
+        return None  # a bare number ("over 3 years") is no amount
+    side = "below" if m.group("word").lower().split()[0] in _BELOW_WORDS else "above"
+    return side, amount.magnitude * (1 if amount.value >= 0 else -1), amount.raw
+
+
 def _pair(text: str) -> tuple[str, str] | None:
     m = _RATIO.search(text.strip())
     if not m:
@@ -458,6 +479,7 @@ def _one(text: str) -> Question:
         rounding=_rounding(text),
         direction=_direction(low),
         sign=(m.group(1).lower() if (m := _SIGN.search(text)) else ""),
+        threshold=_threshold(text),
         over_periods=bool(_OVER_PERIODS.search(text)),
         trend=bool(_TRENDS.search(text)),
         shift=bool(_SHIFT.search(text)),

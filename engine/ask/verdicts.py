@@ -86,6 +86,32 @@ class SignVerdict:
         return Decision(self.name, f"{_yes(yes)}. {what}: {sign}.", yes, (value,))
 
 
+class ThresholdVerdict:
+    """Yes or No on whether a figure is above or below an amount the question states ("Did net sales exceed $10
+    billion in FY2022?", "Was capex under $500 million?"): the resolved cell of the period asked, compared in
+    code with the amount, scale applied."""
+
+    name = "threshold"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and q.threshold is not None
+
+    def decide(self, work: Work) -> Decision | None:
+        res, q = work.resolution, work.question
+        assert q.threshold is not None
+        if not res.cells:
+            return None
+        c = res.cells[0]
+        if c.row_fit < CONFIDENT_ROW or c.period_fit < 0.99 or c.percent:
+            return None
+        side, amount, said = q.threshold
+        value = abs(c.amount) if is_outflow(c.item) else c.amount
+        yes = value > amount if side == "above" else value < amount
+        text = (f"{_yes(yes)}. {c.row}: {c.shown} ({c.period_name(work.calendar)}) [{c.marker}], "
+                f"{'above' if value > amount else 'below' if value < amount else 'equal to'} {said}.")
+        return Decision(self.name, text, yes, (c.amount,))
+
+
 class SeriesVerdict:
     """Yes or No on how one line item moved over the periods a filing reports ("Has there been any significant
     change in operating expenses over the reported quarters?", "Can any consistent trends be identified in Data
