@@ -147,8 +147,9 @@ _LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
 _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\s*|us\$\s*)?"
                     r"(thousands|millions|billions)\b", re.I)
 _SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
-_PART_SPLIT = re.compile(r"(?:\?\s+|,\s+and\s+|;\s+(?:and\s+)?|\.\s+(?:also\s+)?)"
-                         r"(?=(?:what|how|which|who|why|did|does|do|is|are|was|were|has|have)\b)", re.I)
+_ASKING = "what|how|which|who|why|did|does|do|is|are|was|were|has|have"
+_PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+(?:Also\s+)?)(?=(?:{_ASKING.title()})\b)"
+                         rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_ASKING})\b)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
 sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?")."""
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
