@@ -511,6 +511,7 @@ def run_question(
             result["tokens"] = int(answer.tokens or 0)
             result["flagged"] = [f"{c.value}: {c.note}" for c in answer.checks if not c.found]
             result["stated"] = bool(answer.extractive)
+            result["contradicted"] = list(answer.contradicted)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}
