@@ -592,10 +592,9 @@ class Calendar:
             return None
         return fiscal_year - 1 if self.shift else fiscal_year + 1
 
-    def naming(self) -> str:
-        """How the filing names its years, with the evidence or the assumption: "fiscal 2022 = 52 weeks ended Jan
-        28, 2023 (the filing: "Fourth Quarter Fiscal 2022 Results ... ended January 28, 2023")", "fiscal 2023 =
-        year ended Dec 31, 2023 (assumed: the filing does not name its fiscal years)"; "" when the year end is
+    def naming_rule(self) -> str:
+        """How the filing's years are named, without the why: "fiscal 2022 = 52 weeks ended Jan 28, 2023" (its
+        newest year), "fiscal N ends in Feb of N+1" where it reports no full year; "" when the year end is
         unknown."""
         if self.year_end_month is None:
             return ""
@@ -608,6 +607,15 @@ class Calendar:
         else:
             mon = _MONTH_NAMES[self.year_end_month - 1][:3]
             rule = f"fiscal N ends in {mon} of N+{self.shift}" if self.shift else f"fiscal N ends in {mon} of N"
+        return rule
+
+    def naming(self) -> str:
+        """``naming_rule`` with the evidence or the assumption: "fiscal 2022 = 52 weeks ended Jan 28, 2023 (the
+        filing: "Fourth Quarter Fiscal 2022 Results ... quarter ended January 28, 2023")", "fiscal 2023 = year ended
+        Dec 31, 2023 (assumed: the filing does not name its fiscal years)"; "" when the year end is unknown."""
+        rule = self.naming_rule()
+        if not rule:
+            return ""
         if self.naming_stated and self.naming_evidence:
             return f'{rule} (the filing: "{self.naming_evidence[0]}")'
         return f"{rule} (assumed: the filing does not name its fiscal years)"
@@ -674,7 +682,7 @@ class Calendar:
             "summary": self.describe(),
             "periods_summary": self.describe(naming=False),
             "naming": {"stated": self.naming_stated, "evidence": list(self.naming_evidence),
-                       "summary": self.naming()},
+                       "rule": self.naming_rule(), "summary": self.naming()},
         }
 
     @staticmethod

@@ -254,7 +254,7 @@ def test_naming_round_trips_and_old_calendars_load_as_assumed() -> None:
                         _RETAIL_COLUMNS)
     stored = cal.to_json()
     assert stored["naming"] == {"stated": True, "evidence": ["fiscal 2022 (52 weeks ended January 28, 2023)"],
-                                "summary": cal.naming()}
+                                "rule": "fiscal 2022 = 52 weeks ended Jan 28, 2023", "summary": cal.naming()}
     assert stored["periods_summary"] == "FY ends late Jan/early Feb (52/53 weeks); covers FY2021-FY2022"
     assert Calendar.from_json(stored) == cal
     old = {k: v for k, v in stored.items() if k not in ("naming", "periods_summary")}
