@@ -758,6 +758,15 @@ _WEEK_COUNT = re.compile(rf"\b(?:\d{{1,2}}|{_NUMWORD})(?:\s*(?:/|or)\s*(?:\d{{1,
 _LABEL_SEP = re.compile(r"[\s,“”\"'‘’()&]*(?:(?:and|or|fiscal|years?|FY)\b[\s,“”\"'‘’()&]*)*", re.I)
 _DATE_SEP = re.compile(
     r"[\s,;()]*(?:and\b[\s,()]*)?(?:(?:years?|weeks?|months?|periods?)\s+)?(?:end(?:ed|ing)\b)?[\s,()]*", re.I)
+_PUNCT = r"[\s,;:()\-–—“”\"'‘’]*"
+_PERIOD_TALK = re.compile(
+    _PUNCT + r"(?:(?:fiscal|years?|periods?|weeks?|ended|ending|ends?|on|was|is|were|are|will|be|been|each|both|"
+    r"consisted|consists?|included|includes?|comprised|comprises?|contained|contains?|of|a|an|the|which|that|and|or|"
+    r"through|as|its|our|full)\b" + _PUNCT + r")*",
+    re.I,
+)
+"""Words between a label and the date it ends on say only that it is a period that ends: "fiscal 2022 ended",
+"Fiscal 2023 was a 53-week year ending", "Fiscal 2022 and 2021 each consisted of 52 weeks ended"."""
 _ENDS_AFTER = re.compile(r"\b(?:end(?:ed|ing|s)?|through)(?:\s+on)?[\s(“\"']*$", re.I)
 _HEADER_GAP = re.compile(r"[\s()]*(?:(?:fiscal|years?|weeks?|ended|ending|the)\b[\s()]*)*", re.I)
 _APPOSITION = re.compile(
@@ -767,18 +776,15 @@ _APPOSITION = re.compile(
 )
 _COMPARED = re.compile(
     r"\b(?:compar\w*|versus|vs\.?|from|than|over|prior|previous|preceding|last|earlier)\b", re.I)
-_FORECAST = re.compile(
-    r"\b(?:outlook|guidance|expects?|expected|forecasts?|targets?|anticipates?|projects?|projected|estimates?)\b",
-    re.I)
-"""A forecast between a label and a date: the label is the forecast's year ("Fiscal 2023 Outlook")."""
 _FORWARD = re.compile(
     r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
     r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]”\"’%])[.!?;]\s+(?=[A-Z“\"(])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _FRONT_TEXTS = 3
-"""The first page texts read as a whole for a title's label ("Fourth Quarter Fiscal 2022 Results")."""
+"""The first page texts, read for a title's label ("Fourth Quarter Fiscal 2022 Results")."""
 
 
 @dataclass(frozen=True)
@@ -899,7 +905,7 @@ def _pairs_in(text: str) -> list[tuple[_Token, _Token, str]]:
         gap = text[a[-1].end:b[0].start]
         bare = _WEEK_COUNT.sub(" ", gap)
         if a[0].day is None:  # labels, then the dates they end on
-            if len(bare) > 70 or re.search(r"\d", bare) or _COMPARED.search(bare) or _FORECAST.search(bare):
+            if len(bare) > 70 or not _PERIOD_TALK.fullmatch(bare):
                 continue
             if not (_ENDS_AFTER.search(bare) or (len(a) > 1 and _HEADER_GAP.fullmatch(bare))):
                 continue
@@ -1001,36 +1007,77 @@ def _period_ends(sentence: str) -> list[tuple[date, str]]:
     return out
 
 
+_MINOR_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "vs", "versus"}
+
+
+def _heading(line: str) -> bool:
+    """Whether a line is a title: short, no sentence in it, its words capitalised ("Fourth Quarter Fiscal 2022
+    Results", "FISCAL 2022 ANNUAL REPORT", "Annual Report 2022/23")."""
+    text = " ".join(line.split())
+    if not text or len(text) > 100 or re.search(r"[.;,]$|[.!?;]\s", text):
+        return False
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’&-]*", text) if w.lower() not in _MINOR_WORDS]
+    return bool(words) and sum(w[0].isupper() for w in words) >= 0.75 * len(words)
+
+
 def _titled_names(pages: Sequence[str], base: Calendar) -> list[_Named]:
-    """A first page that names one fiscal year (not a forecast's) and reports periods ending in one fiscal year:
-    its label names that year ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January 28, 2023")."""
-    found: list[_Named] = []
+    """A filing whose first pages title one fiscal year (not a forecast's) and report periods ending in one fiscal
+    year: the title's label names that year ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January
+    28, 2023"; "Annual Report 2022/23" over "the year ended 31 March 2023")."""
+    labels: list[tuple[_Token, str]] = []
+    ends: list[tuple[date, str]] = []
     for page in pages[:_FRONT_TEXTS]:
-        labels: list[tuple[_Token, str]] = []
-        ends: list[tuple[date, str]] = []
-        for sentence in _clauses(page):
-            if not _FORWARD.search(sentence):
-                labels += [(t, sentence) for t in _tokens(sentence) if t.day is None]
-            ends += _period_ends(sentence)
-        years = {t.fiscal_year for t, _ in labels}
-        if len(years) != 1 or not ends:
-            continue
-        label, sentence = labels[0]
-        quarters = {t.quarter for t, _ in labels} - {None}
-        q = quarters.pop() if len(quarters) == 1 else None
-        if base.year_end_month is not None:
-            if len({base._year_end_year(d) for d, _ in ends}) != 1:
+        for line in page.splitlines():
+            title = " ".join(line.split())
+            if _heading(title) and not _FORWARD.search(title):
+                labels += [(t, title) for t in _tokens(title) if t.day is None]
+        for clause in _clauses(page):
+            ends += _period_ends(clause)
+    if len({t.fiscal_year for t, _ in labels}) != 1 or not ends:
+        return []
+    label, title = labels[0]
+    quarters = {t.quarter for t, _ in labels} - {None}
+    q = quarters.pop() if len(quarters) == 1 else None
+    if base.year_end_month is not None:
+        if len({base._year_end_year(d) for d, _ in ends}) != 1:
+            return []
+        day, said = max(ends, key=lambda e: e[0])
+        annual = base.at_year_end(day)
+        if q is not None and (4 if annual else base.quarter_of(Period(day, day.year, 3))) != q:
+            return []  # the quarter titled is not the quarter reported
+    elif q == 4 and len({d for d, _ in ends}) == 1:
+        (day, said), annual = ends[0], True  # a fourth quarter ends on its year's last day
+    else:
+        return []
+    return [_Named(label.fiscal_year or 0, q, day, f"{_around(title, label)} … {said}", annual=annual)]
+
+
+def _most_named(pages: Sequence[str], base: Calendar, reported: Period | None) -> list[_Named]:
+    """The fiscal year a report names most, for the period its cover says it reports: a quarterly report speaks of
+    its quarter ("the third quarter of fiscal year 2024", again and again, over "For the quarterly period ended
+    October 29, 2023"), an annual report of its year. Counted only where one label clearly leads (at least three
+    mentions and twice the next)."""
+    if reported is None or reported.end is None or base.year_end_month is None:
+        return []
+    d = reported.end
+    quarter = None if reported.months == 12 else base.quarter_of(Period(d, d.year, 3))
+    counts: Counter[int] = Counter()
+    said: dict[int, str] = {}
+    for page in pages:
+        for sentence in _sentences(page):
+            if _FORWARD.search(sentence):
                 continue
-            day, said = max(ends, key=lambda e: e[0])
-            annual = base.at_year_end(day)
-            if q is not None and (4 if annual else base.quarter_of(Period(day, day.year, 3))) != q:
-                continue  # the quarter named is not the quarter reported
-        elif q == 4 and len({d for d, _ in ends}) == 1:
-            (day, said), annual = ends[0], True  # a fourth quarter ends on its year's last day
-        else:
-            continue
-        found.append(_Named(label.fiscal_year or 0, q, day, f"{_around(sentence, label)} … {said}", annual=annual))
-    return found
+            for t in _tokens(sentence):
+                if t.day is None and t.fiscal_year is not None and t.quarter == quarter:
+                    counts[t.fiscal_year] += 1
+                    said.setdefault(t.fiscal_year, " ".join(sentence[t.start:t.end].split()))
+    if not counts:
+        return []
+    (fy, n), *rest = counts.most_common(2)
+    if n < 3 or (rest and n < 2 * rest[0][1]):
+        return []
+    return [_Named(fy, quarter, d, f"{said[fy]} (named {n} times) … {_clean_phrase(reported.label, 60)}",
+                   annual=reported.months == 12)]
 
 
 def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str, str]] = ()) -> Calendar:
@@ -1040,10 +1087,11 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
     "the Saturday nearest January 31", else the most common month of "years ended ..." phrases, else the date that
     fiscal-year labels end on. Shift (how it names its years): a majority vote of (fiscal year end - label) over
     the labels its phrases and statement headers tie to dates ("fiscal 2022 ended January 28, 2023", "the year
-    ended January 28, 2023 ("fiscal 2022")", "Fiscal 2022 (52 Weeks Ended ...)"), else over a first page's title
-    label and the periods it reports; where none says, the usual naming for the year end, marked as assumed.
+    ended January 28, 2023 ("fiscal 2022")", "Fiscal 2022 (52 Weeks Ended ...)"), else the first pages' title label
+    and the periods they report, else the fiscal year the report names most for the period its cover reports;
+    where none says, the usual naming for the year end, marked as assumed.
     """
-    pages = [p or "" for p in page_texts]
+    pages = [_CONTROL.sub(" ", p or "") for p in page_texts]
     cover = " ".join(" ".join(pages[:2]).split())
     full = " ".join(" ".join(pages).split())
     month: int | None = None
@@ -1102,7 +1150,8 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
     shift, stated, evidence = _usual_shift(month, day, weeks), False, tuple[str, ...]()
     if month is not None:
         allowed = {0, 1} if _two_namings(month, day) or month == 1 else {0}
-        for tier in (lambda: named, lambda: _titled_names(pages, base)):  # a page's title only where no phrase says
+        tiers = (lambda: named, lambda: _titled_names(pages, base), lambda: _most_named(pages, base, cover_period))
+        for tier in tiers:  # a title only where no phrase says; the most named year only where neither does
             said: dict[int, list[str]] = {}
             for n in tier():
                 s = base._year_end_year(n.day) - n.fiscal_year

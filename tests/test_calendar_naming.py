@@ -54,8 +54,8 @@ def test_the_same_title_for_a_filer_that_names_the_year_by_its_end() -> None:
             "Revenue for the fourth quarter ended January 28, 2023 was $14.7 billion.\n")
     cal = read_calendar([page], _RETAIL_COLUMNS)
     assert _naming(cal) == (0, True)
-    assert cal.naming() == ('fiscal 2023 = 52 weeks ended Jan 28, 2023 (the filing: "Fourth Quarter Fiscal 2023 '
-                            'Results Revenue for the fourth quarter ended January 28, 2023")')
+    assert cal.naming() == ('fiscal 2023 = 52 weeks ended Jan 28, 2023 (the filing: "Acme Electronics Reports Fourth '
+                            'Quarter Fiscal 2023 Results … quarter ended January 28, 2023")')
 
 
 def test_label_then_its_weeks_in_parentheses() -> None:
@@ -128,7 +128,7 @@ def test_non_us_span_label() -> None:
     cal = read_calendar(["Annual Report 2022/23", "Strategic report for the year ended 31 March 2023. Revenue "
                          "in 2022/23 grew by 4%."])
     assert _naming(cal) == (0, True)
-    assert cal.naming_evidence == ("Revenue in 2022/23 grew by 4%. … year ended 31 March 2023",)
+    assert cal.naming_evidence == ("Annual Report 2022/23 … year ended 31 March 2023",)
 
 
 def test_a_march_filer_that_names_the_year_by_its_start() -> None:
@@ -149,6 +149,30 @@ def test_a_quarter_label_on_the_wrong_quarter_is_not_evidence() -> None:
     cal = read_calendar(["FORM 10-Q For the quarterly period ended April 29, 2023",
                          "Our fiscal year ends on the Saturday nearest January 31. The third quarter of fiscal 2022 "
                          "ended April 29, 2023."])
+    assert cal.naming_stated is False
+
+
+def test_the_quarter_a_quarterly_report_names_most() -> None:
+    """A 10-Q that never pairs a label with a date but speaks of "the third quarter of fiscal year 2024" over and over
+    reports that quarter: its cover's quarter ended October 29, 2023 is in fiscal 2024."""
+    cal = read_calendar(
+        ["FORM 10-Q For the quarterly period ended October 29, 2023. Our fiscal year ends on the last Sunday in "
+         "January.",
+         "Revenue for the third quarter of fiscal year 2024 was $18.1 billion, up 206% from the third quarter of "
+         "fiscal year 2023. Data Center revenue for the third quarter of fiscal year 2024 was $14.5 billion. Gaming "
+         "revenue for the third quarter of fiscal year 2024 was $2.9 billion. We expect revenue in the fourth "
+         "quarter of fiscal year 2024 to be $20.0 billion."])
+    assert (cal.year_end_month, cal.shift, cal.naming_stated) == (1, 0, True)
+    assert cal.naming_evidence == ("third quarter of fiscal year 2024 (named 3 times) … For the quarterly period "
+                                   "ended October 29, 2023",)
+
+
+def test_no_label_clearly_leads() -> None:
+    cal = read_calendar(
+        ["FORM 10-Q For the quarterly period ended October 29, 2023. Our fiscal year ends on the last Sunday in "
+         "January.",
+         "Revenue for the third quarter of fiscal year 2024 rose from the third quarter of fiscal year 2023. Costs "
+         "for the third quarter of fiscal year 2024 fell from the third quarter of fiscal year 2023."])
     assert cal.naming_stated is False
 
 
@@ -191,6 +215,14 @@ def test_53_week_year() -> None:
 
 # ---------------------------------------------------------------------------------------------------------------
 # Not evidence, and the assumption where the filing is silent
+
+
+def test_words_about_something_else_between_a_label_and_a_date_are_not_a_pairing() -> None:
+    cal = read_calendar(["FORM 10-Q For the quarterly period ended October 29, 2023. Our fiscal year ends on the last "
+                         "Sunday in January.",
+                         "Had this change been made at the beginning of fiscal year 2023, the estimated effect of "
+                         "this change for the three months ended October 29, 2023 would have been immaterial."])
+    assert cal.naming_stated is False
 
 
 def test_a_comparison_is_not_a_pairing() -> None:
