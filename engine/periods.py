@@ -598,7 +598,8 @@ class Calendar:
         unknown."""
         if self.year_end_month is None:
             return ""
-        annual = [p for p in self.periods if p.months == 12 and p.end is not None and not p.instant]
+        annual = [p for p in self.periods if p.months == 12 and p.end is not None and not p.instant
+                  and self.at_year_end(p.end)]  # twelve months to a quarter's end are not a fiscal year
         if annual:
             p = annual[0]
             weeks = re.search(r"\b(5[23])[\s-]*weeks?\b", p.label, re.I)
@@ -743,14 +744,16 @@ _INTERIM = re.compile(r"\b(?:quarters?|half|months|(?:1\d|2\d|3\d|4[0-4])\s*[-\s
 _ORD = r"first|second|third|fourth|1st|2nd|3rd|4th"
 _YEAR_NAME = re.compile(
     rf"(?:\b(?P<o>{_ORD})[\s-]+quarter(?:\s+of)?(?:\s+the)?\s+|\bQ(?P<q>[1-4])\s*)?"
-    rf"(?:\b(?:fiscal(?:\s+years?)?|FY)\s*['’]?(?P<fy>{_YEAR4})(?![\d%])"
+    rf"(?:\b(?:fiscal(?:\s+years?)?|financial\s+years?|FY)\s*['’]?(?P<fy>{_YEAR4})(?![\d%])"
+    rf"|(?<![\d$.,/])(?P<fyb>{_YEAR4})\s+(?:fiscal|financial)\s+year\b"
     rf"|\b(?:fiscal(?:\s+years?)?\s*['’]|FY\s*['’]?)(?P<fy2>\d{{2}})(?![\d%,.]\d|\d)"
     rf"|(?<![\d$.,/])(?P<sy>{_YEAR4})(?=\s*[/–-]\s*\d))"
     rf"(?:\s*[/–-]\s*(?P<end>{_YEAR4}|\d{{2}})(?![\d%]))?"
     rf"(?:[\s,-]+(?P<o2>{_ORD})[\s-]+quarter\b|\s*[-\s]\s*Q(?P<q2>[1-4])\b)?",
     re.I,
 )
-"""A fiscal-year label with its quarter if it names one; a bare "2022/23" only as a span."""
+"""A fiscal-year label ("fiscal 2022", "FY23", "financial year 2022", "the 2022 fiscal year") with its quarter if it
+names one; a bare "2022/23" only as a span."""
 _MORE_YEARS = re.compile(rf"\s*(?:,\s*(?:and\s+|&\s*)?|and\s+|&\s*)(?:fiscal(?:\s+years?)?\s*|FY\s*)?['’]?"
                          rf"(?P<fy>{_YEAR4})(?![\d%/])", re.I)
 """A list continued: "fiscal 2022, 2021 and 2020"."""
@@ -865,7 +868,7 @@ def _tokens(text: str) -> list[_Token]:
                 continue  # a span names consecutive years ("2022/23"); "2021-2023" is a range
             fy = first + 1
         else:
-            fy = int(m["fy"]) if m["fy"] else _year2(m["fy2"])
+            fy = int(m["fy"] or m["fyb"]) if (m["fy"] or m["fyb"]) else _year2(m["fy2"])
         o = m["o"] or m["o2"]
         q = _ORDINAL[o.lower()] if o else (int(m["q"] or m["q2"]) if (m["q"] or m["q2"]) else None)
         out.append(_Token(m.start(), m.end(), fiscal_year=fy, quarter=q))
@@ -1062,7 +1065,7 @@ def _most_named(pages: Sequence[str], base: Calendar, reported: Period | None) -
     d = reported.end
     quarter = None if reported.months == 12 else base.quarter_of(Period(d, d.year, 3))
     counts: Counter[int] = Counter()
-    said: dict[int, str] = {}
+    said: dict[int, Counter[str]] = {}
     for page in pages:
         for sentence in _sentences(page):
             if _FORWARD.search(sentence):
@@ -1070,13 +1073,14 @@ def _most_named(pages: Sequence[str], base: Calendar, reported: Period | None) -
             for t in _tokens(sentence):
                 if t.day is None and t.fiscal_year is not None and t.quarter == quarter:
                     counts[t.fiscal_year] += 1
-                    said.setdefault(t.fiscal_year, " ".join(sentence[t.start:t.end].split()))
+                    said.setdefault(t.fiscal_year, Counter())[" ".join(sentence[t.start:t.end].split())] += 1
     if not counts:
         return []
     (fy, n), *rest = counts.most_common(2)
     if n < 3 or (rest and n < 2 * rest[0][1]):
         return []
-    return [_Named(fy, quarter, d, f"{said[fy]} (named {n} times) … {_clean_phrase(reported.label, 60)}",
+    words = said[fy].most_common(1)[0][0]
+    return [_Named(fy, quarter, d, f"{words} (named {n} times) … {_clean_phrase(reported.label, 60)}",
                    annual=reported.months == 12)]
 
 
@@ -1120,7 +1124,7 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
         source = m.group(0)
     if month is None:
         votes = Counter[tuple[int, int]]()
-        for m in _YEARS_ENDED.finditer(full):
+        for m in _YEARS_ENDED.finditer(" ".join([full, *(h for h, _ in column_headers)])):
             if d := _date_in(m.group(0)):
                 votes[(d.month, d.day)] += 1
         if votes:

@@ -131,6 +131,22 @@ def test_non_us_span_label() -> None:
     assert cal.naming_evidence == ("Annual Report 2022/23 … year ended 31 March 2023",)
 
 
+def test_european_label_forms() -> None:
+    cal = read_calendar(["Annual Report for the financial year ended 31 March 2023",
+                         "In the 2022 financial year (the year ended 31 March 2023) revenue rose by 4%."])
+    assert _naming(cal) == (1, True)
+    cal = read_calendar(["Annual Report for the financial year ended 31 March 2023",
+                         "Financial year 2023 ended on 31 March 2023."])
+    assert _naming(cal) == (0, True)
+
+
+def test_a_quarterly_report_s_year_end_from_its_year_columns() -> None:
+    """A 10-Q that never says "fiscal year" shows its year end in a column ("Year Ended December 31, 2022")."""
+    cal = read_calendar(["FORM 10-Q For the quarterly period ended March 31, 2023"],
+                        [("Three Months Ended March 31, 2023", ""), ("Year Ended December 31, 2022", "")])
+    assert (cal.year_end_month, cal.year_end_day) == (12, 31)
+
+
 def test_a_march_filer_that_names_the_year_by_its_start() -> None:
     cal = read_calendar(["Annual Report for the fiscal year ended March 31, 2023",
                          "Fiscal 2022 (the fiscal year ended March 31, 2023) was a year of recovery."])
