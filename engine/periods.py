@@ -581,12 +581,12 @@ class Calendar:
         """The filer's label for the year that "fiscal ``fiscal_year``" names under the other naming, or None where
         the year end leaves no other.
 
-        A fiscal year that ends from January to June spans two calendar years, and filers differ in which one
-        names it: "fiscal 2022" is the year ended January 28, 2023 for one retailer and the year ended January 29,
-        2022 for another. Where this filer names years by the year they end in (``shift`` 0), a reader who names
-        them by the year they start in means the filer's ``fiscal_year + 1``; where it names them by the year they
-        start in (``shift`` 1), the other reading is its ``fiscal_year - 1``. Years ending July to December, or
-        in the first week of January (a 52/53-week calendar year), have one naming in use: None.
+        A fiscal year that ends from January to March lies mostly in the calendar year before, and filers differ in
+        which year names it: "fiscal 2022" is the year ended January 28, 2023 for one retailer and the year ended
+        January 29, 2022 for another. Where this filer names years by the year they end in (``shift`` 0), a
+        reader who names them by the year they start in means the filer's ``fiscal_year + 1``; where it names them
+        by the year they start in (``shift`` 1), the other reading is its ``fiscal_year - 1``. Years ending April
+        to December, or in the first week of January (a 52/53-week calendar year), have one naming in use: None.
         """
         if not _two_namings(self.year_end_month, self.year_end_day):
             return None
@@ -738,9 +738,10 @@ _INTERIM = re.compile(r"\b(?:quarters?|half|months|(?:1\d|2\d|3\d|4[0-4])\s*[-\s
 # 2022 ended January 28, 2023", "Fiscal 2022 (52 weeks ended ...)"); the date, then the label in apposition ("the
 # year ended January 28, 2023 ("fiscal 2022")"); a list of labels, then as many dates in the same order ("fiscal
 # 2022 and 2021 were 52-week years ended January 28, 2023 and January 29, 2022"; a statement header's "Fiscal 2022
-# Fiscal 2021" over its dates). Failing those, a first page that names one fiscal year and reports periods ending
-# in one fiscal year names that year ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January 28,
-# 2023").
+# Fiscal 2021" over its dates). Failing those, the first pages' title, where they title one fiscal year and report
+# periods ending in one ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January 28, 2023"); failing
+# that, the fiscal year a report names clearly most for the period its cover reports. A label and a date a naming
+# cannot join (fiscal 2021 ending in December 2022) are not evidence.
 _ORD = r"first|second|third|fourth|1st|2nd|3rd|4th"
 _YEAR_NAME = re.compile(
     rf"(?:\b(?P<o>{_ORD})[\s-]+quarter(?:\s+of)?(?:\s+the)?\s+|\bQ(?P<q>[1-4])\s*)?"
@@ -814,12 +815,13 @@ class _Named:
 
 
 def _two_namings(month: int | None, day: int | None) -> bool:
-    """Whether filers name a fiscal year ending on (``month``, ``day``) in two ways: by the calendar year it ends
-    in or by the one it starts in. So from January to June; not in the first week of January, where a 52/53-week
-    year is a calendar year."""
+    """Whether filers name a fiscal year ending on (``month``, ``day``) in two ways, by the calendar year it ends
+    in or by the one it starts in: a year ending January to March (retailers' January years, Japanese filers'
+    March years), not one ending in the first week of January (a 52/53-week calendar year). A year ending April to
+    December is named by the year it ends in."""
     if month is None:
         return False
-    return 1 <= month <= 6 and not (month == 1 and (day or 31) <= 7)
+    return 1 <= month <= 3 and not (month == 1 and (day or 31) <= 7)
 
 
 def _usual_shift(month: int | None, day: int | None, weeks: bool) -> int:
