@@ -98,9 +98,12 @@ def cached_inputs(pdf: Path, use_cache: bool) -> dict[str, Any]:
 
 
 def rule(cal: Calendar) -> str:
-    """"fiscal N ends Jan N+1", "fiscal N ends Dec N", or "?" without a year end."""
+    """"fiscal N ends Jan N+1", "fiscal N ends Dec N", "fiscal N ends late Dec N/early Jan N+1", or "?" without a
+    year end."""
     if cal.year_end_month is None:
         return "?"
+    if cal.weeks and cal.year_end_month == 1 and (cal.year_end_day or 31) <= 7:
+        return "fiscal N ends late Dec N/early Jan N+1" if cal.shift else "fiscal N ends late Dec N-1/early Jan N"
     mon = _MONTH_NAMES[cal.year_end_month - 1][:3]
     return f"fiscal N ends {mon} N+{cal.shift}" if cal.shift else f"fiscal N ends {mon} N"
 
@@ -139,6 +142,7 @@ def main() -> None:
             "naming": rule(cal),
             "stated": cal.naming_stated,
             "evidence": cal.naming_evidence[0] if cal.naming_evidence else "",
+            "example": cal.naming_rule(),
             "summary": cal.naming(),
             "seconds": round(time.perf_counter() - t, 2),
         }
@@ -158,13 +162,13 @@ def main() -> None:
     }
     path = write_json("calendar_naming", {"summary": summary, "rows": rows}, args.out)
     md = Path(path).with_suffix(".md")
-    lines = ["| filing | year end | naming | | evidence |", "|---|---|---|---|---|"]
+    lines = ["| filing | year end | naming | newest year | | evidence |", "|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['filing']} | error | | | {r['error']} |")
+            lines.append(f"| {r['filing']} | error | | | | {r['error']} |")
             continue
         ev = r["evidence"].replace("|", "/")
-        lines.append(f"| {r['filing']} | {r['year_end']} | {r['naming']} | "
+        lines.append(f"| {r['filing']} | {r['year_end']} | {r['naming']} | {r['example']} | "
                      f"{'stated' if r['stated'] else 'assumed'} | {ev} |")
     md.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=1))

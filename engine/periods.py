@@ -608,6 +608,8 @@ class Calendar:
         else:
             mon = _MONTH_NAMES[self.year_end_month - 1][:3]
             rule = f"fiscal N ends in {mon} of N+{self.shift}" if self.shift else f"fiscal N ends in {mon} of N"
+            if self.weeks and self.year_end_month == 1 and (self.year_end_day or 31) <= 7 and self.shift:
+                rule = "fiscal N ends in late Dec of N or early Jan of N+1"
         return rule
 
     def naming(self) -> str:
@@ -720,8 +722,10 @@ _DATE_TAIL = (
     r"(?P<date>(?:[A-Za-z]{3,9}\.?\s*\d{1,2}(?:st|nd|rd|th)?\s*,?\s*|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?\s*,?\s*)"
     rf"{_YEAR4}|\d{{1,2}}[./-]\d{{1,2}}[./-]{_YEAR4})"
 )
-_COVER_YEAR = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended:?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
-_COVER_QUARTER = re.compile(r"for\s+the\s+(?:quarterly\s+)?period\s+ended:?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
+# a two-column cover sets other words between "ended" and its date ("For the quarterly period ended Commission file
+# June 30, 2022 number 1-5805"), as engine/metadata.py reads it too
+_COVER_YEAR = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended:?[^0-9]{0,40}?" + _DATE_TAIL, re.I)
+_COVER_QUARTER = re.compile(r"for\s+the\s+(?:quarterly\s+)?period\s+ended:?[^0-9]{0,40}?" + _DATE_TAIL, re.I)
 _FY_ENDS = re.compile(r"fiscal\s+years?\s+end(?:ed|ing|s)?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
 _WEEKS_YEAR = re.compile(r"\b(?:5[23]|fifty[\s-](?:two|three))[\s-]+weeks?\s+ended\s*" + _DATE_TAIL, re.I)
 _NEAREST = re.compile(
@@ -1152,6 +1156,16 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
             top = max(counts.values())
             when = max((n for n in annual if counts[(n.day.month, n.day.day)] == top), key=lambda n: n.day)
             month, day, source = when.day.month, when.day.day, when.phrase
+    if month is None and cover_period is not None and cover_period.months == 3 and cover_period.end is not None:
+        # a quarterly report's balance sheet sets the quarter's end beside the last fiscal year's end (and at times
+        # beside the same quarter a year before)
+        q_end = cover_period.end
+        earlier = Counter((p.end.month, p.end.day) for p in periods if p.instant and p.end is not None
+                          and timedelta(days=40) < q_end - p.end < timedelta(days=365) - _SLACK)
+        if earlier:
+            (month, day), _ = earlier.most_common(1)[0]
+            source = f"balance sheet at {_MONTH_NAMES[month - 1]} {day}, beside {_fmt_date(q_end)}"
+    weeks = weeks or (month == 1 and (day or 31) <= 7)  # a year ending in January's first days is 52/53 weeks
     base = Calendar(year_end_month=month, year_end_day=day, shift=0, weeks=weeks)
     shift, stated, evidence = _usual_shift(month, day, weeks), False, tuple[str, ...]()
     if month is not None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.ask.calendars import Calendars
-from engine.periods import Calendar, read_calendar
+from engine.periods import Calendar, Period, read_calendar
 from engine.types import Document
 
 _RETAIL_COLUMNS = [
@@ -145,6 +145,27 @@ def test_a_quarterly_report_s_year_end_from_its_year_columns() -> None:
     cal = read_calendar(["FORM 10-Q For the quarterly period ended March 31, 2023"],
                         [("Three Months Ended March 31, 2023", ""), ("Year Ended December 31, 2022", "")])
     assert (cal.year_end_month, cal.year_end_day) == (12, 31)
+
+
+def test_a_quarterly_report_s_year_end_from_its_balance_sheet() -> None:
+    """A 10-Q's balance sheet sets the quarter's end beside the last fiscal year's end (a retailer's also beside the
+    same quarter a year before, which is not a year end)."""
+    cal = read_calendar(["FORM 10-Q For the quarterly period ended July 29, 2023"],
+                        [("July 29, 2023", "Condensed Consolidated Balance Sheets"),
+                         ("January 28, 2023", "Condensed Consolidated Balance Sheets"),
+                         ("July 30, 2022", "Condensed Consolidated Balance Sheets"),
+                         ("13 Weeks Ended July 29, 2023", "Statements of Operations")])
+    assert (cal.year_end_month, cal.year_end_day) == (1, 28)
+
+
+def test_a_year_ending_in_the_first_days_of_january_is_the_year_before() -> None:
+    cal = read_calendar(["Second-Quarter 2023 Results", "Sales rose 6.3% in the second quarter.",
+                         "See the Annual Report on Form 10-K for the fiscal year ended January 1, 2023."])
+    assert (cal.year_end_month, cal.year_end_day, cal.weeks) == (1, 1, True)
+    assert _naming(cal) == (1, False)
+    assert cal.fiscal_year_of(Period(date(2023, 7, 2), 2023, 3)) == 2023
+    assert cal.other_reading(2023) is None
+    assert cal.naming_rule() == "fiscal N ends in late Dec of N or early Jan of N+1"
 
 
 def test_a_march_filer_that_names_the_year_by_its_start() -> None:
