@@ -204,6 +204,17 @@ def test_the_quarter_a_quarterly_report_names_most() -> None:
                                    "ended October 29, 2023",)
 
 
+def test_the_year_an_annual_report_names_most() -> None:
+    """An annual report names its own year more often than the prior one it compares with; its outlook does not
+    count."""
+    body = ("Net sales in fiscal 2022 rose 4% over fiscal 2021. Gross margin in fiscal 2022 was 35%. Stores opened in "
+            "fiscal 2022 numbered 40, against 30 in fiscal 2021. Operating income in fiscal 2022 was $1 billion. We "
+            "expect fiscal 2023 sales to grow. In fiscal 2023 we will open 50 stores. Fiscal 2023 will be strong.")
+    cal = read_calendar(["FORM 10-K For the fiscal year ended January 28, 2023 (52 weeks)", body])
+    assert _naming(cal) == (1, True)
+    assert cal.naming_evidence == ("fiscal 2022 (named 4 times) … For the fiscal year ended January 28, 2023",)
+
+
 def test_no_label_clearly_leads() -> None:
     cal = read_calendar(
         ["FORM 10-Q For the quarterly period ended October 29, 2023. Our fiscal year ends on the last Sunday in "
