@@ -11,6 +11,7 @@ Rules are general for 10-Ks, 10-Qs, earnings releases and non-US annual reports;
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -168,24 +169,32 @@ def _find_dates(text: str) -> list[_Found]:
     "March 2023" (its last day). Numeric dates are day-first when the first number cannot be a month or the
     separator is a dot; month-first otherwise (US filings)."""
     found: list[_Found] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # spans taken by the earlier patterns, in order (they never overlap)
+    ends: list[int] = []
 
     def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
+        i = bisect.bisect_left(starts, b)  # only the last span starting before b can reach past a
+        return i == 0 or ends[i - 1] <= a
 
     def add(d: date | None, m: re.Match[str]) -> None:
         if d is not None and free(m.start(), m.end()):
             found.append(_Found(d, m.start(), m.end()))
-            taken.append((m.start(), m.end()))
+
+    def taken() -> None:  # one pattern's matches never overlap one another: check each against the earlier ones
+        spans = sorted((f.start, f.end) for f in found)
+        starts[:], ends[:] = [a for a, _ in spans], [b for _, b in spans]
 
     for m in _MDY.finditer(text):
         add(_safe_date(int(m["y"]), _month(m["mon"]), int(m["d"])), m)
+    taken()
     for m in _DMY.finditer(text):
         add(_safe_date(int(m["y"]), _month(m["mon"]), int(m["d"])), m)
+    taken()
     for m in _NUMERIC.finditer(text):
         a, b, y = int(m["a"]), int(m["b"]), int(m["y"])
         day_first = a > 12 or (m["sep"] == "." and b <= 12)
         add(_safe_date(y, b, a) if day_first else _safe_date(y, a, b), m)
+    taken()
     for m in _MY.finditer(text):
         add(_last_day(int(m["y"]), _month(m["mon"])), m)
     return sorted(found, key=lambda f: f.start)
@@ -859,9 +868,11 @@ def _tokens(text: str) -> list[_Token]:
     """Fiscal-year labels and full dates in ``text``, in order."""
     dates = _full_dates(text)
     out = [_Token(f.start, f.end, day=f.day) for f in dates]
+    starts = [f.start for f in dates]
 
     def free(a: int, b: int) -> bool:
-        return all(b <= f.start or a >= f.end for f in dates)
+        i = bisect.bisect_left(starts, b)  # the dates that start before b, in order; only the last can reach a
+        return i == 0 or dates[i - 1].end <= a
 
     pos = 0
     while m := _YEAR_NAME.search(text, pos):
@@ -1010,9 +1021,10 @@ def _period_ends(sentence: str) -> list[tuple[date, str]]:
         if head.start >= cut or not _ENDS_AFTER.search(_WEEK_COUNT.sub(" ", sentence[max(0, head.start - 40):
                                                                                         head.start])):
             continue
+        said = _clean_phrase(_phrase(sentence, head.start, head.end), 60)
         for t in run:
             if t.start < cut and t.day is not None:
-                out.append((t.day, _clean_phrase(_phrase(sentence, head.start, t.end), 60)))
+                out.append((t.day, said if t is head else f"{said} … {sentence[t.start:t.end]}"))
     return out
 
 
