@@ -11,6 +11,7 @@ Rules are general for 10-Ks, 10-Qs, earnings releases and non-US annual reports;
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -168,24 +169,32 @@ def _find_dates(text: str) -> list[_Found]:
     "March 2023" (its last day). Numeric dates are day-first when the first number cannot be a month or the
     separator is a dot; month-first otherwise (US filings)."""
     found: list[_Found] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # spans taken by the earlier patterns, in order (they never overlap)
+    ends: list[int] = []
 
     def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
+        i = bisect.bisect_left(starts, b)  # only the last span starting before b can reach past a
+        return i == 0 or ends[i - 1] <= a
 
     def add(d: date | None, m: re.Match[str]) -> None:
         if d is not None and free(m.start(), m.end()):
             found.append(_Found(d, m.start(), m.end()))
-            taken.append((m.start(), m.end()))
+
+    def taken() -> None:  # one pattern's matches never overlap one another: check each against the earlier ones
+        spans = sorted((f.start, f.end) for f in found)
+        starts[:], ends[:] = [a for a, _ in spans], [b for _, b in spans]
 
     for m in _MDY.finditer(text):
         add(_safe_date(int(m["y"]), _month(m["mon"]), int(m["d"])), m)
+    taken()
     for m in _DMY.finditer(text):
         add(_safe_date(int(m["y"]), _month(m["mon"]), int(m["d"])), m)
+    taken()
     for m in _NUMERIC.finditer(text):
         a, b, y = int(m["a"]), int(m["b"]), int(m["y"])
         day_first = a > 12 or (m["sep"] == "." and b <= 12)
         add(_safe_date(y, b, a) if day_first else _safe_date(y, a, b), m)
+    taken()
     for m in _MY.finditer(text):
         add(_last_day(int(m["y"]), _month(m["mon"])), m)
     return sorted(found, key=lambda f: f.start)
@@ -539,6 +548,12 @@ class Calendar:
     """The distinct periods the filing reports (its tables' columns and its cover), newest first."""
     source: str = ""
     """The phrase the year end was read from ("fiscal year ended January 28, 2023")."""
+    naming_stated: bool = False
+    """Whether the filing's own words pair a fiscal-year label with a date, so ``shift`` is the filer's naming;
+    False where ``shift`` is the usual reading for the year end, assumed (``other_reading`` gives the other)."""
+    naming_evidence: tuple[str, ...] = ()
+    """The filing's phrases ``shift`` was read from, first found first ("Fourth Quarter Fiscal 2022 Results ...
+    ended January 28, 2023"); empty when assumed."""
 
     def _anchor(self, year: int) -> date | None:
         if self.year_end_month is None:
@@ -586,9 +601,56 @@ class Calendar:
         anchor = self._anchor(self._year_end_year(d))
         return anchor is not None and abs(anchor - d) <= _SLACK
 
-    def describe(self) -> str:
-        """One line for a UI detail line, e.g. "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = year ended
-        Jan 28, 2023; covers FY2020-FY2022, Q4 FY2022"."""
+    def other_reading(self, fiscal_year: int) -> int | None:
+        """The filer's label for the year that "fiscal ``fiscal_year``" names under the other naming, or None where
+        the year end leaves no other.
+
+        A fiscal year that ends from January to March lies mostly in the calendar year before, and filers differ in
+        which year names it: "fiscal 2022" is the year ended January 28, 2023 for one retailer and the year ended
+        January 29, 2022 for another. Where this filer names years by the year they end in (``shift`` 0), a
+        reader who names them by the year they start in means the filer's ``fiscal_year + 1``; where it names them
+        by the year they start in (``shift`` 1), the other reading is its ``fiscal_year - 1``. Years ending April
+        to December, or in the first week of January (a 52/53-week calendar year), have one naming in use: None.
+        """
+        if not _two_namings(self.year_end_month, self.year_end_day):
+            return None
+        return fiscal_year - 1 if self.shift else fiscal_year + 1
+
+    def naming_rule(self) -> str:
+        """How the filing's years are named, without the why: "fiscal 2022 = 52 weeks ended Jan 28, 2023" (its
+        newest year), "fiscal N ends in Feb of N+1" where it reports no full year; "" when the year end is
+        unknown."""
+        if self.year_end_month is None:
+            return ""
+        annual = [p for p in self.periods if p.months == 12 and p.end is not None and not p.instant
+                  and self.at_year_end(p.end)]  # twelve months to a quarter's end are not a fiscal year
+        if annual:
+            p = annual[0]
+            weeks = re.search(r"\b(5[23])[\s-]*weeks?\b", p.label, re.I)
+            span = f"{weeks.group(1)} weeks" if weeks else "year"
+            rule = f"fiscal {self.fiscal_year_of(p)} = {span} ended {_fmt_date(p.end, short=True)}"  # type: ignore[arg-type]
+        else:
+            mon = _MONTH_NAMES[self.year_end_month - 1][:3]
+            rule = f"fiscal N ends in {mon} of N+{self.shift}" if self.shift else f"fiscal N ends in {mon} of N"
+            if self.weeks and self.year_end_month == 1 and (self.year_end_day or 31) <= 7 and self.shift:
+                rule = "fiscal N ends in late Dec of N or early Jan of N+1"
+        return rule
+
+    def naming(self) -> str:
+        """``naming_rule`` with the evidence or the assumption: "fiscal 2022 = 52 weeks ended Jan 28, 2023 (the
+        filing: "Fourth Quarter Fiscal 2022 Results ... quarter ended January 28, 2023")", "fiscal 2023 = year ended
+        Dec 31, 2023 (assumed: the filing does not name its fiscal years)"; "" when the year end is unknown."""
+        rule = self.naming_rule()
+        if not rule:
+            return ""
+        if self.naming_stated and self.naming_evidence:
+            return f'{rule} (the filing: "{self.naming_evidence[0]}")'
+        return f"{rule} (assumed: the filing does not name its fiscal years)"
+
+    def describe(self, naming: bool = True) -> str:
+        """One line for a UI detail line, e.g. "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = 52 weeks
+        ended Jan 28, 2023 (the filing: "..."); covers FY2020-FY2022, Q4 FY2022"; without the naming part
+        (``naming()``) when ``naming`` is False."""
         parts: list[str] = []
         if self.year_end_month is None:
             parts.append("FY end unknown")
@@ -604,12 +666,8 @@ class Calendar:
                 parts.append(f"FY ends around {mon} {day or ''}".rstrip() + " (52/53 weeks)")
             else:
                 parts.append(f"FY ends {mon} {day}" if day else f"FY ends {mon}")
-        annual = [p for p in self.periods if p.months == 12 and p.end is not None]
-        if annual:
-            fy = self.fiscal_year_of(annual[0])
-            parts.append(f"fiscal {fy} = year ended {_fmt_date(annual[0].end, short=True)}")  # type: ignore[arg-type]
-        elif self.year_end_month is not None and self.shift:
-            parts.append(f"fiscal N ends in {_MONTH_NAMES[self.year_end_month - 1][:3]} of N+{self.shift}")
+        if naming and (named := self.naming()):
+            parts.append(named)
         covers: list[str] = []
         fys = sorted({fy for p in self.periods if (p.months == 12 or (p.fiscal_year is not None and p.quarter is None
                                                                       and p.months in (None, 12)))
@@ -649,11 +707,16 @@ class Calendar:
             "periods": [_period_json(p) for p in self.periods],
             "source": self.source,
             "summary": self.describe(),
+            "periods_summary": self.describe(naming=False),
+            "naming": {"stated": self.naming_stated, "evidence": list(self.naming_evidence),
+                       "rule": self.naming_rule(), "summary": self.naming()},
         }
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Calendar:
-        """The Calendar ``to_json`` wrote."""
+        """The Calendar ``to_json`` wrote; one stored before the naming was read loads as assumed."""
+        naming = d.get("naming")
+        naming = naming if isinstance(naming, dict) else {}
         return Calendar(
             year_end_month=d.get("year_end_month"),
             year_end_day=d.get("year_end_day"),
@@ -661,6 +724,8 @@ class Calendar:
             weeks=bool(d.get("weeks", False)),
             periods=tuple(_period_from_json(p) for p in d.get("periods", ())),
             source=str(d.get("source", "")),
+            naming_stated=bool(naming.get("stated", False)),
+            naming_evidence=tuple(str(e) for e in naming.get("evidence", ())),
         )
 
 
@@ -681,8 +746,10 @@ _DATE_TAIL = (
     r"(?P<date>(?:[A-Za-z]{3,9}\.?\s*\d{1,2}(?:st|nd|rd|th)?\s*,?\s*|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?\s*,?\s*)"
     rf"{_YEAR4}|\d{{1,2}}[./-]\d{{1,2}}[./-]{_YEAR4})"
 )
-_COVER_YEAR = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended:?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
-_COVER_QUARTER = re.compile(r"for\s+the\s+(?:quarterly\s+)?period\s+ended:?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
+# a two-column cover sets other words between "ended" and its date ("For the quarterly period ended Commission file
+# June 30, 2022 number 1-5805"), as engine/metadata.py reads it too
+_COVER_YEAR = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended:?[^0-9]{0,40}?" + _DATE_TAIL, re.I)
+_COVER_QUARTER = re.compile(r"for\s+the\s+(?:quarterly\s+)?period\s+ended:?[^0-9]{0,40}?" + _DATE_TAIL, re.I)
 _FY_ENDS = re.compile(r"fiscal\s+years?\s+end(?:ed|ing|s)?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
 _WEEKS_YEAR = re.compile(r"\b(?:5[23]|fifty[\s-](?:two|three))[\s-]+weeks?\s+ended\s*" + _DATE_TAIL, re.I)
 _NEAREST = re.compile(
@@ -692,12 +759,106 @@ _NEAREST = re.compile(
     re.I,
 )
 _YEARS_ENDED = re.compile(r"\b(?:fiscal\s+)?years?\s+ended\s*" + _DATE_TAIL, re.I)
-_LABEL = r"(?:fiscal(?:\s+year)?|FY)\s*['’]?(?P<fy>" + _YEAR4 + r")(?!\d)"
 _INTERIM = re.compile(r"\b(?:quarters?|half|months|(?:1\d|2\d|3\d|4[0-4])\s*[-\s]weeks?)\b", re.I)
-_PAIR_LABEL_FIRST = re.compile(
-    _LABEL + r"[^.;\d]{0,60}?(?:\d{2}\s*[-\s]weeks?\s+)?end(?:ed|ing|s)?\s*(?:on\s+)?" + _DATE_TAIL, re.I)
-_PAIR_DATE_FIRST = re.compile(
-    r"(?:year|weeks|period)\s+ended\s*" + _DATE_TAIL + r"\s*\(?\s*[(“\"']{0,2}\s*" + _LABEL, re.I)
+
+# How a filing names its fiscal years. A label ("fiscal 2022", "Fourth Quarter Fiscal 2022", "FY23", "2022/23")
+# is paired with a period-end date where the filing's words tie them: the label, then the date it ends on ("fiscal
+# 2022 ended January 28, 2023", "Fiscal 2022 (52 weeks ended ...)"); the date, then the label in apposition ("the
+# year ended January 28, 2023 ("fiscal 2022")"); a list of labels, then as many dates in the same order ("fiscal
+# 2022 and 2021 were 52-week years ended January 28, 2023 and January 29, 2022"; a statement header's "Fiscal 2022
+# Fiscal 2021" over its dates). Failing those, the first pages' title, where they title one fiscal year and report
+# periods ending in one ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January 28, 2023"); failing
+# that, the fiscal year a report names clearly most for the period its cover reports. A label and a date a naming
+# cannot join (fiscal 2021 ending in December 2022) are not evidence.
+_ORD = r"first|second|third|fourth|1st|2nd|3rd|4th"
+_YEAR_NAME = re.compile(
+    rf"(?:\b(?P<o>{_ORD})[\s-]+quarter(?:\s+of)?(?:\s+the)?\s+|\bQ(?P<q>[1-4])\s*)?"
+    rf"(?:\b(?:fiscal(?:\s+years?)?|financial\s+years?|FY)\s*['’]?(?P<fy>{_YEAR4})(?![\d%])"
+    rf"|(?<![\d$.,/])(?P<fyb>{_YEAR4})\s+(?:fiscal|financial)\s+year\b"
+    rf"|\b(?:fiscal(?:\s+years?)?\s*['’]|FY\s*['’]?)(?P<fy2>\d{{2}})(?![\d%,.]\d|\d)"
+    rf"|(?<![\d$.,/])(?P<sy>{_YEAR4})(?=\s*[/–-]\s*\d))"
+    rf"(?:\s*[/–-]\s*(?P<end>{_YEAR4}|\d{{2}})(?![\d%]))?"
+    rf"(?:[\s,-]+(?P<o2>{_ORD})[\s-]+quarter\b|\s*[-\s]\s*Q(?P<q2>[1-4])\b)?",
+    re.I,
+)
+"""A fiscal-year label ("fiscal 2022", "FY23", "financial year 2022", "the 2022 fiscal year") with its quarter if it
+names one; a bare "2022/23" only as a span."""
+_MORE_YEARS = re.compile(rf"\s*(?:,\s*(?:and\s+|&\s*)?|and\s+|&\s*)(?:fiscal(?:\s+years?)?\s*|FY\s*)?['’]?"
+                         rf"(?P<fy>{_YEAR4})(?![\d%/])", re.I)
+"""A list continued: "fiscal 2022, 2021 and 2020"."""
+_WEEK_COUNT = re.compile(rf"\b(?:\d{{1,2}}|{_NUMWORD})(?:\s*(?:/|or)\s*(?:\d{{1,2}}|{_NUMWORD}))?[\s-]*weeks?\b", re.I)
+_LABEL_SEP = re.compile(r"[\s,“”\"'‘’()&]*(?:(?:and|or|fiscal|years?|FY)\b[\s,“”\"'‘’()&]*)*", re.I)
+_DATE_SEP = re.compile(
+    r"[\s,;()]*(?:and\b[\s,()]*)?(?:(?:years?|weeks?|months?|periods?)\s+)?(?:end(?:ed|ing)\b)?[\s,()]*", re.I)
+_PUNCT = r"[\s,;:()\-–—“”\"'‘’]*"
+_PERIOD_TALK = re.compile(
+    _PUNCT + r"(?:(?:fiscal|years?|periods?|weeks?|ended|ending|ends?|on|was|is|were|are|will|be|been|each|both|"
+    r"consisted|consists?|included|includes?|comprised|comprises?|contained|contains?|of|a|an|the|which|that|and|or|"
+    r"through|as|its|our|full)\b" + _PUNCT + r")*",
+    re.I,
+)
+"""Words between a label and the date it ends on say only that it is a period that ends: "fiscal 2022 ended",
+"Fiscal 2023 was a 53-week year ending", "Fiscal 2022 and 2021 each consisted of 52 weeks ended"."""
+_ENDS_AFTER = re.compile(r"\b(?:end(?:ed|ing|s)?|through)(?:\s+on)?[\s(“\"']*$", re.I)
+_HEADER_GAP = re.compile(r"[\s()]*(?:(?:fiscal|years?|weeks?|ended|ending|the)\b[\s()]*)*", re.I)
+_APPOSITION = re.compile(
+    r"[\s,(\[“”\"'‘’]*(?:(?:or|the|also|herein(?:after)?|hereafter|referred|refer|to|as|known|collectively|"
+    r"respectively|which|we|call|called|is|are|being|each)\b[\s,(\[“”\"'‘’]*)*",
+    re.I,
+)
+_COMPARED = re.compile(
+    r"\b(?:compar\w*|versus|vs\.?|from|than|over|prior|previous|preceding|last|earlier)\b", re.I)
+_FORWARD = re.compile(
+    r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
+    r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]”\"’%])[.!?;]\s+(?=[A-Z“\"(])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_FRONT_TEXTS = 3
+"""The first page texts, read for a title's label ("Fourth Quarter Fiscal 2022 Results")."""
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A fiscal-year label or a full date in a piece of text."""
+
+    start: int
+    end: int
+    fiscal_year: int | None = None
+    quarter: int | None = None
+    day: date | None = None
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A fiscal-year label the filing ties to a date: evidence of how it names its years."""
+
+    fiscal_year: int
+    quarter: int | None
+    day: date
+    phrase: str
+    annual: bool
+    """The date ends the labelled year itself (not a quarter or months of it)."""
+
+
+def _two_namings(month: int | None, day: int | None) -> bool:
+    """Whether filers name a fiscal year ending on (``month``, ``day``) in two ways, by the calendar year it ends
+    in or by the one it starts in: a year ending January to March (retailers' January years, Japanese filers'
+    March years), not one ending in the first week of January (a 52/53-week calendar year). A year ending April to
+    December is named by the year it ends in."""
+    if month is None:
+        return False
+    return 1 <= month <= 3 and not (month == 1 and (day or 31) <= 7)
+
+
+def _usual_shift(month: int | None, day: int | None, weeks: bool) -> int:
+    """The shift assumed where the filing does not say: a 52/53-week year ending in January or the first week of
+    February is named by the year it starts in (the retail calendar: "fiscal 2022" ends January 28, 2023, and a
+    year ending January 1, 2022 is fiscal 2021); any other year by the year it ends in."""
+    if month is None or not weeks:
+        return 0
+    return 1 if month == 1 or (month == 2 and (day or 31) <= 7) else 0
 
 
 def _date_in(s: str) -> date | None:
@@ -705,15 +866,269 @@ def _date_in(s: str) -> date | None:
     return found[0].day if found else None
 
 
+def _clean_phrase(text: str, limit: int = 120) -> str:
+    """A filing's phrase as evidence: one line, no control characters, at most ``limit`` characters."""
+    s = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if len(s) > limit:
+        s = s[: limit // 2 - 2].rstrip() + " … " + s[-(limit // 2 - 2):].lstrip()
+    return s
+
+
+def _full_dates(text: str) -> list[_Found]:
+    """Dates with a day ("January 28, 2023", "31 March 2023", "31.03.2023"), not "March 2023"."""
+    return [f for f in _find_dates(text) if not _MY.fullmatch(text[f.start:f.end])]
+
+
+def _tokens(text: str) -> list[_Token]:
+    """Fiscal-year labels and full dates in ``text``, in order."""
+    dates = _full_dates(text)
+    out = [_Token(f.start, f.end, day=f.day) for f in dates]
+    starts = [f.start for f in dates]
+
+    def free(a: int, b: int) -> bool:
+        i = bisect.bisect_left(starts, b)  # the dates that start before b, in order; only the last can reach a
+        return i == 0 or dates[i - 1].end <= a
+
+    pos = 0
+    while m := _YEAR_NAME.search(text, pos):
+        pos = max(m.end(), m.start() + 1)
+        if not free(m.start(), m.end()):
+            continue
+        if m["sy"] is not None or m["end"] is not None:
+            first = int(m["sy"] or m["fy"] or _year2(m["fy2"]))
+            if m["end"] is None or _year2(m["end"], near=first) != first + 1:
+                continue  # a span names consecutive years ("2022/23"); "2021-2023" is a range
+            fy = first + 1
+        else:
+            fy = int(m["fy"] or m["fyb"]) if (m["fy"] or m["fyb"]) else _year2(m["fy2"])
+        o = m["o"] or m["o2"]
+        q = _ORDINAL[o.lower()] if o else (int(m["q"] or m["q2"]) if (m["q"] or m["q2"]) else None)
+        out.append(_Token(m.start(), m.end(), fiscal_year=fy, quarter=q))
+        last = fy
+        while more := _MORE_YEARS.match(text, pos):
+            y = int(more["fy"])
+            if abs(y - last) != 1 or not free(more.start("fy"), more.end("fy")):
+                break  # a list of fiscal years runs year by year
+            out.append(_Token(more.start("fy"), more.end("fy"), fiscal_year=y))
+            last, pos = y, more.end()
+    return sorted(out, key=lambda t: t.start)
+
+
+def _runs(text: str, tokens: list[_Token]) -> list[list[_Token]]:
+    """Tokens grouped into lists of one kind: "fiscal 2022, 2021 and 2020", "January 28, 2023 and January 29,
+    2022", a header's "52 Weeks Ended January 28, 2023 52 Weeks Ended January 29, 2022"."""
+    runs: list[list[_Token]] = []
+    for t in tokens:
+        if runs:
+            prev = runs[-1][-1]
+            same = (prev.day is None) == (t.day is None)
+            sep = _LABEL_SEP if t.day is None else _DATE_SEP
+            if same and sep.fullmatch(_WEEK_COUNT.sub(" ", text[prev.end:t.start])):
+                runs[-1].append(t)
+                continue
+        runs.append([t])
+    return runs
+
+
+def _pairs_in(text: str) -> list[tuple[_Token, _Token, str]]:
+    """(label, date, phrase) the words of ``text`` (one sentence or header) tie together."""
+    runs = _runs(text, _tokens(text))
+    out: list[tuple[_Token, _Token, str]] = []
+    for a, b in zip(runs, runs[1:], strict=False):
+        if len(a) != len(b) or (a[0].day is None) == (b[0].day is None):
+            continue
+        gap = text[a[-1].end:b[0].start]
+        bare = _WEEK_COUNT.sub(" ", gap)
+        if a[0].day is None:  # labels, then the dates they end on
+            if len(bare) > 70 or not _PERIOD_TALK.fullmatch(bare):
+                continue
+            if not (_ENDS_AFTER.search(bare) or (len(a) > 1 and _HEADER_GAP.fullmatch(bare))):
+                continue
+            labels, dates = a, b
+        else:  # dates, then their labels in apposition
+            if len(bare) > 40 or not _APPOSITION.fullmatch(bare):
+                continue
+            before = _WEEK_COUNT.sub(" ", text[max(0, a[0].start - 40):a[0].start])
+            if not (_ENDS_AFTER.search(before) or (len(a) > 1 and not bare.strip())):
+                continue
+            labels, dates = b, a
+        phrase = _clean_phrase(_phrase(text, min(a[0].start, b[0].start), max(a[-1].end, b[-1].end)))
+        out.extend((lab, d, phrase) for lab, d in zip(labels, dates, strict=True))
+    return out
+
+
+_ENDED_BEFORE_DATE = re.compile(
+    rf"(?:\b(?:fiscal\s+)?(?:years?|(?:\d{{1,2}}|{_NUMWORD})[\s-]*weeks?|periods?|quarters?|months)\s+)?"
+    r"\bend(?:ed|ing)(?:\s+on)?\s*$",
+    re.I,
+)
+
+
+def _phrase(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` widened to read as a phrase: "the year ended" before a date that opens it, the closing
+    quote or parenthesis after a label that ends it."""
+    if m := _ENDED_BEFORE_DATE.search(text[max(0, start - 40):start]):
+        start -= len(m.group(0))
+    if m := re.match(r"[”\"'’)\]]+", text[end:]):
+        end += m.end()
+    return text[start:end]
+
+
+def _around(text: str, token: _Token, width: int = 70) -> str:
+    """The words around ``token`` in ``text``, at most about ``width`` characters, the token kept whole."""
+    if len(text) <= width:
+        return _clean_phrase(text, width)
+    spare = max(0, width - (token.end - token.start)) // 2
+    a, b = max(0, token.start - spare), min(len(text), token.end + spare)
+    a = a if a == 0 else text.find(" ", a) + 1 or token.start
+    b = b if b == len(text) else max(text.rfind(" ", token.end, b), token.end)
+    return _clean_phrase(text[min(a, token.start):b].rstrip(" .,;:"), width + 10)
+
+
+def _sentences(page: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(" ".join(page.split())) if s]
+
+
+_MONTH_WORD = re.compile(rf"{_MON}", re.I)
+
+
+def _clauses(page: str) -> list[str]:
+    """A page's sentences, a heading on a line of its own counted as one: a line ending in a capitalised word
+    ("Fourth Quarter Fiscal 2022 Results") ends its clause, as a full stop does."""
+    out: list[str] = []
+    block: list[str] = []
+    for line in page.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        block.append(line)
+        last = words[-1].strip("\"”’)")
+        if last[:1].isupper() and not _MONTH_WORD.fullmatch(last):
+            out += _sentences(" ".join(block))
+            block = []
+    return out + _sentences(" ".join(block))
+
+
+def _stated_names(pages: Sequence[str], headers: Sequence[Period]) -> list[_Named]:
+    """Labels the filing's phrases and statement headers tie to dates, in the order found."""
+    found: list[_Named] = []
+    for page in pages:
+        for sentence in _sentences(page):
+            for label, d, phrase in _pairs_in(sentence):
+                interim = label.quarter not in (None, 4) or bool(_INTERIM.search(_WEEK_COUNT.sub(
+                    lambda m: m.group(0) if re.match(r"(?:1\d|2\d|3\d|4[0-4])\b", m.group(0)) else " ", phrase)))
+                found.append(_Named(label.fiscal_year or 0, label.quarter, d.day or date.min, phrase,
+                                    annual=not interim))
+    for p in headers:
+        if p.fiscal_year is not None and p.end is not None and p.quarter is None and not p.instant:
+            found.append(_Named(p.fiscal_year, None, p.end, _clean_phrase(p.label), annual=p.months in (None, 12)))
+    return found
+
+
+def _period_ends(sentence: str) -> list[tuple[date, str]]:
+    """Dates a sentence reports a period to ("ended January 28, 2023", and the dates listed after it), not the
+    ones it compares with ("compared to the quarter ended January 29, 2022")."""
+    out: list[tuple[date, str]] = []
+    compared = _COMPARED.search(sentence)
+    cut = compared.start() if compared else len(sentence)
+    for run in _runs(sentence, [t for t in _tokens(sentence) if t.day is not None]):
+        head = run[0]
+        if head.start >= cut or not _ENDS_AFTER.search(_WEEK_COUNT.sub(" ", sentence[max(0, head.start - 40):
+                                                                                        head.start])):
+            continue
+        said = _clean_phrase(_phrase(sentence, head.start, head.end), 60)
+        for t in run:
+            if t.start < cut and t.day is not None:
+                out.append((t.day, said if t is head else f"{said} … {sentence[t.start:t.end]}"))
+    return out
+
+
+_MINOR_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "vs", "versus"}
+
+
+def _heading(line: str) -> bool:
+    """Whether a line is a title: short, no sentence in it, its words capitalised ("Fourth Quarter Fiscal 2022
+    Results", "FISCAL 2022 ANNUAL REPORT", "Annual Report 2022/23")."""
+    text = " ".join(line.split())
+    if not text or len(text) > 100 or re.search(r"[.;,]$|[.!?;]\s", text):
+        return False
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’&-]*", text) if w.lower() not in _MINOR_WORDS]
+    return bool(words) and sum(w[0].isupper() for w in words) >= 0.75 * len(words)
+
+
+def _titled_names(pages: Sequence[str], base: Calendar) -> list[_Named]:
+    """A filing whose first pages title one fiscal year (not a forecast's) and report periods ending in one fiscal
+    year: the title's label names that year ("Fourth Quarter Fiscal 2022 Results" over "the quarter ended January
+    28, 2023"; "Annual Report 2022/23" over "the year ended 31 March 2023")."""
+    labels: list[tuple[_Token, str]] = []
+    ends: list[tuple[date, str]] = []
+    for page in pages[:_FRONT_TEXTS]:
+        for line in page.splitlines():
+            title = " ".join(line.split())
+            if _heading(title) and not _FORWARD.search(title):
+                labels += [(t, title) for t in _tokens(title) if t.day is None]
+        for clause in _clauses(page):
+            ends += _period_ends(clause)
+    if len({t.fiscal_year for t, _ in labels}) != 1 or not ends:
+        return []
+    label, title = labels[0]
+    quarters = {t.quarter for t, _ in labels} - {None}
+    q = quarters.pop() if len(quarters) == 1 else None
+    if base.year_end_month is not None:
+        if len({base._year_end_year(d) for d, _ in ends}) != 1:
+            return []
+        day, said = max(ends, key=lambda e: e[0])
+        annual = base.at_year_end(day)
+        if q is not None and (4 if annual else base.quarter_of(Period(day, day.year, 3))) != q:
+            return []  # the quarter titled is not the quarter reported
+    elif q == 4 and len({d for d, _ in ends}) == 1:
+        (day, said), annual = ends[0], True  # a fourth quarter ends on its year's last day
+    else:
+        return []
+    return [_Named(label.fiscal_year or 0, q, day, f"{_around(title, label)} … {said}", annual=annual)]
+
+
+def _most_named(pages: Sequence[str], base: Calendar, reported: Period | None) -> list[_Named]:
+    """The fiscal year a report names most, for the period its cover says it reports: a quarterly report speaks of
+    its quarter ("the third quarter of fiscal year 2024", again and again, over "For the quarterly period ended
+    October 29, 2023"), an annual report of its year. Counted only where one label leads (at least three mentions,
+    a fifth more than the next: an annual report names its prior year almost as often as its own)."""
+    if reported is None or reported.end is None or base.year_end_month is None:
+        return []
+    d = reported.end
+    quarter = None if reported.months == 12 else base.quarter_of(Period(d, d.year, 3))
+    counts: Counter[int] = Counter()
+    said: dict[int, Counter[str]] = {}
+    for page in pages:
+        for sentence in _sentences(page):
+            if _FORWARD.search(sentence):
+                continue
+            for t in _tokens(sentence):
+                if t.day is None and t.fiscal_year is not None and t.quarter == quarter:
+                    counts[t.fiscal_year] += 1
+                    said.setdefault(t.fiscal_year, Counter())[" ".join(sentence[t.start:t.end].split())] += 1
+    if not counts:
+        return []
+    (fy, n), *rest = counts.most_common(2)
+    if n < 3 or (rest and n < 1.2 * rest[0][1]):
+        return []
+    words = said[fy].most_common(1)[0][0]
+    return [_Named(fy, quarter, d, f"{words} (named {n} times) … {_clean_phrase(reported.label, 60)}",
+                   annual=reported.months == 12)]
+
+
 def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str, str]] = ()) -> Calendar:
     """A filing's calendar from its page texts (cover first) and its tables' (header, context) pairs.
 
     Year end: the cover's "For the fiscal year ended ...", else "fiscal year ends/ending ...", "52 weeks ended ...",
-    "the Saturday nearest January 31", else the most common month of "years ended ..." phrases. Shift: a majority
-    vote of (fiscal year end - label) over phrases that pair a fiscal-year label with a date ("fiscal 2022 ended
-    January 28, 2023", "the year ended January 28, 2023 ("fiscal 2022")", "Fiscal 2022 (52 Weeks Ended ...)").
+    "the Saturday nearest January 31", else the most common month of "years ended ..." phrases, else the date that
+    fiscal-year labels end on. Shift (how it names its years): a majority vote of (fiscal year end - label) over
+    the labels its phrases and statement headers tie to dates ("fiscal 2022 ended January 28, 2023", "the year
+    ended January 28, 2023 ("fiscal 2022")", "Fiscal 2022 (52 Weeks Ended ...)"), else the first pages' title label
+    and the periods they report, else the fiscal year the report names most for the period its cover reports;
+    where none says, the usual naming for the year end, marked as assumed.
     """
-    pages = [p or "" for p in page_texts]
+    pages = [_CONTROL.sub(" ", p or "") for p in page_texts]
     cover = " ".join(" ".join(pages[:2]).split())
     full = " ".join(" ".join(pages).split())
     month: int | None = None
@@ -742,7 +1157,7 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
         source = m.group(0)
     if month is None:
         votes = Counter[tuple[int, int]]()
-        for m in _YEARS_ENDED.finditer(full):
+        for m in _YEARS_ENDED.finditer(" ".join([full, *(h for h, _ in column_headers)])):
             if d := _date_in(m.group(0)):
                 votes[(d.month, d.day)] += 1
         if votes:
@@ -758,29 +1173,46 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
     if cover_period is not None:
         periods.append(cover_period)  # after the headers, so a column's own label is kept for the same period
 
-    pairs: list[tuple[int, date, str]] = []
-    for rx in (_PAIR_LABEL_FIRST, _PAIR_DATE_FIRST):
-        for m in rx.finditer(full):
-            d = _date_in(m["date"])
-            if d is not None and not _INTERIM.search(m.group(0)):
-                pairs.append((int(m["fy"]), d, m.group(0)))
-    if month is None and pairs:
+    named = _stated_names(pages, periods)
+    if month is None:
         # no stated year end: the dates that fiscal-year labels end on are year ends (the newest of the most named)
-        named = Counter((d.month, d.day) for _, d, _ in pairs)
-        top = max(named.values())
-        _, when, source = max((p for p in pairs if named[(p[1].month, p[1].day)] == top), key=lambda p: p[1])
-        month, day = when.month, when.day
+        annual = [n for n in named if n.annual] or [
+            n for n in _titled_names(pages, Calendar(None, None)) if n.annual]
+        if annual:
+            counts = Counter((n.day.month, n.day.day) for n in annual)
+            top = max(counts.values())
+            when = max((n for n in annual if counts[(n.day.month, n.day.day)] == top), key=lambda n: n.day)
+            month, day, source = when.day.month, when.day.day, when.phrase
+    if month is None and cover_period is not None and cover_period.months == 3 and cover_period.end is not None:
+        # a quarterly report's balance sheet sets the quarter's end beside the last fiscal year's end (and at times
+        # beside the same quarter a year before)
+        q_end = cover_period.end
+        earlier = Counter((p.end.month, p.end.day) for p in periods if p.instant and p.end is not None
+                          and timedelta(days=40) < q_end - p.end < timedelta(days=365) - _SLACK)
+        if earlier:
+            (month, day), _ = earlier.most_common(1)[0]
+            source = f"balance sheet at {_MONTH_NAMES[month - 1]} {day}, beside {_fmt_date(q_end)}"
+    weeks = weeks or (month == 1 and (day or 31) <= 7)  # a year ending in January's first days is 52/53 weeks
     base = Calendar(year_end_month=month, year_end_day=day, shift=0, weeks=weeks)
-    votes_shift = Counter[int]()
-    for fy, d, _ in pairs:
-        votes_shift[base._year_end_year(d) - fy] += 1
-    for p in periods:
-        if p.fiscal_year is not None and p.end is not None and p.quarter is None:
-            votes_shift[base._year_end_year(p.end) - p.fiscal_year] += 1
-    shift = 0
-    if votes_shift:
-        best = max(votes_shift.values())
-        shift = min((s for s, n in votes_shift.items() if n == best), key=abs)
+    shift, stated, evidence = _usual_shift(month, day, weeks), False, tuple[str, ...]()
+    if month is not None:
+        allowed = {0, 1} if _two_namings(month, day) or month == 1 else {0}
+        tiers = (lambda: named, lambda: _titled_names(pages, base), lambda: _most_named(pages, base, cover_period))
+        for tier in tiers:  # a title only where no phrase says; the most named year only where neither does
+            said: dict[int, list[str]] = {}
+            for n in tier():
+                s = base._year_end_year(n.day) - n.fiscal_year
+                if s not in allowed:
+                    continue  # a label and a date that do not belong together
+                if n.quarter is not None and base.quarter_of(Period(n.day, n.day.year, 3)) != n.quarter:
+                    continue  # the quarter named is not the one that ends on the date
+                said.setdefault(s, []).append(n.phrase)
+            if said:
+                best = max(len(v) for v in said.values())
+                tied = [s for s, v in said.items() if len(v) == best]
+                shift = shift if shift in tied else min(tied)
+                stated, evidence = True, tuple(dict.fromkeys(said[shift]))[:3]
+                break
     cal = Calendar(year_end_month=month, year_end_day=day, shift=shift, weeks=weeks, source=source)
 
     distinct: dict[tuple[Any, ...], Period] = {}
@@ -805,7 +1237,8 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
         last = cover_period.end + _SLACK
         reported = [p for p in reported if newest(p)[0] <= last]
     ordered = tuple(sorted(reported, key=newest, reverse=True))
-    return Calendar(year_end_month=month, year_end_day=day, shift=shift, weeks=weeks, periods=ordered, source=source)
+    return Calendar(year_end_month=month, year_end_day=day, shift=shift, weeks=weeks, periods=ordered, source=source,
+                    naming_stated=stated, naming_evidence=evidence)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -198,8 +198,8 @@ def test_calendar_shift1(shift1: Calendar) -> None:
     ]
     assert [shift1.fiscal_year_of(p) for p in shift1.periods] == [2022, 2022, 2022, 2021, 2021, 2020]
     assert shift1.describe() == (
-        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = year ended Jan 28, 2023; covers FY2020-FY2022, "
-        "Q4 FY2022"
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = 52 weeks ended Jan 28, 2023 (the filing: \"fiscal "
+        "2022 ended January 28, 2023\"); covers FY2020-FY2022, Q4 FY2022"
     )
 
 
@@ -208,8 +208,8 @@ def test_calendar_shift0(shift0: Calendar) -> None:
     assert shift0.end_year(2023) == 2023
     assert [shift0.fiscal_year_of(p) for p in shift0.periods] == [2023, 2023, 2023, 2022, 2022, 2021]
     assert shift0.describe() == (
-        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = year ended Jan 28, 2023; covers FY2021-FY2023, "
-        "Q4 FY2023"
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = 52 weeks ended Jan 28, 2023 (the filing: \"year "
+        "ended January 28, 2023 (\u201cfiscal 2023\u201d)\"); covers FY2021-FY2023, Q4 FY2023"
     )
 
 
@@ -218,7 +218,8 @@ def test_calendar_votes_shift_from_label_then_weeks_phrase() -> None:
                          "Fiscal 2023 consisted of 53 weeks; the 53 weeks ended February 3, 2024."])
     assert (cal.year_end_month, cal.year_end_day, cal.shift) == (2, 3, 1)
     assert cal.describe() == (
-        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = year ended Feb 3, 2024; covers FY2023"
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal 2023 = year ended Feb 3, 2024 (the filing: \"Fiscal 2023 "
+        "consisted of 53 weeks; the 53 weeks ended February 3, 2024\"); covers FY2023"
     )
 
 
@@ -234,8 +235,8 @@ def test_calendar_of_a_quarterly_report_without_a_stated_year_end() -> None:
     q = next(p for p in cal.periods if p.months == 3)
     assert (cal.fiscal_year_of(q), cal.quarter_of(q)) == (2023, 2)
     assert cal.describe() == (
-        "FY ends late Jan/early Feb (52/53 weeks); fiscal N ends in Feb of N+1; covers 6 months ended Jul 29, 2023, "
-        "Q2 FY2023"
+        "FY ends late Jan/early Feb (52/53 weeks); fiscal N ends in Feb of N+1 (the filing: \"Fiscal 2023 will end "
+        "February 3, 2024\"); covers 6 months ended Jul 29, 2023, Q2 FY2023"
     )
 
 
@@ -253,7 +254,8 @@ def test_calendar_day_first_annual_report() -> None:
     cal = read_calendar(["Annual Report for the year ended 31 March 2023"], [("2023", "Year ended 31 March"),
                                                                           ("2022", "Year ended 31 March")])
     assert (cal.year_end_month, cal.year_end_day, cal.shift) == (3, 31, 0)
-    assert cal.describe() == "FY ends Mar 31; fiscal 2023 = year ended Mar 31, 2023; covers FY2022-FY2023"
+    assert cal.describe() == ("FY ends Mar 31; fiscal 2023 = year ended Mar 31, 2023 (assumed: the filing does not "
+                              "name its fiscal years); covers FY2022-FY2023")
 
 
 def test_calendar_json_round_trip(shift1: Calendar) -> None:

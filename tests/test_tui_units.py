@@ -29,7 +29,7 @@ from mfr_tui.keys import KEYS, display_keys, load_keymap
 from mfr_tui.messages import IngestProgressed
 from mfr_tui.screens.modals import PathSuggester
 from mfr_tui.state import IngestState, fmt_seconds
-from mfr_tui.widgets.library import matches
+from mfr_tui.widgets.library import calendar_lines, matches
 
 
 def fake_answer(question: str = QUESTION):  # type: ignore[no-untyped-def]
@@ -201,3 +201,23 @@ async def test_path_completion_offers_folders_and_pdfs(tmp_path: Path) -> None:
     assert await s.get_suggestion(str(tmp_path / "fi")) == str(tmp_path / "filings") + "/"
     assert await s.get_suggestion(str(tmp_path / "filings") + "/") == str(tmp_path / "filings" / "3M_2018_10K.pdf")
     assert await s.get_suggestion(str(tmp_path / "nothing" / "x")) is None
+
+
+def test_library_detail_shows_the_fiscal_year_naming_and_its_evidence() -> None:
+    from engine.periods import read_calendar
+
+    columns = [("52 Weeks Ended January 28, 2023", "Statements of Operations")]
+    stated = read_calendar(["For the fiscal year ended January 28, 2023",
+                            "the fiscal year ended January 28, 2023 (\u201cfiscal 2022\u201d)"], columns).to_json()
+    lines = [t.plain for t in calendar_lines(stated)]
+    assert lines == [
+        "Periods: FY ends late Jan/early Feb (52/53 weeks); covers FY2022",
+        "Fiscal years: fiscal 2022 = 52 weeks ended Jan 28, 2023 · the filing: \u201cfiscal year ended January 28, "
+        "2023 (\u201cfiscal 2022\u201d)\u201d",
+    ]
+    assumed = calendar_lines(read_calendar(["For the fiscal year ended January 28, 2023"], columns).to_json())
+    assert assumed[1].plain.endswith("· assumed: the filing does not name its fiscal years")
+    assert any(span.style == "yellow" for span in assumed[1].spans)
+    old = {"summary": "FY ends Dec 31; fiscal 2022 = year ended Dec 31, 2022"}  # stored before the naming was read
+    assert [t.plain for t in calendar_lines(old)] == ["Periods: FY ends Dec 31; fiscal 2022 = year ended Dec 31, 2022"]
+    assert calendar_lines({}) == []

@@ -1,6 +1,7 @@
 """Fiscal calendars of the filings a question searches: read at ingest (the metadata stage stores one in the
-catalogue); a library ingested before that gets each filing's calendar read once on first use and stored, so
-the answerer never reads a filing's pages twice."""
+catalogue); a library ingested before that, or before calendars recorded how the filing names its years
+(``naming``), gets each filing's calendar read once on first use and stored, so the answerer never reads a
+filing's pages twice."""
 
 from __future__ import annotations
 
@@ -29,8 +30,13 @@ def read_and_store(store: CalendarStore, doc_id: str) -> Calendar:
     return calendar
 
 
+def is_current(stored: dict[str, Any]) -> bool:
+    """Whether a stored calendar holds everything this version reads (the naming of its years and its evidence)."""
+    return bool(stored) and "naming" in stored
+
+
 class Calendars:
-    """Calendars by document id: from memory, else the document's stored one, else read and stored."""
+    """Calendars by document id: from memory, else the document's stored one when current, else read and stored."""
 
     def __init__(self) -> None:
         self._cache: dict[str, Calendar] = {}
@@ -41,7 +47,7 @@ class Calendars:
             if doc_id in self._cache:
                 return self._cache[doc_id]
         doc = store.document(doc_id)
-        cal = Calendar.from_json(doc.calendar) if doc.calendar else read_and_store(store, doc_id)
+        cal = Calendar.from_json(doc.calendar) if is_current(doc.calendar) else read_and_store(store, doc_id)
         with self._lock:
             self._cache[doc_id] = cal
         return cal

@@ -44,6 +44,32 @@ def stage_marks(doc: Document) -> Text:
     return out
 
 
+def calendar_lines(calendar: dict[str, object]) -> list[Text]:
+    """The detail lines for a filing's stored calendar: its periods, then how it names its fiscal years with the
+    filing's own phrase, or marked as assumed where the filing does not say. A calendar stored before the naming
+    was read shows its one summary line."""
+    naming = calendar.get("naming")
+    if not isinstance(naming, dict):
+        summary = str(calendar.get("summary", ""))
+        return [Text(f"Periods: {summary}", style="dim", no_wrap=True, overflow="ellipsis")] if summary else []
+    out: list[Text] = []
+    periods = str(calendar.get("periods_summary", ""))
+    if periods:
+        out.append(Text(f"Periods: {periods}", style="dim", no_wrap=True, overflow="ellipsis"))
+    rule = str(naming.get("rule", ""))
+    if rule:
+        line = Text("Fiscal years: ", style="dim", no_wrap=True, overflow="ellipsis")
+        line.append(rule)
+        evidence = [str(e) for e in naming.get("evidence", []) or []]
+        if naming.get("stated") and evidence:
+            line.append(" · the filing: ", style="dim")
+            line.append(f"“{evidence[0]}”", style="italic")
+        else:
+            line.append(" · assumed: the filing does not name its fiscal years", style="yellow")
+        out.append(line)
+    return out
+
+
 class LibraryPane(Vertical):
     """All filings with company, form, period, counts and status; space marks the scope of questions."""
 
@@ -181,10 +207,7 @@ class LibraryPane(Vertical):
                     style="dim")
         marks = stage_marks(d)
         marks.no_wrap, marks.overflow = True, "ellipsis"
-        lines = [head, marks]
-        summary = str((d.calendar or {}).get("summary", ""))
-        if summary:
-            lines.insert(1, Text(f"Periods: {summary}", style="dim", no_wrap=True, overflow="ellipsis"))
+        lines = [head, *calendar_lines(d.calendar or {}), marks]
         both = Text("\n").join(lines)
         both.no_wrap, both.overflow = True, "ellipsis"
         detail.update(both)
