@@ -191,3 +191,34 @@ def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_a
     # a bare number is no amount; a question that is not yes/no gets no verdict
     assert parse("Did net sales grow over 3 years?").threshold is None
     assert decided(ThresholdVerdict(), "What were net sales above $10 billion in FY2022?", tables) == ""
+
+
+def test_a_year_two_namings_could_mean_is_answered_the_filers_way_and_the_other_reading_is_given() -> None:
+    from asking import resolve
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import naming_note
+    from engine.periods import read_calendar
+
+    columns = ["52 Weeks Ended January 28, 2023", "52 Weeks Ended January 29, 2022"]
+    income = {"title": "Consolidated Statements of Earnings", "units": "$ in millions", "scale": 1e6,
+              "columns": columns, "rows": [{"label": "Net sales", "values": ["8,630.9", "6,152.0"],
+                                            "numbers": [8630.9, 6152.0]}]}
+    # the filing never pairs a fiscal-year label with a date: the retail reading is assumed
+    silent = read_calendar(["Annual Report. For the fiscal year ended January 28, 2023."],
+                           [(c, "") for c in columns])
+    assert not silent.naming_stated and silent.other_reading(2022) == 2021
+    tables = [TableSource(1, income, calendar=silent)]
+    q = parse("What were net sales in fiscal 2022?")
+    res = resolve(q, tables, silent)
+    assert res.confident and res.cells[0].value == 8630.9
+    note = naming_note(q, tables, silent, res)
+    assert note.startswith("Read as the filing's fiscal 2022; the filing does not say how it names its years.")
+    assert "means the year ended January 29, 2022 (the filing's fiscal 2021) instead: 6,152 million" in note
+    assert note.endswith("[1].")
+    # a filing that names its years says which: no other reading
+    stated = read_calendar(["Net sales for fiscal 2022 (52 weeks ended January 28, 2023) rose."],
+                           [(c, "") for c in columns])
+    assert stated.naming_stated
+    assert naming_note(q, [TableSource(1, income, calendar=stated)], stated,
+                       resolve(q, [TableSource(1, income, calendar=stated)], stated)) == ""

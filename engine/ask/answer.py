@@ -28,7 +28,15 @@ from engine.ask.checks import (
     inferred_citations,
     stated_checks,
 )
-from engine.ask.compose import LEADING_VERDICT, CellWork, extractive_text, joined, one_voice, refusal_text
+from engine.ask.compose import (
+    LEADING_VERDICT,
+    CellWork,
+    extractive_text,
+    joined,
+    naming_note,
+    one_voice,
+    refusal_text,
+)
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
@@ -130,6 +138,8 @@ class Answerer:
         said = extractive_text(res, computation, calendar)
         if said and computation is None and not counts_what_is_asked(q, res):
             said = ""  # "how many vendors ...": a cell whose row counts no vendors is not the answer
+        if said and computation is None and (note := naming_note(q, sources, calendar, res)):
+            said = f"{said}\n{note}"
         stated = f"{verdict.text}\n{said}".strip() if verdict is not None else said
         return CellWork(res, computation, calendar, gap.text if gap else "", stated, verdict)
 

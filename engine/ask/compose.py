@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.ask.cells import Resolution, judge
+from engine.ask.cells import Resolution, TableSource, judge, resolve
 from engine.ask.checks import REFUSAL, answer_numbers
 from engine.ask.decisions import Computation, Decision
 from engine.ask.question import Question
@@ -52,6 +52,28 @@ def extractive_text(res: Resolution, computation: Computation | None, calendar: 
         for c in res.cells:
             lines.append(f"{res.shown(c)}: {c.row}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
     return "\n".join(lines)
+
+
+def naming_note(question: Question, sources: Sequence[TableSource], calendar: Calendar | None,
+                res: Resolution) -> str:
+    """For a stated cell of a fiscal year the question names, when the filing does not say how it names its
+    years and the year end allows two namings (``Calendar.other_reading``: a year ending January to March): the
+    reading used, and the cell of the other reading with its value. '' otherwise."""
+    asked = question.asked
+    if (calendar is None or calendar.naming_stated or not res.confident or not res.cells or asked.fiscal_year is None
+            or asked.fiscal_year not in asked.fiscal_named or asked.end is not None or asked.instant is not None):
+        return ""
+    other = calendar.other_reading(asked.fiscal_year)
+    if other is None:
+        return ""
+    alt = resolve(question.shifted(other - asked.fiscal_year), sources, calendar)
+    c = next((c for c in alt.cells if c.period_fit >= 0.99 and c.row == res.cells[0].row), None)
+    if c is None:
+        return ""
+    span = f"year ended {c.period.end:%B %-d, %Y}" if c.period is not None and c.period.end else c.column
+    return (f"Read as the filing's fiscal {asked.fiscal_year}; the filing does not say how it names its years. If "
+            f"\u201cfiscal {asked.fiscal_year}\u201d means the {span} (the filing's fiscal {other}) instead: "
+            f"{res.shown(c)} ({c.doc}, p. {c.page}) [{c.marker}].")
 
 
 @dataclass
