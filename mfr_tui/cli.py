@@ -182,6 +182,10 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
         sys.stdout.write("Unverified numbers: " + ", ".join(c.value for c in bad) + "\n")
     if answer.computation:
         sys.stdout.write(f"Computation: {answer.computation}\n")
+    if answer.contradicted:
+        # streamed as the model wrote them, they are not part of the answer
+        sys.stdout.write("The model also said, contradicting what the code found (not part of the answer):\n")
+        sys.stdout.write("".join(f"  x {sentence}\n" for sentence in answer.contradicted))
     return EXIT_OK
 
 
