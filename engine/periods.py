@@ -636,16 +636,26 @@ class Calendar:
                 rule = "fiscal N ends in late Dec of N or early Jan of N+1"
         return rule
 
-    def naming(self) -> str:
-        """``naming_rule`` with the evidence or the assumption: "fiscal 2022 = 52 weeks ended Jan 28, 2023 (the
-        filing: "Fourth Quarter Fiscal 2022 Results ... quarter ended January 28, 2023")", "fiscal 2023 = year ended
-        Dec 31, 2023 (assumed: the filing does not name its fiscal years)"; "" when the year end is unknown."""
-        rule = self.naming_rule()
-        if not rule:
-            return ""
+    def naming_why(self) -> str:
+        """Why ``naming_rule`` holds: 'the filing: "Fourth Quarter Fiscal 2022 Results ... quarter ended January 28,
+        2023"', or "assumed: the filing does not name its fiscal years", with what filers who name years the other
+        way call the year where two namings are in use ("; others call the year ended Jan 28, 2023 fiscal 2023")."""
         if self.naming_stated and self.naming_evidence:
-            return f'{rule} (the filing: "{self.naming_evidence[0]}")'
-        return f"{rule} (assumed: the filing does not name its fiscal years)"
+            return f'the filing: "{self.naming_evidence[0]}"'
+        why = "assumed: the filing does not name its fiscal years"
+        annual = [p for p in self.periods if p.months == 12 and p.end is not None and not p.instant
+                  and self.at_year_end(p.end)]
+        if annual and (fy := self.fiscal_year_of(annual[0])) is not None and self.other_reading(fy) is not None:
+            other = fy + 1 if self.shift else fy - 1
+            why += f"; others call the year ended {_fmt_date(annual[0].end, short=True)} fiscal {other}"  # type: ignore[arg-type]
+        return why
+
+    def naming(self) -> str:
+        """``naming_rule`` and ``naming_why``: "fiscal 2022 = 52 weeks ended Jan 28, 2023 (the filing: "Fourth
+        Quarter Fiscal 2022 Results ... quarter ended January 28, 2023")", "fiscal 2023 = year ended Dec 31, 2023
+        (assumed: the filing does not name its fiscal years)"; "" when the year end is unknown."""
+        rule = self.naming_rule()
+        return f"{rule} ({self.naming_why()})" if rule else ""
 
     def describe(self, naming: bool = True) -> str:
         """One line for a UI detail line, e.g. "FY ends late Jan/early Feb (52/53 weeks); fiscal 2022 = 52 weeks
@@ -709,7 +719,7 @@ class Calendar:
             "summary": self.describe(),
             "periods_summary": self.describe(naming=False),
             "naming": {"stated": self.naming_stated, "evidence": list(self.naming_evidence),
-                       "rule": self.naming_rule(), "summary": self.naming()},
+                       "rule": self.naming_rule(), "why": self.naming_why(), "summary": self.naming()},
         }
 
     @staticmethod

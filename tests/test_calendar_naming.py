@@ -293,7 +293,7 @@ def test_a_filing_that_never_names_its_years_is_assumed() -> None:
     assert _naming(cal) == (1, False)
     assert cal.naming_evidence == ()
     assert cal.naming() == "fiscal 2022 = 52 weeks ended Jan 28, 2023 (assumed: the filing does not name its " \
-        "fiscal years)"
+        "fiscal years; others call the year ended Jan 28, 2023 fiscal 2023)"
     assert cal.other_reading(2022) == 2021
 
 
@@ -334,7 +334,9 @@ def test_naming_round_trips_and_old_calendars_load_as_assumed() -> None:
                         _RETAIL_COLUMNS)
     stored = cal.to_json()
     assert stored["naming"] == {"stated": True, "evidence": ["fiscal 2022 (52 weeks ended January 28, 2023)"],
-                                "rule": "fiscal 2022 = 52 weeks ended Jan 28, 2023", "summary": cal.naming()}
+                                "rule": "fiscal 2022 = 52 weeks ended Jan 28, 2023",
+                                "why": 'the filing: "fiscal 2022 (52 weeks ended January 28, 2023)"',
+                                "summary": cal.naming()}
     assert stored["periods_summary"] == "FY ends late Jan/early Feb (52/53 weeks); covers FY2021-FY2022"
     assert Calendar.from_json(stored) == cal
     old = {k: v for k, v in stored.items() if k not in ("naming", "periods_summary")}

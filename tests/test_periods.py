@@ -255,7 +255,8 @@ def test_calendar_day_first_annual_report() -> None:
                                                                           ("2022", "Year ended 31 March")])
     assert (cal.year_end_month, cal.year_end_day, cal.shift) == (3, 31, 0)
     assert cal.describe() == ("FY ends Mar 31; fiscal 2023 = year ended Mar 31, 2023 (assumed: the filing does not "
-                              "name its fiscal years); covers FY2022-FY2023")
+                              "name its fiscal years; others call the year ended Mar 31, 2023 fiscal 2022); covers "
+                              "FY2022-FY2023")
 
 
 def test_calendar_json_round_trip(shift1: Calendar) -> None:

@@ -212,11 +212,12 @@ def test_library_detail_shows_the_fiscal_year_naming_and_its_evidence() -> None:
     lines = [t.plain for t in calendar_lines(stated)]
     assert lines == [
         "Periods: FY ends late Jan/early Feb (52/53 weeks); covers FY2022",
-        "Fiscal years: fiscal 2022 = 52 weeks ended Jan 28, 2023 · the filing: \u201cfiscal year ended January 28, "
-        "2023 (\u201cfiscal 2022\u201d)\u201d",
+        "Fiscal years: fiscal 2022 = 52 weeks ended Jan 28, 2023 · the filing: \"fiscal year ended January 28, "
+        "2023 (\u201cfiscal 2022\u201d)\"",
     ]
     assumed = calendar_lines(read_calendar(["For the fiscal year ended January 28, 2023"], columns).to_json())
-    assert assumed[1].plain.endswith("· assumed: the filing does not name its fiscal years")
+    assert assumed[1].plain.endswith("· assumed: the filing does not name its fiscal years; others call the year "
+                                     "ended Jan 28, 2023 fiscal 2023")
     assert any(span.style == "yellow" for span in assumed[1].spans)
     old = {"summary": "FY ends Dec 31; fiscal 2022 = year ended Dec 31, 2022"}  # stored before the naming was read
     assert [t.plain for t in calendar_lines(old)] == ["Periods: FY ends Dec 31; fiscal 2022 = year ended Dec 31, 2022"]

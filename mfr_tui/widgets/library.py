@@ -60,12 +60,11 @@ def calendar_lines(calendar: dict[str, object]) -> list[Text]:
     if rule:
         line = Text("Fiscal years: ", style="dim", no_wrap=True, overflow="ellipsis")
         line.append(rule)
-        evidence = [str(e) for e in naming.get("evidence", []) or []]
-        if naming.get("stated") and evidence:
-            line.append(" · the filing: ", style="dim")
-            line.append(f"“{evidence[0]}”", style="italic")
+        why = str(naming.get("why", ""))
+        if naming.get("stated"):
+            line.append(f" · {why}", style="dim")
         else:
-            line.append(" · assumed: the filing does not name its fiscal years", style="yellow")
+            line.append(f" · {why}", style="yellow")
         out.append(line)
     return out
 
