@@ -439,7 +439,10 @@ def column_period(header: str, context: str = "") -> Period | None:
         if end is None and year is not None and fiscal_year is None and quarter is None:
             mds = _month_days(ctx) or [(f.day.month, f.day.day) for f in _find_dates(ctx)]
             if len(set(mds)) == 1:
-                end = _safe_date(year, *mds[0])
+                # a year that ends in the first week of January (a 52/53-week calendar year) is labelled by the
+                # year it covers: "2022" over "January 1, 2023" ends on January 1, 2023
+                month, day = mds[0]
+                end = _safe_date(year + 1 if (month, day) <= (1, _FIRST_WEEK) else year, month, day)
     if instant:
         months = None
     if end is None and year is None and fiscal_year is None and quarter is None:
@@ -448,6 +451,8 @@ def column_period(header: str, context: str = "") -> Period | None:
                   label=text)
 
 
+_FIRST_WEEK = 7
+"""Days of January in which a fiscal year that ends there is the year before's (a 52/53-week calendar year)."""
 _CHANGE_FREE = re.compile(r"\b(?:percent(?:age)?|change|vs\.?|versus)\b", re.I)
 
 

@@ -373,3 +373,14 @@ def test_columns_after_the_reported_period_are_schedules_not_periods() -> None:
     years = sorted({cal.fiscal_year_of(p) for p in cal.periods})
     assert years == [2017, 2018]
     assert cal.describe().endswith("covers FY2017-FY2018")
+
+
+def test_a_bare_year_over_a_first_week_of_january_date_ends_in_the_next_year() -> None:
+    # a 52/53-week calendar year labels the year ended January 1, 2023 "2022"
+    p = column_period("2022", "Consolidated Balance Sheets At January 1, 2023")
+    assert p is not None and p.end == date(2023, 1, 1) and p.instant
+    cal = Calendar(1, 1, shift=1, weeks=True)
+    assert cal.fiscal_year_of(p) == 2022
+    # any other day keeps the label's year
+    q = column_period("2022", "Consolidated Balance Sheets as of December 31")
+    assert q is not None and q.end == date(2022, 12, 31)
