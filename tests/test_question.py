@@ -222,3 +222,23 @@ def test_a_year_two_namings_could_mean_is_answered_the_filers_way_and_the_other_
     assert stated.naming_stated
     assert naming_note(q, [TableSource(1, income, calendar=stated)], stated,
                        resolve(q, [TableSource(1, income, calendar=stated)], stated)) == ""
+
+
+def test_wordings_of_the_same_question_parse_the_same() -> None:
+    # a yes/no question may open with a phrase set off by a comma
+    for text in ("As of FY2022, is the operating margin improving?", "Between FY20 and FY21, did PP&E grow?",
+                 "Historically, have gross margins been consistent?"):
+        assert parse(text).yes_no, text
+    assert not parse("In FY2022, what was revenue?").yes_no
+    # "which of A, B and C ... the most" lists what "among A, B and C, which ... the most" lists
+    among = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
+    which = parse("In FY2023, which of operations, investing and financing activities brought in the most cash?")
+    assert among.ranking is not None and which.ranking is not None
+    assert which.ranking.names[:2] == among.ranking.names[:2] and which.ranking.highest
+    # an N-year average said as "averaged over the N years"
+    assert parse("What is capex as a % of revenue, averaged over the 3 years FY2017 - FY2019?").averaged == (
+        2017, 2018, 2019)
+    # a definition followed by the question it serves
+    q = parse("With DPO defined as 365 * (average accounts payable between FY2016 and FY2017) / (FY2017 COGS), what "
+              "was the DPO for FY2017?")
+    assert q.formula is not None and q.formula[0].endswith("/ (FY2017 COGS)")

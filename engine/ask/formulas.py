@@ -210,7 +210,9 @@ def definition(question: str) -> tuple[str, str] | None:
     A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
     years = re.findall(r"(?:19|20)\d{2}", question)
     year = max(years) if years else ""
-    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|$)", question, re.I | re.S)
+    # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
+    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|,\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question,
+                  re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
     plain = re.sub(r"\([^)]*\)", " ", question)  # asides such as "(from the cash flow statement)" left out
@@ -291,7 +293,10 @@ def item_known(phrase: str) -> bool:
 
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 _SPAN = re.compile(rf"{_FY}\s*(?:-|–|to|through|and)\s*{_FY}", re.I)
-_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[- ]year average\b", re.I)
+_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[- ]year average\b"
+                      r"|\baverage[ds]?\s+(?:over|across|for)\s+(?:the\s+)?(?:last\s+|past\s+)?(\d|two|three|four|five)\s+"
+                      r"(?:fiscal\s+)?years\b", re.I)
+"""An N-year average: "3 year average of X", "X averaged over the 3 years FY2017 - FY2019"."""
 
 
 def averaged_years(question: str) -> list[int]:
@@ -302,7 +307,7 @@ def averaged_years(question: str) -> list[int]:
     if not avg or not span:
         return []
     a, b = sorted((int(span.group(1)), int(span.group(2))))
-    n = avg.group(1).lower()
+    n = (avg.group(1) or avg.group(2)).lower()
     count = int(n) if n.isdigit() else _WORDS[n]
     return list(range(a, b + 1)) if b - a + 1 == count else []
 

@@ -24,6 +24,7 @@ from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
 from engine.vocabulary import LineItem, items_named, ratio_named
+from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
 
@@ -55,8 +56,10 @@ class Intent(StrEnum):
 # --- cue words -------------------------------------------------------------------------------------------------
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
-_YES_NO = re.compile(r"^(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|should|shall|may|might)\b",
-                     re.I)
+_YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|should|"
+                     r"shall|may|might)\b", re.I)
+"""A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
+or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
 _WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|"
                   r"explain\w* the (?:change|increase|decrease|decline))\b", re.I)
 _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
@@ -111,6 +114,9 @@ _CONSISTENT = re.compile(r"\bconsistent", re.I)
 _PART = re.compile(r"\b((?:[A-Z][\w&-]*\s+){0,2}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?(?:segment|business|division|unit)\b")
 _AMONG = re.compile(r"\b(?:among|of|between)\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
                     r"(?:,\s*[\w&'’ -]+?)*,?\s+(?:and|or)\s+[\w&'’ -]+?)\s*[,:]?\s*(?:which|what)\b", re.I)
+_WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
+                       r"(?:,\s*[\w&'’ -]+?)*),?\s+(?:and|or)\s+(?P<last>[\w&'’ -]+?)\s+(?=(?:\w+\s+){0,4}?"
+                       r"(?:the\s+)?(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b)", re.I)
 _MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum)\b", re.I)
 _LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum)\b", re.I)
 _LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
@@ -376,19 +382,38 @@ def _direction(low: str) -> str:
     return ""
 
 
+def _which_of(plain: str) -> tuple[str, str] | None:
+    """("A, B and C", what follows) of "which of A, B and C <verb> the most ...": the list ends where the last item
+    stops naming a line item the vocabulary knows (alone, or as the cash of an activity)."""
+    m = _WHICH_OF.search(plain)
+    if not m:
+        return None
+    items = _LIST_SPLIT.split(m.group("list"))
+    words = m.group("last").split()
+    for k in range(len(words), 0, -1):
+        last = " ".join(words[:k])
+        if item_named(last) is not None or item_named(f"cash from {last}") is not None:
+            listed = ", ".join([*items, last])
+            return listed.rsplit(", ", 1)[0] + " and " + last, " ".join(words[k:]) + plain[m.end():]
+    return None
+
+
 def _ranking(text: str) -> Ranking | None:
     plain = re.sub(r"\([^)]*\)", " ", text)  # "(or lost the least)": an aside restating the same order
     m = _AMONG.search(plain)
-    if not m:
+    if m:
+        listed, rest = m.group("list"), plain[m.end():]
+    elif found := _which_of(plain):
+        listed, rest = found
+    else:
         return None
-    rest = plain[m.end():]
     most, least = _MOST.search(rest), _LEAST.search(rest)
     if bool(most) == bool(least):
         return None
     word = most or least
     assert word is not None
     highest = bool(most) != bool(_LOSS.search(rest[: word.start()]))
-    names = tuple(n.strip() for n in _LIST_SPLIT.split(m.group("list")) if n.strip())
+    names = tuple(n.strip() for n in _LIST_SPLIT.split(listed) if n.strip())
     return Ranking(names, highest, "cash" in text.lower())
 
 
