@@ -135,7 +135,7 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     from engine.ask.decisions import Decision
 
     income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"], {
-        "Net sales": [1234.0, 1100.0], "Operating income": [1196.0, 1000.0],
+        "Net sales": [1234.0, 1100.0], "Operating income": [1196.0, 100.0],
         "Depreciation and amortization": [636.0, 600.0]})
     tables = [TableSource(1, income)]
     # a verdict: "No" decided, the model's sentence says it improved
@@ -155,6 +155,11 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     kept = ("EBITDA is operating income of $1,196 million plus D&A of $636 million [1]. Operating income was "
             "$1,196 million [1].")
     assert one_voice(kept, ebitda, None, comp, res, None, stated=True).folded == []
+    margin_pct = parse("What was FY2022 operating income as a % of net sales?")
+    pct = compute(margin_pct, tables)
+    assert pct is not None
+    explained = "It is operating income divided by net sales, multiplied by 100 [1]."
+    assert one_voice(explained, margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True).folded == []
     wrong = one_voice("EBITDA for FY2022 is $1,196 million [1].", ebitda, None, comp, res, None, stated=True)
     assert wrong.text == "" and "not the code's figure" in wrong.folded[0]
     # a stated cell: another year's figure compared with it stays; given in its place, it is folded

@@ -128,14 +128,12 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
         return ""
     names_it = any(_names(sentence, n) for n in names)
     for q in said:
+        if any(same_number(q, value) and (not item or _names(sentence, item)) for value, item in support):
+            continue  # a term or constant of the computation, said as what it is ("multiplying by 100")
         v = judge(q, res, calendar, [])
         if v.status in {"other_period", "other_row"} and res.cells:
             return f"{q.raw} {v.note}"
-        if not names_it:
-            continue
-        if any(same_number(q, value) and (not item or _names(sentence, item)) for value, item in support):
-            continue
-        if v.status != "verified":
+        if names_it and v.status != "verified":
             return f"{q.raw} is not the code's figure for it"
     return ""
 
