@@ -247,3 +247,34 @@ def test_wordings_of_the_same_question_parse_the_same() -> None:
     q = parse("With DPO defined as 365 * (average accounts payable between FY2016 and FY2017) / (FY2017 COGS), what "
               "was the DPO for FY2017?")
     assert q.formula is not None and q.formula[0].endswith("/ (FY2017 COGS)")
+
+
+def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
+    from asking import resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Computation, Decision
+
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"],
+                   {"Net sales": [34229.0, 35355.0], "Operating income": [6539.0, 7369.0]})
+    tables = [TableSource(1, income)]
+    q = parse("How much did the operating margin change from FY2021 to FY2022?")
+    res = resolve(q, tables)
+    change = Computation("change", -1.74, "FY2021: 20.84%; FY2022: 19.10%; change = -1.74 percentage points", [],
+                         steps=[20.84, 19.10], ends=(20.84, 19.10))
+    said = "It fell by 1.74 percentage points, from 19.1% to 20.8% [1]."
+    voiced = one_voice(said, q, None, change, res, None, stated=True)
+    assert voiced.folded and "from 19.1% to 20.8%" in voiced.folded[0]
+    assert one_voice("It fell from 20.8% to 19.1% [1].", q, None, change, res, None, stated=True).folded == []
+    # a ranking: a sentence that picks another listed item
+    ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
+    pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",
+                    figures=(1824e6, -962e6, -1806e6))
+    wrong = one_voice("Investing activities brought in the most cash, -$962 million [1].", ranked, pick, None,
+                      resolve(ranked, tables), None, stated=False)
+    assert wrong.folded and "picks investing" in wrong.folded[0]
+    right = one_voice("Operations brought in the most cash [1].", ranked, pick, None, resolve(ranked, tables), None,
+                      stated=False)
+    assert right.folded == []

@@ -71,7 +71,7 @@ def is_count(q: Quantity) -> bool:
 _RESULT_UNIT = re.compile(r"\s*(?:days?|times|x)\b", re.I)
 
 
-def _result_like(q: Quantity, text: str) -> bool:
+def result_like(q: Quantity, text: str) -> bool:
     """Whether an answer's number reads as a metric's result rather than an amount from a statement: a percent,
     a ratio (decimals, under 100, no currency or scale), or a number of days or times."""
     if q.currency or q.scale != 1.0:
@@ -127,7 +127,7 @@ def check_numbers(
     # arithmetic unless it is worked out from found figures (``derived``, below)
     uncomputed = question is not None and not computed and question.formula is not None
     for q in said:
-        if uncomputed and _result_like(q, text):
+        if uncomputed and result_like(q, text):
             checks.append(Check(q.raw, False, "", "the model's own figure for the metric asked: the code could not "
                                 "compute it from the cells", "missing", q.value))
             continue

@@ -13,16 +13,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
-from engine.ask.checks import REFUSAL, answer_numbers
+from engine.ask.checks import REFUSAL, answer_numbers, result_like
 from engine.ask.decisions import Computation, Decision
+from engine.ask.formulas import fmt
 from engine.ask.question import Question
-from engine.numbers import same_number
+from engine.numbers import quantities, same_number
 from engine.periods import Calendar
 from engine.types import Retrieval
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
+_FROM_TO = re.compile(r"\bfrom\s+(?P<a>[^\s,;]+(?:\s+(?:million|billion|thousand|%))?)\s+(?:\S+\s+){0,4}?to\s+"
+                      r"(?P<b>[^\s,;]+(?:\s+(?:million|billion|thousand|%))?)", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
                    r"deteriorat\w*)\b", re.I)
@@ -116,12 +120,36 @@ def _names(sentence: str, name: str) -> bool:
     return bool(name) and re.search(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", sentence.lower()) is not None
 
 
+def _reversed(sentence: str, ends: tuple[float, float] | None) -> str:
+    """Why a sentence states a change the wrong way round ("from 19.1% to 20.8%" for a fall from 20.84 to 19.10);
+    '' otherwise."""
+    if ends is None or ends[0] == ends[1]:
+        return ""
+    old, new = ends
+    for m in _FROM_TO.finditer(sentence):
+        a, b = quantities(m.group("a")), quantities(m.group("b"))
+        if a and b and same_number(a[0], new) and same_number(b[0], old) and not same_number(a[0], old):
+            return f"says it went from {a[0].raw} to {b[0].raw}; the code found {fmt(old)} -> {fmt(new)}"
+    return ""
+
+
+def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
+    """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
+    if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
+        return ""
+    said = [n for n in question.ranking.names if _names(sentence, n.split()[0])]
+    if said and decision.choice not in said:
+        return f"picks {said[0]}; the code found {decision.choice}"
+    return ""
+
+
 def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, main: Sequence[float],
-                     support: Sequence[tuple[float, str]], names: Sequence[str]) -> str:
+                     support: Sequence[tuple[float, str]], names: Sequence[str], metric: bool = False) -> str:
     """Why a sentence's figure contradicts the code's cells or computation ('' when it does not): a cell of
     another period or row given instead of the one asked, or, in a sentence that names the decided measure, a
     figure that is not the decision's (a term of the computation counts only where the sentence names that
-    term: "EBITDA is $1,196 million" gives operating income as EBITDA). A sentence that states the decided
+    term: "EBITDA is $1,196 million" gives operating income as EBITDA), or, for a ``metric`` the code computed,
+    a ratio or percentage of the model's own ("= 1.31"). A sentence that states the decided
     figure itself only compares it with others ("up from $1,100 million in 2021")."""
     said = answer_numbers(sentence)
     if any(same_number(q, v) for q in said for v in main):
@@ -133,6 +161,8 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
         v = judge(q, res, calendar, [])
         if v.status in {"other_period", "other_row"} and res.cells:
             return f"{q.raw} {v.note}"
+        if metric and result_like(q, sentence) and v.status != "verified":
+            return f"{q.raw} is a result of the model's own, not the code's computation"
         if names_it and v.status != "verified":
             return f"{q.raw} is not the code's figure for it"
     return ""
@@ -153,15 +183,21 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         support += [(x, "") for x in computation.steps]  # an average or derived total: whatever the sentence calls it
     if stated:
         main += [v for c in res.cells for v in (c.value, c.amount)]
-    names = [m.name for m in question.measures] + ([question.ratio[0]] if question.ratio else [])
+    names = [n for m in question.measures for n in m.names] + ([question.ratio[0]] if question.ratio else [])
+    ends = (computation.ends if computation is not None else None) or (decision.ends if decision else None)
     kept: list[str] = []
     folded: list[str] = []
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
         why = ""
         if decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
-        if not why and (computation is not None or stated):
-            why = _figure_conflict(sentence, res, calendar, main, support, names if computation is not None else [])
+        if not why and decision is not None:
+            why = _other_choice(sentence, decision, question)
+        if not why:
+            why = _reversed(sentence, ends)
+        if not why:
+            why = _figure_conflict(sentence, res, calendar, main, support, names,
+                                   computation is not None and computation.kind in {"formula", "ratio"})
         if why:
             folded.append(f"{sentence} ({why})")
         else:

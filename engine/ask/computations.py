@@ -101,7 +101,7 @@ class MetricChange:
         text = f"FY{old}: {a.text}; FY{new}: {b.text}; change = {diff:+.2f}{unit}"
         markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
         return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
-                                                a.terms + b.terms))
+                                                a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value)))
 
 
 class Cagr:
@@ -211,10 +211,12 @@ class Growth:
             growth = diff / abs(old.value) * 100
             text = (f"({fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}]) / {fmt(abs(old.value))} "
                     f"x 100 = {growth:.2f}% ({new.label}, {new.column} vs {old.column})")
-            return _computed(self.name, Computation("growth", round(growth, 4), text, [new, old]))
+            return _computed(self.name, Computation("growth", round(growth, 4), text, [new, old],
+                                                    ends=(old.value, new.value)))
         text = (f"{fmt(new.value)} [{new.marker}] - {fmt(old.value)} [{old.marker}] = {fmt(diff)} "
                 f"({new.label}, {new.column} vs {old.column})")
-        return _computed(self.name, Computation("difference", round(diff, 4), text, [new, old]))
+        return _computed(self.name, Computation("difference", round(diff, 4), text, [new, old],
+                                                ends=(old.value, new.value)))
 
 
 def rounded(comp: Computation, places: int) -> Computation:
@@ -222,7 +224,8 @@ def rounded(comp: Computation, places: int) -> Computation:
     percent = f"{comp.result:.2f}%" in comp.text
     shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
     return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
-                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note, comp.steps)
+                       f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note, comp.steps,
+                       comp.ends)
 
 
 def compute(question: Question, sources: Sequence[TableSource], calendar: Calendar | None = None,

@@ -35,6 +35,8 @@ class Computation:
     steps: list[float] = field(default_factory=list)
     """Values worked out on the way (an average balance, a derived total, each year of a multi-year average):
     an answer that quotes one quotes the code's arithmetic."""
+    ends: tuple[float, float] | None = None
+    """(from, to) of a change or growth it computes, oldest first."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,10 @@ class Decision:
     """The question cannot be answered from the searched filings (a guard's decision)."""
     lead: bool = False
     """Stated in place of a Yes or No ("the metric is not a useful measure here"): said first."""
+    choice: str = ""
+    """The item a ranking picked ("operations"), of the items the question lists."""
+    ends: tuple[float, float] | None = None
+    """(from, to) of a change the decision states, oldest first."""
 
 
 @dataclass

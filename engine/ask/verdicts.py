@@ -60,7 +60,7 @@ class ChangeVerdict:
         change = f", {(new.amount - old.amount) / abs(old.amount) * 100:+.1f}%" if old.amount else ""
         text = (f"{_yes(yes)}. {new.row} went from {old.shown} ({old.period_name(calendar)}) to {new.shown} "
                 f"({new.period_name(calendar)}){change} [{new.marker}].")
-        return Decision(self.name, text, yes, (old.amount, new.amount))
+        return Decision(self.name, text, yes, (old.amount, new.amount), ends=(old.value, new.value))
 
 
 class SignVerdict:
@@ -197,7 +197,7 @@ class RankingVerdict:
         others = "; ".join(f"{n}: {c.shown} ({c.row}) [{c.marker}]" for n, c in found if c is not top)
         text = (f"{name[:1].upper()}{name[1:]}: {top.shown} ({top.row}, {top.period_name(calendar)}) [{top.marker}], "
                 f"the {'highest' if ranking.highest else 'lowest'} of the {len(found)}; {others}.")
-        return Decision(self.name, text, None, tuple(c.amount for _, c in found))
+        return Decision(self.name, text, None, tuple(c.amount for _, c in found), choice=name)
 
 
 class ConsistencyVerdict:
@@ -257,7 +257,7 @@ class TrendVerdict:
         yes = rose if q.direction == "up" else not rose
         text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
                 f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
-        return Decision(self.name, text, yes, (before.result, comp.result))
+        return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result))
 
 
 class Unsuited:
