@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.models.protocols import OcrWord
 from engine.pagetext import Word
+from engine.untrusted import clean_text
 
 OCR_DPI = 150
 """Pages are rendered at this resolution for OCR (PP-OCR reads 10-pt type well from here up)."""
@@ -17,7 +18,7 @@ def ocr_words_to_points(words: Sequence[OcrWord], scale: float, offset: tuple[fl
     ox, oy = offset
     out: list[Word] = []
     for w in words:
-        text = w.text.strip()
+        text = clean_text(w.text).strip()
         if not text:
             continue
         x0, y0, x1, y1 = w.box

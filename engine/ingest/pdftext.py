@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import IngestError
 from engine.pagetext import PageText, Word, line_groups
+from engine.untrusted import clean_text
 
 
 def pdf_info(path: Path, password: str | None = None) -> int:
@@ -92,10 +93,12 @@ def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
             try:
                 page = pdf.pages[n - 1]
                 raw = page.extract_words(keep_blank_chars=False, use_text_flow=False, x_tolerance=1.5)
+                # the text layer is untrusted: escape sequences and bidi overrides never enter the library
+                cleaned = ((w, clean_text(str(w["text"]))) for w in raw)
                 words: list[Word] = [
-                    (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), str(w["text"]))
-                    for w in raw
-                    if str(w["text"]).strip()
+                    (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), text)
+                    for w, text in cleaned
+                    if text.strip()
                 ]
                 pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
                 pt.lines = line_groups(words)

@@ -36,6 +36,7 @@ from engine.types import (
     ignore_progress,
     never_cancelled,
 )
+from engine.untrusted import visible_text
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ class Ingestor:
         text_layer_from: Path | None = None,
     ) -> IngestResult:
         t0 = time.perf_counter()
-        result = IngestResult(path=str(path), ok=False, name=path.stem)
+        result = IngestResult(path=str(path), ok=False, name=visible_text(path.stem))
         doc_id = ""
 
         def report(stage: str, done: int, total: int, message: str = "") -> None:
