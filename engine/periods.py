@@ -11,6 +11,7 @@ Rules are general for 10-Ks, 10-Qs, earnings releases and non-US annual reports;
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -168,15 +169,16 @@ def _find_dates(text: str) -> list[_Found]:
     "March 2023" (its last day). Numeric dates are day-first when the first number cannot be a month or the
     separator is a dot; month-first otherwise (US filings)."""
     found: list[_Found] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []  # sorted and disjoint: only the neighbours of a new span can overlap it
 
     def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
+        i = bisect.bisect_left(taken, (a, b))
+        return (i == 0 or taken[i - 1][1] <= a) and (i == len(taken) or taken[i][0] >= b)
 
     def add(d: date | None, m: re.Match[str]) -> None:
         if d is not None and free(m.start(), m.end()):
             found.append(_Found(d, m.start(), m.end()))
-            taken.append((m.start(), m.end()))
+            bisect.insort(taken, (m.start(), m.end()))
 
     for m in _MDY.finditer(text):
         add(_safe_date(int(m["y"]), _month(m["mon"]), int(m["d"])), m)
