@@ -26,6 +26,30 @@ def ocr_words_to_points(words: Sequence[OcrWord], scale: float, offset: tuple[fl
     return out
 
 
+INK_DPI = 36
+"""Resolution of the render that looks for ink on a page without text (cheap: about 300x400 pixels)."""
+INK_LEVEL = 160
+"""A pixel darker than this (0-255 grey) is ink."""
+INK_SHARE = 1e-4
+"""A page with ink on no more than this share of its pixels is blank (a speck, a stray dot): not OCR'd."""
+
+
+def blank_page(pdf: Any, page_no: int) -> bool:
+    """Whether a 1-based page has nothing to read: no page objects at all, or no ink on a low-resolution render
+    (``INK_SHARE``). Checked before OCR, so a file of blank pages costs milliseconds, not a model run a page."""
+    import numpy as np
+    import pypdfium2.raw as c
+
+    page = pdf[page_no - 1]
+    try:
+        if c.FPDFPage_CountObjects(page.raw) == 0:
+            return True
+        grey = np.asarray(page.render(scale=INK_DPI / 72.0, grayscale=True).to_pil().convert("L"))
+    finally:
+        page.close()
+    return bool((grey < INK_LEVEL).mean() <= INK_SHARE) if grey.size else True
+
+
 def needs_ocr(page: Any) -> bool:
     """A page without a usable text layer (fewer than 3 words) that did not fail to read."""
     return not page.has_text and not getattr(page, "error", "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -20,6 +21,14 @@ def pdf_info(path: Path, password: str | None = None) -> int:
         raise IngestError(f"{path} does not exist.", title="File not found")
     if path.is_dir():
         raise IngestError(f"{path} is a folder, not a PDF.", title="Not a PDF")
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise IngestError(f"{path} cannot be read: {exc.strerror}.", title="File unreadable") from exc
+    if not stat.S_ISREG(mode):
+        # reading a FIFO blocks until a writer comes, a device never ends: only regular files are opened
+        raise IngestError(f"{path} is not a regular file (a pipe, socket or device); give the PDF file itself.",
+                          title="Not a file")
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
