@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.widgets import Input
 
-from engine.untrusted import visible_text
+from engine.untrusted import clean_text, visible_text
 
 
 def plain(text: object, style: str = "", **kwargs: Any) -> Text:
@@ -24,3 +25,12 @@ def shown(text: object) -> str:
     """``text`` with control characters and bidi overrides made visible, for widgets that take a ``str``
     without markup (Markdown bodies, Input values)."""
     return visible_text(str(text))
+
+
+class PlainInput(Input):
+    """An ``Input`` whose value never holds control characters or bidi overrides: text pasted from a filing
+    (or typed) is cleaned as it is set, so the field never sends them back to the terminal."""
+
+    def validate_value(self, value: str) -> str:
+        """Textual's validator for the ``value`` reactive: the value without unsafe characters."""
+        return clean_text(value)

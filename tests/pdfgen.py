@@ -13,15 +13,30 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_pdf(path: Path, pages: Sequence[Sequence[Line]], size: float = 10.0) -> Path:
-    """Write a PDF whose pages hold the given text lines; returns the path."""
+def _to_unicode_cmap(to_unicode: dict[str, str]) -> bytes:
+    """A ToUnicode CMap that reads each one-byte code of ``to_unicode`` as its (any) Unicode text."""
+    pairs = "\n".join(f"<{ord(k):02X}> <{''.join(f'{ord(c):04X}' for c in v)}>" for k, v in to_unicode.items())
+    body = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Probe def /CMapType 2 def\n"
+        "1 begincodespacerange <00> <FF> endcodespacerange\n"
+        f"{len(to_unicode)} beginbfchar\n{pairs}\nendbfchar\nendcmap CMapName currentdict /CMap defineresource "
+        "pop end end"
+    ).encode()
+    return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+
+def write_pdf(path: Path, pages: Sequence[Sequence[Line]], size: float = 10.0,
+              to_unicode: dict[str, str] | None = None) -> Path:
+    """Write a PDF whose pages hold the given text lines; returns the path. ``to_unicode`` gives the font a
+    ToUnicode map, so a text extractor reads those characters (one byte each) as other text (e.g. ESC)."""
     objects: list[bytes] = []
     n = len(pages)
-    # 1 catalog, 2 pages, 3 font, then (page, content) pairs
+    # 1 catalog, 2 pages, 3 font, then (page, content) pairs, then the ToUnicode stream
     kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(n))
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    cmap = f" /ToUnicode {4 + 2 * n} 0 R" if to_unicode else ""
+    objects.append(f"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding{cmap} >>".encode())
     for i, lines in enumerate(pages):
         ops = [f"BT /F1 {size:g} Tf"]
         y_next = 60.0
@@ -39,6 +54,8 @@ def write_pdf(path: Path, pages: Sequence[Sequence[Line]], size: float = 10.0) -
             f"/Resources << /Font << /F1 3 0 R >> >> >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    if to_unicode:
+        objects.append(_to_unicode_cmap(to_unicode))
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for num, body in enumerate(objects, 1):

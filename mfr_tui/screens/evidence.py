@@ -142,7 +142,7 @@ class EvidenceScreen(Screen[None]):
                 (f"{lit} cited cell{'s' if lit != 1 else ''} lit", CITED if lit else "dim"),
                 (" ", ""), (f"{bad} flagged" if bad else "", FLAGGED), (" " if bad else "", ""),
                 (shown(f"{region.title or 'Table'} "), "bold"), (shown(f"{region.units} "), ""),
-                (f"· region {region.id} · {region.method}", "dim"),
+                (shown(f"· region {region.id} · {region.method}"), "dim"),
             ))
             self.query_one("#evidence-table").focus()
         elif self.view == "figure" and region is not None:

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Markdown
 
 from mfr_tui.keys import bindings
 from mfr_tui.messages import HistoryLoaded, HistorySearched
-from mfr_tui.plain import plain, shown
+from mfr_tui.plain import PlainInput, plain, shown
 
 
 class HistoryScreen(Screen[dict[str, Any] | None]):
@@ -28,7 +28,7 @@ class HistoryScreen(Screen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Search questions and answers", id="history-search")
+        yield PlainInput(placeholder="Search questions and answers", id="history-search")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="history-preview"):
             yield Markdown(id="history-answer")

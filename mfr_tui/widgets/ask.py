@@ -10,18 +10,18 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, Input, Markdown, Static
+from textual.widgets import DataTable, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from engine.types import Answer, Evidence
 from mfr_tui.evidence import evidence_markers, flagged, mark_flagged, resolved_first, searched_lines, split_stated
 from mfr_tui.keys import bindings
-from mfr_tui.plain import plain, shown
+from mfr_tui.plain import PlainInput, plain, shown
 
 MODALITY_STYLE = {"text": "", "table": "cyan", "image": "magenta"}
 
 
-class QuestionInput(Input):
+class QuestionInput(PlainInput):
     """The question box; up and down walk through earlier questions."""
 
     BINDINGS = bindings("ask.previous", "ask.next")

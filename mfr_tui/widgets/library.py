@@ -10,9 +10,9 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from engine.types import STAGES, Document
 from mfr_tui.keys import bindings
-from mfr_tui.plain import plain, shown
+from mfr_tui.plain import PlainInput, plain, shown
 
-STATUS_STYLE = {"ready": "green", "partial": "yellow", "failed": "red", "ingesting": "cyan"}
+STATUS_STYLE = {"ready": "green", "partial": "yellow", "failed": "red", "ingesting": "cyan", "cancelled": "yellow"}
 
 
 def matches(doc: Document, query: str) -> bool:
@@ -63,7 +63,7 @@ class LibraryPane(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="filter-row"):
             yield Label("Filter", id="filter-label")
-            yield Input(placeholder="name, company, form or period", id="filter", compact=True)
+            yield PlainInput(placeholder="name, company, form or period", id="filter", compact=True)
         yield DataTable(id="documents", cursor_type="row", zebra_stripes=True)
         yield Static(id="doc-detail")
 
