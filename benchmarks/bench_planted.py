@@ -76,7 +76,7 @@ def main() -> int:
     for path, (kind, sentence) in zip(paths, planted, strict=True):
         t = time.perf_counter()
         out = mfr(["ask", PLANTED_QUESTIONS[kind], "--doc", ids[path.name], "--no-history"], base, args.timeout)
-        text = str(out.get("text", ""))
+        text = str(out.get("answer", ""))
         flagged = [c.get("value", "") for c in out.get("checks", []) if not c.get("found", True)]
         rows.append({
             "kind": kind,
