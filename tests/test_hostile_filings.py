@@ -441,3 +441,27 @@ def test_number_and_date_readers_take_any_text(text: str) -> None:
     parse_date(text)
     column_period(text)
     assert clean_text(text) == clean_text(clean_text(text)) and not unsafe(visible_text(text))
+
+
+def test_a_scanned_page_of_small_type_is_not_taken_for_blank(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw
+
+    from engine.ingest.ocr_pages import blank_page
+
+    scan = Image.new("L", (1700, 2200), 255)  # letter size at 200 dpi, as a scanner makes it
+    draw = ImageDraw.Draw(scan)
+    for i in range(40):
+        draw.text((150, 150 + 48 * i), "Total revenue for the quarter was $1,482.6 million, up 13.2% from 2023.",
+                  fill=40)
+    scan.save(tmp_path / "scan.pdf", resolution=200.0)
+    speck = Image.new("L", (1700, 2200), 255)
+    ImageDraw.Draw(speck).rectangle((800, 1000, 803, 1003), fill=0)  # one speck of dust
+    speck.save(tmp_path / "speck.pdf", resolution=200.0)
+    write_pdf(tmp_path / "empty.pdf", [[]])
+    for name, blank in (("scan.pdf", False), ("speck.pdf", True), ("empty.pdf", True)):
+        pdf = pdfium.PdfDocument(str(tmp_path / name))
+        try:
+            assert blank_page(pdf, 1) is blank, name
+        finally:
+            pdf.close()

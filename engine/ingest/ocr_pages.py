@@ -26,17 +26,19 @@ def ocr_words_to_points(words: Sequence[OcrWord], scale: float, offset: tuple[fl
     return out
 
 
-INK_DPI = 36
-"""Resolution of the render that looks for ink on a page without text (cheap: about 300x400 pixels)."""
-INK_LEVEL = 160
-"""A pixel darker than this (0-255 grey) is ink."""
+INK_DPI = 72
+"""Resolution of the render that looks for ink on a page without text (about 600x800 pixels: a few ms; at
+lower resolutions the thin strokes of scanned 10-point type blur into light grey and look blank)."""
+INK_LEVEL = 215
+"""A pixel darker than this (0-255 grey) is ink: anti-aliased type is grey, white paper is above it."""
 INK_SHARE = 1e-4
-"""A page with ink on no more than this share of its pixels is blank (a speck, a stray dot): not OCR'd."""
+"""A page with ink on no more than this share of its pixels (about 50 at 72 dpi) is blank: a speck, a stray
+dot, at most a page number. It is not OCR'd."""
 
 
 def blank_page(pdf: Any, page_no: int) -> bool:
     """Whether a 1-based page has nothing to read: no page objects at all, or no ink on a low-resolution render
-    (``INK_SHARE``). Checked before OCR, so a file of blank pages costs milliseconds, not a model run a page."""
+    (``INK_SHARE``). Checked before OCR, so a file of blank pages costs milliseconds a page, not a model run."""
     import numpy as np
     import pypdfium2.raw as c
 
