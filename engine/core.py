@@ -29,6 +29,7 @@ from engine.types import (
     Retrieval,
     TokenStreamed,
 )
+from engine.untrusted import check_question
 
 if TYPE_CHECKING:
     from engine.ask.retrieve import Retriever
@@ -149,8 +150,9 @@ class Engine:
             return self._retriever
 
     def retrieve(self, question: str, scope: Sequence[str] | None = None, k: int | None = None) -> Retrieval:
-        """Evidence for a question: scope (ids or names) if given, else routed or library-wide."""
-        return self.retriever().retrieve(question, scope=scope, k=k)
+        """Evidence for a question: scope (ids or names) if given, else routed or library-wide. An empty or
+        too long question is refused (``AnswerError``, see ``check_question``)."""
+        return self.retriever().retrieve(check_question(question), scope=scope, k=k)
 
     def answer(
         self,
@@ -159,8 +161,11 @@ class Engine:
         cancelled: CancelCheck | None = None,
         save: bool = True,
     ) -> Iterator[AnswerEvent]:
-        """Stream an answer: ``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``."""
+        """Stream an answer: ``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``. An empty
+        or too long question is refused at once (``AnswerError``, see ``check_question``), before retrieval."""
         from engine.ask.answer import Answerer
+
+        question = check_question(question)
 
         answerer = Answerer(self.settings, self.models)
         for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):

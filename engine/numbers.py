@@ -44,7 +44,9 @@ CURRENCY = r"(?:US\$|USD|EUR|GBP|CHF|JPY|RMB|INR|₹|[$€£¥])"
 SCALE_WORDS = "|".join(sorted((re.escape(k) for k in SCALES), key=len, reverse=True))
 """The scale words as one regular-expression alternation, longest first."""
 _QTY = re.compile(
-    rf"(?P<open>\()?\s*(?P<sign>[-−–])?\s*(?P<cur>{CURRENCY})?\s*(?P<sign2>[-−–])?\s*"
+    # each optional prefix brings its own following space: four bare ``\s*`` in a row split a run of spaces in
+    # cubic many ways before failing
+    rf"(?:(?P<open>\()\s*)?(?:(?P<sign>[-−–])\s*)?(?:(?P<cur>{CURRENCY})\s*)?(?:(?P<sign2>[-−–])\s*)?"
     rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     rf"(?:\s*(?P<scale>{SCALE_WORDS})\b)?"
     rf"(?:\s*(?P<pct>%|percent\b|per\s?cent\b|pct\b))?"

@@ -27,7 +27,8 @@ class Document:
     """File name without extension."""
     pages: int
     status: str
-    """``ingesting``, ``ready``, ``partial`` (some stage recorded errors) or ``failed``."""
+    """``ingesting``, ``ready``, ``partial`` (some stage recorded errors), ``failed`` or ``cancelled`` (stopped
+    by the user; ingesting the file again resumes it)."""
     title: str = ""
     company: str = ""
     """The company's name as the filing prints it (the registrant on an SEC cover); else from the file name."""

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -35,6 +36,7 @@ from engine.types import (
     RetrievalDone,
     TokenStreamed,
 )
+from engine.untrusted import check_question, visible_text
 from mfr_tui.commands import ActionsProvider
 from mfr_tui.evidence import answer_from_json, answer_markdown, draft_answer, export_answer, flagged
 from mfr_tui.keys import bindings, load_keymap
@@ -131,6 +133,20 @@ class MfrApp(App[None]):
         self._ticket = 0
         self._asked_at = 0.0
         self._answer_note: Text = Text()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification is plain text: messages name files and quote filings, never markup (the
+        ``markup`` argument is accepted for Textual's callers and ignored)."""
+        super().notify(visible_text(message), title=visible_text(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     # --- layout --------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -404,8 +420,12 @@ class MfrApp(App[None]):
     # --- questions -----------------------------------------------------------------------------------
     @on(Input.Submitted, "#question")
     async def question_submitted(self, event: Input.Submitted) -> None:
-        question = event.value.strip()
-        if not question:
+        if not event.value.strip():
+            return
+        try:
+            question = check_question(event.value)
+        except EngineError as exc:
+            self.notify(exc.message, title=exc.title, severity="error")
             return
         if self.engine is None:
             self.notify("The library is still opening; try again in a moment.", title="Not ready")
@@ -499,7 +519,7 @@ class MfrApp(App[None]):
             if unverified:
                 status.append(f" · {unverified} flagged number{'s' if unverified > 1 else ''}",
                               style="bold yellow")
-        status.append(f"\n{answer.question}", style="italic")
+        status.append(visible_text(f"\n{answer.question}"), style="italic")
         self.ask_pane.set_status(status)
 
     async def on_answer_stopped(self, message: AnswerStopped) -> None:
@@ -638,7 +658,7 @@ class MfrApp(App[None]):
             return f"over all {len(docs)} filings (routed by the question)"
         names = [docs[i].name for i in self.scope if i in docs]
         shown = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
-        return f"over {len(names)} filing{'s' if len(names) != 1 else ''} in scope: {shown}"
+        return visible_text(f"over {len(names)} filing{'s' if len(names) != 1 else ''} in scope: {shown}")
 
     def update_status(self) -> None:
         n = len(self.library.documents)
@@ -667,12 +687,14 @@ def prepare_multiprocessing() -> None:
     resource_tracker.ensure_running()
 
 
-def run_app(settings: Settings) -> None:
-    """Run the terminal app on the library in ``settings.data_dir`` until the user quits."""
+def run_app(settings: Settings) -> int:
+    """Run the terminal app on the library in ``settings.data_dir`` until the user quits; the exit status
+    (not 0 when the app ended on an unexpected error)."""
     prepare_multiprocessing()
     app = MfrApp(settings)
     try:
         app.run()
+        return app.return_code or 0
     finally:
         # quitting cancelled a running ingestion; let it stop at its next check before closing the store
         app.idle.wait(timeout=60)

@@ -10,7 +10,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from engine import Engine, EngineError, Settings
 from engine.settings import with_overrides
 from engine.types import IngestProgress
+from engine.untrusted import visible_text
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
@@ -43,6 +45,34 @@ def _settings(args: argparse.Namespace) -> Settings:
             changes[name] = getattr(args, name)
     s = replace(s, **changes) if changes else s
     return with_overrides(s, getattr(args, "set", None) or [])
+
+
+class _VisibleStream:
+    """A text stream that shows control characters and bidi overrides as visible marks (``␛``, ``�``).
+
+    Defence in depth: the engine cleans what enters the library, but a file name, an error naming a path, or a
+    library written by an older version may still carry them, and a terminal obeys ESC sequences (OSC 52
+    writes the clipboard). ``--json`` output is already escaped by ``json.dumps``."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(visible_text(text)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def _visible_output() -> Iterator[None]:
+    """``sys.stdout`` and ``sys.stderr`` as ``_VisibleStream`` for the duration of a headless command."""
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _VisibleStream(old[0]), _VisibleStream(old[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = old
 
 
 def _emit(data: Any) -> None:
@@ -331,13 +361,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     os.umask(os.umask(0o077) | 0o077)  # everything the app writes (catalogue, indexes, crops) is private
+    if not args.command:
+        return _run(args)
+    with _visible_output():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         settings = _settings(args)
         if not args.command:
             from mfr_tui.app import run_app
 
-            run_app(settings)
-            return EXIT_OK
+            return run_app(settings)
         if getattr(args, "no_engine", False):
             # `doctor` must also work on a library too damaged to open an Engine on.
             args.settings = settings

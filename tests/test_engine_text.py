@@ -125,7 +125,7 @@ def test_cancel_then_resume(tmp_path: Path, private_data_dir: Path) -> None:
     results = engine.ingest([pdf], on_progress=lambda p: seen.append(p.stage), cancelled=cancel_after_text)
     assert results[0].status == "cancelled"
     [doc] = engine.documents()
-    assert doc.status == "ingesting" and doc.stages["text"].startswith("done") and doc.chunks == 0
+    assert doc.status == "cancelled" and doc.stages["text"].startswith("done") and doc.chunks == 0
     [res] = engine.ingest([pdf])
     assert res.ok and res.status == "resumed"
     assert engine.documents()[0].chunks > 0

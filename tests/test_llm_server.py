@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -176,6 +177,19 @@ def test_server_listens_on_loopback_only_and_needs_the_key(served: tuple[ModelPr
                  headers={"Content-Type": "application/json"})
     assert conn.getresponse().status == 401
     conn.close()
+
+    def get(path: str, headers: dict[str, str]) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("GET", path, headers=headers)
+            return conn.getresponse().status
+        finally:
+            conn.close()
+
+    for path in ("/docs", "/openapi.json", "/redoc", "/docs/oauth2-redirect", "/v1/models", "/nothing"):
+        assert get(path, {}) == 401, path  # every route, the documentation included, needs the key
+        assert get(path, {"Authorization": "Bearer wrong"}) == 401, path
+    assert get("/openapi.json", {"Authorization": f"Bearer {server.api_key}"}) == 200
 
 
 def test_only_loopback_connections_are_made(served: tuple[ModelProvider, ServedLLM],
@@ -379,6 +393,10 @@ def test_no_server_is_left_after_the_app_exits_or_is_killed(tmp_path: Path, tiny
             app.terminate()
         app.wait(timeout=60)
         assert _wait_until(lambda: not _running(pid)), f"server {pid} outlived the app ({how})"
+        def secrets() -> list[Path]:
+            return list(Path(tempfile.gettempdir()).glob(f"mfr-server-{app.pid}-*"))
+
+        assert _wait_until(lambda: not secrets()), f"the key's folder outlived the app ({how}): {secrets()}"
     finally:
         if app.poll() is None:
             app.kill()
@@ -694,3 +712,41 @@ def test_a_server_without_a_tokenizer_gets_the_documented_estimate(tmp_path: Pat
     # Over the estimate but with no exact count: the prompt is sent, not refused on a guess.
     long = " ".join(["w"] * (llm.context_tokens * 2))
     assert llm.chat([ChatMessage("user", long)], max_tokens=2).text == "w w "
+
+
+# --- the key's folder and a server that never answers (no model needed) ------------------------------------
+
+
+def test_key_folders_of_dead_apps_are_removed_at_the_next_start(tmp_path: Path) -> None:
+    from engine.models.llama_server import remove_stale_secrets
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f"mfr-server-{dead.pid}-abc"
+    alive = tmp_path / f"mfr-server-{os.getppid()}-def"  # an app that still runs
+    mine = tmp_path / f"mfr-server-{os.getpid()}-ghi"
+    unrelated = tmp_path / "mfr-server-notapid"
+    for folder in (stale, alive, mine, unrelated):
+        folder.mkdir()
+        (folder / "config.json").write_text("{}")
+    assert remove_stale_secrets(tmp_path) == [stale]
+    assert not stale.exists() and alive.exists() and mine.exists() and unrelated.exists()
+
+
+def test_a_loaded_server_that_never_answers_ends_with_a_clear_error(tmp_path: Path) -> None:
+    from engine.models.llama_server import ServerSpec, free_port
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], stdin=subprocess.PIPE)
+    server = LocalServer(ServerSpec(label="llm", models=(), startup_timeout_s=60, answer_after_load_s=0.5))
+    server._proc, server._port, server._log_path = proc, free_port(), tmp_path / "model-server-llm.log"
+    (tmp_path / "loaded").write_text("1")  # the model is in memory, but nothing answers on the port
+    t = time.monotonic()
+    try:
+        with pytest.raises(ModelError) as err:
+            server._wait_ready(tmp_path / "status.json")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert time.monotonic() - t < 10
+    assert err.value.title == "Model server unreachable"
+    assert server.url in err.value.message and str(tmp_path / "model-server-llm.log") in err.value.message

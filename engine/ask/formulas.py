@@ -16,11 +16,11 @@ found and there is no result.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.vocabulary import canonical, ratio_named, vocabulary
+from engine.vocabulary import canonical, longest_item_words, ratio_named, vocabulary
 
 if TYPE_CHECKING:
     from engine.ask.question import Question
@@ -177,27 +177,126 @@ def fmt(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 1000 and float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
 
 
-_SHARE_OF = re.compile(
-    r"([\w&'’ -]+?) as an? (?:%|percent(?:age)?|share) of (?:total |the )?([a-z][\w&' -]*?)"
-    r"(?=\s+(?:from|between|for|in|over|during)\b|[?.,]|$)",
-    re.I,
-)
+# The phrases below are read by scanners rather than one regex each: a lazy group of words tried from every start
+# of a long run of words is quadratic. Each scanner finds its keyword (linear), takes the run of words before it
+# from the reversed text and the run after it forwards, so every character is read a bounded number of times.
+# They find what ``([\w&'’ -]+?) KEYWORD ...`` found, on text whose whitespace is single spaces.
+_WORDS_RUN = re.compile(r"[\w&'’ -]+")
+"""A run of words (letters, digits, spaces, hyphens, apostrophes, ampersands): the X and Y of "X to Y ratio"."""
+_SPACES = re.compile(r"\s+")
 
 
-_TO_RATIO = re.compile(r"([\w&'’ -]+?)\s+to\s+(average\s+)?([\w&'’ -]+?)\s+ratio\b", re.I)
-"""'X to Y ratio' of two line items ("cash balance to total liability ratio", "interest expense to average
-long-term debt ratio"): X / Y, a fraction unless the question asks for a percentage."""
+def _word_run_before(text: str, backwards: str, end: int) -> str:
+    """The run of words (``_WORDS_RUN``) that ends at ``end``; ``backwards`` is ``text[::-1]``."""
+    m = _WORDS_RUN.match(backwards, len(text) - end)
+    return text[end - len(m.group(0)) : end] if m else ""
+
+
+_SHARE_AT = re.compile(r" as an? (?:%|percent(?:age)?|share) of(?= )", re.I)
+_SHARE_SKIP = re.compile(r"total |the ", re.I)
+_SHARE_RUN = re.compile(r"[\w&' -]*")
+_SHARE_STOP = re.compile(r" (?:from|between|for|in|over|during)\b", re.I)
+_LETTER = re.compile(r"[a-z]", re.I)
+
+
+def share_of(question: str) -> tuple[str, str] | None:
+    """(X, Y) of the first "X as a % of Y" ("as a percentage of", "as a share of"; Y up to "from", "for", "in"
+    ..., or punctuation): "cost of goods sold as a % of revenue" -> ("cost of goods sold", "revenue")."""
+    text = _SPACES.sub(" ", question)
+    backwards, failed = text[::-1], -1
+    for at in _SHARE_AT.finditer(text):
+        if not _WORDS_RUN.match(text, at.start() - 1, at.start()):
+            continue  # no word before it
+        y0 = at.end() + 1
+        skip = _SHARE_SKIP.match(text, y0)
+        for start in ([skip.end()] if skip else []) + [y0]:
+            if start < failed or not _LETTER.match(text, start):
+                continue  # inside a run an earlier "as a % of" found no end in: neither does this one
+            end = _SHARE_RUN.match(text, start + 1).end()  # type: ignore[union-attr]
+            stop = _SHARE_STOP.search(text, start + 1, end)
+            if stop is not None or end == len(text) or text[end] in "?.,":
+                y = text[start : stop.start()] if stop is not None else text[start:end]
+                return _word_run_before(text, backwards, at.start()), y
+            failed = end
+    return None
+
+
+_TO_WORD = re.compile(r" to ", re.I)
+_RATIO_WORD = re.compile(r" ratio\b", re.I)
+
+
+def to_ratio(question: str) -> tuple[str, str, str] | None:
+    """(X, "average " or "", Y) of the first 'X to Y ratio' of two line items ("cash balance to total liability
+    ratio", "interest expense to average long-term debt ratio"): X / Y, a fraction unless the question asks for
+    a percentage."""
+    text = _SPACES.sub(" ", question)
+    for run in _WORDS_RUN.finditer(text):
+        words = run.group(0)
+        to = _TO_WORD.search(words, 1)
+        if to is None:
+            continue  # only the first " to " of a run counts: a later one has fewer words after it
+        rest = words[to.end():]
+        if rest[:8].lower() == "average ":
+            ratio = _RATIO_WORD.search(rest, 9)
+            if ratio is not None:
+                return words[: to.start()], rest[:8], rest[8 : ratio.start()]
+        ratio = _RATIO_WORD.search(rest, 1)
+        if ratio is not None:
+            return words[: to.start()], "", rest[: ratio.start()]
+    return None
+
+
 _PERCENT = re.compile(r"%|\bper ?cent", re.I)
+_MARGIN_AT = re.compile(r"%\s*margin\b", re.I)
 
-_MARGIN = re.compile(r"([\w&'’ -]+?)\s*%\s*margin\b", re.I)
-"""A line item's "% margin": the item as a percentage of revenue ("FY2015 D&A % margin")."""
+
+def margin_of(question: str) -> str:
+    """The line item of the first "X % margin" ("FY2015 D&A % margin"): the item as a percentage of revenue;
+    '' when there is none."""
+    text = _SPACES.sub(" ", question)
+    backwards = text[::-1]
+    for at in _MARGIN_AT.finditer(text):
+        before = _word_run_before(text, backwards, at.start())
+        if before:
+            return before.rstrip(" ") or before[:1]
+    return ""
+
+
+def without_asides(question: str) -> str:
+    r"""The question with each parenthesised aside ("(from the cash flow statement)") replaced by a space, as
+    ``re.sub(r"\([^)]*\)", " ", question)`` does, in linear time (that regex rescans the rest of the text from
+    every "(" that no ")" closes)."""
+    out: list[str] = []
+    pos = 0
+    while (start := question.find("(", pos)) >= 0:
+        end = question.find(")", start)
+        if end < 0:
+            break  # no ")" after this "(": none after a later one either
+        out += [question[pos:start], " "]
+        pos = end + 1
+    out.append(question[pos:])
+    return "".join(out)
+
+
+def _to_named(question: str, name: str) -> bool:
+    r"""Whether the question names ``name`` as one term of a ratio ("debt to EBITDA ratio", "EBITDA to interest"),
+    as ``\bto\s+(?:\w+\s+)?NAME\b.*\bratio\b|\bNAME\s+to\b`` finds it, line by line in linear time."""
+    n = re.escape(name)
+    if re.search(rf"\b{n}\s+to\b", question, re.I):
+        return True
+    term = re.compile(rf"\bto\s+(?:\w+\s+)?{n}\b", re.I)
+    for line in question.split("\n"):
+        m = term.search(line)
+        if m is not None and re.search(r"\bratio\b", line[m.end():], re.I):
+            return True
+    return False
 
 
 def known_tail(words: str) -> str:
     """The longest run of words ending ``words`` that the vocabulary knows as a line item ("what is Nike's three
     year average of cost of goods sold" -> "cost of goods sold"); '' when none."""
     parts = words.split()
-    for k in range(len(parts)):
+    for k in range(max(0, len(parts) - longest_item_words()), len(parts)):
         tail = " ".join(parts[k:])
         if item_known(tail):
             return tail
@@ -215,43 +314,75 @@ def definition(question: str) -> tuple[str, str] | None:
                   re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
-    plain = re.sub(r"\([^)]*\)", " ", question)  # asides such as "(from the cash flow statement)" left out
+    plain = without_asides(question)  # asides such as "(from the cash flow statement)" left out
     less = _less(plain)
     if less is not None:
         return (less, year) if less else None
     named = ratio_named(question)
-    if named and "/" not in named[1] and re.search(
-            rf"\bto\s+(?:\w+\s+)?{re.escape(named[0])}\b.*\bratio\b|\b{re.escape(named[0])}\s+to\b", question, re.I):
+    if named and "/" not in named[1] and _to_named(question, named[0]):
         return None  # "debt to EBITDA ratio": EBITDA is one term of a ratio this vocabulary does not define
     if named:
         return named[1], year
-    to = _TO_RATIO.search(plain)
+    to = to_ratio(plain)
     if to:
-        part, whole = known_tail(to.group(1)), known_tail(to.group(3)) or total_of(to.group(3))
+        part, whole = known_tail(to[0]), known_tail(to[2]) or total_of(to[2])
         if part and whole and canonical(part) != canonical(whole):
-            whole = f"(average {whole} between {{prev}} and {{year}})" if to.group(2) else whole
+            whole = f"(average {whole} between {{prev}} and {{year}})" if to[1] else whole
             return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
-    margin = _MARGIN.search(plain)  # "D&A (from the cash flow statement) % margin"
+    margin = margin_of(plain)  # "D&A (from the cash flow statement) % margin"
     if margin:
-        part = known_tail(margin.group(1))
+        part = known_tail(margin)
         if part and canonical(part) != "revenue":
             return f"{part} / revenue * 100", year
-    share = _SHARE_OF.search(question)
+    share = share_of(question)
     if share:
-        part, whole = known_tail(share.group(1)), known_tail(share.group(2))
+        part, whole = known_tail(share[0]), known_tail(share[1])
         if part and whole:
             return f"{part} / {whole} * 100", year
     return None
 
 
-_LESS = re.compile(r"([\w&'’ -]+?)\s+(?:less|minus)\s+([\w&'’ -]+)", re.I)
+_LESS_WORD = re.compile(r"(?<!\s)\s+(less|minus)(?=\s)", re.I)
+_GAP = re.compile(r"\s+")
+
+
+def _differences(plain: str) -> Iterator[tuple[str, str]]:
+    r"""(X, Y) of each "X less Y" / "X minus Y" in ``plain``, as ``([\w&'’ -]+?)\s+(?:less|minus)\s+([\w&'’ -]+)``
+    finds them, in linear time: X the run of words before the keyword (back to punctuation or the last
+    match), Y the run after it. Each run is read once, forwards for Y and, on the reversed text, backwards for X;
+    that lazy regex, tried from every start, is quadratic on long text."""
+    done, backwards = 0, ""
+    for k in _LESS_WORD.finditer(plain):
+        start, end = k.start(), _GAP.match(plain, k.end()).end()  # type: ignore[union-attr]
+        if start < done:
+            continue
+        lead, trail = plain[start:k.start(1)], plain[k.end(1):end]
+        right = _WORDS_RUN.match(plain, end)
+        if right is not None:
+            after, stop = right.group(0), right.end()
+        elif " " in trail[1:]:
+            after, stop = " ", end  # the regex's Y takes a space of the gap when no word follows
+        else:
+            continue
+        if not backwards:
+            backwards = plain[::-1]
+        left = _WORDS_RUN.match(backwards, len(plain) - start)
+        first = max(done, start - (len(left.group(0)) if left else 0))
+        if first < start:
+            before = plain[first:start]
+        elif " " in lead[:-1]:
+            before = " "  # and X a space of the gap when no word precedes
+        else:
+            continue
+        yield before, after
+        done = stop
 
 
 def known_head(words: str) -> str:
     """The longest run of words starting ``words`` that the vocabulary knows as a line item ("capex for
     PepsiCo" -> "capex"); '' when none."""
     parts = words.split()
-    for k in range(len(parts), 0, -1):
+    for k in range(min(len(parts), longest_item_words()), 0, -1):
         head = " ".join(parts[:k])
         if item_known(head):
             return head
@@ -263,15 +394,15 @@ def _less(plain: str) -> str | None:
     and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
     definition less Y. '' when X is a ratio (a ratio less an amount means nothing: compute nothing); None when
     the question (``plain``: without its parenthesised asides) subtracts no line item."""
-    for m in _LESS.finditer(plain):
-        right = known_head(m.group(2))
+    for before, after in _differences(plain):
+        right = known_head(after)
         if not right:
             continue
-        left = known_tail(m.group(1))
+        left = known_tail(before)
         if left:
             return f"{left} - {right}"
-        named = ratio_named(m.group(1))
-        if named and re.search(re.escape(named[0].split()[-1]) + r"\W*$", m.group(1).lower()):
+        named = ratio_named(before)
+        if named and re.search(re.escape(named[0].split()[-1]) + r"\W*$", before.lower()):
             return "" if "/" in named[1] else f"({named[1]}) - {right}"
     return None
 

@@ -171,11 +171,14 @@ def companies_named(question: str, documents: Sequence[Document]) -> dict[str, l
         if hits:
             found[d.id] = hits
     spans = {span for hits in found.values() for _, span in hits}
+    covered: set[tuple[int, int]] = set()
+    reach = -1  # the furthest end of a span starting at or before this one (sorted: O(n log n), not pairwise)
+    for span in sorted(spans, key=lambda sp: (sp[0], -sp[1])):
+        if reach >= span[1]:
+            covered.add(span)
+        reach = max(reach, span[1])
 
-    def covered(span: tuple[int, int]) -> bool:
-        return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
-
-    named = {doc_id: sorted({a for a, span in hits if not covered(span)}) for doc_id, hits in found.items()}
+    named = {doc_id: sorted({a for a, span in hits if span not in covered}) for doc_id, hits in found.items()}
     return {doc_id: aliases for doc_id, aliases in named.items() if aliases}
 
 

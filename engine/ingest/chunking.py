@@ -20,6 +20,10 @@ _ABBREV = {
 }
 _NUMERIC = re.compile(r"^[\(\-\$€£]*[\d.,]+%?[\)]*$|^[—–-]$")
 _END = re.compile(r"[.!?][\"')\]]*$")
+MAX_SENTENCE_CHARS = 1500
+"""A run of text with no sentence end (a page of one endless line, a planted megabyte) is cut into sentences of at
+most this many characters, so no chunk grows past ``max(max_chunk_chars, MAX_SENTENCE_CHARS)``: the embedder
+reads only a chunk's first few hundred tokens, and an answer's evidence stays a readable size."""
 
 
 @dataclass
@@ -53,15 +57,28 @@ def page_sentences(page: PageText, exclude: Sequence[BBoxT] = ()) -> list[Senten
     """
     out: list[Sentence] = []
     cur: list[Word] = []
+    size = 0
     prev_bottom: float | None = None
     prev_height = 10.0
 
     def flush() -> None:
+        nonlocal size
         if cur:
             text = " ".join(w[4] for w in cur).strip()
             if text:
                 out.append(Sentence(text=text, page=page.page, bbox=bbox_union(cur)))
             cur.clear()
+        size = 0
+
+    def add(word: Word) -> None:
+        nonlocal size
+        cap = MAX_SENTENCE_CHARS
+        for k in range(0, max(1, len(word[4])), cap):  # a single word longer than the cap is cut too
+            piece = (*word[:4], word[4][k : k + cap])
+            if cur and size + 1 + len(piece[4]) > cap:
+                flush()
+            cur.append(piece)
+            size += len(piece[4]) + (1 if size else 0)
 
     for line in page.lines:
         words = [page.words[i] for i in line]
@@ -75,11 +92,12 @@ def page_sentences(page: PageText, exclude: Sequence[BBoxT] = ()) -> list[Senten
             flush()  # paragraph gap
         if _is_tabular(words):
             flush()
-            cur.extend(words)
+            for w in words:
+                add(w)
             flush()
         else:
             for w in words:
-                cur.append(w)
+                add(w)
                 token = w[4]
                 if _END.search(token) and token.lower() not in _ABBREV and not re.fullmatch(r"[A-Z]\.", token):
                     flush()

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.models.protocols import OcrWord
 from engine.pagetext import Word
+from engine.untrusted import clean_text
 
 OCR_DPI = 150
 """Pages are rendered at this resolution for OCR (PP-OCR reads 10-pt type well from here up)."""
@@ -17,12 +18,38 @@ def ocr_words_to_points(words: Sequence[OcrWord], scale: float, offset: tuple[fl
     ox, oy = offset
     out: list[Word] = []
     for w in words:
-        text = w.text.strip()
+        text = clean_text(w.text).strip()
         if not text:
             continue
         x0, y0, x1, y1 = w.box
         out.append((ox + x0 / scale, oy + y0 / scale, ox + x1 / scale, oy + y1 / scale, text))
     return out
+
+
+INK_DPI = 72
+"""Resolution of the render that looks for ink on a page without text (about 600x800 pixels: a few ms; at
+lower resolutions the thin strokes of scanned 10-point type blur into light grey and look blank)."""
+INK_LEVEL = 215
+"""A pixel darker than this (0-255 grey) is ink: anti-aliased type is grey, white paper is above it."""
+INK_SHARE = 1e-4
+"""A page with ink on no more than this share of its pixels (about 50 at 72 dpi) is blank: a speck, a stray
+dot, at most a page number. It is not OCR'd."""
+
+
+def blank_page(pdf: Any, page_no: int) -> bool:
+    """Whether a 1-based page has nothing to read: no page objects at all, or no ink on a low-resolution render
+    (``INK_SHARE``). Checked before OCR, so a file of blank pages costs milliseconds a page, not a model run."""
+    import numpy as np
+    import pypdfium2.raw as c
+
+    page = pdf[page_no - 1]
+    try:
+        if c.FPDFPage_CountObjects(page.raw) == 0:
+            return True
+        grey = np.asarray(page.render(scale=INK_DPI / 72.0, grayscale=True).to_pil().convert("L"))
+    finally:
+        page.close()
+    return bool((grey < INK_LEVEL).mean() <= INK_SHARE) if grey.size else True
 
 
 def needs_ocr(page: Any) -> bool:

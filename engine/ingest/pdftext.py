@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 from engine.errors import IngestError
 from engine.pagetext import PageText, Word, line_groups
+from engine.untrusted import clean_text
 
 
 def pdf_info(path: Path, password: str | None = None) -> int:
@@ -19,6 +21,14 @@ def pdf_info(path: Path, password: str | None = None) -> int:
         raise IngestError(f"{path} does not exist.", title="File not found")
     if path.is_dir():
         raise IngestError(f"{path} is a folder, not a PDF.", title="Not a PDF")
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise IngestError(f"{path} cannot be read: {exc.strerror}.", title="File unreadable") from exc
+    if not stat.S_ISREG(mode):
+        # reading a FIFO blocks until a writer comes, a device never ends: only regular files are opened
+        raise IngestError(f"{path} is not a regular file (a pipe, socket or device); give the PDF file itself.",
+                          title="Not a file")
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
@@ -73,42 +83,70 @@ def _has_encrypt_dict(path: Path) -> bool:
     return False
 
 
-def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
-    """Worker: open the PDF once and read a range of pages (1-based numbers)."""
-    path, numbers, password = args
+def _open_text_layer(path: str, password: str | None) -> Any:
+    """A pdfplumber document (pdfminer's logging quietened)."""
     import logging
 
     import pdfplumber
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    return pdfplumber.open(path, password=password or "")
+
+
+def _unreadable(numbers: Sequence[int], exc: Exception) -> list[PageText]:
+    # pdfminer refuses a file PDFium opened: no text layer, pages can still be OCR'd
+    reason = f"text layer unreadable: {type(exc).__name__}: {exc}"[:300]
+    return [PageText(page=n, width=612.0, height=792.0, error=reason) for n in numbers]
+
+
+def _close_quietly(pdf: Any) -> None:
+    try:
+        pdf.close()
+    except Exception:  # noqa: BLE001 - closing walks the page tree again; a broken tree must not lose the pages read
+        pass
+
+
+def _read_pages(pdf: Any, numbers: Sequence[int]) -> list[PageText]:
+    """The words of the given pages (1-based numbers) of an open pdfplumber document."""
     out: list[PageText] = []
-    try:
-        pdf = pdfplumber.open(path, password=password or "")
-    except Exception as exc:  # pdfminer refuses a file PDFium opened: no text layer, pages can still be OCR'd
-        reason = f"text layer unreadable: {type(exc).__name__}: {exc}"[:300]
-        return [PageText(page=n, width=612.0, height=792.0, error=reason) for n in numbers]
-    try:
-        for n in numbers:
-            try:
-                page = pdf.pages[n - 1]
-                raw = page.extract_words(keep_blank_chars=False, use_text_flow=False, x_tolerance=1.5)
-                words: list[Word] = [
-                    (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), str(w["text"]))
-                    for w in raw
-                    if str(w["text"]).strip()
-                ]
-                pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
-                pt.lines = line_groups(words)
-                page.flush_cache()
-            except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
-                pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")
-            out.append(pt)
-    finally:
+    for n in numbers:
         try:
-            pdf.close()
-        except Exception:  # noqa: BLE001 - closing walks the page tree again; a broken tree must not lose the pages read
-            pass
+            page = pdf.pages[n - 1]
+            raw = page.extract_words(keep_blank_chars=False, use_text_flow=False, x_tolerance=1.5)
+            # the text layer is untrusted: escape sequences and bidi overrides never enter the library
+            cleaned = ((w, clean_text(str(w["text"]))) for w in raw)
+            words: list[Word] = [
+                (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), text)
+                for w, text in cleaned
+                if text.strip()
+            ]
+            pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
+            pt.lines = line_groups(words)
+            page.flush_cache()
+        except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
+            pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")
+        out.append(pt)
     return out
+
+
+_worker_pdf: list[tuple[tuple[str, str | None], Any]] = []
+"""In a pool worker process: the document it has open, kept from one batch to the next. pdfplumber walks the
+whole page tree on first access to ``pages`` (2 s for 2,000 pages), so opening it per batch of 8 pages made a
+long file quadratic; the worker's file closes when the pool ends."""
+
+
+def _extract_range(args: tuple[str, list[int], str | None]) -> list[PageText]:
+    """Worker: read a range of pages (1-based numbers), the PDF opened once per worker process."""
+    path, numbers, password = args
+    key = (path, password)
+    if not _worker_pdf or _worker_pdf[0][0] != key:
+        while _worker_pdf:
+            _close_quietly(_worker_pdf.pop()[1])
+        try:
+            _worker_pdf.append((key, _open_text_layer(path, password)))
+        except Exception as exc:
+            return _unreadable(numbers, exc)
+    return _read_pages(_worker_pdf[0][1], numbers)
 
 
 def extract_pages(
@@ -126,13 +164,24 @@ def extract_pages(
     batches = list(_batches(numbers, workers))
     results: list[PageText] = []
     if workers <= 1 or len(numbers) < 8:
-        for batch in batches:
-            if cancelled is not None and cancelled():
-                break
-            for pt in _extract_range((str(path), batch, password)):
-                results.append(pt)
+        try:
+            pdf = _open_text_layer(str(path), password)
+        except Exception as exc:
+            pdf, results = None, _unreadable(numbers, exc)
+            for pt in results:
                 if on_page:
                     on_page(pt)
+        try:
+            for batch in batches if pdf is not None else []:
+                if cancelled is not None and cancelled():
+                    break
+                for pt in _read_pages(pdf, batch):
+                    results.append(pt)
+                    if on_page:
+                        on_page(pt)
+        finally:
+            if pdf is not None:
+                _close_quietly(pdf)
     else:
         ctx = _mp_context()
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:

@@ -36,6 +36,7 @@ from engine.types import (
     ignore_progress,
     never_cancelled,
 )
+from engine.untrusted import visible_text
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ class Ingestor:
         text_layer_from: Path | None = None,
     ) -> IngestResult:
         t0 = time.perf_counter()
-        result = IngestResult(path=str(path), ok=False, name=path.stem)
+        result = IngestResult(path=str(path), ok=False, name=visible_text(path.stem))
         doc_id = ""
 
         def report(stage: str, done: int, total: int, message: str = "") -> None:
@@ -214,7 +215,11 @@ class Ingestor:
             report("done", 1, 1, status)
         except Cancelled as exc:
             result.status, result.error, result.error_title = "cancelled", exc.message, exc.title
+            self._mark_failed(doc_id, exc.message, status="cancelled")
             report("cancelled", 0, 1, exc.message)
+        except KeyboardInterrupt:  # a second ctrl+c: stop now, but never leave the document "ingesting"
+            self._mark_failed(doc_id, "Ingestion was interrupted; ingest the file again to resume.", "cancelled")
+            raise
         except EngineError as exc:
             result.status, result.error, result.error_title = "failed", exc.message, exc.title
             self._mark_failed(doc_id, exc.message)
@@ -251,14 +256,14 @@ class Ingestor:
             "pages. Pages cut off in the file are missing or blank: re-download it for a complete library."
         )
 
-    def _mark_failed(self, doc_id: str, message: str) -> None:
-        """Record a failure on the document; a catalogue that cannot be written (full disk) must not stop
-        the batch, and the document then simply stays resumable."""
+    def _mark_failed(self, doc_id: str, message: str, status: str = "failed") -> None:
+        """Record a failure (or, ``status="cancelled"``, a cancel) on the document; a catalogue that cannot be
+        written (full disk) must not stop the batch, and the document then simply stays resumable."""
         if not doc_id:
             return
         try:
             if self.store.conn().execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone():
-                self.store.update_document(doc_id, status="failed", error=message[:2000])
+                self.store.update_document(doc_id, status=status, error=message[:2000])
         except Exception as exc:  # noqa: BLE001 - already failing; the original error is what the user sees
             log.warning("could not record the failure of %s: %s", doc_id, exc)
 

@@ -91,10 +91,15 @@ def stage_render(ctx: IngestContext, pdf: Any) -> None:
         ctx.warn(f"{len(todo)} pages have no text layer and no OCR model is configured.")
         ctx.record("render", "done", f"{len(todo)} pages without text (OCR off)", time.perf_counter() - t0)
         return
-    done_ocr = 0
+    done_ocr = blank = 0
+    started = time.perf_counter()
     for k, page in enumerate(todo):
         ctx.check_cancelled()
         try:
+            if ocr_pages.blank_page(pdf, page.page):
+                blank += 1
+                ctx.report("render", k + 1, len(todo), f"page {page.page} is blank")
+                continue
             image = layout.render_page(pdf, page.page, ocr_pages.OCR_DPI)
             words = ocr_pages.ocr_words_to_points(ocr.read([image])[0], ocr_pages.OCR_DPI / 72.0)
             ocr_pages.apply_ocr(page, words)
@@ -107,8 +112,11 @@ def stage_render(ctx: IngestContext, pdf: Any) -> None:
             raise
         except Exception as exc:  # a bad page is a recorded warning, not a lost document
             ctx.warn(f"page {page.page}: OCR failed ({type(exc).__name__}: {exc})")
-        ctx.report("render", k + 1, len(todo), f"OCR page {page.page}")
-    ctx.record("render", "done", f"{done_ocr}/{len(todo)} scanned pages read by OCR", time.perf_counter() - t0)
+        pace = (time.perf_counter() - started) / max(1, done_ocr)
+        ctx.report("render", k + 1, len(todo), f"OCR page {page.page} ({pace:.1f} s a page)")
+    skipped = f", {blank} blank pages skipped" if blank else ""
+    ctx.record("render", "done", f"{done_ocr}/{len(todo)} scanned pages read by OCR{skipped}",
+               time.perf_counter() - t0)
 
 
 # --- detect ----------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 from engine.errors import NotFoundError, StoreError
 from engine.library.lexical import chunk_terms
 from engine.types import STAGES, BBox, Chunk, Document, Region
+from engine.untrusted import clean_value, visible_text
 
 log = logging.getLogger(__name__)
 
@@ -219,6 +220,22 @@ version's update. A new catalogue is made at version 1 by ``SCHEMA`` and takes e
 path to the current schema. A step must be safe to run on a catalogue that already has its change."""
 
 
+_SHOWN_AS_IS = {"path"}
+"""The file's real path, needed to read it again (re-ingest); it is made visible wherever it is shown."""
+_NAMES = {"name", "error"}
+"""Fields that may carry a file name: odd characters are shown (``visible_text``), not silently dropped."""
+
+
+def _safe_field(key: str, value: Any) -> Any:
+    """A document field as the catalogue keeps it: text from a filing or a path never holds control
+    characters or bidi overrides."""
+    if key in _SHOWN_AS_IS:
+        return value
+    if key in _NAMES and isinstance(value, str):
+        return visible_text(value)
+    return clean_value(value)
+
+
 def _json_object(raw: str | None) -> dict[str, Any]:
     try:
         value = json.loads(raw or "{}")
@@ -333,13 +350,14 @@ class Store:
             db.execute(
                 "INSERT INTO documents(id, sha256, path, name, pages, status, added_at) "
                 "VALUES (?, ?, ?, ?, ?, 'ingesting', ?)",
-                (doc_id, sha256, path, name, pages, time.time()),
+                (doc_id, sha256, path, visible_text(name), pages, time.time()),
             )
 
     def update_document(self, doc_id: str, **fields: Any) -> None:
         """Set document columns; lists (tickers, former names) are stored as JSON."""
         if not fields:
             return
+        fields = {k: _safe_field(k, v) for k, v in fields.items()}
         fields = {k: json.dumps(list(v)) if k in _JSON_COLUMNS else json.dumps(dict(v)) if k in _JSON_OBJECT_COLUMNS
                   else v for k, v in fields.items()}
         cols = ", ".join(f"{k} = ?" for k in fields)
@@ -521,17 +539,18 @@ class Store:
 
     @staticmethod
     def _region_row(doc_id: str, r: Region) -> tuple[Any, ...]:
+        # Cells come from the cleaned text layer, but titles and summaries may be a vision model's words.
         return (
             doc_id,
             r.page,
             r.kind,
             json.dumps([round(float(v), 2) for v in r.bbox]),
             r.method,
-            r.title,
-            r.units,
-            r.summary,
+            clean_value(r.title),
+            clean_value(r.units),
+            clean_value(r.summary),
             r.summary_method,
-            json.dumps(r.table) if r.table is not None else None,
+            json.dumps(clean_value(r.table)) if r.table is not None else None,
             r.crop_path,
             json.dumps(r.checks),
             r.score,
@@ -735,7 +754,7 @@ class Store:
                 "INSERT INTO stages(doc_id, stage, status, detail, seconds, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(doc_id, stage) DO UPDATE SET status=excluded.status, detail=excluded.detail, "
                 "seconds=excluded.seconds, updated_at=excluded.updated_at",
-                (doc_id, stage, status, detail, seconds, time.time()),
+                (doc_id, stage, status, visible_text(detail), seconds, time.time()),
             )
 
     def stages(self, doc_id: str) -> dict[str, dict[str, Any]]:

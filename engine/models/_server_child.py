@@ -8,6 +8,12 @@ pipe from the parent) closes or when the parent pid changes. Then it imports lla
 ``n_gpu_layers = "auto"`` (every layer on the GPU when this build can offload, else 0), writes a status file
 the app reads (``models --json`` reports it), and runs ``llama_cpp.server``'s own ``main``.
 
+Every route needs the key: ``llama_cpp.server`` checks it on the API, but not on ``/docs``, ``/redoc`` or
+``/openapi.json``; the app it builds is wrapped so that any request without ``Authorization: Bearer KEY`` gets
+401 (``_KeyRequired``). Once the model is loaded, a ``loaded`` file next to the status file tells the app that
+from now on the server must answer soon. The folder holding the key is removed whenever this process ends
+(the app's exit, a signal, a failed load); the app removes folders left by a process that died anyway.
+
 Two additions to the server's streamed answers: an error raised while one is produced (a prompt over the
 context, a failed decode) is sent as a final ``data: {"error": {...}}`` event, as llama.cpp's own server
 does, instead of cutting the stream without a word; and a client that hangs up aborts the work at once, also
@@ -17,9 +23,12 @@ while the prompt is evaluated (``_patch_streaming``).
 from __future__ import annotations
 
 import argparse
+import atexit
 import ctypes
+import hmac
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -29,6 +38,19 @@ from collections.abc import Iterator
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1
+_secrets: list[str] = []
+"""The folder holding this run's key (config file, status), removed on every way out."""
+
+
+def _remove_secrets() -> None:
+    for folder in _secrets:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _exit_now(code: int = 0) -> None:
+    """Leave at once (no thread finalisation, which can hang in native code), the key's folder removed."""
+    _remove_secrets()
+    os._exit(code)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -36,11 +58,13 @@ def _die_with_parent(parent: int) -> None:
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            # SIGTERM, not SIGKILL: the handler below removes the key's folder first
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
         except (OSError, AttributeError) as exc:
             print(f"mfr-server: PR_SET_PDEATHSIG unavailable ({exc}); relying on the watchdog", file=sys.stderr)
+    signal.signal(signal.SIGTERM, lambda *_: _exit_now(0))
     if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(0)
+        _exit_now(0)
 
     def stdin_closed() -> None:
         try:  # os.read, not sys.stdin: a buffered reader's lock would block interpreter shutdown
@@ -49,16 +73,58 @@ def _die_with_parent(parent: int) -> None:
         except OSError:
             pass
         print("mfr-server: the app closed the pipe; exiting", file=sys.stderr, flush=True)
-        os._exit(0)
+        _exit_now(0)
 
     def parent_gone() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
         print("mfr-server: the app is gone; exiting", file=sys.stderr, flush=True)
-        os._exit(0)
+        _exit_now(0)
 
     threading.Thread(target=stdin_closed, daemon=True, name="mfr-watch-stdin").start()
     threading.Thread(target=parent_gone, daemon=True, name="mfr-watch-parent").start()
+
+
+class _KeyRequired:
+    """ASGI wrapper: every HTTP request (the API, ``/docs``, ``/openapi.json``, anything) needs the key."""
+
+    def __init__(self, app: Any, key: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {key}".encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            given = b""
+            for name, value in scope.get("headers", []):
+                if name.lower() == b"authorization":
+                    given = value
+            if not hmac.compare_digest(given, self.expected):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = b'{"error": {"message": "Missing or wrong API key", "type": "authentication_error"}}'
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def _guard_app(key: str, loaded: str) -> None:
+    """Wrap the app ``llama_cpp.server`` builds in ``_KeyRequired``, and write ``loaded`` once it is built (the
+    model is in memory; the server listens right after)."""
+    import llama_cpp.server.__main__ as entry
+
+    original = entry.create_app
+
+    def create_app(*args: Any, **kwargs: Any) -> Any:
+        app = original(*args, **kwargs)
+        with open(loaded, "w", encoding="utf-8") as f:
+            f.write(str(time.time()))
+        return _KeyRequired(app, key)
+
+    entry.create_app = create_app
 
 
 def _patch_streaming() -> None:
@@ -145,6 +211,8 @@ def main() -> None:
     parser.add_argument("--status", required=True, help="where to write what this server runs on (JSON)")
     parser.add_argument("--parent", type=int, required=True, help="the app's pid")
     args = parser.parse_args()
+    _secrets.append(os.path.dirname(os.path.abspath(args.config)))
+    atexit.register(_remove_secrets)
     _die_with_parent(args.parent)
     for var in ("HOST", "PORT", "CONFIG_FILE"):  # llama_cpp.server would let these override the config
         os.environ.pop(var, None)
@@ -162,6 +230,7 @@ def main() -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(config, f)
     _patch_streaming()
+    _guard_app(str(config["api_key"]), os.path.join(os.path.dirname(args.status), "loaded"))
     from llama_cpp.server.__main__ import main as serve
 
     status = {
@@ -188,4 +257,4 @@ if __name__ == "__main__":
     except BaseException:  # noqa: BLE001 - a failed load: say why in the log, exit without finalizing threads
         traceback.print_exc(file=sys.stderr)
         sys.stderr.flush()
-        os._exit(1)
+        _exit_now(1)

@@ -86,6 +86,36 @@ and lets libmtmd place the image markers (Gemma-3, Qwen2.5-VL and most current m
 STARTUP_TIMEOUT_S = 600.0
 """Default seconds to wait for a server to load its model and answer (``startup_timeout_s`` per role)."""
 
+ANSWER_AFTER_LOAD_S = 60.0
+"""Once the child says its model is loaded, it must answer its health check within this many seconds (else the
+question ends with an error naming the URL and the log, instead of a silent wait for ``startup_timeout_s``)."""
+
+SECRETS_PREFIX = "mfr-server-"
+"""Temporary folders holding a server's key are named ``mfr-server-<app pid>-<random>``."""
+
+
+def remove_stale_secrets(tmp: Path | None = None) -> list[Path]:
+    """Remove the key folders of servers whose app is gone (a process killed with SIGKILL runs no cleanup);
+    returns what was removed. Folders of running apps, and of other users, are left alone."""
+    removed: list[Path] = []
+    folder = Path(tmp or tempfile.gettempdir())
+    try:
+        candidates = list(folder.glob(f"{SECRETS_PREFIX}*-*"))
+    except OSError:
+        return removed
+    for path in candidates:
+        owner = path.name[len(SECRETS_PREFIX):].split("-", 1)[0]
+        try:
+            if not owner.isdigit() or int(owner) == os.getpid() or path.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (OSError, ValueError):
+            continue  # alive (or not ours to ask about): keep it
+    return removed
+
 
 def log_dir() -> Path:
     """Where model server logs go: ``$MFR_LOG_DIR``, else ``platformdirs.user_log_dir("mfr-tui")``."""
@@ -181,6 +211,8 @@ class ServerSpec:
     """Each model's settings as JSON (hashable; the first is served by default)."""
     startup_timeout_s: float = STARTUP_TIMEOUT_S
     """How long loading may take before the start counts as failed."""
+    answer_after_load_s: float = ANSWER_AFTER_LOAD_S
+    """How long the loaded server may take to answer its health check (``ANSWER_AFTER_LOAD_S``)."""
 
 
 @dataclass
@@ -247,9 +279,10 @@ class LocalServer:
 
     def _start(self) -> None:
         last: ModelError | None = None
+        remove_stale_secrets()
         for _attempt in range(2):  # a second try only when the port was taken between probe and bind
             self._served = False
-            self._dir = Path(tempfile.mkdtemp(prefix="mfr-server-"))
+            self._dir = Path(tempfile.mkdtemp(prefix=f"{SECRETS_PREFIX}{os.getpid()}-"))
             self._port, self._key = free_port(), secrets.token_urlsafe(32)
             config = {
                 "host": "127.0.0.1",
@@ -300,6 +333,8 @@ class LocalServer:
 
     def _wait_ready(self, status_path: Path) -> None:
         deadline = time.monotonic() + self.spec.startup_timeout_s
+        loaded_at: float | None = None
+        loaded = status_path.with_name("loaded")
         while time.monotonic() < deadline:
             if self._proc is None or self._proc.poll() is not None:
                 raise ModelError(
@@ -312,6 +347,15 @@ class LocalServer:
                     self.status = json.loads(status_path.read_text(encoding="utf-8"))
             if self._answers():
                 return
+            if loaded_at is None and loaded.exists():
+                loaded_at = time.monotonic()
+            if loaded_at is not None and time.monotonic() - loaded_at > self.spec.answer_after_load_s:
+                raise ModelError(
+                    f"The local model server ({self.spec.label}) loaded its model but did not answer at {self.url} "
+                    f"within {self.spec.answer_after_load_s:.0f} s (is the loopback interface up, or a firewall "
+                    f"in the way?). See its log {self._log_path}.",
+                    title="Model server unreachable",
+                )
             time.sleep(0.1)
         raise ModelError(
             f"The local model server ({self.spec.label}) did not answer within {self.spec.startup_timeout_s:.0f} s. "

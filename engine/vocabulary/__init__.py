@@ -160,6 +160,14 @@ def _ratio_patterns() -> list[tuple[str, str, re.Pattern[str]]]:
             for name, expr in sorted(vocabulary().ratios.items(), key=lambda kv: -len(kv[0]))]
 
 
+@cache
+def longest_item_words() -> int:
+    """The most whitespace-separated words a phrase the vocabulary knows as a line item can have (its longest
+    naming phrase, plus the "FY 2019" or "total" that ``canonical`` drops): a longer run of words names no item,
+    so searches over a question's words stop there."""
+    return max(len(_key(p).split()) for it in vocabulary().items.values() for p in it.names) + 2
+
+
 def ratio_named(text: str) -> tuple[str, str] | None:
     """(name, definition) of the standard ratio a question names, the longest name first."""
     low = text.lower()

@@ -17,6 +17,7 @@ from engine.types import Answer, Check, Evidence, Region
 from mfr_tui.evidence import cell_marks, cited_checks, column_widths, evidence_markers, find_span, text_marks
 from mfr_tui.keys import bindings
 from mfr_tui.messages import EvidenceLoaded, EvidenceSelected
+from mfr_tui.plain import plain, shown
 
 CITED = "bold black on yellow"
 FLAGGED = "bold white on red"
@@ -34,7 +35,7 @@ def shown_values(row: dict[str, Any]) -> list[str]:
 def highlighted_text(text: str, span: tuple[int, int] | None, checks: list[Check]) -> Text:
     """The page text with the cited span shaded and the answer's checked numbers in it lit (inside the span when
     it was found)."""
-    out = Text(text)
+    out = plain(text)  # one character for one: the span's offsets still hold
     lo, hi = span if span is not None else (0, len(text))
     if span is not None:
         out.stylize(SPAN, *span)
@@ -115,7 +116,7 @@ class EvidenceScreen(Screen[None]):
         t.append(f"{self.index + 1}/{len(self.answer.evidence)} ", style="dim")
         if markers:
             t.append("".join(f"[{m}]" for m in markers) + " ", style="bold")
-        t.append(f"{ev.doc}", style="bold")
+        t.append(shown(ev.doc), style="bold")
         t.append(f"  page {ev.page} · {ev.modality} · score {ev.score:.3f} · tier {ev.tier} · {ev.channel}")
         return t
 
@@ -155,8 +156,8 @@ class EvidenceScreen(Screen[None]):
             note.update(Text.assemble(
                 (f"{lit} cited cell{'s' if lit != 1 else ''} lit", CITED if lit else "dim"),
                 (" ", ""), (f"{bad} flagged" if bad else "", FLAGGED), (" " if bad else "", ""),
-                (f"{region.title or 'Table'} ", "bold"), (f"{region.units} ", ""),
-                (f"· region {region.id} · {region.method}", "dim"),
+                (shown(f"{region.title or 'Table'} "), "bold"), (shown(f"{region.units} "), ""),
+                (shown(f"· region {region.id} · {region.method}"), "dim"),
             ))
             self.query_one("#evidence-table").focus()
         elif self.view == "figure" and region is not None:
@@ -196,12 +197,12 @@ class EvidenceScreen(Screen[None]):
         table.clear(columns=True)
         table.fixed_columns = 1
         for i, header in enumerate(columns):
-            table.add_column(Text(header, justify="right" if i else "left"), key=str(i), width=self.widths[i > 0])
+            table.add_column(plain(header, justify="right" if i else "left"), key=str(i), width=self.widths[i > 0])
         for r in range(len(rows)):
-            cells: list[Text] = [Text(labels[r], no_wrap=True, overflow="ellipsis")]
+            cells: list[Text] = [plain(labels[r], no_wrap=True, overflow="ellipsis")]
             for c in range(1, width):
                 v = values[r][c - 1] if c - 1 < len(values[r]) else ""
-                cells.append(Text(v, justify="right", style=MARKS.get(marks.get((r, c), ""), "")))
+                cells.append(plain(v, justify="right", style=MARKS.get(marks.get((r, c), ""), "")))
             table.add_row(*cells, key=str(r))
         first = sorted(rc for rc, m in marks.items() if m == "cited") or sorted(marks)
         if cursor is not None:
@@ -262,7 +263,7 @@ class EvidenceScreen(Screen[None]):
 
     def _figure(self, region: Region, checks: list[Check]) -> Text:
         out = Text()
-        out.append(f"{region.title or 'Figure'}\n", style="bold")
+        out.append(shown(f"{region.title or 'Figure'}\n"), style="bold")
         summary = region.summary or self.ev.text
         out.append_text(highlighted_text(summary, None, checks))
         out.append("\n\n")
@@ -275,7 +276,7 @@ class EvidenceScreen(Screen[None]):
             ("Region", str(region.id)),
         ):
             out.append(f"{label:<11}", style="dim")
-            out.append(f"{value}\n")
+            out.append(shown(f"{value}\n"))
         return out
 
     def action_toggle_page_text(self) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -13,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Markdown
 
 from mfr_tui.keys import bindings
 from mfr_tui.messages import HistoryLoaded, HistorySearched
+from mfr_tui.plain import PlainInput, plain, shown
 
 
 class HistoryScreen(Screen[dict[str, Any] | None]):
@@ -28,7 +28,7 @@ class HistoryScreen(Screen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Search questions and answers", id="history-search")
+        yield PlainInput(placeholder="Search questions and answers", id="history-search")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="history-preview"):
             yield Markdown(id="history-answer")
@@ -58,14 +58,14 @@ class HistoryScreen(Screen[dict[str, Any] | None]):
         for row in self.rows:
             when = time.strftime("%d %b %H:%M", time.localtime(row.get("created_at") or 0))
             refused = (row.get("payload") or {}).get("refused")
-            q = Text(row["question"], overflow="ellipsis", no_wrap=True)
+            q = plain(row["question"], overflow="ellipsis", no_wrap=True)
             if refused:
                 q.append("  (not answered)", style="dim")
             table.add_row(when, q, key=str(row["id"]))
         self._preview()
         if not self.rows:
             self.query_one("#history-answer", Markdown).update(
-                "*No answers yet.*" if not message.search else f"*Nothing matches “{message.search}”.*")
+                "*No answers yet.*" if not message.search else f"*Nothing matches “{shown(message.search)}”.*")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._preview()
@@ -82,7 +82,7 @@ class HistoryScreen(Screen[dict[str, Any] | None]):
     def _preview(self) -> None:
         row = self._current()
         if row is not None:
-            self.query_one("#history-answer", Markdown).update(f"**{row['question']}**\n\n{row['answer']}")
+            self.query_one("#history-answer", Markdown).update(shown(f"**{row['question']}**\n\n{row['answer']}"))
 
     def action_open_answer(self) -> None:
         row = self._current()

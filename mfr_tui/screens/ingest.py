@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, RichL
 from engine.types import STAGES
 from mfr_tui.keys import bindings
 from mfr_tui.messages import IngestCancelRequested
+from mfr_tui.plain import plain, shown
 from mfr_tui.state import IngestState, fmt_seconds
 
 FILE_STYLE = {"done": "green", "unchanged": "green", "failed": "red", "cancelled": "yellow",
@@ -94,7 +95,7 @@ class IngestScreen(Screen[None]):
         self.query_one("#overall-count", Label).update(f"{finished}/{st.file_count} files")
         cur = st.files.get(st.current)
         self.query_one("#stage-title", Static).update(
-            Text.assemble(("Stages of ", "dim"), (cur.name if cur else "—", "bold"))
+            Text.assemble(("Stages of ", "dim"), (shown(cur.name) if cur else "—", "bold"))
         )
         for stage in STAGES:
             s = st.stages.get(stage)
@@ -115,7 +116,7 @@ class IngestScreen(Screen[None]):
         self._sync_files()
         log = self.query_one("#ingest-warnings", RichLog)
         for w in st.warnings[self._logged:]:
-            log.write(Text(f"⚠ {w}", style="yellow"))
+            log.write(plain(f"⚠ {w}", style="yellow"))
         self._logged = len(st.warnings)
 
     def _sync_files(self) -> None:
@@ -130,7 +131,8 @@ class IngestScreen(Screen[None]):
             if f.started is not None:
                 end = f.ended if f.ended is not None else st.now()
                 took = fmt_seconds(max(0.0, end - f.started))
-            cells = (f.name, Text(f.status, style=FILE_STYLE.get(f.status, "")), f.stage, Text(took, justify="right"))
+            cells = (plain(f.name), Text(f.status, style=FILE_STYLE.get(f.status, "")), plain(f.stage),
+                     Text(took, justify="right"))
             if path in keys:
                 for col, value in zip(("file", "status", "stage", "time"), cells, strict=True):
                     table.update_cell(path, col, value)

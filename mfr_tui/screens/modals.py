@@ -14,6 +14,8 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, DirectoryTree, Input, Label, Static, TextArea
 
+from mfr_tui.plain import plain
+
 
 class ConfirmModal(ModalScreen[bool]):
     """Yes or no; escape and n mean no."""
@@ -29,8 +31,8 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.message, classes="dialog-body")
+            yield Label(plain(self.title_text), classes="dialog-title")
+            yield Static(plain(self.message), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="error", id="yes")
                 yield Button("No (n)", id="no")
@@ -153,8 +155,8 @@ class ErrorModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="error-dialog"):
-            yield Label(self.title_text, classes="dialog-title error-title")
-            yield Static(self.message, classes="dialog-body")
+            yield Label(plain(self.title_text), classes="dialog-title error-title")
+            yield Static(plain(self.message), classes="dialog-body")
             yield TextArea(self.details, read_only=True, id="error-details", soft_wrap=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy (ctrl+y)", id="copy")

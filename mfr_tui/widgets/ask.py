@@ -10,17 +10,18 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Collapsible, DataTable, Input, Markdown, Static
+from textual.widgets import Collapsible, DataTable, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from engine.types import Answer, Evidence
 from mfr_tui.evidence import evidence_markers, flagged, mark_flagged, resolved_first, searched_lines, split_stated
 from mfr_tui.keys import bindings
+from mfr_tui.plain import PlainInput, plain, shown
 
 MODALITY_STYLE = {"text": "", "table": "cyan", "image": "magenta"}
 
 
-class QuestionInput(Input):
+class QuestionInput(PlainInput):
     """The question box; up and down walk through earlier questions."""
 
     BINDINGS = bindings("ask.previous", "ask.next")
@@ -68,26 +69,26 @@ def checks_text(answer: Answer) -> Text:
         return text
     found = list(dict.fromkeys(c.value for c in answer.checks if c.found))
     for value in found:
-        text.append(f"✓ {value}  ", style="green")
+        text.append(shown(f"✓ {value}  "), style="green")
     bad = flagged(answer)
     if not found:
         text.append("none verified  ", style="bold yellow")
     if answer.computation:
-        text.append(f"· {answer.computation}", style="dim")
+        text.append(shown(f"· {answer.computation}"), style="dim")
     seen: set[tuple[str, str]] = set()
     for c in bad:
         if (c.value, c.note) in seen:
             continue
         seen.add((c.value, c.note))
         text.append("\n")
-        text.append(f"⚠ {c.value}", style="bold black on yellow")
-        text.append(f" {c.note or 'unverified'}", style="yellow")
+        text.append(shown(f"⚠ {c.value}"), style="bold black on yellow")
+        text.append(shown(f" {c.note or 'unverified'}"), style="yellow")
     return text
 
 
 def stated_text(stated: str, cells: list[dict[str, Any]]) -> Text:
     """The values stated from the resolved cells before the model speaks, each value in bold."""
-    out = Text(stated)
+    out = plain(stated)
     for c in cells:
         shown = str(c.get("shown") or "")
         if shown:
@@ -179,7 +180,7 @@ class AskPane(Vertical):
         if self._stream is None:
             # opened on the first piece: a stream stopped before its task ran would cancel the caller
             self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(text)
+        await self._stream.write(shown(text))
         self.query_one("#answer-scroll", VerticalScroll).scroll_end(animate=False)
 
     def show_stated(self, stated: str, cells: list[dict[str, Any]]) -> None:
@@ -209,12 +210,12 @@ class AskPane(Vertical):
             cite = Text("".join(f"[{m}]" for m in markers), style="bold") if markers else Text("·", style="dim")
             table.add_row(
                 cite,
-                e.doc,
+                plain(e.doc),
                 Text(str(e.page), justify="right"),
                 Text(e.modality, style=MODALITY_STYLE.get(e.modality, "")),
                 Text(f"{e.score:.3f}", justify="right"),
-                str(e.tier),
-                e.channel,
+                plain(e.tier),
+                plain(e.channel),
                 key=str(i),
             )
         if same and 0 < row < len(ordered):
@@ -232,9 +233,9 @@ class AskPane(Vertical):
             lines = searched_lines(answer.searched) or ["nothing was found above the thresholds"]
             body = (f"**Not answered.** {answer.text.strip()}\n\n**What was searched**\n\n"
                     + "\n".join(f"- {line}" for line in lines))
-            await self.markdown.update(body)
+            await self.markdown.update(shown(body))
         else:
-            await self.markdown.update(mark_flagged(body, answer.checks))
+            await self.markdown.update(shown(mark_flagged(body, answer.checks)))
         self.show_contradicted(answer.contradicted if not answer.refused else [])
         checks = self.query_one("#checks", Static)
         checks.update(checks_text(answer))
@@ -258,7 +259,7 @@ class AskPane(Vertical):
         await self.stop_stream()
         note = "*Cancelled.*" if reason == "cancelled" else f"*Stopped: {reason}.*"
         text = self.streamed.strip()
-        await self.markdown.update(f"{text}\n\n{note}" if text else note)
+        await self.markdown.update(shown(f"{text}\n\n{note}" if text else note))
 
     def selected_index(self) -> int | None:
         table = self.query_one("#evidence", DataTable)

@@ -10,8 +10,9 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from engine.types import STAGES, Document
 from mfr_tui.keys import bindings
+from mfr_tui.plain import PlainInput, plain, shown
 
-STATUS_STYLE = {"ready": "green", "partial": "yellow", "failed": "red", "ingesting": "cyan"}
+STATUS_STYLE = {"ready": "green", "partial": "yellow", "failed": "red", "ingesting": "cyan", "cancelled": "yellow"}
 
 
 def matches(doc: Document, query: str) -> bool:
@@ -51,11 +52,11 @@ def calendar_lines(calendar: dict[str, object]) -> list[Text]:
     naming = calendar.get("naming")
     if not isinstance(naming, dict):
         summary = str(calendar.get("summary", ""))
-        return [Text(f"Periods: {summary}", style="dim", no_wrap=True, overflow="ellipsis")] if summary else []
+        return [plain(f"Periods: {summary}", style="dim", no_wrap=True, overflow="ellipsis")] if summary else []
     out: list[Text] = []
     periods = str(calendar.get("periods_summary", ""))
     if periods:
-        out.append(Text(f"Periods: {periods}", style="dim", no_wrap=True, overflow="ellipsis"))
+        out.append(plain(f"Periods: {periods}", style="dim", no_wrap=True, overflow="ellipsis"))
     rule = str(naming.get("rule", ""))
     if rule:
         line = Text("Fiscal years: ", style="dim", no_wrap=True, overflow="ellipsis")
@@ -87,7 +88,7 @@ class LibraryPane(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="filter-row"):
             yield Label("Filter", id="filter-label")
-            yield Input(placeholder="name, company, form or period", id="filter", compact=True)
+            yield PlainInput(placeholder="name, company, form or period", id="filter", compact=True)
         yield DataTable(id="documents", cursor_type="row", zebra_stripes=True)
         yield Static(id="doc-detail")
 
@@ -151,10 +152,10 @@ class LibraryPane(Vertical):
             in_scope = d.id in self.scope
             table.add_row(
                 Text("●", style="bold green") if in_scope else Text(" "),
-                Text(d.name, style="bold" if in_scope else "", overflow="ellipsis", no_wrap=True),
-                Text(d.company or "—", overflow="ellipsis", no_wrap=True),
-                d.form_type or "—",
-                d.fiscal_period or "—",
+                plain(d.name, style="bold" if in_scope else "", overflow="ellipsis", no_wrap=True),
+                plain(d.company or "—", overflow="ellipsis", no_wrap=True),
+                plain(d.form_type or "—"),
+                plain(d.fiscal_period or "—"),
                 Text(str(d.pages), justify="right"),
                 Text(str(d.tables), justify="right"),
                 Text(str(d.figures), justify="right"),
@@ -185,23 +186,22 @@ class LibraryPane(Vertical):
             detail.update(Text.from_markup(
                 "[b]The library is empty.[/b] Press [b]a[/b] to add PDF filings or a folder of them."))
             return
-        shown = self.visible()
-        if not shown:
-            detail.update(f"No filing matches “{self.query_text}”. {len(self.documents)} in the library.")
+        if not self.visible():
+            detail.update(plain(f"No filing matches “{self.query_text}”. {len(self.documents)} in the library."))
             return
         d = self.highlighted()
         if d is None:
             return
         head = Text(no_wrap=True, overflow="ellipsis")
-        head.append(d.name, style="bold")
-        head.append(f"  {d.company or 'company unknown'}")
+        head.append(shown(d.name), style="bold")
+        head.append(shown(f"  {d.company or 'company unknown'}"))
         if d.tickers:
-            head.append(f" ({', '.join(d.tickers)})", style="bold")
+            head.append(shown(f" ({', '.join(d.tickers)})"), style="bold")
         if d.cik:
-            head.append(f" CIK {d.cik}", style="dim")
+            head.append(shown(f" CIK {d.cik}"), style="dim")
         if d.former_names:
-            head.append(f" formerly {'; '.join(d.former_names)}", style="italic")
-        head.append(f" · {d.form_type or '?'} {d.fiscal_period}".rstrip())
+            head.append(shown(f" formerly {'; '.join(d.former_names)}"), style="italic")
+        head.append(shown(f" · {d.form_type or '?'} {d.fiscal_period}".rstrip()))
         head.append(f" · {d.pages} pages, {d.tables} tables, {d.figures} figures, {d.chunks} chunks · id {d.id}",
                     style="dim")
         marks = stage_marks(d)
