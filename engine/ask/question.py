@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from engine.ask.expansion import Expansion, expand, focus
-from engine.ask.formulas import averaged_years, definition
+from engine.ask.formulas import averaged_years, definition, without_asides
 from engine.ask.statements import statements_asked, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
@@ -399,7 +399,7 @@ def _which_of(plain: str) -> tuple[str, str] | None:
 
 
 def _ranking(text: str) -> Ranking | None:
-    plain = re.sub(r"\([^)]*\)", " ", text)  # "(or lost the least)": an aside restating the same order
+    plain = without_asides(text)  # "(or lost the least)": an aside restating the same order
     m = _AMONG.search(plain)
     if m:
         listed, rest = m.group("list"), plain[m.end():]
