@@ -232,15 +232,15 @@ class EvidenceScreen(Screen[None]):
         if not 0 <= at.row < len(self.rows):
             return Text()
         row = self.rows[at.row]
-        out = Text(str(row.get("label", "")), style="bold")
+        out = plain(row.get("label", ""), style="bold")  # the filing's words: shown, never interpreted
         values = shown_values(row)
         if 0 < at.column < len(self.headers):
             value = values[at.column - 1] if at.column - 1 < len(values) else ""
             mark = self.marks.get((at.row, at.column), "")
             out.append(" · ")
-            out.append(self.headers[at.column] or f"column {at.column}")
+            out.append(plain(self.headers[at.column] or f"column {at.column}"))
             out.append(" · ")
-            out.append(value or "blank", style=MARKS.get(mark, "" if value else "dim"))
+            out.append(plain(value or "blank", style=MARKS.get(mark, "" if value else "dim")))
             if mark:
                 out.append(f" {mark}", style="dim")
         return out
