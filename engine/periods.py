@@ -864,7 +864,7 @@ def _two_namings(month: int | None, day: int | None) -> bool:
     December is named by the year it ends in."""
     if month is None:
         return False
-    return 1 <= month <= 3 and not (month == 1 and (day or 31) <= 7)
+    return 1 <= month <= 3 and not (month == 1 and (day or 31) <= _FIRST_WEEK)
 
 
 def _usual_shift(month: int | None, day: int | None, weeks: bool) -> int:
@@ -1207,7 +1207,7 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
         if earlier:
             (month, day), _ = earlier.most_common(1)[0]
             source = f"balance sheet at {_MONTH_NAMES[month - 1]} {day}, beside {_fmt_date(q_end)}"
-    weeks = weeks or (month == 1 and (day or 31) <= 7)  # a year ending in January's first days is 52/53 weeks
+    weeks = weeks or (month == 1 and (day or 31) <= _FIRST_WEEK)  # a year ending in January's first days is 52/53 weeks
     base = Calendar(year_end_month=month, year_end_day=day, shift=0, weeks=weeks)
     shift, stated, evidence = _usual_shift(month, day, weeks), False, tuple[str, ...]()
     if month is not None:
