@@ -13,17 +13,16 @@ quarters, durations) and ``numbers`` (figures): one home each.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from engine.ask.expansion import Expansion, expand, focus
-from engine.ask.formulas import averaged_years, definition, without_asides
-from engine.ask.statements import statements_asked, stems
+from engine.ask.statements import NAMED, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
-from engine.vocabulary import LineItem, items_named, ratio_named
+from engine.vocabulary import LineItem, canonical, items_named, longest_item_words, ratio_named, vocabulary
 from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
@@ -266,7 +265,7 @@ class Question:
     counted: str = ""
     """What a "how many" question counts, singular ("plot"); '' for no count."""
     formula: tuple[str, str] | None = None
-    """(template, year) of the metric it defines, names or asks as a share (``formulas.definition``)."""
+    """(template, year) of the metric it defines, names or asks as a share (``definition``)."""
     averaged: tuple[int, ...] = ()
     """The fiscal years of an N-year average it asks for."""
     ratio: tuple[str, str] | None = None
@@ -323,6 +322,9 @@ class Question:
     """The scale it asks the answer in ("in USD millions" -> 1e6)."""
     companies: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Document id -> the aliases of its company the question names (filled when parsed against a library)."""
+    mentions: tuple[tuple[str, int, int, int], ...] = field(default=(), compare=False, hash=False)
+    """Where the text names a company of the library: (document id, start, end, length of a possessive "'s"
+    after it), so a search within one company's filings can leave its name out (``routing.without_company``)."""
     parts: tuple[Question, ...] = ()
     """The parts of a question of several ("net sales in fiscal 2022, and how much did they grow?"), each a
     question of its own with the measure and period of the part before when it names none; () for one part."""
@@ -470,6 +472,285 @@ def _intent(q: Question) -> Intent:
     return Intent.PROSE
 
 
+# --- the metric a question defines, names or asks as a share --------------------------------------------
+# (``formulas`` evaluates what these read: the grammar of a definition is theirs, the reading of the
+# question is here)
+
+_FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
+
+# The phrases below are read by scanners rather than one regex each: a lazy group of words tried from every start
+# of a long run of words is quadratic. Each scanner finds its keyword (linear), takes the run of words before it
+# from the reversed text and the run after it forwards, so every character is read a bounded number of times.
+# They find what ``([\w&'’ -]+?) KEYWORD ...`` found, on text whose whitespace is single spaces.
+_WORDS_RUN = re.compile(r"[\w&'’ -]+")
+"""A run of words (letters, digits, spaces, hyphens, apostrophes, ampersands): the X and Y of "X to Y ratio"."""
+_SPACES = re.compile(r"\s+")
+
+
+def _word_run_before(text: str, backwards: str, end: int) -> str:
+    """The run of words (``_WORDS_RUN``) that ends at ``end``; ``backwards`` is ``text[::-1]``."""
+    m = _WORDS_RUN.match(backwards, len(text) - end)
+    return text[end - len(m.group(0)) : end] if m else ""
+
+
+_SHARE_AT = re.compile(r" as an? (?:%|percent(?:age)?|share) of(?= )", re.I)
+_SHARE_SKIP = re.compile(r"total |the ", re.I)
+_SHARE_RUN = re.compile(r"[\w&' -]*")
+_SHARE_STOP = re.compile(r" (?:from|between|for|in|over|during)\b", re.I)
+_LETTER = re.compile(r"[a-z]", re.I)
+
+
+def share_of(question: str) -> tuple[str, str] | None:
+    """(X, Y) of the first "X as a % of Y" ("as a percentage of", "as a share of"; Y up to "from", "for", "in"
+    ..., or punctuation): "cost of goods sold as a % of revenue" -> ("cost of goods sold", "revenue")."""
+    text = _SPACES.sub(" ", question)
+    backwards, failed = text[::-1], -1
+    for at in _SHARE_AT.finditer(text):
+        if not _WORDS_RUN.match(text, at.start() - 1, at.start()):
+            continue  # no word before it
+        y0 = at.end() + 1
+        skip = _SHARE_SKIP.match(text, y0)
+        for start in ([skip.end()] if skip else []) + [y0]:
+            if start < failed or not _LETTER.match(text, start):
+                continue  # inside a run an earlier "as a % of" found no end in: neither does this one
+            end = _SHARE_RUN.match(text, start + 1).end()  # type: ignore[union-attr]
+            stop = _SHARE_STOP.search(text, start + 1, end)
+            if stop is not None or end == len(text) or text[end] in "?.,":
+                y = text[start : stop.start()] if stop is not None else text[start:end]
+                return _word_run_before(text, backwards, at.start()), y
+            failed = end
+    return None
+
+
+_TO_WORD = re.compile(r" to ", re.I)
+_RATIO_WORD = re.compile(r" ratio\b", re.I)
+
+
+def to_ratio(question: str) -> tuple[str, str, str] | None:
+    """(X, "average " or "", Y) of the first 'X to Y ratio' of two line items ("cash balance to total liability
+    ratio", "interest expense to average long-term debt ratio"): X / Y, a fraction unless the question asks for
+    a percentage."""
+    text = _SPACES.sub(" ", question)
+    for run in _WORDS_RUN.finditer(text):
+        words = run.group(0)
+        to = _TO_WORD.search(words, 1)
+        if to is None:
+            continue  # only the first " to " of a run counts: a later one has fewer words after it
+        rest = words[to.end():]
+        if rest[:8].lower() == "average ":
+            ratio = _RATIO_WORD.search(rest, 9)
+            if ratio is not None:
+                return words[: to.start()], rest[:8], rest[8 : ratio.start()]
+        ratio = _RATIO_WORD.search(rest, 1)
+        if ratio is not None:
+            return words[: to.start()], "", rest[: ratio.start()]
+    return None
+
+
+_PERCENT = re.compile(r"%|\bper ?cent", re.I)
+_MARGIN_AT = re.compile(r"%\s*margin\b", re.I)
+
+
+def margin_of(question: str) -> str:
+    """The line item of the first "X % margin" ("FY2015 D&A % margin"): the item as a percentage of revenue;
+    '' when there is none."""
+    text = _SPACES.sub(" ", question)
+    backwards = text[::-1]
+    for at in _MARGIN_AT.finditer(text):
+        before = _word_run_before(text, backwards, at.start())
+        if before:
+            return before.rstrip(" ") or before[:1]
+    return ""
+
+
+def without_asides(question: str) -> str:
+    r"""The question with each parenthesised aside ("(from the cash flow statement)") replaced by a space, as
+    ``re.sub(r"\([^)]*\)", " ", question)`` does, in linear time (that regex rescans the rest of the text from
+    every "(" that no ")" closes)."""
+    out: list[str] = []
+    pos = 0
+    while (start := question.find("(", pos)) >= 0:
+        end = question.find(")", start)
+        if end < 0:
+            break  # no ")" after this "(": none after a later one either
+        out += [question[pos:start], " "]
+        pos = end + 1
+    out.append(question[pos:])
+    return "".join(out)
+
+
+def _to_named(question: str, name: str) -> bool:
+    r"""Whether the question names ``name`` as one term of a ratio ("debt to EBITDA ratio", "EBITDA to interest"),
+    as ``\bto\s+(?:\w+\s+)?NAME\b.*\bratio\b|\bNAME\s+to\b`` finds it, line by line in linear time."""
+    n = re.escape(name)
+    if re.search(rf"\b{n}\s+to\b", question, re.I):
+        return True
+    term = re.compile(rf"\bto\s+(?:\w+\s+)?{n}\b", re.I)
+    for line in question.split("\n"):
+        m = term.search(line)
+        if m is not None and re.search(r"\bratio\b", line[m.end():], re.I):
+            return True
+    return False
+
+
+def known_tail(words: str) -> str:
+    """The longest run of words ending ``words`` that the vocabulary knows as a line item ("what is Nike's three
+    year average of cost of goods sold" -> "cost of goods sold"); '' when none."""
+    parts = words.split()
+    for k in range(max(0, len(parts) - longest_item_words()), len(parts)):
+        tail = " ".join(parts[k:])
+        if item_known(tail):
+            return tail
+    return ""
+
+
+def definition(question: str) -> tuple[str, str] | None:
+    """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
+    named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
+    A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
+    years = re.findall(r"(?:19|20)\d{2}", question)
+    year = max(years) if years else ""
+    # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
+    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|,\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question,
+                  re.I | re.S)
+    if m and re.search(r"[/*+]|\s-\s", m.group(1)):
+        return m.group(1).strip(), year
+    plain = without_asides(question)  # asides such as "(from the cash flow statement)" left out
+    less = _less(plain)
+    if less is not None:
+        return (less, year) if less else None
+    named = ratio_named(question)
+    if named and "/" not in named[1] and _to_named(question, named[0]):
+        return None  # "debt to EBITDA ratio": EBITDA is one term of a ratio this vocabulary does not define
+    if named:
+        return named[1], year
+    to = to_ratio(plain)
+    if to:
+        part, whole = known_tail(to[0]), known_tail(to[2]) or total_of(to[2])
+        if part and whole and canonical(part) != canonical(whole):
+            whole = f"(average {whole} between {{prev}} and {{year}})" if to[1] else whole
+            return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
+    margin = margin_of(plain)  # "D&A (from the cash flow statement) % margin"
+    if margin:
+        part = known_tail(margin)
+        if part and canonical(part) != "revenue":
+            return f"{part} / revenue * 100", year
+    share = share_of(question)
+    if share:
+        part, whole = known_tail(share[0]), known_tail(share[1])
+        if part and whole:
+            return f"{part} / {whole} * 100", year
+    return None
+
+
+_LESS_WORD = re.compile(r"(?<!\s)\s+(less|minus)(?=\s)", re.I)
+_GAP = re.compile(r"\s+")
+
+
+def _differences(plain: str) -> Iterator[tuple[str, str]]:
+    r"""(X, Y) of each "X less Y" / "X minus Y" in ``plain``, as ``([\w&'’ -]+?)\s+(?:less|minus)\s+([\w&'’ -]+)``
+    finds them, in linear time: X the run of words before the keyword (back to punctuation or the last
+    match), Y the run after it. Each run is read once, forwards for Y and, on the reversed text, backwards for X;
+    that lazy regex, tried from every start, is quadratic on long text."""
+    done, backwards = 0, ""
+    for k in _LESS_WORD.finditer(plain):
+        start, end = k.start(), _GAP.match(plain, k.end()).end()  # type: ignore[union-attr]
+        if start < done:
+            continue
+        lead, trail = plain[start:k.start(1)], plain[k.end(1):end]
+        right = _WORDS_RUN.match(plain, end)
+        if right is not None:
+            after, stop = right.group(0), right.end()
+        elif " " in trail[1:]:
+            after, stop = " ", end  # the regex's Y takes a space of the gap when no word follows
+        else:
+            continue
+        if not backwards:
+            backwards = plain[::-1]
+        left = _WORDS_RUN.match(backwards, len(plain) - start)
+        first = max(done, start - (len(left.group(0)) if left else 0))
+        if first < start:
+            before = plain[first:start]
+        elif " " in lead[:-1]:
+            before = " "  # and X a space of the gap when no word precedes
+        else:
+            continue
+        yield before, after
+        done = stop
+
+
+def known_head(words: str) -> str:
+    """The longest run of words starting ``words`` that the vocabulary knows as a line item ("capex for
+    PepsiCo" -> "capex"); '' when none."""
+    parts = words.split()
+    for k in range(min(len(parts), longest_item_words()), 0, -1):
+        head = " ".join(parts[:k])
+        if item_known(head):
+            return head
+    return ""
+
+
+def _less(plain: str) -> str | None:
+    """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
+    and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
+    definition less Y. '' when X is a ratio (a ratio less an amount means nothing: compute nothing); None when
+    the question (``plain``: without its parenthesised asides) subtracts no line item."""
+    for before, after in _differences(plain):
+        right = known_head(after)
+        if not right:
+            continue
+        left = known_tail(before)
+        if left:
+            return f"{left} - {right}"
+        named = ratio_named(before)
+        if named and re.search(re.escape(named[0].split()[-1]) + r"\W*$", before.lower()):
+            return "" if "/" in named[1] else f"({named[1]}) - {right}"
+    return None
+
+
+def total_of(words: str) -> str:
+    """The total a bare balance word stands for in "R&D to asset ratio" ("asset" -> "total assets"), when the
+    vocabulary knows that total; '' otherwise."""
+    last = words.split()[-1].lower() if words.split() else ""
+    for name in (f"total {last}", f"total {last}s"):
+        if last and item_known(name):
+            return name
+    return ""
+
+
+def item_known(phrase: str) -> bool:
+    """Whether the vocabulary knows a phrase as a line item (a share is computed only between known items)."""
+    return canonical(phrase) in vocabulary().items
+
+
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_SPAN = re.compile(rf"{_FY}\s*(?:-|–|to|through|and)\s*{_FY}", re.I)
+_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[- ]year average\b"
+                      r"|\baverage[ds]?\s+(?:over|across|for)\s+(?:the\s+)?(?:last\s+|past\s+)?(\d|two|three|four|five)\s+"
+                      r"(?:fiscal\s+)?years\b", re.I)
+"""An N-year average: "3 year average of X", "X averaged over the 3 years FY2017 - FY2019"."""
+
+
+def averaged_years(question: str) -> list[int]:
+    """The fiscal years of an N-year average the question asks for ("FY2017 - FY2019 3 year average of X",
+    "three year average of X from FY2016 to FY2018"); [] when it asks for none."""
+    avg = _AVERAGE.search(question)
+    span = _SPAN.search(question)
+    if not avg or not span:
+        return []
+    a, b = sorted((int(span.group(1)), int(span.group(2))))
+    n = (avg.group(1) or avg.group(2)).lower()
+    count = int(n) if n.isdigit() else _WORDS[n]
+    return list(range(a, b + 1)) if b - a + 1 == count else []
+
+def statements_asked(question: str) -> list[str]:
+    """The statements a question names, or else those whose line items it asks about (in a stable order)."""
+    named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
+    if named:
+        return named
+    return [kind for kind, pattern in vocabulary().statement_line_items.items() if pattern.search(question)]
+
+
 def _one(text: str) -> Question:
     """A question of one part, every field read."""
     focused = focus(text)
@@ -574,8 +855,20 @@ def parse(text: str, documents: Sequence[Document] = ()) -> Question:
             parts.append(part)
             before = part
     companies: dict[str, tuple[str, ...]] = {}
+    named: list[tuple[str, int, int, int]] = []
     if documents:
-        from engine.ask.routing import companies_named
+        from engine.ask.routing import mentions
 
-        companies = {d: tuple(a) for d, a in companies_named(text, documents).items()}
-    return replace(whole, companies=companies, parts=tuple(parts))
+        for doc_id, hits in mentions(text, documents).items():
+            companies[doc_id] = tuple(sorted({alias for alias, _ in hits}))
+            named += [(doc_id, start, end, _possessive(text, end)) for _, (start, end) in hits]
+    return replace(whole, companies=companies, mentions=tuple(sorted(named)), parts=tuple(parts))
+
+
+_POSSESSIVE_AFTER = re.compile(r"['’]s\b")
+
+
+def _possessive(text: str, end: int) -> int:
+    """The length of a possessive "'s" right after a company's name (0 when none)."""
+    m = _POSSESSIVE_AFTER.match(text, end)
+    return m.end() - end if m else 0
