@@ -77,7 +77,7 @@ def test_there_are_forty_phrasings_at_least() -> None:
 @pytest.mark.parametrize(("phrase", "fiscal_year", "quarter", "months", "instant", "end"), PHRASINGS)
 def test_routing_and_resolution_read_one_period(phrase: str, fiscal_year: int | None, quarter: int | None,
                                                 months: int | None, instant: date | None, end: date | None) -> None:
-    question = parse(f"What was Acme's revenue for {phrase}?")
+    question = parse(f"What was Acme's revenue for {phrase}?", _filings())
     asked = question.asked
     years = [y for y in asked.years]
     if end is None and instant is None:
@@ -278,3 +278,38 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     right = one_voice("Operations brought in the most cash [1].", ranked, pick, None, resolve(ranked, tables), None,
                       stated=False)
     assert right.folded == []
+
+
+def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = table("Consolidated Statements of Earnings, Fiscal Years Ended", ["2023", "2022"], {
+        "Net revenues": [52000.0, 48000.0], "Cost of sales": [31000.0, 27500.0], "Gross profit": [21000.0, 20500.0]})
+    balance = table("Consolidated Balance Sheets", ["2023", "2022"], {"Merchandise inventories": [8000.0, 7000.0]})
+    tables = [TableSource(1, income), TableSource(2, balance)]
+    # a change in gross margin: its rows for the two years are the code's; "from the newer to the newer" is not
+    q = parse("By how much did the gross margin change between fiscal 2022 and fiscal 2023?")
+    change = compute(q, tables)
+    assert change is not None and change.kind == "change"
+    res = resolve(q, tables)
+    wrong = one_voice("Gross profit went from $21,000 million in fiscal 2022 to $21,000 million in fiscal 2023 [1].",
+                      q, None, change, res, None, stated=True)
+    assert wrong.folded and "20,500 -> 21,000" in wrong.folded[0]
+    right = one_voice("Gross profit rose from $20,500 million to $21,000 million [1].", q, None, change, res, None,
+                      stated=True)
+    assert right.folded == []
+    # a metric the code computed: the model's own definition of it is not the answer's
+    turnover = parse("Calculate the inventory turnover ratio for fiscal 2023.")
+    computed = compute(turnover, tables)
+    assert computed is not None and computed.kind == "formula"
+    res = resolve(turnover, tables)
+    own = one_voice("Inventory turnover ratio = Merchandise inventories / Net revenues [1].", turnover, None,
+                    computed, res, None, stated=False)
+    assert own.folded and "Net revenues" in own.folded[0]
+    same = one_voice("Inventory turnover = cost of sales / average merchandise inventories [1].", turnover, None,
+                     computed, res, None, stated=False)
+    assert same.folded == []
