@@ -313,3 +313,27 @@ def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_fo
     same = one_voice("Inventory turnover = cost of sales / average merchandise inventories [1].", turnover, None,
                      computed, res, None, stated=False)
     assert same.folded == []
+
+
+def test_a_share_asked_for_with_words_after_its_whole_is_a_metric_a_verdict_can_follow() -> None:
+    from asking import decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import ConsistencyVerdict
+
+    income = table("Consolidated Statements of Earnings, Fiscal Years Ended", ["2023", "2022", "2021"], {
+        "Revenue": [50000.0, 52000.0, 48000.0], "Gross profit": [11000.0, 11700.0, 10500.0]})
+    tables = [TableSource(1, income)]
+    for wording in (
+        "Is Lumen's gross profit as a percentage of revenue historically consistent (not fluctuating more than "
+        "roughly 2% each year)?",
+        "Has gross profit as a share of revenue been consistent over the years, within about 2% a year?",
+        "Historically, have gross margins been consistent, that is, not moving more than roughly 2% a year?",
+    ):
+        said = decided(ConsistencyVerdict(), wording, tables)
+        assert said.startswith("Yes.") and "FY2023: 11,000 / 50,000 * 100 = 22.00%" in said, (wording, said)
+    # the whole is the item at the head of the words after "of", whatever follows it
+    assert parse("What was SG&A as a share of net sales in 2022?").formula == ("SG&A / net sales * 100", "2022")
+    formula = parse("R&D as a % of revenue excluding one-offs, FY2021?").formula
+    assert formula is not None and (formula[0].lower(), formula[1]) == ("r&d / revenue * 100", "2021")

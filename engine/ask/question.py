@@ -487,9 +487,11 @@ _WORDS_RUN = re.compile(r"[\w&'’ -]+")
 _SPACES = re.compile(r"\s+")
 
 
-def _word_run_before(text: str, backwards: str, end: int) -> str:
-    """The run of words (``_WORDS_RUN``) that ends at ``end``; ``backwards`` is ``text[::-1]``."""
-    m = _WORDS_RUN.match(backwards, len(text) - end)
+def _word_run_before(text: str, backwards: str, end: int, reach: int | None = None) -> str:
+    """The run of words (``_WORDS_RUN``) that ends at ``end``, at most ``reach`` characters of it when given;
+    ``backwards`` is ``text[::-1]``."""
+    at = len(text) - end
+    m = _WORDS_RUN.match(backwards, at) if reach is None else _WORDS_RUN.match(backwards, at, at + reach)
     return text[end - len(m.group(0)) : end] if m else ""
 
 
@@ -498,28 +500,30 @@ _SHARE_SKIP = re.compile(r"total |the ", re.I)
 _SHARE_RUN = re.compile(r"[\w&' -]*")
 _SHARE_STOP = re.compile(r" (?:from|between|for|in|over|during)\b", re.I)
 _LETTER = re.compile(r"[a-z]", re.I)
+_SHARE_REACH = 120
+"""How far before and after "as a % of" the part and the whole are looked for (a line item is a few words)."""
 
 
-def share_of(question: str) -> tuple[str, str] | None:
-    """(X, Y) of the first "X as a % of Y" ("as a percentage of", "as a share of"; Y up to "from", "for", "in"
-    ..., or punctuation): "cost of goods sold as a % of revenue" -> ("cost of goods sold", "revenue")."""
+def share_of(question: str) -> Iterator[tuple[str, str]]:
+    """(X, Y) of each "X as a % of Y" ("as a percentage of", "as a share of"): X the run of words before it,
+    Y the words after it up to "from", "for", "in" ... or punctuation, at most ``_SHARE_REACH`` characters (the
+    item is at its head: "revenue historically consistent (...)"): "cost of goods sold as a % of revenue" ->
+    ("cost of goods sold", "revenue")."""
     text = _SPACES.sub(" ", question)
-    backwards, failed = text[::-1], -1
+    backwards = ""
     for at in _SHARE_AT.finditer(text):
         if not _WORDS_RUN.match(text, at.start() - 1, at.start()):
             continue  # no word before it
-        y0 = at.end() + 1
-        skip = _SHARE_SKIP.match(text, y0)
-        for start in ([skip.end()] if skip else []) + [y0]:
-            if start < failed or not _LETTER.match(text, start):
-                continue  # inside a run an earlier "as a % of" found no end in: neither does this one
-            end = _SHARE_RUN.match(text, start + 1).end()  # type: ignore[union-attr]
-            stop = _SHARE_STOP.search(text, start + 1, end)
-            if stop is not None or end == len(text) or text[end] in "?.,":
-                y = text[start : stop.start()] if stop is not None else text[start:end]
-                return _word_run_before(text, backwards, at.start()), y
-            failed = end
-    return None
+        start = at.end() + 1
+        skip = _SHARE_SKIP.match(text, start)
+        start = skip.end() if skip else start
+        if not _LETTER.match(text, start):
+            continue
+        end = _SHARE_RUN.match(text, start, start + _SHARE_REACH).end()  # type: ignore[union-attr]
+        stop = _SHARE_STOP.search(text, start + 1, end)
+        backwards = backwards or text[::-1]
+        yield (_word_run_before(text, backwards, at.start(), _SHARE_REACH),
+               text[start : stop.start() if stop else end])
 
 
 _TO_WORD = re.compile(r" to ", re.I)
@@ -635,9 +639,8 @@ def definition(question: str) -> tuple[str, str] | None:
         part = known_tail(margin)
         if part and canonical(part) != "revenue":
             return f"{part} / revenue * 100", year
-    share = share_of(question)
-    if share:
-        part, whole = known_tail(share[0]), known_tail(share[1])
+    for x, y in share_of(question):
+        part, whole = known_tail(x), known_tail(y) or known_head(y)
         if part and whole:
             return f"{part} / {whole} * 100", year
     return None
