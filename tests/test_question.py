@@ -337,3 +337,25 @@ def test_a_share_asked_for_with_words_after_its_whole_is_a_metric_a_verdict_can_
     assert parse("What was SG&A as a share of net sales in 2022?").formula == ("SG&A / net sales * 100", "2022")
     formula = parse("R&D as a % of revenue excluding one-offs, FY2021?").formula
     assert formula is not None and (formula[0].lower(), formula[1]) == ("r&d / revenue * 100", "2021")
+
+
+def test_a_metric_compared_between_two_quarters_is_decided_on_the_metric_not_one_of_its_items() -> None:
+    from asking import compute, decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import ChangeVerdict, TrendVerdict
+
+    quarter = table("Condensed Consolidated Statement of Earnings (in Millions) SECOND QUARTER",
+                    ["2023 Amount", "2022 Amount"], {"Sales to customers": [25530.0, 24020.0],
+                                                     "Net earnings": [5144.0, 5200.0]})
+    tables = [TableSource(1, quarter)]
+    for wording in ("Did net earnings as a percent of sales increase in Q2 of FY2023 compared to Q2 of FY2022?",
+                    "Compared with the second quarter of fiscal 2022, did net earnings as a % of sales rise in the "
+                    "second quarter of fiscal 2023?"):
+        comp = compute(wording, tables)
+        assert comp is not None and comp.kind == "change" and comp.text.startswith("Q2 FY2022: "), wording
+        # net earnings rose, but not as fast as sales: the metric fell, so the answer is No
+        assert not ChangeVerdict().applies(parse(wording))
+        said = decided(TrendVerdict(), wording, tables, computation=comp)
+        assert said.startswith("No. It went from 21.65 to 20.15"), (wording, said)

@@ -98,7 +98,9 @@ class MetricChange:
         a, b = ends
         diff = b.value - a.value
         unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
-        text = f"FY{old}: {a.text}; FY{new}: {b.text}; change = {diff:+.2f}{unit}"
+        quarter = work.resolution.asked.quarter
+        named = (lambda y: f"Q{quarter} FY{y}") if quarter else (lambda y: f"FY{y}")
+        text = f"{named(old)}: {a.text}; {named(new)}: {b.text}; change = {diff:+.2f}{unit}"
         markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
         return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
                                                 a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value)))

@@ -75,7 +75,8 @@ _NOT_COUNTED = frozenset({"times", "million", "millions", "billion", "billions",
                           "dollars"})
 _FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|plan|plans|planned|target|"
                       r"project(?:s|ed)?|anticipate|will)\b", re.I)
-_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rose|fell|cagr|"
+_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
+                      r"fall(?:s|en|ing)?|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
 _DEFINED = re.compile(r"\b(?:is|are) defined\b|\bdefine[sd]?\b", re.I)
