@@ -7,7 +7,6 @@ first that decides is the answer's computation, rounded as the question asks.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from engine.ask.cells import Resolution, TableSource, best_cell, resolve
@@ -84,7 +83,7 @@ class MetricChange:
     def applies(self, q: Question) -> bool:
         # a definition with years of its own is one metric, not one computed for two years
         return (bool(q.asked.years) and q.changed and not q.averaged and not q.cagr and q.formula is not None
-                and not re.search(r"(?:19|20)\d{2}", q.formula[0]))
+                and not q.formula_dated)
 
     def decide(self, work: Work) -> Decision | None:
         years = sorted(set(work.resolution.asked.years))

@@ -78,6 +78,7 @@ _FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|p
 _CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
                       r"fall(?:s|en|ing)?|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
+_YEAR_IN = re.compile(r"(?:19|20)\d{2}")
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
 _DEFINED = re.compile(r"\b(?:is|are) defined\b|\bdefine[sd]?\b", re.I)
 _ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriate|applicable)\b", re.I)
@@ -329,6 +330,12 @@ class Question:
     parts: tuple[Question, ...] = ()
     """The parts of a question of several ("net sales in fiscal 2022, and how much did they grow?"), each a
     question of its own with the measure and period of the part before when it names none; () for one part."""
+
+    @property
+    def formula_dated(self) -> bool:
+        """Its metric's definition names years of its own ("FY2019 revenue / (average PP&E between FY2018 and
+        FY2019)"): one metric, not one to compute for each year asked."""
+        return self.formula is not None and _YEAR_IN.search(self.formula[0]) is not None
 
     @property
     def expansion(self) -> Expansion:
