@@ -302,6 +302,13 @@ def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_fo
     right = one_voice("Gross profit rose from $20,500 million to $21,000 million [1].", q, None, change, res, None,
                       stated=True)
     assert right.folded == []
+    # one year's figure of a row given as the other year's
+    swapped = one_voice("Gross profit was $21,000 million in fiscal 2022 [1].", q, None, change, res, None,
+                        stated=True)
+    assert swapped.folded and "the code's gross profit for 2022 is 20,500" in swapped.folded[0]
+    for kept in ("Gross profit was $20,500 million in fiscal 2022 [1].",
+                 "Gross profit rose to $21,000 million in fiscal 2023 [1]."):
+        assert one_voice(kept, q, None, change, res, None, stated=True).folded == [], kept
     # a metric the code computed: the model's own definition of it is not the answer's
     turnover = parse("Calculate the inventory turnover ratio for fiscal 2023.")
     computed = compute(turnover, tables)

@@ -30,6 +30,9 @@ _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
 _LETTERS = re.compile(r"[a-z]{3}", re.I)
+_YEAR_AFTER = re.compile(r"[^.;:\d]{0,24}?\b(?:in|for|of|during)\s+(?:the\s+)?(?:fy|fiscal(?:\s+year)?)?\s*'?"
+                         r"((?:19|20)\d{2})\b", re.I)
+"""The year a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022")."""
 _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
@@ -137,25 +140,45 @@ def _reversed(sentence: str, ends: tuple[float, float] | None) -> str:
     return ""
 
 
-def _term_ends(computation: Computation | None) -> list[tuple[str, float, float]]:
-    """(row label, older value, newer value) of each row the computation took for two periods (gross profit of
-    FY2021 and FY2022 for a change in gross margin), oldest first by the column's period."""
-    if computation is None:
-        return []
-    by_row: dict[str, dict[date, float]] = {}
-    for t in computation.cells:
+def _term_rows(computation: Computation | None) -> dict[str, dict[tuple[date, int], float]]:
+    """Row label -> (period end, the year the column names) -> value, for each row the computation took (gross
+    profit of FY2021 and FY2022 for a change in gross margin)."""
+    rows: dict[str, dict[tuple[date, int], float]] = {}
+    for t in computation.cells if computation is not None else ():
         p = column_period(t.column)
-        if p is None or (p.end is None and p.year is None):
+        named = p and (p.fiscal_year or p.year or (p.end.year if p.end else None))
+        if p is None or not named:
             continue
-        when = p.end or date(p.year or 1, 12, 31)
-        by_row.setdefault(t.label, {})[when] = t.value
+        rows.setdefault(t.label, {})[(p.end or date(named, 12, 31), named)] = t.value
+    return rows
+
+
+def _term_ends(rows: dict[str, dict[tuple[date, int], float]]) -> list[tuple[str, float, float]]:
+    """(row label, older value, newer value) of each row taken for two periods, oldest first."""
     out = []
-    for label, values in by_row.items():
+    for label, values in rows.items():
         if len(values) == 2:
             (_, old), (_, new) = sorted(values.items())
             if old != new:
                 out.append((label, old, new))
     return out
+
+
+def _term_for_another_year(sentence: str, rows: dict[str, dict[tuple[date, int], float]]) -> str:
+    """Why a sentence gives one year's figure of a computation's row as another year's ("gross profit was
+    $63,854 million in FY2021" where the code's FY2021 gross profit is 63,920 and 63,854 is FY2022's); ''
+    otherwise."""
+    for q in answer_numbers(sentence):
+        said = _YEAR_AFTER.match(sentence, q.end)
+        if said is None:
+            continue
+        year = int(said.group(1))
+        for label, values in rows.items():
+            by_year = {named: v for (_, named), v in values.items()}
+            if year in by_year and not same_number(q, by_year[year]) and any(
+                    same_number(q, v) for y, v in by_year.items() if y != year):
+                return f"gives {q.raw} for {year}; the code's {label.lower()} for {year} is {fmt(by_year[year])}"
+    return ""
 
 
 def _reversed_term(sentence: str, ends: Sequence[tuple[str, float, float]]) -> str:
@@ -244,7 +267,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         main += [v for c in res.cells for v in (c.value, c.amount)]
     names = [n for m in question.measures for n in m.names] + ([question.ratio[0]] if question.ratio else [])
     ends = (computation.ends if computation is not None else None) or (decision.ends if decision else None)
-    term_ends = _term_ends(computation)
+    rows = _term_rows(computation)
+    term_ends = _term_ends(rows)
     kept: list[str] = []
     folded: list[str] = []
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
@@ -254,7 +278,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None:
             why = _other_choice(sentence, decision, question)
         if not why:
-            why = _reversed(sentence, ends) or _reversed_term(sentence, term_ends)
+            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
+                   or _term_for_another_year(sentence, rows))
         if not why:
             why = _own_definition(sentence, computation, names)
         if not why:
