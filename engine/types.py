@@ -211,6 +211,8 @@ class Answer:
     contradicted: list[str] = field(default_factory=list)
     """The model's sentences that contradict what the code decided (a verdict, a computed or stated figure), each
     with why: not part of ``text``; shown folded, marked as contradicting."""
+    reading: str = ""
+    """How the question was read (kind, measure, periods, companies, parts), for the reader to check."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -229,6 +231,7 @@ class Answer:
             "cells": self.cells,
             "extractive": self.extractive,
             "contradicted": self.contradicted,
+            "reading": self.reading,
         }
 
 

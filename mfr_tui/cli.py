@@ -201,6 +201,8 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(answer.text + "\n")
+    if answer.reading:
+        sys.stdout.write(f"\nRead as: {answer.reading}\n")
     sys.stdout.write(f"\nEvidence (tier: {answer.tier}):\n")
     cited = {c.chunk_id for c in answer.citations}
     for i, e in enumerate(answer.evidence, 1):

@@ -366,3 +366,22 @@ def test_a_metric_compared_between_two_quarters_is_decided_on_the_metric_not_one
         assert not ChangeVerdict().applies(parse(wording))
         said = decided(TrendVerdict(), wording, tables, computation=comp)
         assert said.startswith("No. It went from 21.65 to 20.15"), (wording, said)
+
+
+@pytest.mark.parametrize(("text", "reading"), [
+    ("Capex in FY 2022-23?", "value · capex · fiscal 2023"),
+    ("What was revenue in 4Q22?", "value · revenue · Q4 of fiscal 2022"),
+    ("What were total assets as of December 31, 2022?", "value · total assets · balance at December 31, 2022"),
+    ("How much did the operating margin change from FY2021 to FY2022?",
+     "change · operating margin · fiscal 2021 and 2022"),
+    ("What was the operating margin for the first half of 2023?",
+     "ratio · operating margin · six months of fiscal 2023"),
+    ("Who are the company's largest customers?", ""),
+])
+def test_how_a_question_was_read_is_one_line_a_reader_can_check(text: str, reading: str) -> None:
+    assert parse(text).reading() == reading
+
+
+def test_the_reading_names_the_companies_of_the_library_the_question_names() -> None:
+    assert parse("What was Acme's revenue in fiscal 2022?", _filings()).reading() == (
+        "value · revenue · fiscal 2022 · Acme")

@@ -367,4 +367,5 @@ class Answerer:
             cells=[c.to_json() for c in resolution.cells] if resolution else [],
             extractive=extractive,
             contradicted=list(folded),
+            reading=q.reading(),
         )

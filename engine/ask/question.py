@@ -342,6 +342,25 @@ class Question:
         """The question with financial synonyms and its periods spelled as filings spell them (retrieval)."""
         return expand(self.text)
 
+    def reading(self) -> str:
+        """How the question was read, in one line a reader can check ("change · gross margin · fiscal 2021 and
+        2022 · JnJ"): what kind of answer, what is measured, which periods, which companies, how many parts.
+        '' when it names neither a measure nor a period."""
+        what = ""
+        if self.ratio is not None:
+            what = self.ratio[0]
+        elif self.formula is not None:
+            what = self.formula[0].replace("{year}", "year").replace("{prev}", "year before")
+        elif self.measures:
+            what = ", ".join(dict.fromkeys(m.name for m in self.measures[:3]))
+        when = _asked_reading(self.asked)
+        if not what and not when:
+            return ""
+        who = ", ".join(dict.fromkeys(self.text[start:end] for _, start, end, _ in self.mentions))
+        bits = [self.intent.value.replace("_", "/"), what, when, who,
+                f"{len(self.parts)} parts" if self.parts else ""]
+        return " · ".join(b for b in bits if b)
+
     def shifted(self, years: int) -> Question:
         """The same question asked ``years`` fiscal years earlier (or later): its periods and its metric's
         definition moved, nothing else (a trend compares the metric with the year before)."""
@@ -357,6 +376,23 @@ class Question:
             template = re.sub(r"(?<!\d)((?:19|20)\d{2})(?!\d)", lambda m: str(int(m.group(1)) + years), formula[0])
             formula = (template, str(int(formula[1]) + years) if formula[1] else "")
         return replace(self, asked=asked, formula=formula, averaged=tuple(y + years for y in self.averaged))
+
+
+_SPAN_NAMES = {3: "", 6: "six months of ", 9: "nine months of ", 12: ""}
+
+
+def _asked_reading(a: Asked) -> str:
+    """The asked periods in words: "Q4 of fiscal 2022", "fiscal 2021 and 2022", "balance at December 31, 2022"."""
+    if a.instant is not None:
+        return f"balance at {a.instant:%B} {a.instant.day}, {a.instant.year}"
+    if a.end is not None:
+        return f"period ended {a.end:%B} {a.end.day}, {a.end.year}"
+    years = [str(y) for y in sorted(set(a.years))] or ([str(a.fiscal_year)] if a.fiscal_year else [])
+    if not years and a.quarter is None:
+        return ""
+    span = f"Q{a.quarter} of " if a.quarter else _SPAN_NAMES.get(a.months or 12, "")
+    named = " and ".join(years) if len(years) < 3 else f"{', '.join(years[:-1])} and {years[-1]}"
+    return f"{span}fiscal {named}".strip() if years else f"Q{a.quarter}"
 
 
 def _first_sentence(text: str) -> str:
@@ -471,10 +507,10 @@ def _intent(q: Question) -> Intent:
         return Intent.COUNT
     if q.why or _PROSE.match(q.first.strip(" \"'(")):
         return Intent.PROSE
+    if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
+        return Intent.CHANGE  # a ratio's change too ("How much did the operating margin change ...?")
     if q.formula is not None or q.pair is not None:
         return Intent.RATIO
-    if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
-        return Intent.CHANGE
     if q.asks_value or q.measures:
         return Intent.VALUE
     return Intent.PROSE
