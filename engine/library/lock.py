@@ -81,6 +81,10 @@ class AnswerSignal:
     paused; the file itself is empty and harmless."""
 
     FILE = "answering.lock"
+    MAX_WAIT_S = 300.0
+    """Answers that overlap back to back (an evaluation in another terminal) could hold the lock for hours; after
+    this long ingestion goes on by one page or batch between checks instead of never (an answer takes about
+    20 s on two cores)."""
 
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / self.FILE
@@ -113,8 +117,8 @@ class AnswerSignal:
     def wait(self, cancelled: Callable[[], bool] = lambda: False, waiting: Callable[[], None] = lambda: None) -> float:
         """Return at once when no answer is running; else call ``waiting`` and block until the last answer ends.
         Returns the seconds waited (0.0 when there was no answer). ``cancelled`` is looked at once a second (the
-        blocking lock is taken on a helper thread, which cannot be interrupted) and a cancel ends the wait; the
-        helper then lets go of the lock as soon as it gets it."""
+        blocking lock is taken on a helper thread, which cannot be interrupted) and a cancel, or ``MAX_WAIT_S``,
+        ends the wait; the helper then lets go of the lock as soon as it gets it."""
         fd = self._open()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -136,6 +140,6 @@ class AnswerSignal:
 
         threading.Thread(target=take, daemon=True, name="mfr-wait-answers").start()
         while not free.wait(1.0):
-            if cancelled():
+            if cancelled() or time.monotonic() - t0 > self.MAX_WAIT_S:
                 break
         return time.monotonic() - t0
