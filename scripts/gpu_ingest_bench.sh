@@ -124,6 +124,6 @@ for run in ${RUNS:-cpu:off cpu:on cuda:off cuda:on}; do
     --set "overlap_stages=$overlap" --out "$out/bench_ingest-$device-$overlap.json" "${pdfs[@]}" \
     | tee "$out/bench_ingest-$device-$overlap.log" || true
   { echo "$device overlap=$overlap: $(grep -h 'ratio to the bare' "$out/bench_ingest-$device-$overlap.log")"
-    grep -h '^  [a-z]' "$out/bench_ingest-$device-$overlap.log" | tr -s ' ' | paste -sd';' -; } >> "$summary"
+    grep -hE '^  [a-z]+ +[0-9.]+s ' "$out/bench_ingest-$device-$overlap.log" | tr -s ' ' | paste -sd';' -; } >> "$summary"
 done
 cat "$summary"

@@ -89,14 +89,25 @@ class AnswerSignal:
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / self.FILE
 
-    def _open(self) -> int:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+    def _open(self) -> int | None:
+        """The lock file's descriptor; None where it cannot be made (a read-only library is still answered
+        from; there is then no ingestion to pause)."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            try:
+                return os.open(self.path, os.O_RDONLY)
+            except OSError:
+                return None
 
     @contextmanager
     def answering(self) -> Iterator[None]:
         """Held while a question is answered; any number of answers hold it at once."""
         fd = self._open()
+        if fd is None:
+            yield
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
             yield
@@ -106,6 +117,8 @@ class AnswerSignal:
     def busy(self) -> bool:
         """Whether some process (this one included) is answering a question now."""
         fd = self._open()
+        if fd is None:
+            return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -120,6 +133,8 @@ class AnswerSignal:
         blocking lock is taken on a helper thread, which cannot be interrupted) and a cancel, or ``MAX_WAIT_S``,
         ends the wait; the helper then lets go of the lock as soon as it gets it."""
         fd = self._open()
+        if fd is None:
+            return 0.0
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
