@@ -173,8 +173,8 @@ class Engine:
         question = check_question(question)
 
         answerer = Answerer(self.settings, self.models)
-        first = self.answers.answering() if self.models.budget.llm_local else contextlib.nullcontext()
-        with first:
+        priority = self.answers.answering() if self.models.budget.llm_local else contextlib.nullcontext()
+        with priority:
             for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):
                 if isinstance(event, AnswerFinished) and save:
                     a = event.answer
