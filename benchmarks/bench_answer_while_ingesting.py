@@ -102,6 +102,29 @@ def ask_all(engine: Any, questions: list[dict[str, Any]], gap: float = 0.0,
     return out
 
 
+def summarize(idle: list[dict[str, Any]], busy: list[dict[str, Any]], alone: dict[str, Any],
+              waiter: dict[str, Any]) -> dict[str, Any]:
+    """The figures of a run, printed and returned for the JSON."""
+    during = [r["seconds"] for r in busy if r["ingest_running"]]
+    p50_idle = statistics.median(r["seconds"] for r in idle)
+    p50_busy = statistics.median(during) if during else float("nan")
+    answer_time = sum(during)
+    extra = waiter["wall_s"] - alone["wall_s"]
+    same = sum(a["text"] == b["text"] for a, b in zip(idle, busy, strict=True))
+    print(f"answer p50: {p50_idle:.1f}s idle, {p50_busy:.1f}s while ingesting ({len(during)} of {len(busy)} asked "
+          f"during the ingest): {p50_busy / p50_idle:.2f}x (target <= 1.5x)")
+    print(f"ingest: {alone['wall_s']:.0f}s alone, {waiter['wall_s']:.0f}s with the questions (+{extra:.0f}s; the "
+          f"questions took {answer_time:.0f}s; ingestion paused {waiter['paused_s']:.0f}s; target: extra <= the "
+          f"questions' time)")
+    print(f"same answer text idle and busy: {same}/{len(busy)}")
+    return dict(
+        idle=idle, while_ingesting=busy, ingest_alone=alone, ingest_with_questions=waiter,
+        answer_p50_idle_s=round(p50_idle, 2), answer_p50_while_ingesting_s=round(p50_busy, 2),
+        answer_ratio=round(p50_busy / p50_idle, 2), asked_during_ingest=len(during),
+        answer_seconds_during_ingest=round(answer_time, 2), ingest_extra_s=round(extra, 2), same_answers=same,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--eval", type=Path, default=EVAL, help="dev set folder")
@@ -172,25 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         engine.close()
         print(f"  ingest {waiter}", flush=True)
 
-    during = [r["seconds"] for r in busy if r["ingest_running"]]
-    p50_idle = statistics.median(r["seconds"] for r in idle)
-    p50_busy = statistics.median(during) if during else float("nan")
-    answer_time = sum(during)
-    extra = waiter["wall_s"] - alone["wall_s"]
-    report.update(
-        idle=idle, while_ingesting=busy, ingest_alone=alone, ingest_with_questions=waiter,
-        answer_p50_idle_s=round(p50_idle, 2), answer_p50_while_ingesting_s=round(p50_busy, 2),
-        answer_ratio=round(p50_busy / p50_idle, 2), asked_during_ingest=len(during),
-        answer_seconds_during_ingest=round(answer_time, 2), ingest_extra_s=round(extra, 2),
-        same_answers=sum(a["text"] == b["text"] for a, b in zip(idle, busy, strict=True)),
-        load_average_1m_at_end=round(os.getloadavg()[0], 2), machine=machine_info(),
-    )
-    print(f"answer p50: {p50_idle:.1f}s idle, {p50_busy:.1f}s while ingesting ({len(during)} of {len(busy)} asked "
-          f"during the ingest): {p50_busy / p50_idle:.2f}x (target <= 1.5x)")
-    print(f"ingest: {alone['wall_s']:.0f}s alone, {waiter['wall_s']:.0f}s with the questions (+{extra:.0f}s; the "
-          f"questions took {answer_time:.0f}s; ingestion paused {waiter['paused_s']:.0f}s; target: extra <= the "
-          f"questions' time)")
-    print(f"same answer text idle and busy: {report['same_answers']}/{len(busy)}")
+    report.update(summarize(idle, busy, alone, waiter))
+    report.update(load_average_1m_at_end=round(os.getloadavg()[0], 2), machine=machine_info())
     path = write_json("bench_answer_while_ingesting", report, args.out)
     print(f"wrote {path}")
     return 0
