@@ -320,6 +320,36 @@ def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_fo
     same = one_voice("Inventory turnover = cost of sales / average merchandise inventories [1].", turnover, None,
                      computed, res, None, stated=False)
     assert same.folded == []
+    said = one_voice("The inventory turnover is calculated as Merchandise inventories / Net revenues [1].", turnover,
+                     None, computed, res, None, stated=False)
+    assert said.folded and "Net revenues" in said.folded[0]
+    assert one_voice("Inventory turnover is computed as cost of sales divided by the average of merchandise "
+                     "inventories [1].", turnover, None, computed, res, None, stated=False).folded == []
+    # the code's arithmetic written out in figures is no definition of the model's own
+    written = f"Inventory turnover = $31,000 million / $7,500 million = {computed.result:.2f} [1]."
+    assert one_voice(written, turnover, None, computed, res, None, stated=False).folded == []
+
+
+def test_a_sum_the_model_writes_out_with_an_amount_that_is_none_of_the_codes_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"], {
+        "Net sales": [1234.0, 1100.0], "Operating income": [1196.0, 100.0],
+        "Depreciation and amortization": [636.0, 600.0]})
+    tables = [TableSource(1, income)]
+    ebitda = parse("What is the FY2022 EBITDA?")
+    comp = compute(ebitda, tables)
+    assert comp is not None and comp.result == 1832.0
+    res = resolve(ebitda, tables)
+    right = "EBITDA is operating income plus D&A: $1,196 million + $636 million = $1,832 million [1]."
+    assert one_voice(right, ebitda, None, comp, res, None, stated=True).folded == []
+    wrong = one_voice("EBITDA is operating income plus D&A: $1,196 million + $600 million = $1,796 million [1].",
+                      ebitda, None, comp, res, None, stated=True)
+    assert wrong.folded and "$600 million" in wrong.folded[0]
 
 
 def test_a_share_asked_for_with_words_after_its_whole_is_a_metric_a_verdict_can_follow() -> None:

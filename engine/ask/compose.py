@@ -21,6 +21,7 @@ from engine.ask.question import Question
 from engine.numbers import quantities, same_number
 from engine.periods import Calendar, column_period
 from engine.types import Retrieval
+from engine.vocabulary import canonical
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -29,9 +30,16 @@ _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
+_DEFINES = re.compile(r"=|\b(?:is|are|was|were)\s+(?:calculated|computed|defined|derived|determined)\s+(?:as|by)\b",
+                      re.I)
+"""Where a sentence starts defining a metric: "X = A / B", "X is calculated as A / B"."""
+_FIGURES = re.compile(r"[-$€£\d,.%()×*]+|\b(?:x|million|billion|thousand|usd|dollars)\b", re.I)
+"""Figures, operators and scale words: what is left of a definition's side without them is its words."""
+_AVERAGE_OF = re.compile(r"\[[\d,\s]+\]|\b(?:the\s+)?(?:average|avg)\b\.?(?:\s+of\b)?(?:\s+the\b)?|\bbetween\b.*$",
+                         re.I)
 _LETTERS = re.compile(r"[a-z]{3}", re.I)
-_YEAR_AFTER = re.compile(r"[^.;:\d]{0,24}?\b(?:in|for|of|during)\s+(?:the\s+)?(?:fy|fiscal(?:\s+year)?)?\s*'?"
-                         r"((?:19|20)\d{2})\b", re.I)
+_YEAR_AFTER = re.compile(r"\s*(?:million|billion|thousand)?\s*\(?(?:in|for|during)\s+(?:the\s+)?"
+                         r"(?:fiscal\s+(?:year\s+)?|fy\s*)?'?((?:19|20)\d{2})\b", re.I)
 """The year a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022")."""
 _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
@@ -196,22 +204,50 @@ def _reversed_term(sentence: str, ends: Sequence[tuple[str, float, float]]) -> s
     return ""
 
 
+def _side_names_a_term(side: str, terms: Sequence[str]) -> bool:
+    """Whether one side of a model's definition is one of the computation's terms: the same line item in the
+    vocabulary's words ("Total revenue" for "revenue", "cost of sales" for cost of products sold), an average of
+    it, or its label as the filing prints it."""
+    words = _FIGURES.sub(" ", side)
+    words = _AVERAGE_OF.sub(" ", words).strip(" .,:;()[]").lower()
+    words = " ".join(words.split())
+    return any(words in {t.lower(), canonical(t)} or canonical(words) == canonical(t) for t in terms)
+
+
 def _own_definition(sentence: str, computation: Computation | None, names: Sequence[str]) -> str:
     """Why a sentence defines the metric the code computed with other terms than the code's ("Inventory turnover
-    ratio = Total inventories / Sales to customers" where the code divided cost of products sold by average
-    inventory); '' otherwise."""
-    if computation is None or computation.kind not in {"formula", "ratio"} or "=" not in sentence:
+    ratio = Total inventories / Sales to customers", "The operating margin is calculated as Total revenue / Cost
+    of revenue"); '' otherwise. Sides that are only figures ("= $31,089 million / $11,435 million") are the
+    code's arithmetic written out, not a definition."""
+    if computation is None or computation.kind not in {"formula", "ratio"}:
         return ""
-    head, _, body = sentence.partition("=")
-    if not any(_names(head, n) for n in names):
+    split = _DEFINES.search(sentence)
+    if split is None or not any(_names(sentence[: split.start()], n) for n in names):
         return ""
-    sides = [s for s in _DIVIDED.split(body) if _LETTERS.search(s)]
+    sides = [s for s in _DIVIDED.split(sentence[split.end():]) if _LETTERS.search(_FIGURES.sub(" ", s))]
     if len(sides) < 2:
         return ""
-    terms = {n for t in computation.cells for n in (t.item, t.label)}
-    stray = [s.strip() for s in sides if not any(_names(s, n) for n in terms)]
+    terms = [n for t in computation.cells for n in (t.item, t.label)]
+    stray = [s.strip(" .") for s in sides if not _side_names_a_term(s, terms)]
     if stray:
         return f"defines it with {stray[0]!r}, which is not a term of the code's computation"
+    return ""
+
+
+def _own_arithmetic(sentence: str, computation: Computation | None, names: Sequence[str]) -> str:
+    """Why a sum the model wrote out uses an amount that is none of the computation's ("the total capital
+    expenditures are $155 million + $116 million + $124 million" where the code's three years are 155, 131
+    and 116); '' otherwise. The sum of the code's own amounts is the model's arithmetic, not a contradiction."""
+    if computation is None or "+" not in sentence or not any(_names(sentence, n) for n in names):
+        return ""
+    known = [computation.result, *computation.steps, *(t.value for t in computation.cells)]
+    amounts = [q for q in answer_numbers(sentence) if q.currency or q.scale != 1.0]
+    ours = [q for q in amounts if any(same_number(q, v) for v in known)]
+    total = sum(q.value for q in ours)
+    for q in amounts:
+        if q in ours or (ours and abs(q.value - total) <= 0.005 * abs(total)):
+            continue
+        return f"{q.raw} is none of the code's amounts for it"
     return ""
 
 
@@ -281,7 +317,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _term_for_another_year(sentence, rows))
         if not why:
-            why = _own_definition(sentence, computation, names)
+            why = _own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})
