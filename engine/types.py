@@ -211,6 +211,11 @@ class Answer:
     contradicted: list[str] = field(default_factory=list)
     """The model's sentences that contradict what the code decided (a verdict, a computed or stated figure), each
     with why: not part of ``text``; shown folded, marked as contradicting."""
+    filings: list[str] = field(default_factory=list)
+    """For an answer across filings: the filings it read, oldest first ("AAPL 10-Q Q3 FY2022")."""
+    series: list[dict[str, Any]] = field(default_factory=list)
+    """For an answer across filings: one entry per company, measure and period (filing, period, value in the
+    answer's scale, page, region): the compare view's cells."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -229,6 +234,8 @@ class Answer:
             "cells": self.cells,
             "extractive": self.extractive,
             "contradicted": self.contradicted,
+            "filings": self.filings,
+            "series": self.series,
         }
 
 
