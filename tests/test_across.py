@@ -155,7 +155,10 @@ def test_a_series_is_resolved_per_filing_and_stated_as_a_table(tmp_path: Path) -
     assert "83,000" in rows[0] and "as reported in" in rows[0]
     assert any("restated" in ln and "82,959" in ln for ln in lines)
     assert [p["period"] for p in a.series] == ["Q3 FY2022", "Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
-    assert a.filings and a.computation.startswith("total net sales") or "revenue" in a.computation
+    # the change is from the newest figure for the first period (83,000 restated), not the superseded one
+    assert len(a.filings) == 4
+    assert a.computation.startswith("Total net sales from Q3 FY2022 to Q3 FY2023: -1,203 (-1.4%)")
+    assert "Computed from the cited cells: Total net sales from" in stated
     assert "highest Q1 FY2023" in a.computation and "lowest Q3 FY2023" in a.computation
     assert a.text.startswith("4 filings:") and "Net sales fell over the period" in a.text
     # the model read every filing: the prompt cites the cells of all four
@@ -181,6 +184,7 @@ def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -
     assert "117,154" in stated and "127,358" in stated
     assert "December 31, 2022" in stated and "March 31, 2023" in stated  # each quarter dated: not silently paired
     assert "Fiscal years differ" in stated
+    assert "Omega's is higher by 10,204 (+8.7%)" in stated.replace("Omega Retail", "Omega")
 
 
 def test_the_most_recent_filing_alone_answers_with_its_header(tmp_path: Path) -> None:

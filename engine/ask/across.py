@@ -199,11 +199,25 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         hi = max(s.points, key=lambda p: p.cell.amount)
         lo = min(s.points, key=lambda p: p.cell.amount)
         who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
-        texts.append(f"{who}{s.measure} from {first.filing.period} to {last.filing.period}: "
+        texts.append(f"{who}{first.cell.row} from {first.filing.period} to {last.filing.period}: "
                      f"{said(change)} ({_pct(vals[0], vals[-1])}); highest {hi.filing.period} "
                      f"({said(hi.cell.amount)}), lowest {lo.filing.period} ({said(lo.cell.amount)})")
         if ends is None:
             ends, result = (vals[0], vals[-1]), change
+    for measure in dict.fromkeys(s.measure for s in series):
+        latest = [(s, s.points[-1]) for s in series if s.measure == measure]
+        if len(latest) < 2:
+            continue
+        (sa, a), (sb, b) = latest[0], latest[1]
+        gap = a.cell.amount - b.cell.amount
+        steps += [gap, abs(gap)] + ([gap / abs(b.cell.amount) * 100] if b.cell.amount else [])
+        (more, hi), (_, lo) = ((sa, a), (sb, b)) if gap >= 0 else ((sb, b), (sa, a))
+        steps.append(abs(gap) / abs(lo.cell.amount) * 100 if lo.cell.amount else 0.0)
+        texts.append(f"{a.cell.row}: {sa.who} {a.filing.period} {_said(a.cell.amount, a.cell, scale)} against "
+                     f"{sb.who} {b.filing.period} {_said(b.cell.amount, b.cell, scale)}; {more.who}'s is higher by "
+                     f"{_said(abs(gap), a.cell, scale)} ({_pct(lo.cell.amount, hi.cell.amount)})")
+        if ends is None:
+            result = gap
     if not texts:
         return None
     return Computation("series", result, "; ".join(texts), terms, steps=steps, ends=ends)
@@ -270,11 +284,16 @@ def table_text(scope: Scope, series: Sequence[Series], scale: float | None, foun
     """The scope's header, then each series as lines "filing | period | value | page [n]" in one scale, then any
     restatement, the filings a measure was not found in, and the calendars' note."""
     lines = [scope.header()]
-    unit = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(scale or 0.0, "")
+    several = len(scope.companies) > 1
+    measure = ""
     for s in series:
-        head = s.points[0].cell
-        lines.append(f"{s.who} {s.measure} ({head.row}){', in ' + unit if unit and not head.percent else ''}:")
-        lines.append("filing | period | value | page")
+        if s.measure != measure:
+            measure = s.measure
+            rows = list(dict.fromkeys(x.points[0].cell.row for x in series if x.measure == measure))
+            lines.append(f"{' / '.join(rows)}:")
+            lines.append("filing | period | value | page")
+        elif not several:
+            lines.append("filing | period | value | page")
         for p in s.points:
             src = "" if p.source is p.filing else f" (as reported in {p.source.label})"
             lines.append(f"{p.filing.label} | {p.period} | {p.cell.shown_in(scale)} | "
@@ -347,6 +366,8 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     computation = computation_of(series, scale)
     calendar = found[-1].calendar
     stated = table_text(scope, series, scale, found) if series else scope.header()
+    if computation is not None:
+        stated += f"\nComputed from the cited cells: {computation.text}"
     if series:
         yield CellsResolved([c.to_json() for c in cells], stated)
     work = CellWork(res, computation, calendar, "", stated)
