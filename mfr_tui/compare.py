@@ -85,8 +85,9 @@ def to_csv(grid: Grid) -> str:
     w = csv.writer(out)
     w.writerow(["company", "measure", *[_cell(c) for c in grid.columns]])
     for i, (company, measure) in enumerate(grid.rows):
-        w.writerow([_cell(company), _cell(measure), *["" if (v := grid.value(i, c)) is None else f"{v:.0f}" if v.is_integer()
-                                        else f"{v}" for c in range(len(grid.columns))]])
+        values = [grid.value(i, c) for c in range(len(grid.columns))]
+        w.writerow([_cell(company), _cell(measure),
+                    *["" if v is None else f"{v:.0f}" if v.is_integer() else f"{v}" for v in values]])
     w.writerow([])
     w.writerow(["company", "measure", "period", "filing", "document", "page", "shown", "restated"])
     for (i, c), cell in sorted(grid.cells.items()):

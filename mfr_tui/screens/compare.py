@@ -17,6 +17,9 @@ from mfr_tui.messages import CompareExported, CompareExportRequested
 from mfr_tui.plain import plain
 from mfr_tui.screens.evidence import EvidenceScreen
 
+MEASURE_WIDTH = 24
+"""Cells of the measure column (the row label in full is on the line under the table)."""
+
 
 class CompareScreen(Screen[None]):
     """The resolved series of an answer across filings, as a sortable table whose cells open their evidence."""
@@ -48,13 +51,15 @@ class CompareScreen(Screen[None]):
         """(Re)draw the table from ``self.grid``; filing text reaches it as ``Text``, never markup."""
         table = self.query_one("#compare-table", DataTable)
         table.clear(columns=True)
-        table.add_column(plain("Company"), key="company")
-        table.add_column(plain("Measure"), key="measure")
+        table.fixed_columns = 2  # company and measure stay in view while the periods scroll
+        table.add_column(plain("Company"), key="company", width=min(16, max(7, *(len(r[0]) for r in self.grid.rows))))
+        table.add_column(plain("Measure"), key="measure", width=MEASURE_WIDTH)
         for c, name in enumerate(self.grid.columns):
             mark = "" if self.sort is None or self.sort[0] != c else (" ▼" if self.sort[1] else " ▲")
             table.add_column(plain(name + mark), key=f"p{c}")
         for i, (company, measure) in enumerate(self.grid.rows):
-            table.add_row(plain(company), plain(measure),
+            table.add_row(plain(company, overflow="ellipsis", no_wrap=True),
+                          plain(measure, overflow="ellipsis", no_wrap=True),
                           *[plain(cell_text(self.grid.cells.get((i, c))), justify="right")
                             for c in range(len(self.grid.columns))], key=str(i))
         self.show_where()
