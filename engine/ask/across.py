@@ -336,11 +336,31 @@ def combined(scope: Scope, found: Sequence[FilingFound], evidence: list[Evidence
 _HEAD = re.compile(r"^\d+ filings?: ")
 
 
-def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
-                  t0: float) -> Iterator[AnswerEvent]:
-    """The events of an answer across the scope's filings (see the module's docstring)."""
-    import time
+@dataclass
+class Across:
+    """What the code finds across the scope's filings before the model runs."""
 
+    scope: Scope
+    found: list[FilingFound]
+    series: list[Series]
+    used: list[Evidence]
+    """The evidence the model reads, numbered once (``numbered``)."""
+    retrieval: Retrieval
+    regions: dict[int, Region]
+    resolution: Resolution
+    computation: Computation | None
+    calendar: Calendar | None
+    stated: str
+    """The header, the table and the computation: what the answer states before the model's sentence."""
+
+    @property
+    def scale(self) -> float | None:
+        return self.resolution.scale
+
+
+def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope,
+                cancelled: Callable[[], bool]) -> Across:
+    """Each filing searched and resolved, the series, the evidence numbered, the table and the computation."""
     store = retriever.store
     found = search_each(q, scope, retriever, lambda d: answerer.calendar(store, d), answerer.regions_of, cancelled)
     for f in found:
@@ -348,28 +368,38 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     series = series_of(q, scope, found)
     used = numbered(found, series, answerer.settings.top_k)
     renumbered(series, found, used)
-    retrieval = combined(scope, found, used)
-    yield RetrievalDone(retrieval)
-    t_ret = time.perf_counter()
     regions: dict[int, Region] = {}
     for f in found:
         regions.update(f.regions)
-    if not used:
-        text = refusal_text(retrieval, f"{scope.header()}\nInsufficient information: no evidence was found.")
-        yield TokenStreamed(text)
-        yield AnswerFinished(answerer.finish(q, text, retrieval, [], regions, None, t0, t_ret, 0))
-        return
     cells = [p.cell for s in series for p in s.points]
     scale = q.scale or next((c.scale for c in cells if not c.percent and c.scale != 1.0), None)
     res = Resolution(asked=q.asked, cells=cells, measures=[s.measure for s in series], confident=bool(cells),
                      scale=scale, candidates=[c for f in found for cs in f.others.values() for c in cs])
     computation = computation_of(series, scale)
-    calendar = found[-1].calendar
     stated = table_text(scope, series, scale, found) if series else scope.header()
     if computation is not None:
         stated += f"\nComputed from the cited cells: {computation.text}"
+    return Across(scope, found, series, used, combined(scope, found, used), regions, res, computation,
+                  found[-1].calendar if found else None, stated)
+
+
+def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
+                  t0: float) -> Iterator[AnswerEvent]:
+    """The events of an answer across the scope's filings (see the module's docstring)."""
+    import time
+
+    w = work_across(answerer, q, retriever, scope, cancelled)
+    series, used, retrieval, regions, res = w.series, w.used, w.retrieval, w.regions, w.resolution
+    computation, calendar, stated = w.computation, w.calendar, w.stated
+    yield RetrievalDone(retrieval)
+    t_ret = time.perf_counter()
+    if not used:
+        text = refusal_text(retrieval, f"{scope.header()}\nInsufficient information: no evidence was found.")
+        yield TokenStreamed(text)
+        yield AnswerFinished(answerer.finish(q, text, retrieval, [], regions, None, t0, t_ret, 0))
+        return
     if series:
-        yield CellsResolved([c.to_json() for c in cells], stated)
+        yield CellsResolved([c.to_json() for c in res.cells], stated)
     work = CellWork(res, computation, calendar, "", stated)
     llm = answerer.models.llm()
     text, tokens, asked = yield from answerer.generate(q, llm, used, regions, work, cancelled)
@@ -387,7 +417,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
                              resolution=res if series else None, calendar=calendar,
                              extractive=stated if series else "", folded=voiced.folded)
     answer.filings = [f.label for f in scope.filings]
-    answer.series = [point_json(s, p, scale) for s in series for p in s.points]
+    answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
     if REFUSAL.search(voiced.text) and series:
         answer.refused = False  # the table answers; the model only failed to add a sentence
     yield AnswerFinished(answer)
