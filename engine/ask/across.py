@@ -109,6 +109,13 @@ def _near(a: date | None, b: date | None) -> bool:
     return a is not None and b is not None and abs((a - b).days) <= _SLACK_DAYS
 
 
+def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:
+    """Whether a cell reports the named part of the company: its row or its table names it."""
+    name = segment.lower()
+    table = next((s for s in sources if s.marker == cell.marker), None)
+    return name in cell.row.lower() or (table is not None and name in (table.heading + " " + table.segment).lower())
+
+
 def resolve_in(q: Question, found: FilingFound) -> None:
     """Resolve each measure of ``q`` for the period ``found.filing`` reports, from that filing's tables only."""
     used = found.retrieval.evidence
@@ -123,8 +130,8 @@ def resolve_in(q: Question, found: FilingFound) -> None:
             one = replace(one, asked=asked_in(found.filing, True))
             res = resolve(one, sources, found.calendar)
             cell = next((c for c in res.cells if c.period_fit >= 0.99), None)
-        if cell is None:
-            continue
+        if cell is None or (q.segment and not _of_segment(cell, q.segment, sources)):
+            continue  # a part of the company asked ("Services segment revenue"): the consolidated row is not it
         found.cells[m.name] = cell
         length = cell.period.months if cell.period is not None else None
         found.others[m.name] = [
