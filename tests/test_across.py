@@ -202,3 +202,14 @@ def test_the_given_scope_bounds_the_filings(tmp_path: Path) -> None:
     plan = filing_scope(q, [d for d in r.ready_documents() if d.id in {"zeta23q2cccc", "zeta23q3dddd"}],
                         lambda d: None)
     assert plan is not None and len(plan.filings) == 2
+
+
+def test_a_question_for_reasons_across_filings_reads_every_filing_newest_first(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Lower iPhone sales drove it [1].")
+    a = next(e for e in ask(lib, "What drove the change in Zeta's sales in the most recent 10-Q compared to the "
+                                 "previous quarters?") if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("4 filings:")
+    docs = list(dict.fromkeys(e.doc for e in a.evidence if e.modality == "text"))
+    assert docs == ["ZETA_2023Q3_10Q", "ZETA_2023Q2_10Q", "ZETA_2023Q1_10Q", "ZETA_2022Q3_10Q"]
+    prompt = lib.llm.prompts[0][1].content
+    assert "answer with the reasons the sources' text gives" in prompt
