@@ -116,7 +116,7 @@ _ACROSS = re.compile(
     r"reports|10-?qs|10-?ks)\b|\b(?:these|those|the\s+reported|all\s+the)\s+(?:\w+\s+)?(?:quarters|periods|years|"
     r"10-?qs|10-?ks|filings|reports)\b|\beach\s+(?:reported\s+|reporting\s+|fiscal\s+)?(?:period|quarter|year|"
     r"filing|report)\b|\bthroughout\s+the\s+(?:reported\s+|reporting\s+)periods?\b|"
-    r"\b(?:quarter|year)[\s-]+(?:over|on|to)[\s-]+(?:quarter|year)\b|"
+    r"\bquarter[\s-]+(?:over|on|to)[\s-]+quarter\b|"
     r"\b(?:previous|prior|earlier|preceding)\s+(?:quarters|periods|years|ones|filings|reports|10-?qs|10-?ks)\b|"
     r"\b(?:quarterly|annual)\s+reports\b|\b(?:over|during|throughout)\s+the\s+report(?:ed|ing)\s+periods?\b",
     re.I)
