@@ -213,3 +213,20 @@ def test_a_question_for_reasons_across_filings_reads_every_filing_newest_first(t
     assert docs == ["ZETA_2023Q3_10Q", "ZETA_2023Q2_10Q", "ZETA_2023Q1_10Q", "ZETA_2022Q3_10Q"]
     prompt = lib.llm.prompts[0][1].content
     assert "answer with the reasons the sources' text gives" in prompt
+
+
+def test_the_most_recent_quarter_is_its_own_column_where_the_filer_prints_the_prior_year_first(tmp_path: Path) -> None:
+    doc = quarter("omega23q1eee", "OMEGA_2023Q1_10Q", "Omega Retail Corporation", "2023-03-31", "March 31, 2023",
+                  "March 31, 2022", (127358, 116444), (67791, 62422), CALENDAR_YEAR)
+    table = doc.chunks[2][3]
+    table["columns"].reverse()
+    for row in table["rows"]:
+        row["values"].reverse()
+        row["numbers"].reverse()
+    older = quarter("omega22q3fff", "OMEGA_2022Q3_10Q", "Omega Retail Corporation", "2022-09-30",
+                    "September 30, 2022", "September 30, 2021", (127101, 110812), (70268, 62930), CALENDAR_YEAR)
+    lib = library(tmp_path, [older, doc], reply="Net sales were $127,358 million [1].")
+    a = next(e for e in ask(lib, "What were Omega's total net sales in the most recent quarter?")
+             if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("1 filing: ") and "127,358" in a.text.split("\n\n")[0]
+    assert "116,444" not in a.text.split("\n\n")[0]

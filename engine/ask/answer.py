@@ -169,7 +169,7 @@ class Answerer:
         t0 = time.perf_counter()
         q = question if isinstance(question, Question) else parse(question, retriever.ready_documents())
         plan = self.scope_of(q, retriever, scope)
-        if plan is not None and plan.across:
+        if plan is not None and (plan.across or q.measures):  # a figure: read for the period its filing reports
             yield from answer_across(self, q, retriever, plan, cancelled, t0)
         elif plan is not None:
             yield from stream_header(self._answer(q, retriever, plan.doc_ids, cancelled, t0), plan.header())
