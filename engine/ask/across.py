@@ -23,8 +23,9 @@ from engine.ask.checks import REFUSAL
 from engine.ask.compose import CellWork, one_voice, refusal_text
 from engine.ask.decisions import Computation
 from engine.ask.formulas import Term
-from engine.ask.question import Question
+from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
+from engine.ask.statements import SPOKEN
 from engine.errors import Cancelled
 from engine.numbers import show
 from engine.periods import Asked, Calendar, what_it_is
@@ -328,6 +329,26 @@ def search_each(q: Question, scope: Scope, retriever: Searcher, calendar_of: Cal
     return out
 
 
+def search_statements(q: Question, f: FilingFound, missing: Sequence[Measure], retriever: Searcher,
+                      regions_of: Callable[[Any, Sequence[Evidence]], dict[int, Region]]) -> None:
+    """A filing in which a measure was not found: search it again for the item in its primary statement ("operating
+    income in the income statement"), add what that finds to the filing's evidence and resolve again."""
+    seen = {e.chunk_id for e in f.retrieval.evidence}
+    extra: list[Evidence] = []
+    for m in missing:
+        assert m.item is not None
+        r = retriever.retrieve(parse(f"{m.item.name} in the {SPOKEN[m.item.statement]}"), scope=[f.filing.doc_id])
+        for e in r.evidence:
+            if e.chunk_id not in seen:
+                seen.add(e.chunk_id)
+                extra.append(e)
+    if not extra:
+        return
+    f.retrieval = replace(f.retrieval, evidence=[*f.retrieval.evidence, *extra])
+    f.regions.update(regions_of(retriever.store, extra))
+    resolve_in(replace(q, measures=tuple(missing)), f)
+
+
 def combined(scope: Scope, found: Sequence[FilingFound], evidence: list[Evidence]) -> Retrieval:
     """One Retrieval for the answer: the numbered evidence, every filing of the scope searched."""
     first = found[0].retrieval
@@ -372,6 +393,9 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
     found = search_each(q, scope, retriever, lambda d: answerer.calendar(store, d), answerer.regions_of, cancelled)
     for f in found:
         resolve_in(q, f)
+        if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
+                       and m.item.statement in SPOKEN]:
+            search_statements(q, f, missing, retriever, answerer.regions_of)
     series = series_of(q, scope, found)
     used = numbered(found, series, answerer.settings.top_k)
     renumbered(series, found, used)
