@@ -230,3 +230,14 @@ def test_the_most_recent_quarter_is_its_own_column_where_the_filer_prints_the_pr
              if isinstance(e, AnswerFinished)).answer
     assert a.text.startswith("1 filing: ") and "127,358" in a.text.split("\n\n")[0]
     assert "116,444" not in a.text.split("\n\n")[0]
+
+
+def test_the_most_recent_filing_for_a_question_without_a_figure_streams_its_header_after_the_search(
+        tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Supply constraints [1].")
+    events = ask(lib, "What risks did Zeta describe in its most recent 10-Q?")
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[0] == "RetrievalDone" and kinds[1] == "TokenStreamed"
+    assert events[1].text.startswith("1 filing: Zeta Devices 10-Q Q3 FY2023 (the most recent)")
+    a = events[-1].answer
+    assert a.text.startswith("1 filing: ") and {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}

@@ -477,8 +477,9 @@ def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:
 
 def stream_header(events: Iterator[AnswerEvent], header: str) -> Generator[AnswerEvent, None, None]:
     """The events of an answer from one filing the scope picked ("the most recent"), its header said first."""
-    yield TokenStreamed(header + "\n\n")
     for e in events:
         if isinstance(e, AnswerFinished) and not _HEAD.match(e.answer.text):
             e.answer.text = f"{header}\n\n{e.answer.text}"
         yield e
+        if isinstance(e, RetrievalDone):
+            yield TokenStreamed(header + "\n\n")
