@@ -125,6 +125,8 @@ def test_the_last_n_quarters_and_the_most_recent(tmp_path: Path) -> None:
 def test_a_question_without_a_cue_for_several_filings_has_no_scope(tmp_path: Path) -> None:
     lib = library(tmp_path, zeta_docs())
     assert scope_of(lib, "What were Zeta's net sales in the quarter ended April 1, 2023?") is None
+    # one company's named years: the filing routing picks reports them (a 3-year average stays one 10-K's)
+    assert scope_of(lib, "What is Zeta's 3 year average net sales over fiscal years 2021 through 2023?") is None
 
 
 def test_an_amendment_supersedes_the_filing_for_the_same_period(tmp_path: Path) -> None:

@@ -225,6 +225,8 @@ def filing_scope(q: Question, documents: Sequence[Document],
     two = len(companies) >= 2 and len(q.companies) >= 2
     if not filings or not (q.latest or q.last or q.across or two) or (len(companies) > 1 and not two):
         return None
+    if q.asked.years and not (two or q.latest or q.last):
+        return None  # one company's named years: its filing for the latest of them reports them (routing)
     reason = "versus" if two else "latest" if q.latest and not (q.across or q.last) else (
         f"last {q.last}" if q.last else "across")
     form = _form_wanted(q, filings)
@@ -243,7 +245,7 @@ def filing_scope(q: Question, documents: Sequence[Document],
         elif reason == "latest" or (two and not (q.across or q.last) and not years):
             mine = mine[-1:]
         chosen += mine
-    if not chosen or (len(chosen) == 1 and len(filings) <= 1):
+    if not chosen or (len(chosen) == 1 and len(filings) <= 1 and not q.latest):
         return None
     used = {f.doc_id for f in chosen}
     return Scope(tuple(chosen), tuple(s for s in superseded if s.used.doc_id in used), reason)
