@@ -25,6 +25,7 @@ __all__ = [
     "Period",
     "asked_period",
     "column_period",
+    "last_periods",
     "matches",
     "read_calendar",
     "what_it_is",
@@ -213,6 +214,25 @@ def names_day(text: str) -> bool:
 def number_word(n: int) -> str:
     """A small whole number in words ("three"); '' beyond nineteen."""
     return "zero" if n == 0 else next((w for w, v in _SMALL.items() if v == n), "")
+
+
+_LAST_N = re.compile(
+    rf"\b(?:last|past|previous|prior|trailing|recent|latest)\s+(?P<n>\d{{1,2}}|{_NUMWORD})\s+(?:fiscal\s+)?"
+    r"(?P<unit>quarters|years|10-?qs|10-?ks|quarterly\s+reports|annual\s+reports|filings|reports)\b",
+    re.I,
+)
+
+
+def last_periods(text: str) -> tuple[int, str] | None:
+    """(N, "quarter" or "year" or "") of "over the last four quarters", "the past 3 years", "the last two
+    10-Qs" (a filing form or "reports" names no length); None when the text names no such run of periods."""
+    m = _LAST_N.search(text)
+    if m is None:
+        return None
+    unit = m.group("unit").lower()
+    span = "quarter" if unit.startswith(("quarter", "10")) and "k" not in unit else "year" if unit.startswith(
+        ("year", "annual")) or "k" in unit else ""
+    return _number(m.group("n")), span
 
 
 DATE_PATTERN = rf"((?:{_MON})\s*\d{{1,2}}(?:st|nd|rd|th)?\s*,?\s*{_YEAR4}|\d{{1,2}}\s+(?:{_MON})\s*,?\s*{_YEAR4})"

@@ -213,6 +213,11 @@ class Answer:
     with why: not part of ``text``; shown folded, marked as contradicting."""
     reading: str = ""
     """How the question was read (kind, measure, periods, companies, parts), for the reader to check."""
+    filings: list[str] = field(default_factory=list)
+    """For an answer across filings: the filings it read, oldest first ("AAPL 10-Q Q3 FY2022")."""
+    series: list[dict[str, Any]] = field(default_factory=list)
+    """For an answer across filings: one entry per company, measure and period (filing, period, value in the
+    answer's scale, page, region): the compare view's cells."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -232,6 +237,8 @@ class Answer:
             "extractive": self.extractive,
             "contradicted": self.contradicted,
             "reading": self.reading,
+            "filings": self.filings,
+            "series": self.series,
         }
 
 

@@ -38,6 +38,7 @@ from engine.types import (
 )
 from engine.untrusted import check_question, visible_text
 from mfr_tui.commands import ActionsProvider
+from mfr_tui.compare import export_grid
 from mfr_tui.evidence import answer_from_json, answer_markdown, draft_answer, export_answer, flagged
 from mfr_tui.keys import bindings, load_keymap
 from mfr_tui.messages import (
@@ -45,6 +46,8 @@ from mfr_tui.messages import (
     AnswerStopped,
     AnswerStreamed,
     CellsFound,
+    CompareExported,
+    CompareExportRequested,
     DocumentRemoved,
     EvidenceLoaded,
     EvidenceSelected,
@@ -57,6 +60,7 @@ from mfr_tui.messages import (
     LibraryLoaded,
     RetrievalFound,
 )
+from mfr_tui.screens.compare import CompareScreen
 from mfr_tui.screens.evidence import EvidenceScreen
 from mfr_tui.screens.help import HelpScreen
 from mfr_tui.screens.history import HistoryScreen
@@ -586,6 +590,26 @@ class MfrApp(App[None]):
             self.notify(f"Could not write the export: {exc}", title="Export failed", severity="error")
             return
         self.notify(str(path), title="Answer exported")
+
+    def action_open_compare(self) -> None:
+        """The compare view of the answer shown, when it was answered across filings."""
+        if self.answer is None or not self.answer.series:
+            self.notify("Ask a question across filings first (\"over the last four quarters\", \"compared with\"); "
+                        "its figures open here as a table.", title="Nothing to compare")
+            return
+        self.push_screen(CompareScreen(self.answer))
+
+    def on_compare_export_requested(self, message: CompareExportRequested) -> None:
+        self.export_compare(message)
+
+    @work(thread=True, exit_on_error=False, group="export", description="export the compare table")
+    def export_compare(self, message: CompareExportRequested) -> None:
+        try:
+            path = export_grid(message.grid, message.question, self.settings.data_dir / "exports", message.kind)
+        except OSError as exc:
+            message.screen.post_message(CompareExported("", message.kind, f"Could not write the table: {exc}"))
+            return
+        message.screen.post_message(CompareExported(str(path), message.kind))
 
     def action_copy_answer(self) -> None:
         if self.answer is None:

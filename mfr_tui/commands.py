@@ -43,6 +43,8 @@ COMMANDS: tuple[Command, ...] = (
             "export_answer", "ask.export"),
     Command("Copy answer", "Copy the answer with its citations to the clipboard (OSC 52)", "copy_answer",
             "ask.copy"),
+    Command("Compare view", "The figures of an answer across filings as a sortable table, exported to CSV or "
+            "Markdown", "open_compare", "ask.compare"),
     Command("History", "Search past answers and open one", "show_history", "app.history"),
     Command("Reload keymap", "Read keymap.toml from the data dir again", "reload_keymap", None),
     Command("Help", "Keys, binding ids and how to remap them", "help", "app.help"),

@@ -272,6 +272,9 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         cells=list(payload.get("cells") or []),
         extractive=payload.get("extractive", ""),
         contradicted=[str(x) for x in payload.get("contradicted") or []],
+        reading=str(payload.get("reading") or ""),
+        filings=[str(x) for x in payload.get("filings") or []],
+        series=[x for x in payload.get("series") or [] if isinstance(x, dict)],
     )
 
 

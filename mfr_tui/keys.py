@@ -56,6 +56,7 @@ KEYS: tuple[Key, ...] = (
     Key("ask.evidence", "ctrl+o", "app.open_evidence", "Evidence"),
     Key("ask.export", "ctrl+s", "app.export_answer", "Export"),
     Key("ask.copy", "ctrl+y", "app.copy_answer", "Copy"),
+    Key("ask.compare", "ctrl+t", "app.open_compare", "Compare"),
     # ingestion progress screen
     Key("ingest.cancel", "escape", "cancel_or_close", "Cancel / back"),
     Key("ingest.close", "q", "dismiss", "Back"),
@@ -65,6 +66,12 @@ KEYS: tuple[Key, ...] = (
     Key("evidence.next", "right_square_bracket,n", "next_evidence", "Next", key_display="]"),
     Key("evidence.page", "t", "toggle_page_text", "Page text"),
     Key("evidence.copy", "ctrl+y", "copy_evidence", "Copy"),
+    # compare view (an answer across filings)
+    Key("compare.close", "escape,q", "dismiss", "Back"),
+    Key("compare.sort", "s", "sort_column", "Sort"),
+    Key("compare.open", "o", "open_cell", "Evidence"),
+    Key("compare.csv", "c", "export_csv", "CSV"),
+    Key("compare.markdown", "m", "export_markdown", "Markdown"),
     # history
     Key("history.close", "escape", "dismiss", "Back"),
     Key("history.open", "ctrl+o", "open_answer", "Open answer"),

@@ -152,3 +152,24 @@ class HistorySearched(Message):
 @dataclass
 class IngestCancelRequested(Message):
     """The user asked to cancel the running ingestion (from its progress screen)."""
+
+
+@dataclass
+class CompareExportRequested(Message):
+    """The compare view asked for its table written out (``kind`` "csv" or "md"); the app writes it in a worker
+    and posts ``CompareExported`` to ``screen``."""
+
+    screen: Screen[Any]
+    grid: Any
+    """The table as shown (``mfr_tui.compare.Grid``, in its current sort order)."""
+    question: str
+    kind: str
+
+
+@dataclass
+class CompareExported(Message):
+    """The compare table was written to ``path`` (or failed: ``error``)."""
+
+    path: str
+    kind: str
+    error: str = ""

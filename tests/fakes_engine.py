@@ -450,6 +450,9 @@ class FakeEngine:
             contradicted=[CONTRADICTED] if stated and "contradict" in question.lower() else [],
             reading=parse(question).reading(),
         )
+        if "over the last" in question.lower() and not refused:
+            answer.filings = list(SERIES_FILINGS)
+            answer.series = [dict(p) for p in SERIES]
         if save:
             with self._lock:
                 answer.id = len(self._history) + 1
@@ -508,6 +511,19 @@ def scripted_ingest_messages() -> list[Any]:
 
 
 # --- app states shared by the snapshot tests and scripts/screenshots.py ---------------------------------
+
+SERIES_FILINGS = ("MMM 10-K FY2016", "MMM 10-K FY2017", "MMM 10-K FY2018")
+SERIES = [
+    {"company": company, "measure": "capex", "row": "Purchases of property, plant and equipment (PP&E)",
+     "filing": f"{company} 10-K FY{year}", "doc": "3M_2018_10K", "doc_id": "", "period": f"FY{year}",
+     "period_words": f"fiscal {year} (year ended December 31, {year})", "end": f"{year}-12-31",
+     "value": value * 1e6, "shown": f"{value:,.0f} million", "page": 60, "region_id": 7, "marker": 2,
+     "restated": ["MMM 10-K FY2017: 1,370 million"] if (company, year) == ("MMM", 2016) else []}
+    for company, values in (("MMM", (1420, 1373, 1577)), ("Peer [b]Co[/b]", (980, 1100, 1010)))
+    for year, value in zip((2016, 2017, 2018), values, strict=True)
+]
+"""An answer's series across filings (``Answer.series``): two companies' capex over three fiscal years; the
+peer's name is hostile markup, shown as text."""
 
 SHOWN_DATA_DIR = Path("/home/analyst/.local/share/mfr-tui")
 """The data dir the app states run on (the help screen names it); nothing in these states writes to it."""
@@ -588,6 +604,20 @@ async def refusal(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+async def compare(pilot: Pilot[None]) -> None:
+    """The compare view of an answer across filings, sorted by the newest year, largest first."""
+    app: Any = pilot.app
+    await wait_until(pilot, lambda: bool(app.library.documents))
+    app.action_show_ask()
+    await pilot.press(*"How did capital expenditures move over the last three years?")
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: app.answer is not None)
+    await pilot.press("ctrl+t")
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "CompareScreen")
+    await pilot.press("right", "right", "right", "right", "s", "s")
+    await pilot.pause()
+
+
 async def help_screen(pilot: Pilot[None]) -> None:
     await wait_until(pilot, lambda: bool(pilot.app.library.documents))  # type: ignore[attr-defined]
     await pilot.press("f1")
@@ -609,6 +639,7 @@ STATES: dict[str, Callable[[Pilot[None]], Any]] = {
     "evidence-wide": evidence_wide,
     "evidence-text": evidence_text,
     "refusal": refusal,
+    "compare": compare,
     "help": help_screen,
     "history": history,
 }

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Protocol
 
+from engine.ask.across import answer_across, stream_header
 from engine.ask.calendars import Calendars
 from engine.ask.cells import Resolution, TableSource, resolve
 from engine.ask.checks import (
@@ -42,6 +43,7 @@ from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Question, parse
+from engine.ask.scope import Scope, filing_scope
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
@@ -166,6 +168,24 @@ class Answerer:
         cancelled = cancelled or never_cancelled
         t0 = time.perf_counter()
         q = question if isinstance(question, Question) else parse(question, retriever.ready_documents())
+        plan = self.scope_of(q, retriever, scope)
+        if plan is not None and (plan.across or q.measures):  # a figure: read for the period its filing reports
+            yield from answer_across(self, q, retriever, plan, cancelled, t0)
+        elif plan is not None:
+            yield from stream_header(self._answer(q, retriever, plan.doc_ids, cancelled, t0), plan.header())
+        else:
+            yield from self._answer(q, retriever, scope, cancelled, t0)
+
+    def scope_of(self, q: Question, retriever: Searcher, scope: Sequence[str] | None) -> Scope | None:
+        """The filings a question across filings is about (``scope.filing_scope``), among ``scope`` when given."""
+        docs = retriever.ready_documents()
+        if scope:
+            docs = [d for d in docs if d.id in scope or d.name in scope]
+        return filing_scope(q, docs, lambda d: self.calendar(retriever.store, d))
+
+    def _answer(self, q: Question, retriever: Searcher, scope: Sequence[str] | None, cancelled: CancelCheck,
+                t0: float) -> Iterator[AnswerEvent]:
+        """The answer from the filings retrieval finds (in ``scope``, else routed or the library)."""
         retrieval: Retrieval = retriever.retrieve(q, scope=scope)
         yield RetrievalDone(retrieval)
         t_ret = time.perf_counter()

@@ -20,7 +20,7 @@ from enum import StrEnum
 from engine.ask.expansion import Expansion, expand, focus
 from engine.ask.statements import NAMED, stems
 from engine.numbers import quantities
-from engine.periods import Asked, asked_period, names_day
+from engine.periods import Asked, asked_period, last_periods, names_day
 from engine.types import Document
 from engine.vocabulary import LineItem, canonical, items_named, longest_item_words, ratio_named, vocabulary
 from engine.vocabulary import item as item_named
@@ -108,6 +108,26 @@ _BELOW_WORDS = ("less", "fewer", "lower", "smaller", "below", "under")
 _OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?:the\s+|these\s+|those\s+)?"
                            r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
                            r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
+_LATEST = re.compile(r"\b(?:most\s+recent|latest|newest|current)\s+(?:(?:fiscal|reported|reporting)\s+)?"
+                     r"(?:quarter|year|period|10-?q|10-?k|filing|report|quarterly\s+report|annual\s+report)s?\b",
+                     re.I)
+"""It asks about the newest filing ("the most recent 10-Q", "the latest quarter")."""
+_ACROSS = re.compile(
+    r"\bover\s+time\b|\bacross\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:\w+\s+)?(?:quarters|periods|years|filings|"
+    r"reports|10-?qs|10-?ks)\b|\b(?:these|those|the\s+reported|all\s+the)\s+(?:\w+\s+)?(?:quarters|periods|years|"
+    r"10-?qs|10-?ks|filings|reports)\b|\beach\s+(?:reported\s+|reporting\s+|fiscal\s+)?(?:period|quarter|year|"
+    r"filing|report)\b|\bthroughout\s+the\s+(?:reported\s+|reporting\s+)periods?\b|"
+    r"\bquarter[\s-]+(?:over|on|to)[\s-]+quarter\b|"
+    r"\b(?:previous|prior|earlier|preceding)\s+(?:quarters|periods|years|ones|filings|reports|10-?qs|10-?ks)\b|"
+    r"\b(?:quarterly|annual)\s+reports\b|\b(?:over|during|throughout)\s+the\s+report(?:ed|ing)\s+periods?\b",
+    re.I)
+"""It asks about several filings' periods ("over time", "across quarters", "in these 10-Qs", "for each reported
+period", "compared to the previous quarters")."""
+_VERSUS = re.compile(r"\b(?:compar\w*|versus|vs\.?|relative\s+to|against|side\s+by\s+side|differ\w*|"
+                     r"higher|lower|more|less|better|worse)\b", re.I)
+"""It sets one thing against another ("How does A's margin compare with B's?")."""
+_QUARTER_WORDS = re.compile(r"\bquarter(?:s|ly)?\b|\b10-?qs?\b|\bq[1-4]\b", re.I)
+_YEAR_WORDS = re.compile(r"\b(?:years|annual(?:ly)?|yearly|10-?ks?|fiscal\s+years)\b", re.I)
 _SHIFT = re.compile(r"\b(?:change|changes|shift|shifts|movement|swing)\b", re.I)
 _TRENDS = re.compile(r"\btrends?\b|\bpattern", re.I)
 _NOTABLE = re.compile(r"\b(?:significant|considerable|notable|material|major|substantial)\b", re.I)
@@ -293,6 +313,18 @@ class Question:
     """("above" or "below", the amount with its scale word applied, as written) when it asks whether a figure is
     over or under an amount it states ("Did revenue exceed $10 billion in FY2022?")."""
     over_periods: bool = False
+    latest: bool = False
+    """It asks about the newest filing or period ("the most recent 10-Q")."""
+    last: int | None = None
+    """N of "over the last N quarters / years" (``periods.last_periods``)."""
+    across: bool = False
+    """It asks about several filings' periods ("over time", "across quarters", "these 10-Qs", "each reported period",
+    "the previous quarters", or ``over_periods``)."""
+    versus: bool = False
+    """It sets one figure against another ("compare", "versus", "higher than"): with two companies named, each
+    company's figure side by side."""
+    span: str = ""
+    """"quarter" when it speaks of quarters or 10-Qs, "year" of years or 10-Ks (quarters first), else ''."""
     trend: bool = False
     shift: bool = False
     notable: bool = False
@@ -835,6 +867,11 @@ def _one(text: str) -> Question:
         sign=(m.group(1).lower() if (m := _SIGN.search(text)) else ""),
         threshold=_threshold(text),
         over_periods=bool(_OVER_PERIODS.search(text)),
+        latest=bool(_LATEST.search(text)),
+        last=last[0] if (last := last_periods(text)) else None,
+        across=bool(_ACROSS.search(text) or _OVER_PERIODS.search(text)),
+        versus=bool(_VERSUS.search(text)),
+        span="quarter" if _QUARTER_WORDS.search(text) else "year" if _YEAR_WORDS.search(text) else "",
         trend=bool(_TRENDS.search(text)),
         shift=bool(_SHIFT.search(text)),
         notable=bool(_NOTABLE.search(text)),

@@ -37,6 +37,9 @@ NAMED: dict[str, re.Pattern[str]] = {
     EQUITY: re.compile(r"statements? of (stockholders|shareholders)['’]? equity|equity statements?", re.I),
 }
 """How a question names a statement."""
+SPOKEN: dict[str, str] = {INCOME: "income statement", BALANCE: "balance sheet", CASH: "cash flow statement",
+                          EQUITY: "statement of stockholders' equity"}
+"""A statement's usual name, as ``NAMED`` reads it (a search for an item within its statement says it)."""
 
 def statement_of(title: str) -> str | None:
     """The primary statement a table heading names, if any (notes, schedules and "selected ... data" extracts

@@ -99,7 +99,7 @@ def stated_text(stated: str, cells: list[dict[str, Any]]) -> Text:
 class AskPane(Vertical):
     """Ask a question over the filings in scope and check the answer against its evidence."""
 
-    BINDINGS = bindings("ask.evidence", "ask.export", "ask.copy")
+    BINDINGS = bindings("ask.evidence", "ask.export", "ask.copy", "ask.compare")
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

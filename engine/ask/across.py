@@ -1,0 +1,485 @@
+"""Answers across filings: each filing of the scope searched and resolved on its own, then combined in code.
+
+The scope (``scope.filing_scope``) names the filings. For each one the question is searched within that filing
+only and its measure resolved with the single-filing resolver (``cells.resolve``) for the period that filing
+reports (its quarter, or its year; a balance at its end date). A period reported by several filings (a 10-Q's
+prior-year column, a later 10-K's comparative year) takes the newest filing's figure, and a different figure in an
+older filing is flagged as a restatement. The series is stated as a small table in one scale, filing | period |
+value | page, with the changes worked out in code; two companies stand side by side, each period named with its
+own company's fiscal calendar. The model then writes from the cells and from every filing's passages, newest
+first, and its sentence is checked like any other answer (``compose.one_voice``, ``checks``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from engine.ask.cells import Cell, Resolution, TableSource, resolve
+from engine.ask.checks import REFUSAL
+from engine.ask.compose import CellWork, one_voice, refusal_text
+from engine.ask.decisions import Computation
+from engine.ask.formulas import Term
+from engine.ask.question import Measure, Question, parse
+from engine.ask.scope import Filing, Scope
+from engine.ask.statements import SPOKEN
+from engine.errors import Cancelled
+from engine.numbers import show
+from engine.periods import Asked, Calendar, what_it_is
+from engine.types import (
+    AnswerEvent,
+    AnswerFinished,
+    CellsResolved,
+    Evidence,
+    Region,
+    Retrieval,
+    RetrievalDone,
+    TokenStreamed,
+)
+
+if TYPE_CHECKING:
+    from engine.ask.answer import Answerer, Searcher
+
+_SLACK_DAYS = 10
+"""Two period ends this close are one period (52/53-week filers end their quarters on different days)."""
+MAX_MEASURES = 3
+"""Series for at most this many of the measures a question names."""
+
+
+@dataclass
+class Point:
+    """One period of a series: the figure used (the newest filing's that reports it) and where it is."""
+
+    filing: Filing
+    """The filing whose period this is."""
+    cell: Cell
+    """The figure used for the period."""
+    source: Filing
+    """The filing the figure is read from (a later one, when it reports the period again)."""
+    period: str
+    """The period in words, with its dates ("third quarter (three months ended June 25, 2022)")."""
+    restated: list[tuple[Filing, Cell]] = field(default_factory=list)
+    """Other filings' different figures for the same period: a restatement, flagged."""
+
+
+@dataclass
+class Series:
+    """One measure of one company over the scope's periods, oldest first."""
+
+    company: str
+    who: str
+    measure: str
+    points: list[Point]
+    missing: list[Filing] = field(default_factory=list)
+    """Filings of the scope in which the measure was not resolved for their period."""
+
+
+@dataclass
+class FilingFound:
+    """What one filing gave: its retrieval, the regions of its evidence and its resolution."""
+
+    filing: Filing
+    retrieval: Retrieval
+    regions: dict[int, Region]
+    calendar: Calendar | None
+    cells: dict[str, Cell] = field(default_factory=dict)
+    """Measure -> the cell of the filing's own period."""
+    others: dict[str, list[Cell]] = field(default_factory=dict)
+    """Measure -> the same row's cells of other periods of the same length (comparatives), for de-duplication."""
+
+
+def asked_in(filing: Filing, balance: bool) -> Asked:
+    """The period a filing reports, as a question would ask it: the quarter or year ended on its end date (a
+    balance: at that date); its fiscal year and quarter where the end is unknown."""
+    text = filing.period
+    if filing.end is not None:
+        if balance:
+            return Asked(fiscal_year=None, quarter=None, months=None, instant=filing.end, years=(), text=text)
+        return Asked(fiscal_year=None, quarter=None, months=filing.months, instant=None, years=(), text=text,
+                     end=filing.end)
+    fy = filing.fiscal_year
+    years = (fy,) if fy is not None else ()
+    return Asked(fiscal_year=fy, quarter=filing.quarter, months=None if balance else filing.months, instant=None,
+                 years=years, text=text, fiscal_named=years)
+
+
+def _near(a: date | None, b: date | None) -> bool:
+    return a is not None and b is not None and abs((a - b).days) <= _SLACK_DAYS
+
+
+def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:
+    """Whether a cell reports the named part of the company: its row or its table names it."""
+    name = segment.lower()
+    table = next((s for s in sources if s.marker == cell.marker), None)
+    return name in cell.row.lower() or (table is not None and name in (table.heading + " " + table.segment).lower())
+
+
+def resolve_in(q: Question, found: FilingFound) -> None:
+    """Resolve each measure of ``q`` for the period ``found.filing`` reports, from that filing's tables only."""
+    used = found.retrieval.evidence
+    sources = [TableSource.of(i + 1, e, found.regions[e.region_id], found.calendar)
+               for i, e in enumerate(used) if e.region_id in found.regions and found.regions[e.region_id].table]
+    for m in q.measures[:MAX_MEASURES]:
+        balance = bool(m.item is not None and m.item.balance)
+        one = replace(q, measures=(m,), asked=asked_in(found.filing, balance), parts=())
+        res = resolve(one, sources, found.calendar)
+        cell = next((c for c in res.cells if c.period_fit >= 0.99), None)
+        if cell is None and m.item is None:  # a free-worded measure may be a balance: try its end date
+            one = replace(one, asked=asked_in(found.filing, True))
+            res = resolve(one, sources, found.calendar)
+            cell = next((c for c in res.cells if c.period_fit >= 0.99), None)
+        if cell is None or (q.segment and not _of_segment(cell, q.segment, sources)):
+            continue  # a part of the company asked ("Services segment revenue"): the consolidated row is not it
+        found.cells[m.name] = cell
+        length = cell.period.months if cell.period is not None else None
+        found.others[m.name] = [
+            c for c in res.candidates
+            if c.region_id == cell.region_id and c.row == cell.row and c.period is not None
+            and c.period.end is not None and c.period.months == length and c.period.instant == cell.period.instant
+            and not (cell.period.end is not None and _near(c.period.end, cell.period.end))
+        ] if cell.period is not None else []
+
+
+def series_of(q: Question, scope: Scope, found: Sequence[FilingFound]) -> list[Series]:
+    """Each measure's series for each company, oldest period first: a period's figure is the newest filing's that
+    reports it; a different figure of another filing for the same period is kept as a restatement."""
+    out: list[Series] = []
+    for m in q.measures[:MAX_MEASURES]:
+        for company in scope.companies:
+            mine = [f for f in found if f.filing.company == company]
+            points: list[Point] = []
+            missing: list[Filing] = []
+            for f in mine:
+                cell = f.cells.get(m.name)
+                if cell is None:
+                    missing.append(f.filing)
+                    continue
+                end = cell.period.end if cell.period is not None else None
+                reports = [(g.filing, c) for g in mine if g is not f for c in g.others.get(m.name, [])
+                           if c.period is not None and _near(c.period.end, end)]
+                newer = [(g, c) for g, c in reports if g.order > f.filing.order]
+                source, used = max(newer, key=lambda gc: gc[0].order) if newer else (f.filing, cell)
+                restated = [(g, c) for g, c in [(f.filing, cell), *reports]
+                            if g is not source and abs(c.amount - used.amount) > 0.5 * max(1.0, used.scale)]
+                period = what_it_is(used.period, f.calendar) if used.period is not None else used.column
+                points.append(Point(f.filing, used, source, period, restated))
+            if points:
+                out.append(Series(company, mine[0].filing.who if mine else company, m.name, points, missing))
+    return out
+
+
+def _pct(a: float, b: float) -> str:
+    return f"{(b - a) / abs(a) * 100:+.1f}%" if a else "n/a"
+
+
+def _said(amount: float, like: Cell, scale: float | None) -> str:
+    """An amount written as the cell ``like`` is, in the answer's one ``scale``."""
+    if like.percent or like.scale == 1.0 or scale is None:
+        return show(amount / (like.scale or 1.0), like.scale, like.percent, like.currency)
+    return show(round(amount / scale, 4), scale, False, like.currency)
+
+
+def computation_of(series: Sequence[Series], scale: float | None) -> Computation | None:
+    """The changes worked out in code: each series' change from its first to its last period (and in percent),
+    its highest and lowest period; every value and change kept as a step the checks accept."""
+    texts: list[str] = []
+    steps: list[float] = []
+    terms: list[Term] = []
+    ends: tuple[float, float] | None = None
+    result = 0.0
+    for s in series:
+        vals = [p.cell.amount for p in s.points]
+        for p in s.points:
+            terms.append(Term(s.measure, p.cell.row, p.cell.column, p.cell.value, p.cell.marker))
+        steps += vals + [b - a for a, b in zip(vals, vals[1:], strict=False)]
+        steps += [(b - a) / abs(a) * 100 for a, b in zip(vals, vals[1:], strict=False) if a]
+        if len(vals) < 2:
+            continue
+        first, last = s.points[0], s.points[-1]
+
+        def said(v: float, cell: Cell = first.cell) -> str:
+            return _said(v, cell, scale)
+
+        change = vals[-1] - vals[0]
+        hi = max(s.points, key=lambda p: p.cell.amount)
+        lo = min(s.points, key=lambda p: p.cell.amount)
+        who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
+        texts.append(f"{who}{first.cell.row} from {first.filing.period} to {last.filing.period}: "
+                     f"{said(change)} ({_pct(vals[0], vals[-1])}); highest {hi.filing.period} "
+                     f"({said(hi.cell.amount)}), lowest {lo.filing.period} ({said(lo.cell.amount)})")
+        if ends is None:
+            ends, result = (vals[0], vals[-1]), change
+    for measure in dict.fromkeys(s.measure for s in series):
+        latest = [(s, s.points[-1]) for s in series if s.measure == measure]
+        if len(latest) < 2:
+            continue
+        (sa, a), (sb, b) = latest[0], latest[1]
+        gap = a.cell.amount - b.cell.amount
+        steps += [gap, abs(gap)] + ([gap / abs(b.cell.amount) * 100] if b.cell.amount else [])
+        (more, hi), (_, lo) = ((sa, a), (sb, b)) if gap >= 0 else ((sb, b), (sa, a))
+        steps.append(abs(gap) / abs(lo.cell.amount) * 100 if lo.cell.amount else 0.0)
+        texts.append(f"{a.cell.row}: {sa.who} {a.filing.period} {_said(a.cell.amount, a.cell, scale)} against "
+                     f"{sb.who} {b.filing.period} {_said(b.cell.amount, b.cell, scale)}; {more.who}'s is higher by "
+                     f"{_said(abs(gap), a.cell, scale)} ({_pct(lo.cell.amount, hi.cell.amount)})")
+        if ends is None:
+            result = gap
+    if not texts:
+        return None
+    return Computation("series", result, "; ".join(texts), terms, steps=steps, ends=ends)
+
+
+def numbered(found: Sequence[FilingFound], series: Sequence[Series], k: int) -> list[Evidence]:
+    """The evidence the model reads, numbered once: the source of each figure of the series first, then each
+    filing's passages in turn, newest filing first, up to ``k`` beyond the figures' sources."""
+    out: list[Evidence] = []
+    seen: set[int] = set()
+    by_doc = {f.filing.doc_id: f for f in found}
+    for s in series:
+        for p in reversed(s.points):
+            f = by_doc.get(p.source.doc_id)
+            if f is None:
+                continue
+            e = f.retrieval.evidence[p.cell.marker - 1]
+            if e.chunk_id not in seen:
+                seen.add(e.chunk_id)
+                out.append(e)
+    newest_first = sorted(found, key=lambda f: f.filing.order, reverse=True)
+    depth = max((len(f.retrieval.evidence) for f in found), default=0)
+    extra = 0
+    for i in range(depth):
+        for f in newest_first:
+            if i < len(f.retrieval.evidence) and extra < k:
+                e = f.retrieval.evidence[i]
+                if e.chunk_id not in seen:
+                    seen.add(e.chunk_id)
+                    out.append(e)
+                    extra += 1
+    return out
+
+
+def renumbered(series: Sequence[Series], found: Sequence[FilingFound], used: Sequence[Evidence]) -> None:
+    """Point each figure's ``marker`` at its source's number in ``used``."""
+    index = {e.chunk_id: i + 1 for i, e in enumerate(used)}
+    by_doc = {f.filing.doc_id: f for f in found}
+    for s in series:
+        for p in s.points:
+            f = by_doc[p.source.doc_id]
+            chunk = f.retrieval.evidence[p.cell.marker - 1].chunk_id
+            p.cell = replace(p.cell, marker=index.get(chunk, p.cell.marker))
+
+
+def naming_note(scope: Scope, found: Sequence[FilingFound]) -> str:
+    """For two companies or more: each one's fiscal year end, when they differ, so a "fiscal 2023" of one is not
+    silently paired with another's."""
+    if len(scope.companies) < 2:
+        return ""
+    ends: dict[str, str] = {}
+    for f in found:
+        cal = f.calendar
+        if cal is not None and cal.year_end_month is not None and f.filing.who not in ends:
+            ends[f.filing.who] = date(2000, cal.year_end_month, 1).strftime("%B")
+    if len(set(ends.values())) < 2:
+        return ""
+    said = ", ".join(f"{who}'s in {month}" for who, month in ends.items())
+    return (f"Fiscal years differ ({said}): each period above is its own company's, named with its own calendar "
+            "and dated.")
+
+
+def table_text(scope: Scope, series: Sequence[Series], scale: float | None, found: Sequence[FilingFound]) -> str:
+    """The scope's header, then each series as lines "filing | period | value | page [n]" in one scale, then any
+    restatement, the filings a measure was not found in, and the calendars' note."""
+    lines = [scope.header()]
+    several = len(scope.companies) > 1
+    measure = ""
+    for s in series:
+        if s.measure != measure:
+            measure = s.measure
+            rows = list(dict.fromkeys(x.points[0].cell.row for x in series if x.measure == measure))
+            lines.append(f"{' / '.join(rows)}:")
+            lines.append("filing | period | value | page")
+        elif not several:
+            lines.append("filing | period | value | page")
+        for p in s.points:
+            src = "" if p.source is p.filing else f" (as reported in {p.source.label})"
+            lines.append(f"{p.filing.label} | {p.period} | {p.cell.shown_in(scale)} | "
+                         f"{p.cell.doc} p. {p.cell.page}{src} [{p.cell.marker}]")
+            for g, c in p.restated:
+                lines.append(f"  restated: {g.label} reports {c.shown_in(scale)} for this period ({c.doc} p. "
+                             f"{c.page}); the newer figure is used")
+        if s.missing:
+            lines.append(f"  not found for {', '.join(f.label for f in s.missing)}")
+    if note := naming_note(scope, found):
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def search_each(q: Question, scope: Scope, retriever: Searcher, calendar_of: Callable[[str], Calendar | None],
+                regions_of: Callable[[Any, Sequence[Evidence]], dict[int, Region]], cancelled: Callable[[], bool],
+                k: int | None = None) -> list[FilingFound]:
+    """Each filing of the scope searched on its own (the question within that one filing), oldest first."""
+    out: list[FilingFound] = []
+    for f in scope.filings:
+        if cancelled():
+            raise Cancelled("Answer cancelled.")
+        r = retriever.retrieve(q, scope=[f.doc_id], k=k)
+        out.append(FilingFound(f, r, regions_of(retriever.store, r.evidence), calendar_of(f.doc_id)))
+    return out
+
+
+def search_statements(q: Question, f: FilingFound, missing: Sequence[Measure], retriever: Searcher,
+                      regions_of: Callable[[Any, Sequence[Evidence]], dict[int, Region]]) -> None:
+    """A filing in which a measure was not found: search it again for the item in its primary statement ("operating
+    income in the income statement"), add what that finds to the filing's evidence and resolve again."""
+    seen = {e.chunk_id for e in f.retrieval.evidence}
+    extra: list[Evidence] = []
+    for m in missing:
+        assert m.item is not None
+        r = retriever.retrieve(parse(f"{m.item.name} in the {SPOKEN[m.item.statement]}"), scope=[f.filing.doc_id])
+        for e in r.evidence:
+            if e.chunk_id not in seen:
+                seen.add(e.chunk_id)
+                extra.append(e)
+    if not extra:
+        return
+    f.retrieval = replace(f.retrieval, evidence=[*f.retrieval.evidence, *extra])
+    f.regions.update(regions_of(retriever.store, extra))
+    resolve_in(replace(q, measures=tuple(missing)), f)
+
+
+def combined(scope: Scope, found: Sequence[FilingFound], evidence: list[Evidence]) -> Retrieval:
+    """One Retrieval for the answer: the numbered evidence, every filing of the scope searched."""
+    first = found[0].retrieval
+    timings: dict[str, float] = {}
+    for f in found:
+        for key, v in f.retrieval.timings.items():
+            timings[key] = timings.get(key, 0.0) + v
+    return Retrieval(question=first.question, evidence=evidence, tier=first.tier, scope=scope.doc_ids,
+                     routed=False, thresholds=first.thresholds, timings=timings,
+                     route=f"filings={len(scope.filings)} ({scope.reason})", query_terms=first.query_terms)
+
+
+_HEAD = re.compile(r"^\d+ filings?: ")
+
+
+@dataclass
+class Across:
+    """What the code finds across the scope's filings before the model runs."""
+
+    scope: Scope
+    found: list[FilingFound]
+    series: list[Series]
+    used: list[Evidence]
+    """The evidence the model reads, numbered once (``numbered``)."""
+    retrieval: Retrieval
+    regions: dict[int, Region]
+    resolution: Resolution
+    computation: Computation | None
+    calendar: Calendar | None
+    stated: str
+    """The header, the table and the computation: what the answer states before the model's sentence."""
+
+    @property
+    def scale(self) -> float | None:
+        return self.resolution.scale
+
+
+def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope,
+                cancelled: Callable[[], bool]) -> Across:
+    """Each filing searched and resolved, the series, the evidence numbered, the table and the computation."""
+    store = retriever.store
+    found = search_each(q, scope, retriever, lambda d: answerer.calendar(store, d), answerer.regions_of, cancelled)
+    for f in found:
+        resolve_in(q, f)
+        if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
+                       and m.item.statement in SPOKEN]:
+            search_statements(q, f, missing, retriever, answerer.regions_of)
+    series = series_of(q, scope, found)
+    used = numbered(found, series, answerer.settings.top_k)
+    renumbered(series, found, used)
+    regions: dict[int, Region] = {}
+    for f in found:
+        regions.update(f.regions)
+    cells = [p.cell for s in series for p in s.points]
+    scale = q.scale or next((c.scale for c in cells if not c.percent and c.scale != 1.0), None)
+    res = Resolution(asked=q.asked, cells=cells, measures=[s.measure for s in series], confident=bool(cells),
+                     scale=scale, candidates=[c for f in found for cs in f.others.values() for c in cs])
+    computation = computation_of(series, scale)
+    stated = table_text(scope, series, scale, found) if series else scope.header()
+    if computation is not None:
+        stated += f"\nComputed from the cited cells: {computation.text}"
+    return Across(scope, found, series, used, combined(scope, found, used), regions, res, computation,
+                  found[-1].calendar if found else None, stated)
+
+
+def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
+                  t0: float) -> Iterator[AnswerEvent]:
+    """The events of an answer across the scope's filings (see the module's docstring)."""
+    import time
+
+    w = work_across(answerer, q, retriever, scope, cancelled)
+    series, used, retrieval, regions, res = w.series, w.used, w.retrieval, w.regions, w.resolution
+    computation, calendar, stated = w.computation, w.calendar, w.stated
+    yield RetrievalDone(retrieval)
+    t_ret = time.perf_counter()
+    if not used:
+        text = refusal_text(retrieval, f"{scope.header()}\nInsufficient information: no evidence was found.")
+        yield TokenStreamed(text)
+        yield AnswerFinished(answerer.finish(q, text, retrieval, [], regions, None, t0, t_ret, 0))
+        return
+    if series:
+        yield CellsResolved([c.to_json() for c in res.cells], stated)
+    work = CellWork(res, computation, calendar, "", stated)
+    llm = answerer.models.llm()
+    text, tokens, asked = yield from answerer.generate(q, llm, used, regions, work, cancelled)
+    if cancelled():
+        raise Cancelled("Answer cancelled.")
+    voiced = one_voice(text, q, None, computation, res, calendar, bool(series))
+    text = voiced.text
+    if REFUSAL.search(text) or not text.strip():
+        said = "did not answer from these sources" if not voiced.folded else (
+            "contradicted what the code found; its sentences are shown apart, marked")
+        text = f"{stated}\n\n(The model {said}.)" if series else f"{stated}\n\n{text}".strip()
+    else:
+        text = f"{stated}\n\n{text}"
+    answer = answerer.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens, parts=asked,
+                             resolution=res if series else None, calendar=calendar,
+                             extractive=stated if series else "", folded=voiced.folded)
+    answer.filings = [f.label for f in scope.filings]
+    answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
+    if REFUSAL.search(voiced.text) and series:
+        answer.refused = False  # the table answers; the model only failed to add a sentence
+    yield AnswerFinished(answer)
+
+
+def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:
+    """One cell of the compare view: company, measure, filing, period, value in the answer's scale, page."""
+    return {
+        "company": s.who,
+        "measure": s.measure,
+        "row": p.cell.row,
+        "filing": p.filing.label,
+        "doc": p.cell.doc,
+        "doc_id": p.source.doc_id,
+        "period": p.filing.period,
+        "period_words": p.period,
+        "end": p.filing.end.isoformat() if p.filing.end else "",
+        "value": p.cell.amount,
+        "shown": p.cell.shown_in(scale),
+        "page": p.cell.page,
+        "region_id": p.cell.region_id,
+        "marker": p.cell.marker,
+        "restated": [f"{g.label}: {c.shown_in(scale)}" for g, c in p.restated],
+    }
+
+
+def stream_header(events: Iterator[AnswerEvent], header: str) -> Generator[AnswerEvent, None, None]:
+    """The events of an answer from one filing the scope picked ("the most recent"), its header said first."""
+    for e in events:
+        if isinstance(e, AnswerFinished) and not _HEAD.match(e.answer.text):
+            e.answer.text = f"{header}\n\n{e.answer.text}"
+        yield e
+        if isinstance(e, RetrievalDone):
+            yield TokenStreamed(header + "\n\n")

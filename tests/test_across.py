@@ -1,0 +1,245 @@
+"""Questions across filings on synthetic libraries: the scope of filings, per-filing resolution, the series table,
+restatements, two companies side by side, the most recent filing, and the parsed cues they rest on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakes_models import FakeLLM
+from test_retrieve_lib import FakeDoc, Library, build_library
+
+from engine.ask.answer import Answerer
+from engine.ask.question import parse
+from engine.ask.scope import filing_scope
+from engine.periods import last_periods, read_calendar
+from engine.types import AnswerFinished, CellsResolved
+
+APPLE_LIKE = ("The Company's fiscal year is the 52- or 53-week period that ends on the last Saturday of September. "
+              "fiscal year ended September 24, 2022")
+CALENDAR_YEAR = "fiscal year ended December 31, 2022"
+
+
+def income(now: str, before: str, sales: tuple[float, float], cogs: tuple[float, float]) -> dict[str, object]:
+    return {
+        "title": "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS",
+        "units": "in millions",
+        "columns": [f"Three Months Ended {now}", f"Three Months Ended {before}"],
+        "rows": [
+            {"label": "Total net sales", "values": [f"{sales[0]:,.0f}", f"{sales[1]:,.0f}"], "numbers": list(sales)},
+            {"label": "Total cost of sales", "values": [f"{cogs[0]:,.0f}", f"{cogs[1]:,.0f}"], "numbers": list(cogs)},
+        ],
+    }
+
+
+def quarter(doc_id: str, name: str, company: str, end: str, now: str, before: str, sales: tuple[float, float],
+            cogs: tuple[float, float], year_text: str = APPLE_LIKE, form: str = "10-Q") -> FakeDoc:
+    return FakeDoc(doc_id, name, company, form, end, [
+        ("text", 1, f"{company} FORM {form} For the quarterly period ended {now}. {year_text}"),
+        ("text", 3, f"Net sales for the quarter ended {now} were ${sales[0]:,.0f} million, driven by iPhone."),
+        ("table", 2, "Condensed Consolidated Statements of Operations net sales cost of sales",
+         income(now, before, sales, cogs)),
+    ])
+
+
+def zeta_docs() -> list[FakeDoc]:
+    """Four 10-Qs of a September year-end filer; the newest restates the year-ago quarter's net sales."""
+    z = "Zeta Devices Inc."
+    return [
+        quarter("zeta22q3aaaa", "ZETA_2022Q3_10Q", z, "2022-06-25", "June 25, 2022", "June 26, 2021",
+                (82959, 81434), (47074, 46179)),
+        quarter("zeta23q1bbbb", "ZETA_2023Q1_10Q", z, "2022-12-31", "December 31, 2022", "December 25, 2021",
+                (117154, 123945), (66822, 69702)),
+        quarter("zeta23q2cccc", "ZETA_2023Q2_10Q", z, "2023-04-01", "April 1, 2023", "March 26, 2022",
+                (94836, 97278), (52860, 54719)),
+        quarter("zeta23q3dddd", "ZETA_2023Q3_10Q", z, "2023-07-01", "July 1, 2023", "June 25, 2022",
+                (81797, 83000), (45384, 47074)),
+    ]
+
+
+def omega_docs() -> list[FakeDoc]:
+    """A December year-end filer's first quarter of 2023."""
+    o = "Omega Retail Corporation"
+    return [quarter("omega23q1eee", "OMEGA_2023Q1_10Q", o, "2023-03-31", "March 31, 2023", "March 31, 2022",
+                    (127358, 116444), (67791, 62422), CALENDAR_YEAR)]
+
+
+def with_calendars(lib: Library, docs: list[FakeDoc]) -> None:
+    for d in docs:
+        text = next(c[2] for c in d.chunks if c[0] == "text")
+        table = next(c[3] for c in d.chunks if c[0] == "table")
+        cal = read_calendar([text], [(str(c), "in millions") for c in table["columns"]])
+        lib.store.update_document(d.id, calendar=cal.to_json())
+
+
+def library(tmp_path: Path, docs: list[FakeDoc], reply: str = "Net sales fell over the period [1].") -> Library:
+    lib = build_library(tmp_path, docs, llm=FakeLLM(lambda msgs: reply), hybrid=False)
+    with_calendars(lib, docs)
+    return lib
+
+
+def ask(lib: Library, text: str, scope: list[str] | None = None):  # type: ignore[no-untyped-def]
+    return list(Answerer(lib.settings, lib.models).answer(text, lib.retriever(), scope=scope))
+
+
+def scope_of(lib: Library, text: str):  # type: ignore[no-untyped-def]
+    r = lib.retriever()
+    a = Answerer(lib.settings, lib.models)
+    return a.scope_of(parse(text, r.ready_documents()), r, None)
+
+
+# --- the parsed cues ----------------------------------------------------------------------------------------
+
+
+def test_the_question_says_latest_last_n_across_and_versus() -> None:
+    q = parse("What drove the change in gross margin in the most recent 10-Q compared to the previous quarters?")
+    assert q.latest and q.across and q.versus and q.span == "quarter"
+    assert parse("How has revenue moved over the last four quarters?").last == 4
+    assert parse("Revenue over the past 3 years").last == 3 and last_periods("the past 3 years") == (3, "year")
+    assert parse("How has total net sales changed over time?").across
+    assert parse("List the impact for each reported period.").across
+    assert parse("What legal proceedings are disclosed in these 10-Qs?").across
+    plain = parse("What was the FY2018 capital expenditure?")
+    assert not (plain.latest or plain.last or plain.across)
+
+
+# --- the scope ------------------------------------------------------------------------------------------------
+
+
+def test_a_series_question_scopes_every_quarter_newest_last(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs())
+    plan = scope_of(lib, "How has Zeta's total net sales changed over time?")
+    assert plan is not None and plan.across
+    assert [f.period for f in plan.filings] == ["Q3 FY2022", "Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
+    assert plan.header() == "4 filings: Zeta Devices 10-Q Q3 FY2022, Q1 FY2023, Q2 FY2023, Q3 FY2023"
+
+
+def test_the_last_n_quarters_and_the_most_recent(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs())
+    two = scope_of(lib, "How did Zeta's net sales move over the last two quarters?")
+    assert two is not None and [f.period for f in two.filings] == ["Q2 FY2023", "Q3 FY2023"]
+    latest = scope_of(lib, "What were Zeta's net sales in the most recent quarter?")
+    assert latest is not None and not latest.across and latest.filings[0].period == "Q3 FY2023"
+    assert "(the most recent)" in latest.header()
+
+
+def test_a_question_without_a_cue_for_several_filings_has_no_scope(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs())
+    assert scope_of(lib, "What were Zeta's net sales in the quarter ended April 1, 2023?") is None
+    # one company's named years: the filing routing picks reports them (a 3-year average stays one 10-K's)
+    assert scope_of(lib, "What is Zeta's 3 year average net sales over fiscal years 2021 through 2023?") is None
+
+
+def test_an_amendment_supersedes_the_filing_for_the_same_period(tmp_path: Path) -> None:
+    docs = zeta_docs()
+    amended = quarter("zeta23q2amnd", "ZETA_2023Q2_10QA", "Zeta Devices Inc.", "2023-04-01", "April 1, 2023",
+                      "March 26, 2022", (94900, 97278), (52860, 54719), form="10-Q/A")
+    lib = library(tmp_path, [*docs, amended])
+    plan = scope_of(lib, "How has Zeta's total net sales changed over time?")
+    assert plan is not None
+    assert "zeta23q2amnd" in plan.doc_ids and "zeta23q2cccc" not in plan.doc_ids
+    assert "used, not ZETA_2023Q2_10Q (an amendment)" in plan.header()
+
+
+# --- the series -----------------------------------------------------------------------------------------------
+
+
+def test_a_series_is_resolved_per_filing_and_stated_as_a_table(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs())
+    events = ask(lib, "How has Zeta's total net sales changed over time?")
+    stated = next(e for e in events if isinstance(e, CellsResolved)).text
+    a = next(e for e in events if isinstance(e, AnswerFinished)).answer
+    lines = stated.splitlines()
+    assert lines[0].startswith("4 filings:")
+    assert "filing | period | value | page" in lines
+    rows = [ln for ln in lines if ln.count(" | ") == 3 and "10-Q" in ln]
+    assert len(rows) == 4 and "117,154" in rows[1] and "81,797" in rows[3]
+    # the year-ago quarter the newest filing reports again, differently: its figure is used, the old one flagged
+    assert "83,000" in rows[0] and "as reported in" in rows[0]
+    assert any("restated" in ln and "82,959" in ln for ln in lines)
+    assert [p["period"] for p in a.series] == ["Q3 FY2022", "Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
+    # the change is from the newest figure for the first period (83,000 restated), not the superseded one
+    assert len(a.filings) == 4
+    assert a.computation.startswith("Total net sales from Q3 FY2022 to Q3 FY2023: -1,203 (-1.4%)")
+    assert "Computed from the cited cells: Total net sales from" in stated
+    assert "highest Q1 FY2023" in a.computation and "lowest Q3 FY2023" in a.computation
+    assert a.text.startswith("4 filings:") and "Net sales fell over the period" in a.text
+    # the model read every filing: the prompt cites the cells of all four
+    prompt = lib.llm.prompts[0][1].content
+    assert prompt.count("Total net sales |") == 4
+
+
+def test_a_model_sentence_contradicting_the_series_direction_is_folded(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Net sales went from $81.8 billion to $83.0 billion [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert a.contradicted and "went from" in a.contradicted[0]
+    assert "81.8 billion to" not in a.text
+
+
+def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:
+    lib = library(tmp_path, [*zeta_docs(), *omega_docs()])
+    q = "How do Zeta's net sales compare with Omega's in Q1 2023?"
+    plan = scope_of(lib, q)
+    assert plan is not None and len(plan.companies) == 2
+    assert [f.label.split()[-2:] for f in plan.filings] == [["Q1", "FY2023"], ["Q1", "FY2023"]]
+    stated = next(e for e in ask(lib, q) if isinstance(e, CellsResolved)).text
+    assert "117,154" in stated and "127,358" in stated
+    assert "December 31, 2022" in stated and "March 31, 2023" in stated  # each quarter dated: not silently paired
+    assert "Fiscal years differ" in stated
+    assert "Omega's is higher by 10,204 (+8.7%)" in stated.replace("Omega Retail", "Omega")
+
+
+def test_the_most_recent_filing_alone_answers_with_its_header(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Net sales were $81,797 million [1].")
+    a = next(e for e in ask(lib, "What were Zeta's total net sales in the most recent quarter?")
+             if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("1 filing: ") and "Q3 FY2023" in a.text.splitlines()[0]
+    assert {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}
+
+
+def test_the_given_scope_bounds_the_filings(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs())
+    r = lib.retriever()
+    q = parse("How has Zeta's total net sales changed over time?", r.ready_documents())
+    plan = filing_scope(q, [d for d in r.ready_documents() if d.id in {"zeta23q2cccc", "zeta23q3dddd"}],
+                        lambda d: None)
+    assert plan is not None and len(plan.filings) == 2
+
+
+def test_a_question_for_reasons_across_filings_reads_every_filing_newest_first(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Lower iPhone sales drove it [1].")
+    a = next(e for e in ask(lib, "What drove the change in Zeta's sales in the most recent 10-Q compared to the "
+                                 "previous quarters?") if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("4 filings:")
+    docs = list(dict.fromkeys(e.doc for e in a.evidence if e.modality == "text"))
+    assert docs == ["ZETA_2023Q3_10Q", "ZETA_2023Q2_10Q", "ZETA_2023Q1_10Q", "ZETA_2022Q3_10Q"]
+    prompt = lib.llm.prompts[0][1].content
+    assert "answer with the reasons the sources' text gives" in prompt
+
+
+def test_the_most_recent_quarter_is_its_own_column_where_the_filer_prints_the_prior_year_first(tmp_path: Path) -> None:
+    doc = quarter("omega23q1eee", "OMEGA_2023Q1_10Q", "Omega Retail Corporation", "2023-03-31", "March 31, 2023",
+                  "March 31, 2022", (127358, 116444), (67791, 62422), CALENDAR_YEAR)
+    table = doc.chunks[2][3]
+    table["columns"].reverse()
+    for row in table["rows"]:
+        row["values"].reverse()
+        row["numbers"].reverse()
+    older = quarter("omega22q3fff", "OMEGA_2022Q3_10Q", "Omega Retail Corporation", "2022-09-30",
+                    "September 30, 2022", "September 30, 2021", (127101, 110812), (70268, 62930), CALENDAR_YEAR)
+    lib = library(tmp_path, [older, doc], reply="Net sales were $127,358 million [1].")
+    a = next(e for e in ask(lib, "What were Omega's total net sales in the most recent quarter?")
+             if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("1 filing: ") and "127,358" in a.text.split("\n\n")[0]
+    assert "116,444" not in a.text.split("\n\n")[0]
+
+
+def test_the_most_recent_filing_for_a_question_without_a_figure_streams_its_header_after_the_search(
+        tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Supply constraints [1].")
+    events = ask(lib, "What risks did Zeta describe in its most recent 10-Q?")
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[0] == "RetrievalDone" and kinds[1] == "TokenStreamed"
+    assert events[1].text.startswith("1 filing: Zeta Devices 10-Q Q3 FY2023 (the most recent)")
+    a = events[-1].answer
+    assert a.text.startswith("1 filing: ") and {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}
