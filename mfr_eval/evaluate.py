@@ -512,6 +512,8 @@ def run_question(
             result["flagged"] = [f"{c.value}: {c.note}" for c in answer.checks if not c.found]
             result["stated"] = bool(answer.extractive)
             result["contradicted"] = list(answer.contradicted)
+            result["quotes"] = [x.to_json() for x in answer.quotes]
+            result["unsupported"] = list(answer.unsupported)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}

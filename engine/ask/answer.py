@@ -40,6 +40,7 @@ from engine.ask.compose import (
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
+from engine.ask.narrative import check_summary, find_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Question, parse
 from engine.errors import AnswerError, Cancelled, EngineError
@@ -58,6 +59,8 @@ from engine.types import (
     Citation,
     Document,
     Evidence,
+    Quote,
+    QuotesFound,
     Region,
     Retrieval,
     RetrievalDone,
@@ -190,10 +193,16 @@ class Answerer:
         extractive = cells.extractive
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
+        t_quotes = time.perf_counter()
+        quotes = find_quotes(q, used, regions, self.models.embedder()) if q.narrative else []
+        if quotes:
+            retrieval.timings["quotes"] = time.perf_counter() - t_quotes
+            yield QuotesFound(quotes)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        text, tokens, asked = yield from self.generate(q, llm, used, regions, cells, cancelled)
+        quoted = quotes if cells.decision is None else []  # a verdict of the code is answered as before
+        text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         if not q.yes_no:
@@ -215,16 +224,26 @@ class Answerer:
             text = f"{text}\n\n{extractive}"  # the model's Yes or No leads; the cells follow
         elif extractive:
             text = f"{extractive}\n\n{text}"
+        flags = check_summary(text, extractive, quoted if summarised else [], q, used)
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
-                                         folded=voiced.folded))
+                                         folded=voiced.folded, quotes=quotes, unsupported=flags))
 
     def generate(self, q: Question, llm: LLM, used: Sequence[Evidence], regions: dict[int, Region],
-                 cells: CellWork, cancelled: Callable[[], bool]) -> Generator[AnswerEvent, None, tuple[str, int, int]]:
-        """The model's answer, streamed; evidence beyond one context is answered in parts and fused. Returns
-        (text, completion tokens, prompts sent)."""
+                 cells: CellWork, cancelled: Callable[[], bool],
+                 quotes: Sequence[Quote] = ()) -> Generator[AnswerEvent, None, tuple[str, int, int, bool]]:
+        """The model's answer: a summary of the ``quotes`` alone when there are any and it finds an answer in them,
+        else streamed from the evidence, which beyond one context is answered in parts and fused. Returns (text,
+        completion tokens, prompts sent, whether it is the quotes' summary)."""
         res = cells.resolution
         comp_text = cells.computation.text if cells.computation else ""
+        spent = 0
+        if quotes:
+            summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled)
+            if summary is not None:
+                yield TokenStreamed(summary.text.strip())
+                return summary.text.strip(), summary.completion_tokens, 1, True
+            spent = 1
         cell_lines = res.lines(cells.calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees
         # the tables, every period of them
@@ -236,7 +255,7 @@ class Answerer:
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
             gen = yield from self._stream(llm, build_messages(q, blocks, comp_text, cell_lines), cancelled)
-            return gen.text.strip(), gen.completion_tokens, 1
+            return gen.text.strip(), gen.completion_tokens, 1 + spent, False
         partials: list[str] = []
         tokens, asked = 0, 0
         for k, part in enumerate(parts):
@@ -256,9 +275,9 @@ class Answerer:
         if len(partials) <= 1:
             text = partials[0] if partials else "Insufficient information: none of the sources answers the question."
             yield TokenStreamed(text)
-            return text, tokens, asked
+            return text, tokens, asked + spent, False
         gen = yield from self._stream(llm, fuse_messages(q, partials, comp_text), cancelled)
-        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1
+        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + spent, False
 
     def _stream(
         self, llm: LLM, messages: list[ChatMessage], cancelled: Callable[[], bool]
@@ -312,6 +331,8 @@ class Answerer:
         calendar: Calendar | None = None,
         extractive: str = "",
         folded: Sequence[str] = (),
+        quotes: Sequence[Quote] = (),
+        unsupported: Sequence[str] = (),
     ) -> Answer:
         """The Answer: citations resolved, refusal detected (and explained), numbers checked against the cells
         the question asked for."""
@@ -323,6 +344,10 @@ class Answerer:
             for n in markers
             if 1 <= n <= len(used)
         ]
+        cited_by = {c.marker for c in citations}
+        citations += [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
+                               region_id=x.region_id, chunk_id=x.chunk_id)  # a quote's passage is cited
+                      for x in {x.source: x for x in quotes}.values() if x.source not in cited_by]
         refused = bool(REFUSAL.search(text)) or not used
         if not citations and not refused:
             citations = inferred_citations(text, used, regions)
@@ -367,4 +392,6 @@ class Answerer:
             cells=[c.to_json() for c in resolution.cells] if resolution else [],
             extractive=extractive,
             contradicted=list(folded),
+            quotes=list(quotes),
+            unsupported=[] if refused else list(unsupported),
         )

@@ -23,7 +23,7 @@ from engine.ask.statements import statements_asked, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
-from engine.vocabulary import LineItem, items_named, ratio_named
+from engine.vocabulary import LineItem, items_named, narrative, ratio_named
 from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
@@ -323,6 +323,10 @@ class Question:
     """The scale it asks the answer in ("in USD millions" -> 1e6)."""
     companies: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Document id -> the aliases of its company the question names (filled when parsed against a library)."""
+    narrative: str = ""
+    """The kind of narrative answer it asks (a ``[narrative.KIND]`` of the vocabulary: "drivers", "parties",
+    "events", "legal", "description"): its answer is the filing's own sentences, quoted; '' when a figure, a
+    count, a ranking or a computed metric answers it."""
     parts: tuple[Question, ...] = ()
     """The parts of a question of several ("net sales in fiscal 2022, and how much did they grow?"), each a
     question of its own with the measure and period of the part before when it names none; () for one part."""
@@ -470,6 +474,24 @@ def _intent(q: Question) -> Intent:
     return Intent.PROSE
 
 
+def _narrative(q: Question) -> str:
+    """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
+    its first sentence names, else "description"); a yes/no that names no line item, metric, amount or sign;
+    a "what are ..." that names no line item, no scale and no rounding but a narrative kind ("What are the major
+    acquisitions ...")."""
+    if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
+        return ""
+    named = next((k.name for k in narrative().kinds if k.asked is not None and k.asked.search(q.first)), "")
+    plain = not q.measures and q.formula is None and q.ratio is None and q.pair is None
+    if q.intent in (Intent.PROSE, Intent.JUDGEMENT):
+        return named or "description"
+    if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and not q.direction:
+        return named or "description"
+    if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None:
+        return named
+    return ""
+
+
 def _one(text: str) -> Question:
     """A question of one part, every field read."""
     focused = focus(text)
@@ -527,7 +549,8 @@ def _one(text: str) -> Question:
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
         scale=_SCALES[scale.group(1).lower()] if scale else None,
     )
-    return replace(q, intent=_intent(q))
+    q = replace(q, intent=_intent(q))
+    return replace(q, narrative=_narrative(q))
 
 
 def _split(text: str) -> list[str]:
@@ -556,7 +579,8 @@ def _inherit(part: Question, before: Question) -> Question:
     if measures is part.measures and asked is part.asked:
         return part
     q = replace(part, measures=measures, asked=asked)
-    return replace(q, intent=_intent(q))
+    q = replace(q, intent=_intent(q))
+    return replace(q, narrative=_narrative(q))
 
 
 def parse(text: str, documents: Sequence[Document] = ()) -> Question:
