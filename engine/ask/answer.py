@@ -42,7 +42,7 @@ from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
 from engine.ask.narrative import check_summary, find_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
-from engine.ask.question import Question, parse
+from engine.ask.question import Intent, Question, parse
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
@@ -201,7 +201,8 @@ class Answerer:
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        quoted = quotes if cells.decision is None else []  # a verdict of the code is answered as before
+        # a verdict of the code, or a judgement its ratios decide, is answered from the whole evidence as before
+        quoted = quotes if cells.decision is None and q.intent is not Intent.JUDGEMENT else []
         text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")

@@ -119,7 +119,8 @@ def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = 
     sources = "\n\n".join(f"[{n}] {xs[0].doc}, page {xs[0].page}, quoted\n" + _fenced(" ".join(x.text for x in xs))
                            for n, xs in blocks.items())
     head = f"Computed: {stated}\n\n" if stated else ""
-    user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{SUMMARY_RULE}\nAnswer (cite sources like [1]):"
+    rule = f"{YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
+    user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{rule}\nAnswer (cite sources like [1]):"
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
 
