@@ -209,3 +209,53 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
     assert len(llm.prompts) == 2 and "<source>" in llm.prompts[1][-1].content
     assert not a.refused and a.quotes and a.text.startswith("Raw material costs rose")
     assert a.unsupported == []  # the passages' answer is checked as any answer is, not against the quotes
+
+
+# --- judgements decided by standard ratios -------------------------------------------------------------------
+
+
+def _sources(*tables):  # type: ignore[no-untyped-def]
+    from engine.ask.cells import TableSource
+
+    return [TableSource(m, t) for m, t in enumerate(tables, 1)]
+
+
+def test_capital_intensity_is_decided_by_capex_and_fixed_assets_from_their_own_statements() -> None:
+    from asking import decided
+    from test_formulas import CASH, INCOME, table
+
+    from engine.ask.verdicts import JudgementVerdict
+
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+        "Property, plant and equipment": [9000.0, 8800.0],  # gross, printed above the net line
+        "Less: Accumulated depreciation": [-8747.0, -8518.0],
+        "Property, plant and equipment — net": [253.0, 282.0],
+        "Total assets": [19845.0, 17890.0],
+    })
+    text = decided(JudgementVerdict(), "Is Activision a capital-intensive business based on FY2019 data?",
+                   _sources(INCOME, balance, CASH))
+    assert text.startswith("No, by 2 standard ratios")
+    assert "116 / 6,489 * 100 = 1.79%" in text and "253 / 19,845 * 100 = 1.27%" in text
+    assert "Thresholds: conventions" in text  # the thresholds' source is said with them
+    # the same question worded otherwise reads the same
+    assert decided(JudgementVerdict(), "Based on FY2019, would you call Activision capital intensive?",
+                   _sources(INCOME, balance, CASH)).startswith("No")
+
+
+def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_tie() -> None:
+    from asking import decided
+    from test_formulas import BALANCE, table
+
+    from engine.ask.verdicts import JudgementVerdict
+
+    text = decided(JudgementVerdict(), "Does Activision have a healthy liquidity profile as of FY2019?",
+                   _sources(BALANCE))
+    assert text.startswith("Yes, by 2 standard ratios") and "current ratio FY2019: 7,292 / 3,342" in text
+    tight = table("Consolidated Balance Sheets", ["December 31, 2019"], {
+        "Inventories": [3000.0], "Total current assets": [4000.0], "Total current liabilities": [3500.0]})
+    assert decided(JudgementVerdict(), "Is the company's liquidity healthy in FY2019?", _sources(tight)) == ""
+
+
+def test_a_judgement_the_vocabulary_does_not_know_is_not_decided() -> None:
+    assert parse("Is Acme a sustainable business?").judgement == ""
+    assert parse("Is Acme capital intensive?").judgement == "capital intensive"

@@ -23,7 +23,7 @@ from engine.ask.statements import statements_asked, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
-from engine.vocabulary import LineItem, items_named, narrative, ratio_named
+from engine.vocabulary import LineItem, items_named, judgements, narrative, ratio_named
 from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
@@ -323,6 +323,9 @@ class Question:
     """The scale it asks the answer in ("in USD millions" -> 1e6)."""
     companies: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Document id -> the aliases of its company the question names (filled when parsed against a library)."""
+    judgement: str = ""
+    """The vocabulary's ``[judgements.NAME]`` a yes/no about a quality asks ("capital intensive", "healthy
+    liquidity"): standard ratios decide it; '' for none."""
     narrative: str = ""
     """The kind of narrative answer it asks (a ``[narrative.KIND]`` of the vocabulary: "drivers", "parties",
     "events", "legal", "description"): its answer is the filing's own sentences, quoted; '' when a figure, a
@@ -550,7 +553,8 @@ def _one(text: str) -> Question:
         scale=_SCALES[scale.group(1).lower()] if scale else None,
     )
     q = replace(q, intent=_intent(q))
-    return replace(q, narrative=_narrative(q))
+    judged = next((j.name for j in judgements().values() if j.asked.search(first)), "") if q.yes_no else ""
+    return replace(q, narrative=_narrative(q), judgement=judged)
 
 
 def _split(text: str) -> list[str]:

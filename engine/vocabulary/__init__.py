@@ -214,3 +214,44 @@ def narrative() -> Narrative:
         for name, spec in raw.items() if name != "summary"
     )
     return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())))
+
+
+@dataclass(frozen=True)
+class JudgementRatio:
+    """One standard ratio that votes on a judgement: Yes on its side of the threshold."""
+
+    name: str
+    formula: str
+    """Over line items, as the vocabulary's ``[ratios]``."""
+    threshold: float
+    yes_above: bool
+    """Yes when the ratio is above ``threshold`` (else when below)."""
+
+    def says_yes(self, value: float) -> bool:
+        """Whether ``value`` votes Yes."""
+        return value > self.threshold if self.yes_above else value < self.threshold
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A yes/no about a quality the vocabulary decides from standard ratios (``[judgements.NAME]``)."""
+
+    name: str
+    asked: re.Pattern[str]
+    source: str
+    """Where the thresholds come from, said with the verdict."""
+    ratios: tuple[JudgementRatio, ...]
+
+
+@cache
+def judgements() -> dict[str, Judgement]:
+    """The judgements, read once from ``financial.toml``, by name."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["judgements"]
+    return {
+        name: Judgement(name, re.compile(spec["asked"], re.I), spec["source"], tuple(
+            JudgementRatio(r["name"], r["formula"], float(r.get("yes_above", r.get("yes_below", 0.0))),
+                           "yes_above" in r)
+            for r in spec["ratios"]))
+        for name, spec in raw.items()
+    }
