@@ -900,4 +900,8 @@ def format_report(report: dict[str, Any]) -> str:
             lines.append(f"  missing files: {len(ing['missing_files'])}")
     for note in report.get("notes", []):
         lines.append(f"note: {note}")
+    if report.get("graded"):
+        from mfr_eval.grading import lines as graded_lines
+
+        lines += ["", *graded_lines(report)]
     return "\n".join(lines)
