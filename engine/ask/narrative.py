@@ -41,6 +41,12 @@ LEXICAL_WEIGHT = 0.5
 CUE_WEIGHT = 0.08
 """Per cue phrase of the kind asked that a sentence carries (at most ``MAX_CUES`` count)."""
 MAX_CUES = 2
+OTHER_YEAR = 0.1
+"""Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
+2022): a filing's discussion sets each year's drivers side by side."""
+SAME = 0.8
+"""A sentence sharing more than this share of its words with one already quoted repeats it: not quoted again."""
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 MIN_CHARS, MAX_CHARS = 30, 700
 """A shorter piece is a heading or a fragment; a longer one a run of text with no sentence end (a table read as
 text): neither is quoted."""
@@ -94,6 +100,10 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
         lexical = len(want & stems(s)) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue, order, s))
+    asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
+    if asked:
+        first = [(score - OTHER_YEAR if (named := {int(y) for y in _YEAR.findall(s)}) and not named & asked else score,
+                  order, s) for score, order, s in first]
     first.sort(key=lambda t: (-t[0], t[1]))
     first = first[:EMBEDDED]
     vecs = np.asarray(embedder.embed([q.first or q.text, *(s for _, _, s in first)]), dtype=np.float32)
@@ -105,6 +115,9 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     for score, i, s in scored:
         if len(quotes) == MAX_QUOTES or score < best - MARGIN:
             break
+        words = set(s.lower().split())
+        if any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes):
+            continue
         e = used[i]
         quotes.append(Quote(text=s, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
                             region_id=e.region_id, bbox=e.bbox, score=score))
