@@ -22,7 +22,8 @@ PDFS = EVAL / "financebench" / "pdfs"
 
 pytestmark = [
     pytest.mark.eval_data,
-    pytest.mark.skipif(not (PDFS / "BESTBUY_2023_10K.pdf").exists(), reason="the dev set (../shared/data/eval) is not here"),
+    pytest.mark.skipif(not (PDFS / "BESTBUY_2023_10K.pdf").exists(),
+                       reason="the dev set (../shared/data/eval) is not here"),
 ]
 
 
