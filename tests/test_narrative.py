@@ -68,6 +68,7 @@ def test_narrative_kind_read_once(text: str, kind: str) -> None:
     "What is the FY2022 gross margin?",
     "How many stores did Acme operate?",
     "How much does Acme expect to pay for the separation in USD millions?",
+    "How much does Acme expect to pay to spin off its unit in the future in USD million?",
     "Did revenue exceed $10 billion in FY2022?",
     "Among operations, investing and financing, which brought in the most cash in FY2023?",
 ])

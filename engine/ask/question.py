@@ -480,8 +480,8 @@ def _intent(q: Question) -> Intent:
 def _narrative(q: Question) -> str:
     """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
     its first sentence names, else "description"); a yes/no that names no line item, metric, amount or sign;
-    a "what are ..." that names no line item, no scale and no rounding but a narrative kind ("What are the major
-    acquisitions ...")."""
+    a "what are ..." that names no line item, no scale, no rounding and no "how much" but a narrative kind ("What
+    are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
     if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
         return ""
     named = next((k.name for k in narrative().kinds if k.asked is not None and k.asked.search(q.first)), "")
@@ -490,7 +490,8 @@ def _narrative(q: Question) -> str:
         return named or "description"
     if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and not q.direction:
         return named or "description"
-    if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None:
+    if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
+            {"how", "much"} <= q.words):
         return named
     return ""
 
