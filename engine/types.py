@@ -250,6 +250,8 @@ class Answer:
     model's summary of them)."""
     unsupported: list[str] = field(default_factory=list)
     """Words and numbers of the model's summary that the quotes (and the question) do not contain: flagged."""
+    summarised: bool = False
+    """The model's text is its summary of ``quotes`` alone (else it wrote from the whole evidence)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -270,6 +272,7 @@ class Answer:
             "contradicted": self.contradicted,
             "quotes": [q.to_json() for q in self.quotes],
             "unsupported": self.unsupported,
+            "summarised": self.summarised,
         }
 
 

@@ -514,6 +514,7 @@ def run_question(
             result["contradicted"] = list(answer.contradicted)
             result["quotes"] = [x.to_json() for x in answer.quotes]
             result["unsupported"] = list(answer.unsupported)
+            result["summarised"] = bool(answer.summarised)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}

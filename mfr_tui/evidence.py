@@ -274,6 +274,7 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         contradicted=[str(x) for x in payload.get("contradicted") or []],
         quotes=[Quote.from_json(x) for x in payload.get("quotes") or [] if isinstance(x, dict)],
         unsupported=[str(x) for x in payload.get("unsupported") or []],
+        summarised=bool(payload.get("summarised", False)),
     )
 
 

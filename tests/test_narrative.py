@@ -182,7 +182,7 @@ def test_answer_quotes_first_then_a_summary_from_the_quotes_only(tmp_path: Path)
     assert any(c.page == 7 for c in a.citations)
     assert "quotes" in a.to_json() and a.to_json()["unsupported"] == a.unsupported
     assert any(isinstance(e, TokenStreamed) for e in events)
-    assert "quotes" in a.timings
+    assert "quotes" in a.timings and a.summarised
 
 
 def test_cli_prints_the_quotes_before_the_summary_and_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -209,7 +209,7 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
                                                         lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(llm.prompts) == 2 and "<source>" in llm.prompts[1][-1].content
     assert not a.refused and a.quotes and a.text.startswith("Raw material costs rose")
-    assert a.unsupported == []  # the passages' answer is checked as any answer is, not against the quotes
+    assert a.unsupported == [] and not a.summarised  # the passages' answer is checked as any answer is
 
 
 # --- judgements decided by standard ratios -------------------------------------------------------------------

@@ -40,7 +40,7 @@ from engine.ask.compose import (
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import check_summary, find_quotes, summarise
+from engine.ask.narrative import check_summary, find_quotes, quote_citations, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.errors import AnswerError, Cancelled, EngineError
@@ -228,7 +228,7 @@ class Answerer:
         flags = check_summary(text, extractive, quoted if summarised else [], q, used)
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
-                                         folded=voiced.folded, quotes=quotes, unsupported=flags))
+                                         folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))
 
     def generate(self, q: Question, llm: LLM, used: Sequence[Evidence], regions: dict[int, Region],
                  cells: CellWork, cancelled: Callable[[], bool],
@@ -334,6 +334,7 @@ class Answerer:
         folded: Sequence[str] = (),
         quotes: Sequence[Quote] = (),
         unsupported: Sequence[str] = (),
+        summarised: bool = False,
     ) -> Answer:
         """The Answer: citations resolved, refusal detected (and explained), numbers checked against the cells
         the question asked for."""
@@ -345,10 +346,7 @@ class Answerer:
             for n in markers
             if 1 <= n <= len(used)
         ]
-        cited_by = {c.marker for c in citations}
-        citations += [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
-                               region_id=x.region_id, chunk_id=x.chunk_id)  # a quote's passage is cited
-                      for x in {x.source: x for x in quotes}.values() if x.source not in cited_by]
+        citations += quote_citations(quotes, used, citations)
         refused = bool(REFUSAL.search(text)) or not used
         if not citations and not refused:
             citations = inferred_citations(text, used, regions)
@@ -395,4 +393,5 @@ class Answerer:
             contradicted=list(folded),
             quotes=list(quotes),
             unsupported=[] if refused else list(unsupported),
+            summarised=summarised and not refused,
         )

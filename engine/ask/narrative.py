@@ -24,7 +24,7 @@ from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities
 from engine.sentences import split_sentences
-from engine.types import Evidence, Quote, Region
+from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative
 
 PASSAGES = 8
@@ -139,6 +139,15 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases), stated]
     return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names)
+
+
+def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Sequence[Citation]) -> list[Citation]:
+    """Citations of the quotes' passages that ``cited`` does not hold yet (a quoted passage is a cited one: the
+    evidence list marks it and opens its page)."""
+    have = {c.marker for c in cited}
+    return [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
+                     region_id=x.region_id, chunk_id=x.chunk_id)
+            for x in {x.source: x for x in quotes}.values() if x.source not in have]
 
 
 def _stem(word: str) -> str:
