@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         text = r.get("prediction") or ""
         if "@" in r["id"] or not text or r.get("refused"):
             continue
-        q = parse(r["question"])
+        q = parse(r["question"], retriever.ready_documents())
         scope = [by_name[Path(d).stem] for d in r.get("docs") or [] if Path(d).stem in by_name]
         retrieval = retriever.retrieve(q, scope=scope or None)
         work = answerer.cells(q, engine.store, retrieval.evidence, answerer.regions_of(engine.store,

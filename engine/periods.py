@@ -434,6 +434,11 @@ def column_period(header: str, context: str = "") -> Period | None:
         balance = bool(_INSTANT_CONTEXT.search(ctx))
         if ctx_months is not None and not balance:
             months = ctx_months
+            ctx_quarter = _parts(ctx).quarter if ctx_months == 3 else None
+            if quarter is None and ctx_quarter is not None and end is None and not _OTHER_DURATION.search(ctx):
+                # "SECOND QUARTER" over columns "2023 Amount", "2022 Amount": each year's second quarter
+                quarter = ctx_quarter
+                fiscal_year = fiscal_year if fiscal_year is not None else year
         elif balance and ctx_months is None and (p.quarter is None and not p.fiscal_years):
             instant = True
         if end is None and year is not None and fiscal_year is None and quarter is None:
@@ -453,6 +458,9 @@ def column_period(header: str, context: str = "") -> Period | None:
 
 _FIRST_WEEK = 7
 """Days of January in which a fiscal year that ends there is the year before's (a 52/53-week calendar year)."""
+_OTHER_DURATION = re.compile(
+    r"\b(?:full[\s-]year|years?\s+ended|twelve|six|nine|fiscal\s+year|year[\s-]to[\s-]date|ytd)\b", re.I)
+"""Words of a table's context that name a duration besides a quarter ("Fourth Quarter and Full Year")."""
 _CHANGE_FREE = re.compile(r"\b(?:percent(?:age)?|change|vs\.?|versus)\b", re.I)
 
 

@@ -252,6 +252,8 @@ class Answer:
     """Words and numbers of the model's summary that the quotes (and the question) do not contain: flagged."""
     summarised: bool = False
     """The model's text is its summary of ``quotes`` alone (else it wrote from the whole evidence)."""
+    reading: str = ""
+    """How the question was read (kind, measure, periods, companies, parts), for the reader to check."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -273,6 +275,7 @@ class Answer:
             "quotes": [q.to_json() for q in self.quotes],
             "unsupported": self.unsupported,
             "summarised": self.summarised,
+            "reading": self.reading,
         }
 
 

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from engine.ask.checks import REFUSAL
+from engine.ask.question import parse
 from engine.numbers import CURRENCY, SCALE_WORDS, SCALES, Quantity, close, quantities
 
 REL_TOL = 0.01
@@ -289,8 +290,10 @@ def _score_list(pred: str, items: Sequence[str], context_scale: float) -> Score:
 
 
 def _score_yes_no(pred: str, gold: str, question: str) -> Score | None:
-    """Yes/no questions whose gold starts with yes or no: the prediction's first word must agree."""
-    if not re.match(r"^\s*(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", question, re.I):
+    """Yes/no questions whose gold starts with yes or no: the prediction's first word must agree. Whether the
+    question asks yes or no is the engine's reading (``Question.yes_no``), so "As of FY2022, is the margin
+    improving?" is scored as "Is the margin improving as of FY2022?" is."""
+    if not question or not parse(question).yes_no:
         return None
     g_yes, g_no = bool(_YES.match(gold)), bool(re.match(r"^\W*no\b", gold, re.I))
     if not (g_yes or g_no):

@@ -532,6 +532,8 @@ class MfrApp(App[None]):
                 status.append(f" · {unverified} flagged number{'s' if unverified > 1 else ''}",
                               style="bold yellow")
         status.append(visible_text(f"\n{answer.question}"), style="italic")
+        if answer.reading:
+            status.append(visible_text(f"  read as: {answer.reading}"), style="dim")
         self.ask_pane.set_status(status)
 
     async def on_answer_stopped(self, message: AnswerStopped) -> None:

@@ -219,6 +219,8 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if answer.unsupported:
         sys.stdout.write("Not in the quoted sentences (the summary may add what the filing does not say): "
                          + ", ".join(visible_text(w) for w in answer.unsupported) + "\n")
+    if answer.reading:
+        sys.stdout.write(f"\nRead as: {answer.reading}\n")
     sys.stdout.write(f"\nEvidence (tier: {answer.tier}):\n")
     cited = {c.chunk_id for c in answer.citations}
     for i, e in enumerate(answer.evidence, 1):

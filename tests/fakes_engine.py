@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.ask.question import parse
 from engine.errors import AnswerError, IngestError, NotFoundError
 from engine.settings import Settings
 from engine.types import (
@@ -447,6 +448,7 @@ class FakeEngine:
             cells=[dict(self.cell)] if stated else [],
             extractive=stated,
             contradicted=[CONTRADICTED] if stated and "contradict" in question.lower() else [],
+            reading=parse(question).reading(),
         )
         if save:
             with self._lock:

@@ -48,6 +48,9 @@ def test_ingest_library_ask_remove(tmp_path: Path, capsys: pytest.CaptureFixture
 
     ans_by_id = run_json(capsys, ["ask", "restricted cash", "--doc", doc["id"], "--json"])
     assert ans_by_id["evidence"][0]["doc"] == "acme_2023_10k"  # type: ignore[index]
+    # plain output says how the question was read
+    assert cli.main(["ask", "What was revenue in fiscal 2023?", "--doc", "acme_2023_10k"]) == 0
+    assert "Read as: value · revenue · fiscal 2023" in capsys.readouterr().out
 
     assert cli.main(["remove", "acme_2023_10k"]) == 0
     capsys.readouterr()

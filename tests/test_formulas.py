@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.ask.cells import TableSource, cell_lookup
-from engine.ask.formulas import Result, definition, evaluate
+from engine.ask.formulas import Result, evaluate
 from engine.ask.formulas import solve as solve_with
-from engine.ask.question import parse
+from engine.ask.question import definition, parse
 from engine.periods import asked_period
 
 

@@ -356,7 +356,7 @@ def test_follows_planted_reads_both_kinds() -> None:
 
 def _parsers() -> dict[str, Callable[[str], Any]]:
     from engine.ask.expansion import expand, focus
-    from engine.ask.formulas import definition
+    from engine.ask.question import definition
     from engine.ask.routing import companies_named
     from engine.numbers import quantities
     from engine.periods import _parts, asked_period

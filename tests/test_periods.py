@@ -53,6 +53,11 @@ from engine.periods import Asked, Calendar, Period, asked_period, column_period,
         ("4Q22", "", (None, 2022, 3, False, 2022, 4)),
         ("H1 2023", "", (None, 2023, 6, False, 2023, None)),
         ("June 30", "Three Months Ended 2023", (date(2023, 6, 30), 2023, 3, False, None, None)),
+        # a quarter's table titled by the quarter: each year column is that quarter of the year
+        ("2023 Amount", "Statement of Earnings (in Millions) SECOND QUARTER", (None, 2023, 3, False, 2023, 2)),
+        ("2022", "Third Quarter Results, unaudited", (None, 2022, 3, False, 2022, 3)),
+        # ... but not where the title names a year's duration too
+        ("2023", "Fourth Quarter and Full Year", (None, 2023, 3, False, None, None)),
     ],
 )
 def test_column_period(header: str, context: str, expected: tuple[object, ...]) -> None:

@@ -77,7 +77,7 @@ def test_there_are_forty_phrasings_at_least() -> None:
 @pytest.mark.parametrize(("phrase", "fiscal_year", "quarter", "months", "instant", "end"), PHRASINGS)
 def test_routing_and_resolution_read_one_period(phrase: str, fiscal_year: int | None, quarter: int | None,
                                                 months: int | None, instant: date | None, end: date | None) -> None:
-    question = parse(f"What was Acme's revenue for {phrase}?")
+    question = parse(f"What was Acme's revenue for {phrase}?", _filings())
     asked = question.asked
     years = [y for y in asked.years]
     if end is None and instant is None:
@@ -278,3 +278,110 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     right = one_voice("Operations brought in the most cash [1].", ranked, pick, None, resolve(ranked, tables), None,
                       stated=False)
     assert right.folded == []
+
+
+def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = table("Consolidated Statements of Earnings, Fiscal Years Ended", ["2023", "2022"], {
+        "Net revenues": [52000.0, 48000.0], "Cost of sales": [31000.0, 27500.0], "Gross profit": [21000.0, 20500.0]})
+    balance = table("Consolidated Balance Sheets", ["2023", "2022"], {"Merchandise inventories": [8000.0, 7000.0]})
+    tables = [TableSource(1, income), TableSource(2, balance)]
+    # a change in gross margin: its rows for the two years are the code's; "from the newer to the newer" is not
+    q = parse("By how much did the gross margin change between fiscal 2022 and fiscal 2023?")
+    change = compute(q, tables)
+    assert change is not None and change.kind == "change"
+    res = resolve(q, tables)
+    wrong = one_voice("Gross profit went from $21,000 million in fiscal 2022 to $21,000 million in fiscal 2023 [1].",
+                      q, None, change, res, None, stated=True)
+    assert wrong.folded and "20,500 -> 21,000" in wrong.folded[0]
+    right = one_voice("Gross profit rose from $20,500 million to $21,000 million [1].", q, None, change, res, None,
+                      stated=True)
+    assert right.folded == []
+    # one year's figure of a row given as the other year's
+    swapped = one_voice("Gross profit was $21,000 million in fiscal 2022 [1].", q, None, change, res, None,
+                        stated=True)
+    assert swapped.folded and "the code's gross profit for 2022 is 20,500" in swapped.folded[0]
+    for kept in ("Gross profit was $20,500 million in fiscal 2022 [1].",
+                 "Gross profit rose to $21,000 million in fiscal 2023 [1]."):
+        assert one_voice(kept, q, None, change, res, None, stated=True).folded == [], kept
+    # a metric the code computed: the model's own definition of it is not the answer's
+    turnover = parse("Calculate the inventory turnover ratio for fiscal 2023.")
+    computed = compute(turnover, tables)
+    assert computed is not None and computed.kind == "formula"
+    res = resolve(turnover, tables)
+    own = one_voice("Inventory turnover ratio = Merchandise inventories / Net revenues [1].", turnover, None,
+                    computed, res, None, stated=False)
+    assert own.folded and "Net revenues" in own.folded[0]
+    same = one_voice("Inventory turnover = cost of sales / average merchandise inventories [1].", turnover, None,
+                     computed, res, None, stated=False)
+    assert same.folded == []
+
+
+def test_a_share_asked_for_with_words_after_its_whole_is_a_metric_a_verdict_can_follow() -> None:
+    from asking import decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import ConsistencyVerdict
+
+    income = table("Consolidated Statements of Earnings, Fiscal Years Ended", ["2023", "2022", "2021"], {
+        "Revenue": [50000.0, 52000.0, 48000.0], "Gross profit": [11000.0, 11700.0, 10500.0]})
+    tables = [TableSource(1, income)]
+    for wording in (
+        "Is Lumen's gross profit as a percentage of revenue historically consistent (not fluctuating more than "
+        "roughly 2% each year)?",
+        "Has gross profit as a share of revenue been consistent over the years, within about 2% a year?",
+        "Historically, have gross margins been consistent, that is, not moving more than roughly 2% a year?",
+    ):
+        said = decided(ConsistencyVerdict(), wording, tables)
+        assert said.startswith("Yes.") and "FY2023: 11,000 / 50,000 * 100 = 22.00%" in said, (wording, said)
+    # the whole is the item at the head of the words after "of", whatever follows it
+    assert parse("What was SG&A as a share of net sales in 2022?").formula == ("SG&A / net sales * 100", "2022")
+    formula = parse("R&D as a % of revenue excluding one-offs, FY2021?").formula
+    assert formula is not None and (formula[0].lower(), formula[1]) == ("r&d / revenue * 100", "2021")
+
+
+def test_a_metric_compared_between_two_quarters_is_decided_on_the_metric_not_one_of_its_items() -> None:
+    from asking import compute, decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import ChangeVerdict, TrendVerdict
+
+    quarter = table("Condensed Consolidated Statement of Earnings (in Millions) SECOND QUARTER",
+                    ["2023 Amount", "2022 Amount"], {"Sales to customers": [25530.0, 24020.0],
+                                                     "Net earnings": [5144.0, 5200.0]})
+    tables = [TableSource(1, quarter)]
+    for wording in ("Did net earnings as a percent of sales increase in Q2 of FY2023 compared to Q2 of FY2022?",
+                    "Compared with the second quarter of fiscal 2022, did net earnings as a % of sales rise in the "
+                    "second quarter of fiscal 2023?"):
+        comp = compute(wording, tables)
+        assert comp is not None and comp.kind == "change" and comp.text.startswith("Q2 FY2022: "), wording
+        # net earnings rose, but not as fast as sales: the metric fell, so the answer is No
+        assert not ChangeVerdict().applies(parse(wording))
+        said = decided(TrendVerdict(), wording, tables, computation=comp)
+        assert said.startswith("No. It went from 21.65 to 20.15"), (wording, said)
+
+
+@pytest.mark.parametrize(("text", "reading"), [
+    ("Capex in FY 2022-23?", "value · capex · fiscal 2023"),
+    ("What was revenue in 4Q22?", "value · revenue · Q4 of fiscal 2022"),
+    ("What were total assets as of December 31, 2022?", "value · total assets · balance at December 31, 2022"),
+    ("How much did the operating margin change from FY2021 to FY2022?",
+     "change · operating margin · fiscal 2021 and 2022"),
+    ("What was the operating margin for the first half of 2023?",
+     "ratio · operating margin · six months of fiscal 2023"),
+    ("Who are the company's largest customers?", ""),
+])
+def test_how_a_question_was_read_is_one_line_a_reader_can_check(text: str, reading: str) -> None:
+    assert parse(text).reading() == reading
+
+
+def test_the_reading_names_the_companies_of_the_library_the_question_names() -> None:
+    assert parse("What was Acme's revenue in fiscal 2022?", _filings()).reading() == (
+        "value · revenue · fiscal 2022 · Acme")

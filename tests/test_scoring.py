@@ -210,3 +210,14 @@ def test_judge_used_for_long_answers_only() -> None:
     assert score_answer("$1,577 million", "$1577.00", judge=judge).scorer == "numeric"
     unsure = LLMJudge(_FakeLLM("maybe"))
     assert score_answer("Margins fell.", gold, judge=unsure).scorer == "text_overlap"
+
+
+def test_a_yes_no_question_that_opens_with_a_phrase_is_scored_as_yes_no() -> None:
+    # the engine's reading of "asks yes or no" decides, so rewording the question cannot change the score
+    gold = "No, the operating margin declined from 36.8% to 34.6%."
+    for question in ("Is the operating margin improving as of FY2022?",
+                     "As of FY2022, is the operating margin improving?",
+                     "Between FY2021 and FY2022, did the operating margin improve?"):
+        right = score_answer("No. It went from 36.76 to 34.64.", gold, question=question)
+        wrong = score_answer("Yes. It went from 36.76 to 34.64.", gold, question=question)
+        assert (right.scorer, right.correct, wrong.correct) == ("yes_no", True, False), question

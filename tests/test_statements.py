@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ask.statements import BALANCE, CASH, EQUITY, INCOME, label_match, statement_of, statements_asked, stems
+from engine.ask.question import statements_asked
+from engine.ask.statements import BALANCE, CASH, EQUITY, INCOME, label_match, statement_of, stems
 
 
 @pytest.mark.parametrize(

@@ -276,6 +276,8 @@ async def test_model_sentences_that_contradict_the_code_are_folded_apart(setting
         shown = str(app.query_one("#contradicted-text", Static).render())
         assert "[bold]9,999[/]" in shown and "not the code's figure" in shown  # shown as text, not as markup
         assert "9,999" not in app.query_one("#answer", Markdown).source
+        # how the question was read is shown beside it, for the reader to check
+        assert "read as: value · capex · fiscal 2018" in str(app.query_one("#ask-status", Static).render())
         # the next answer has nothing folded: the fold is hidden
         await ask(pilot)
         await wait_until(pilot, lambda: app.answer is not None and not app.answer.contradicted)

@@ -394,4 +394,5 @@ class Answerer:
             quotes=list(quotes),
             unsupported=[] if refused else list(unsupported),
             summarised=summarised and not refused,
+            reading=q.reading(),
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
 from engine.ask.checks import REFUSAL, answer_numbers, result_like
@@ -18,14 +19,20 @@ from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
 from engine.numbers import quantities, same_number
-from engine.periods import Calendar
+from engine.periods import Calendar, column_period
 from engine.types import Retrieval
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
-_FROM_TO = re.compile(r"\bfrom\s+(?P<a>[^\s,;]+(?:\s+(?:million|billion|thousand|%))?)\s+(?:\S+\s+){0,4}?to\s+"
-                      r"(?P<b>[^\s,;]+(?:\s+(?:million|billion|thousand|%))?)", re.I)
+_AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|thousand|percent))?"
+"""A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
+_FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
+_DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
+_LETTERS = re.compile(r"[a-z]{3}", re.I)
+_YEAR_AFTER = re.compile(r"[^.;:\d]{0,24}?\b(?:in|for|of|during)\s+(?:the\s+)?(?:fy|fiscal(?:\s+year)?)?\s*'?"
+                         r"((?:19|20)\d{2})\b", re.I)
+"""The year a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022")."""
 _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
@@ -133,6 +140,81 @@ def _reversed(sentence: str, ends: tuple[float, float] | None) -> str:
     return ""
 
 
+def _term_rows(computation: Computation | None) -> dict[str, dict[tuple[date, int], float]]:
+    """Row label -> (period end, the year the column names) -> value, for each row the computation took (gross
+    profit of FY2021 and FY2022 for a change in gross margin)."""
+    rows: dict[str, dict[tuple[date, int], float]] = {}
+    for t in computation.cells if computation is not None else ():
+        p = column_period(t.column)
+        named = p and (p.fiscal_year or p.year or (p.end.year if p.end else None))
+        if p is None or not named:
+            continue
+        rows.setdefault(t.label, {})[(p.end or date(named, 12, 31), named)] = t.value
+    return rows
+
+
+def _term_ends(rows: dict[str, dict[tuple[date, int], float]]) -> list[tuple[str, float, float]]:
+    """(row label, older value, newer value) of each row taken for two periods, oldest first."""
+    out = []
+    for label, values in rows.items():
+        if len(values) == 2:
+            (_, old), (_, new) = sorted(values.items())
+            if old != new:
+                out.append((label, old, new))
+    return out
+
+
+def _term_for_another_year(sentence: str, rows: dict[str, dict[tuple[date, int], float]]) -> str:
+    """Why a sentence gives one year's figure of a computation's row as another year's ("gross profit was
+    $63,854 million in FY2021" where the code's FY2021 gross profit is 63,920 and 63,854 is FY2022's); ''
+    otherwise."""
+    for q in answer_numbers(sentence):
+        said = _YEAR_AFTER.match(sentence, q.end)
+        if said is None:
+            continue
+        year = int(said.group(1))
+        for label, values in rows.items():
+            by_year = {named: v for (_, named), v in values.items()}
+            if year in by_year and not same_number(q, by_year[year]) and any(
+                    same_number(q, v) for y, v in by_year.items() if y != year):
+                return f"gives {q.raw} for {year}; the code's {label.lower()} for {year} is {fmt(by_year[year])}"
+    return ""
+
+
+def _reversed_term(sentence: str, ends: Sequence[tuple[str, float, float]]) -> str:
+    """Why a sentence gives a row of the computation the wrong way round or the same figure for both ends ("gross
+    profit from $63,854 million in FY2021 to $63,854 million in FY2022" where FY2021's is 63,920); '' otherwise."""
+    for m in _FROM_TO.finditer(sentence):
+        a, b = quantities(m.group("a")), quantities(m.group("b"))
+        if not a or not b:
+            continue
+        for label, old, new in ends:
+            if (same_number(a[0], new) and not same_number(a[0], old)
+                    and (same_number(b[0], old) or same_number(b[0], new))):
+                return (f"says {label.lower()} went from {a[0].raw} to {b[0].raw}; the code's cells are "
+                        f"{fmt(old)} -> {fmt(new)}")
+    return ""
+
+
+def _own_definition(sentence: str, computation: Computation | None, names: Sequence[str]) -> str:
+    """Why a sentence defines the metric the code computed with other terms than the code's ("Inventory turnover
+    ratio = Total inventories / Sales to customers" where the code divided cost of products sold by average
+    inventory); '' otherwise."""
+    if computation is None or computation.kind not in {"formula", "ratio"} or "=" not in sentence:
+        return ""
+    head, _, body = sentence.partition("=")
+    if not any(_names(head, n) for n in names):
+        return ""
+    sides = [s for s in _DIVIDED.split(body) if _LETTERS.search(s)]
+    if len(sides) < 2:
+        return ""
+    terms = {n for t in computation.cells for n in (t.item, t.label)}
+    stray = [s.strip() for s in sides if not any(_names(s, n) for n in terms)]
+    if stray:
+        return f"defines it with {stray[0]!r}, which is not a term of the code's computation"
+    return ""
+
+
 def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
     if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
@@ -185,6 +267,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         main += [v for c in res.cells for v in (c.value, c.amount)]
     names = [n for m in question.measures for n in m.names] + ([question.ratio[0]] if question.ratio else [])
     ends = (computation.ends if computation is not None else None) or (decision.ends if decision else None)
+    rows = _term_rows(computation)
+    term_ends = _term_ends(rows)
     kept: list[str] = []
     folded: list[str] = []
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
@@ -194,7 +278,10 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None:
             why = _other_choice(sentence, decision, question)
         if not why:
-            why = _reversed(sentence, ends)
+            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
+                   or _term_for_another_year(sentence, rows))
+        if not why:
+            why = _own_definition(sentence, computation, names)
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})

@@ -7,7 +7,6 @@ first that decides is the answer's computation, rounded as the question asks.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from engine.ask.cells import Resolution, TableSource, best_cell, resolve
@@ -84,7 +83,7 @@ class MetricChange:
     def applies(self, q: Question) -> bool:
         # a definition with years of its own is one metric, not one computed for two years
         return (bool(q.asked.years) and q.changed and not q.averaged and not q.cagr and q.formula is not None
-                and not re.search(r"(?:19|20)\d{2}", q.formula[0]))
+                and not q.formula_dated)
 
     def decide(self, work: Work) -> Decision | None:
         years = sorted(set(work.resolution.asked.years))
@@ -98,7 +97,9 @@ class MetricChange:
         a, b = ends
         diff = b.value - a.value
         unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
-        text = f"FY{old}: {a.text}; FY{new}: {b.text}; change = {diff:+.2f}{unit}"
+        quarter = work.resolution.asked.quarter
+        named = (lambda y: f"Q{quarter} FY{y}") if quarter else (lambda y: f"FY{y}")
+        text = f"{named(old)}: {a.text}; {named(new)}: {b.text}; change = {diff:+.2f}{unit}"
         markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
         return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
                                                 a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value)))

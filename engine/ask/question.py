@@ -13,17 +13,25 @@ quarters, durations) and ``numbers`` (figures): one home each.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from engine.ask.expansion import Expansion, expand, focus
-from engine.ask.formulas import averaged_years, definition, without_asides
-from engine.ask.statements import statements_asked, stems
+from engine.ask.statements import NAMED, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, names_day
 from engine.types import Document
-from engine.vocabulary import LineItem, items_named, judgements, narrative, ratio_named
+from engine.vocabulary import (
+    LineItem,
+    canonical,
+    items_named,
+    judgements,
+    longest_item_words,
+    narrative,
+    ratio_named,
+    vocabulary,
+)
 from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
@@ -76,8 +84,10 @@ _NOT_COUNTED = frozenset({"times", "million", "millions", "billion", "billions",
                           "dollars"})
 _FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|plan|plans|planned|target|"
                       r"project(?:s|ed)?|anticipate|will)\b", re.I)
-_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rose|fell|cagr|"
+_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
+                      r"fall(?:s|en|ing)?|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
+_YEAR_IN = re.compile(r"(?:19|20)\d{2}")
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
 _DEFINED = re.compile(r"\b(?:is|are) defined\b|\bdefine[sd]?\b", re.I)
 _ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriate|applicable)\b", re.I)
@@ -266,7 +276,7 @@ class Question:
     counted: str = ""
     """What a "how many" question counts, singular ("plot"); '' for no count."""
     formula: tuple[str, str] | None = None
-    """(template, year) of the metric it defines, names or asks as a share (``formulas.definition``)."""
+    """(template, year) of the metric it defines, names or asks as a share (``definition``)."""
     averaged: tuple[int, ...] = ()
     """The fiscal years of an N-year average it asks for."""
     ratio: tuple[str, str] | None = None
@@ -330,14 +340,42 @@ class Question:
     """The kind of narrative answer it asks (a ``[narrative.KIND]`` of the vocabulary: "drivers", "parties",
     "events", "legal", "description"): its answer is the filing's own sentences, quoted; '' when a figure, a
     count, a ranking or a computed metric answers it."""
+    mentions: tuple[tuple[str, int, int, int], ...] = field(default=(), compare=False, hash=False)
+    """Where the text names a company of the library: (document id, start, end, length of a possessive "'s"
+    after it), so a search within one company's filings can leave its name out (``routing.without_company``)."""
     parts: tuple[Question, ...] = ()
     """The parts of a question of several ("net sales in fiscal 2022, and how much did they grow?"), each a
     question of its own with the measure and period of the part before when it names none; () for one part."""
 
     @property
+    def formula_dated(self) -> bool:
+        """Its metric's definition names years of its own ("FY2019 revenue / (average PP&E between FY2018 and
+        FY2019)"): one metric, not one to compute for each year asked."""
+        return self.formula is not None and _YEAR_IN.search(self.formula[0]) is not None
+
+    @property
     def expansion(self) -> Expansion:
         """The question with financial synonyms and its periods spelled as filings spell them (retrieval)."""
         return expand(self.text)
+
+    def reading(self) -> str:
+        """How the question was read, in one line a reader can check ("change · gross margin · fiscal 2021 and
+        2022 · JnJ"): what kind of answer, what is measured, which periods, which companies, how many parts.
+        '' when it names neither a measure nor a period."""
+        what = ""
+        if self.ratio is not None:
+            what = self.ratio[0]
+        elif self.formula is not None:
+            what = self.formula[0].replace("{year}", "year").replace("{prev}", "year before")
+        elif self.measures:
+            what = ", ".join(dict.fromkeys(m.name for m in self.measures[:3]))
+        when = _asked_reading(self.asked)
+        if not what and not when:
+            return ""
+        who = ", ".join(dict.fromkeys(self.text[start:end] for _, start, end, _ in self.mentions))
+        bits = [self.intent.value.replace("_", "/"), what, when, who,
+                f"{len(self.parts)} parts" if self.parts else ""]
+        return " · ".join(b for b in bits if b)
 
     def shifted(self, years: int) -> Question:
         """The same question asked ``years`` fiscal years earlier (or later): its periods and its metric's
@@ -354,6 +392,23 @@ class Question:
             template = re.sub(r"(?<!\d)((?:19|20)\d{2})(?!\d)", lambda m: str(int(m.group(1)) + years), formula[0])
             formula = (template, str(int(formula[1]) + years) if formula[1] else "")
         return replace(self, asked=asked, formula=formula, averaged=tuple(y + years for y in self.averaged))
+
+
+_SPAN_NAMES = {3: "", 6: "six months of ", 9: "nine months of ", 12: ""}
+
+
+def _asked_reading(a: Asked) -> str:
+    """The asked periods in words: "Q4 of fiscal 2022", "fiscal 2021 and 2022", "balance at December 31, 2022"."""
+    if a.instant is not None:
+        return f"balance at {a.instant:%B} {a.instant.day}, {a.instant.year}"
+    if a.end is not None:
+        return f"period ended {a.end:%B} {a.end.day}, {a.end.year}"
+    years = [str(y) for y in sorted(set(a.years))] or ([str(a.fiscal_year)] if a.fiscal_year else [])
+    if not years and a.quarter is None:
+        return ""
+    span = f"Q{a.quarter} of " if a.quarter else _SPAN_NAMES.get(a.months or 12, "")
+    named = " and ".join(years) if len(years) < 3 else f"{', '.join(years[:-1])} and {years[-1]}"
+    return f"{span}fiscal {named}".strip() if years else f"Q{a.quarter}"
 
 
 def _first_sentence(text: str) -> str:
@@ -468,10 +523,10 @@ def _intent(q: Question) -> Intent:
         return Intent.COUNT
     if q.why or _PROSE.match(q.first.strip(" \"'(")):
         return Intent.PROSE
+    if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
+        return Intent.CHANGE  # a ratio's change too ("How much did the operating margin change ...?")
     if q.formula is not None or q.pair is not None:
         return Intent.RATIO
-    if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
-        return Intent.CHANGE
     if q.asks_value or q.measures:
         return Intent.VALUE
     return Intent.PROSE
@@ -494,6 +549,288 @@ def _narrative(q: Question) -> str:
             {"how", "much"} <= q.words):
         return named
     return ""
+
+
+# --- the metric a question defines, names or asks as a share --------------------------------------------
+# (``formulas`` evaluates what these read: the grammar of a definition is theirs, the reading of the
+# question is here)
+
+_FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
+
+# The phrases below are read by scanners rather than one regex each: a lazy group of words tried from every start
+# of a long run of words is quadratic. Each scanner finds its keyword (linear), takes the run of words before it
+# from the reversed text and the run after it forwards, so every character is read a bounded number of times.
+# They find what ``([\w&'’ -]+?) KEYWORD ...`` found, on text whose whitespace is single spaces.
+_WORDS_RUN = re.compile(r"[\w&'’ -]+")
+"""A run of words (letters, digits, spaces, hyphens, apostrophes, ampersands): the X and Y of "X to Y ratio"."""
+_SPACES = re.compile(r"\s+")
+
+
+def _word_run_before(text: str, backwards: str, end: int, reach: int | None = None) -> str:
+    """The run of words (``_WORDS_RUN``) that ends at ``end``, at most ``reach`` characters of it when given;
+    ``backwards`` is ``text[::-1]``."""
+    at = len(text) - end
+    m = _WORDS_RUN.match(backwards, at) if reach is None else _WORDS_RUN.match(backwards, at, at + reach)
+    return text[end - len(m.group(0)) : end] if m else ""
+
+
+_SHARE_AT = re.compile(r" as an? (?:%|percent(?:age)?|share) of(?= )", re.I)
+_SHARE_SKIP = re.compile(r"total |the ", re.I)
+_SHARE_RUN = re.compile(r"[\w&' -]*")
+_SHARE_STOP = re.compile(r" (?:from|between|for|in|over|during)\b", re.I)
+_LETTER = re.compile(r"[a-z]", re.I)
+_SHARE_REACH = 120
+"""How far before and after "as a % of" the part and the whole are looked for (a line item is a few words)."""
+
+
+def share_of(question: str) -> Iterator[tuple[str, str]]:
+    """(X, Y) of each "X as a % of Y" ("as a percentage of", "as a share of"): X the run of words before it,
+    Y the words after it up to "from", "for", "in" ... or punctuation, at most ``_SHARE_REACH`` characters (the
+    item is at its head: "revenue historically consistent (...)"): "cost of goods sold as a % of revenue" ->
+    ("cost of goods sold", "revenue")."""
+    text = _SPACES.sub(" ", question)
+    backwards = ""
+    for at in _SHARE_AT.finditer(text):
+        if not _WORDS_RUN.match(text, at.start() - 1, at.start()):
+            continue  # no word before it
+        start = at.end() + 1
+        skip = _SHARE_SKIP.match(text, start)
+        start = skip.end() if skip else start
+        if not _LETTER.match(text, start):
+            continue
+        end = _SHARE_RUN.match(text, start, start + _SHARE_REACH).end()  # type: ignore[union-attr]
+        stop = _SHARE_STOP.search(text, start + 1, end)
+        backwards = backwards or text[::-1]
+        yield (_word_run_before(text, backwards, at.start(), _SHARE_REACH),
+               text[start : stop.start() if stop else end])
+
+
+_TO_WORD = re.compile(r" to ", re.I)
+_RATIO_WORD = re.compile(r" ratio\b", re.I)
+
+
+def to_ratio(question: str) -> tuple[str, str, str] | None:
+    """(X, "average " or "", Y) of the first 'X to Y ratio' of two line items ("cash balance to total liability
+    ratio", "interest expense to average long-term debt ratio"): X / Y, a fraction unless the question asks for
+    a percentage."""
+    text = _SPACES.sub(" ", question)
+    for run in _WORDS_RUN.finditer(text):
+        words = run.group(0)
+        to = _TO_WORD.search(words, 1)
+        if to is None:
+            continue  # only the first " to " of a run counts: a later one has fewer words after it
+        rest = words[to.end():]
+        if rest[:8].lower() == "average ":
+            ratio = _RATIO_WORD.search(rest, 9)
+            if ratio is not None:
+                return words[: to.start()], rest[:8], rest[8 : ratio.start()]
+        ratio = _RATIO_WORD.search(rest, 1)
+        if ratio is not None:
+            return words[: to.start()], "", rest[: ratio.start()]
+    return None
+
+
+_PERCENT = re.compile(r"%|\bper ?cent", re.I)
+_MARGIN_AT = re.compile(r"%\s*margin\b", re.I)
+
+
+def margin_of(question: str) -> str:
+    """The line item of the first "X % margin" ("FY2015 D&A % margin"): the item as a percentage of revenue;
+    '' when there is none."""
+    text = _SPACES.sub(" ", question)
+    backwards = text[::-1]
+    for at in _MARGIN_AT.finditer(text):
+        before = _word_run_before(text, backwards, at.start())
+        if before:
+            return before.rstrip(" ") or before[:1]
+    return ""
+
+
+def without_asides(question: str) -> str:
+    r"""The question with each parenthesised aside ("(from the cash flow statement)") replaced by a space, as
+    ``re.sub(r"\([^)]*\)", " ", question)`` does, in linear time (that regex rescans the rest of the text from
+    every "(" that no ")" closes)."""
+    out: list[str] = []
+    pos = 0
+    while (start := question.find("(", pos)) >= 0:
+        end = question.find(")", start)
+        if end < 0:
+            break  # no ")" after this "(": none after a later one either
+        out += [question[pos:start], " "]
+        pos = end + 1
+    out.append(question[pos:])
+    return "".join(out)
+
+
+def _to_named(question: str, name: str) -> bool:
+    r"""Whether the question names ``name`` as one term of a ratio ("debt to EBITDA ratio", "EBITDA to interest"),
+    as ``\bto\s+(?:\w+\s+)?NAME\b.*\bratio\b|\bNAME\s+to\b`` finds it, line by line in linear time."""
+    n = re.escape(name)
+    if re.search(rf"\b{n}\s+to\b", question, re.I):
+        return True
+    term = re.compile(rf"\bto\s+(?:\w+\s+)?{n}\b", re.I)
+    for line in question.split("\n"):
+        m = term.search(line)
+        if m is not None and re.search(r"\bratio\b", line[m.end():], re.I):
+            return True
+    return False
+
+
+def known_tail(words: str) -> str:
+    """The longest run of words ending ``words`` that the vocabulary knows as a line item ("what is Nike's three
+    year average of cost of goods sold" -> "cost of goods sold"); '' when none."""
+    parts = words.split()
+    for k in range(max(0, len(parts) - longest_item_words()), len(parts)):
+        tail = " ".join(parts[k:])
+        if item_known(tail):
+            return tail
+    return ""
+
+
+def definition(question: str) -> tuple[str, str] | None:
+    """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
+    named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
+    A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
+    years = re.findall(r"(?:19|20)\d{2}", question)
+    year = max(years) if years else ""
+    # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
+    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|,\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question,
+                  re.I | re.S)
+    if m and re.search(r"[/*+]|\s-\s", m.group(1)):
+        return m.group(1).strip(), year
+    plain = without_asides(question)  # asides such as "(from the cash flow statement)" left out
+    less = _less(plain)
+    if less is not None:
+        return (less, year) if less else None
+    named = ratio_named(question)
+    if named and "/" not in named[1] and _to_named(question, named[0]):
+        return None  # "debt to EBITDA ratio": EBITDA is one term of a ratio this vocabulary does not define
+    if named:
+        return named[1], year
+    to = to_ratio(plain)
+    if to:
+        part, whole = known_tail(to[0]), known_tail(to[2]) or total_of(to[2])
+        if part and whole and canonical(part) != canonical(whole):
+            whole = f"(average {whole} between {{prev}} and {{year}})" if to[1] else whole
+            return f"{part} / {whole}{' * 100' if _PERCENT.search(question) else ''}", year
+    margin = margin_of(plain)  # "D&A (from the cash flow statement) % margin"
+    if margin:
+        part = known_tail(margin)
+        if part and canonical(part) != "revenue":
+            return f"{part} / revenue * 100", year
+    for x, y in share_of(question):
+        part, whole = known_tail(x), known_tail(y) or known_head(y)
+        if part and whole:
+            return f"{part} / {whole} * 100", year
+    return None
+
+
+_LESS_WORD = re.compile(r"(?<!\s)\s+(less|minus)(?=\s)", re.I)
+_GAP = re.compile(r"\s+")
+
+
+def _differences(plain: str) -> Iterator[tuple[str, str]]:
+    r"""(X, Y) of each "X less Y" / "X minus Y" in ``plain``, as ``([\w&'’ -]+?)\s+(?:less|minus)\s+([\w&'’ -]+)``
+    finds them, in linear time: X the run of words before the keyword (back to punctuation or the last
+    match), Y the run after it. Each run is read once, forwards for Y and, on the reversed text, backwards for X;
+    that lazy regex, tried from every start, is quadratic on long text."""
+    done, backwards = 0, ""
+    for k in _LESS_WORD.finditer(plain):
+        start, end = k.start(), _GAP.match(plain, k.end()).end()  # type: ignore[union-attr]
+        if start < done:
+            continue
+        lead, trail = plain[start:k.start(1)], plain[k.end(1):end]
+        right = _WORDS_RUN.match(plain, end)
+        if right is not None:
+            after, stop = right.group(0), right.end()
+        elif " " in trail[1:]:
+            after, stop = " ", end  # the regex's Y takes a space of the gap when no word follows
+        else:
+            continue
+        if not backwards:
+            backwards = plain[::-1]
+        left = _WORDS_RUN.match(backwards, len(plain) - start)
+        first = max(done, start - (len(left.group(0)) if left else 0))
+        if first < start:
+            before = plain[first:start]
+        elif " " in lead[:-1]:
+            before = " "  # and X a space of the gap when no word precedes
+        else:
+            continue
+        yield before, after
+        done = stop
+
+
+def known_head(words: str) -> str:
+    """The longest run of words starting ``words`` that the vocabulary knows as a line item ("capex for
+    PepsiCo" -> "capex"); '' when none."""
+    parts = words.split()
+    for k in range(min(len(parts), longest_item_words()), 0, -1):
+        head = " ".join(parts[:k])
+        if item_known(head):
+            return head
+    return ""
+
+
+def _less(plain: str) -> str | None:
+    """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
+    and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
+    definition less Y. '' when X is a ratio (a ratio less an amount means nothing: compute nothing); None when
+    the question (``plain``: without its parenthesised asides) subtracts no line item."""
+    for before, after in _differences(plain):
+        right = known_head(after)
+        if not right:
+            continue
+        left = known_tail(before)
+        if left:
+            return f"{left} - {right}"
+        named = ratio_named(before)
+        if named and re.search(re.escape(named[0].split()[-1]) + r"\W*$", before.lower()):
+            return "" if "/" in named[1] else f"({named[1]}) - {right}"
+    return None
+
+
+def total_of(words: str) -> str:
+    """The total a bare balance word stands for in "R&D to asset ratio" ("asset" -> "total assets"), when the
+    vocabulary knows that total; '' otherwise."""
+    last = words.split()[-1].lower() if words.split() else ""
+    for name in (f"total {last}", f"total {last}s"):
+        if last and item_known(name):
+            return name
+    return ""
+
+
+def item_known(phrase: str) -> bool:
+    """Whether the vocabulary knows a phrase as a line item (a share is computed only between known items)."""
+    return canonical(phrase) in vocabulary().items
+
+
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_SPAN = re.compile(rf"{_FY}\s*(?:-|–|to|through|and)\s*{_FY}", re.I)
+_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[- ]year average\b"
+                      r"|\baverage[ds]?\s+(?:over|across|for)\s+(?:the\s+)?(?:last\s+|past\s+)?(\d|two|three|four|five)\s+"
+                      r"(?:fiscal\s+)?years\b", re.I)
+"""An N-year average: "3 year average of X", "X averaged over the 3 years FY2017 - FY2019"."""
+
+
+def averaged_years(question: str) -> list[int]:
+    """The fiscal years of an N-year average the question asks for ("FY2017 - FY2019 3 year average of X",
+    "three year average of X from FY2016 to FY2018"); [] when it asks for none."""
+    avg = _AVERAGE.search(question)
+    span = _SPAN.search(question)
+    if not avg or not span:
+        return []
+    a, b = sorted((int(span.group(1)), int(span.group(2))))
+    n = (avg.group(1) or avg.group(2)).lower()
+    count = int(n) if n.isdigit() else _WORDS[n]
+    return list(range(a, b + 1)) if b - a + 1 == count else []
+
+def statements_asked(question: str) -> list[str]:
+    """The statements a question names, or else those whose line items it asks about (in a stable order)."""
+    named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
+    if named:
+        return named
+    return [kind for kind, pattern in vocabulary().statement_line_items.items() if pattern.search(question)]
 
 
 def _one(text: str) -> Question:
@@ -603,8 +940,20 @@ def parse(text: str, documents: Sequence[Document] = ()) -> Question:
             parts.append(part)
             before = part
     companies: dict[str, tuple[str, ...]] = {}
+    named: list[tuple[str, int, int, int]] = []
     if documents:
-        from engine.ask.routing import companies_named
+        from engine.ask.routing import mentions
 
-        companies = {d: tuple(a) for d, a in companies_named(text, documents).items()}
-    return replace(whole, companies=companies, parts=tuple(parts))
+        for doc_id, hits in mentions(text, documents).items():
+            companies[doc_id] = tuple(sorted({alias for alias, _ in hits}))
+            named += [(doc_id, start, end, _possessive(text, end)) for _, (start, end) in hits]
+    return replace(whole, companies=companies, mentions=tuple(sorted(named)), parts=tuple(parts))
+
+
+_POSSESSIVE_AFTER = re.compile(r"['’]s\b")
+
+
+def _possessive(text: str, end: int) -> int:
+    """The length of a possessive "'s" right after a company's name (0 when none)."""
+    m = _POSSESSIVE_AFTER.match(text, end)
+    return m.end() - end if m else 0

@@ -231,11 +231,11 @@ class Retriever:
         """The documents the question names (empty when it names none)."""
         return route(question, self.ready_documents())
 
-    def without_company(self, question: str, doc_ids: Sequence[str]) -> str:
+    def without_company(self, question: Question, doc_ids: Sequence[str]) -> str:
         """The question as searched within ``doc_ids``: without their company's name when they are one company's
         filings (``routing.without_company``)."""
         if not self.settings.drop_scope_company:
-            return question
+            return question.text
         wanted = set(doc_ids)
         return without_company(question, [d for d in self.ready_documents() if d.id in wanted])
 
@@ -427,7 +427,7 @@ class Retriever:
                 doc_ids, routed, reason = r.doc_ids, True, r.reason
         everything = not scope and not routed and len(doc_ids) == self.store.document_count()
         depth = max(k, s.min_text_hits) * s.candidate_factor
-        passages = question if everything else self.without_company(question, doc_ids)
+        passages = question if everything else self.without_company(q, doc_ids)
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = question if q.statements else passages

@@ -149,8 +149,9 @@ def _spans(question: str, alias: str, lower_name: bool = False) -> list[tuple[in
     return spans
 
 
-def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
-    """Document id -> the aliases of its company that the question mentions (documents not named are absent).
+def mentions(question: str, documents: Sequence[Document]) -> dict[str, list[tuple[str, tuple[int, int]]]]:
+    """Document id -> each alias of its company that the question mentions, with where (documents not named are
+    absent).
 
     When one company's name contains another's ("Vetra Finance" and "Vetra"), the longer name wins where both match.
     A short form (``short_form``) counts only when no other company of the library has it and, at the start of
@@ -178,36 +179,41 @@ def companies_named(question: str, documents: Sequence[Document]) -> dict[str, l
             covered.add(span)
         reach = max(reach, span[1])
 
-    named = {doc_id: sorted({a for a, span in hits if span not in covered}) for doc_id, hits in found.items()}
-    return {doc_id: aliases for doc_id, aliases in named.items() if aliases}
+    named = {doc_id: sorted({(a, span) for a, span in hits if span not in covered}) for doc_id, hits in found.items()}
+    return {doc_id: hits for doc_id, hits in named.items() if hits}
 
 
-def without_company(question: str, documents: Sequence[Document]) -> str:
-    """The question without the name of the one company whose filings are the search scope ("What drove
+def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
+    """Document id -> the aliases of its company that the question mentions (documents not named are absent)."""
+    return {doc_id: sorted({a for a, _ in hits}) for doc_id, hits in mentions(question, documents).items()}
+
+
+def without_company(question: Question, documents: Sequence[Document]) -> str:
+    """The question's text without the name of the one company whose filings are the search scope ("What drove
     PepsiCo's gross margin?" -> "What drove gross margin?"). Inside that company's filings its name is on every
     page, mostly in statement headers ("PepsiCo, Inc. and Subsidiaries") and exhibit lists, so the name only
     pulls those pages ahead of the passage that answers. Unchanged when the scope holds several companies or
-    the question does not name the scope's company."""
+    the question does not name the scope's company. Where the name is was read once, by ``parse``
+    (``Question.mentions``)."""
+    text = question.text
     companies = {min(name_forms(d.company), key=len, default="") for d in documents}
     if len(companies) != 1 or not next(iter(companies)):
-        return question
-    named = companies_named(question, documents)
-    if not named:
-        return question
-    spans = sorted(
-        span for d in documents if d.id in named for alias in named[d.id] for span in _spans(question, alias, True)
-    )
+        return text
+    scope = {d.id for d in documents}
+    spans = sorted({(start, end, possessive) for doc_id, start, end, possessive in question.mentions
+                    if doc_id in scope})
+    if not spans:
+        return text
     out, at = [], 0
-    for start, end in spans:
+    for start, end, possessive in spans:
         if start < at:
             continue
-        out.append(question[at:start])
-        possessive = re.match(r"['’]s\b", question[end:])
-        at = end + (possessive.end() if possessive else 0)
-    out.append(question[at:])
+        out.append(text[at:start])
+        at = end + possessive
+    out.append(text[at:])
     stripped = re.sub(r"\s{2,}", " ", "".join(out)).strip()
     stripped = re.sub(r"\s+([?.,;:!])", r"\1", stripped)
-    return stripped if len(stripped.split()) >= 2 else question
+    return stripped if len(stripped.split()) >= 2 else text
 
 
 def is_annual(doc: Document) -> bool:
@@ -255,8 +261,8 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
     years and quarter are the parsed question's (``Question.asked``: the one period grammar the resolver uses)."""
     from engine.ask.question import parse
 
-    q = question if not isinstance(question, str) else parse(question)
-    companies = dict(q.companies) or companies_named(q.text, documents)
+    q = question if not isinstance(question, str) else parse(question, documents)
+    companies = dict(q.companies)
     if not companies:
         return Route([], "")
     picked = [d for d in documents if d.id in companies]

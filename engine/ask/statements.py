@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from engine.library.lexical import tokenize
-from engine.vocabulary import vocabulary
 
 INCOME, BALANCE, CASH, EQUITY = "income", "balance", "cash_flow", "equity"
 
@@ -93,12 +92,6 @@ def statement_priority(title: str) -> int:
     return 0 if re.search(r"(consolidated|group|combined) (statements?|balance|income|cash)", head) else 1
 
 
-def statements_asked(question: str) -> list[str]:
-    """The statements a question names, or else those whose line items it asks about (in a stable order)."""
-    named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
-    if named:
-        return named
-    return [kind for kind, pattern in vocabulary().statement_line_items.items() if pattern.search(question)]
 
 
 _LABEL_STOP = frozenset("total other net amount amounts year years ended ending end beginning balance".split())

@@ -36,7 +36,8 @@ class ChangeVerdict:
     name = "change"
 
     def applies(self, q: Question) -> bool:
-        return q.yes_no and bool(q.direction)
+        # a metric the question defines or names ("net earnings as a percent of sales") is the trend's to decide
+        return q.yes_no and bool(q.direction) and q.formula is None
 
     def decide(self, work: Work) -> Decision | None:
         res, calendar, q = work.resolution, work.calendar, work.question
@@ -238,7 +239,9 @@ class ConsistencyVerdict:
 
 class TrendVerdict:
     """Yes or No on the trend of a computed metric ("Does the company have an improving operating margin profile
-    as of FY2022?"): the metric for the year asked and, computed the same way, for the year before."""
+    as of FY2022?"): the metric for the year asked and, computed the same way, for the year before; or, where the
+    question names both periods ("Did net earnings as a percent of sales increase in Q2 of FY2023 compared to Q2
+    of FY2022?"), the metric's change between them."""
 
     name = "trend"
 
@@ -247,6 +250,13 @@ class TrendVerdict:
 
     def decide(self, work: Work) -> Decision | None:
         comp, q = work.computation, work.question
+        if comp is not None and comp.kind == "change" and comp.ends is not None and comp.ends[0] != comp.ends[1]:
+            # the metric was computed for both periods the question names ("in Q2 of FY2023 compared to Q2 of
+            # FY2022"): the trend is its change
+            old, new = comp.ends
+            yes = new > old if q.direction == "up" else new < old
+            return Decision(self.name, f"{_yes(yes)}. It went from {old:,.2f} to {new:,.2f} ({comp.text}).", yes,
+                            (old, new), ends=(old, new))
         if comp is None or comp.kind != "formula":
             return None
         year = work.resolution.asked.fiscal_year
