@@ -4,7 +4,8 @@ For each free-text question of an eval report (the questions its scorer read by 
 the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
 no model). A quote "holds the key phrase" when it shares a run of ``SHINGLE`` words with the gold evidence text
 the dev record carries (the quote is the gold evidence's own sentence), or when it holds at least half of the gold
-answer's content words. The time is from retrieval done to the quotes ready (the embedder on the candidate
+answer's content words
+(the quotes together). The time is from retrieval done to the quotes ready (the embedder on the candidate
 sentences); the machine is shared unless said otherwise.
 
     python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))
-        held = any(gold_words and len(gold_words & set(tokenize(x.text))) >= len(gold_words) / 2 for x in quotes)
+        quoted = {w for x in quotes for w in tokenize(x.text)}
+        held = bool(quotes) and bool(gold_words) and len(gold_words & quoted) >= len(gold_words) / 2
         row = {"id": r.id, "question": r.question, "gold": r.answer, "narrative": q.narrative,
                "quotes": [x.to_json() for x in quotes], "seconds": round(seconds, 4),
                "from_gold": any(from_gold(x.text, evidence) for x in quotes), "holds_gold_words": held}
