@@ -3,9 +3,9 @@
 For each free-text question of an eval report (the questions its scorer read by token overlap) whose filing is in
 the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
 no model). A quote "holds the key phrase" when it shares a run of ``SHINGLE`` words with the gold evidence text
-the dev record carries (the quote is the gold evidence's own sentence), or when the quotes together hold at least
-half of the gold answer's content words. The time is from retrieval done to the quotes ready (the embedder on the candidate
-sentences); the machine is shared unless said otherwise.
+the dev record carries (the quote is the gold evidence's own sentence), or when the quotes together hold at
+least half of the gold answer's content words. The time is from retrieval done to the quotes ready (the embedder
+on the candidate sentences); the machine is shared unless said otherwise.
 
     python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
 """

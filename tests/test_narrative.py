@@ -260,3 +260,16 @@ def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_t
 def test_a_judgement_the_vocabulary_does_not_know_is_not_decided() -> None:
     assert parse("Is Acme a sustainable business?").judgement == ""
     assert parse("Is Acme capital intensive?").judgement == "capital intensive"
+
+
+def test_quotes_reach_the_tui_as_text_never_markup() -> None:
+    from engine.types import Answer
+    from mfr_tui.widgets.ask import quotes_text, unsupported_text
+
+    hostile = Quote("Revenue rose [bold red]due to[/] [@click=app.quit]pricing\x1b[2J.", "ACME_10K", "acme", 4, 1, 1)
+    text = quotes_text([hostile])
+    assert "[bold red]due to[/]" in text.plain and "[@click=app.quit]" in text.plain and "\x1b" not in text.plain
+    assert "ACME_10K, p. 4 [1]" in text.plain
+    flag = unsupported_text(Answer("q", "s", [], "text", quotes=[hostile], unsupported=["[blink]Russia"]))
+    assert "[blink]Russia" in flag.plain
+    assert unsupported_text(Answer("q", "s", [], "text")).plain == ""
