@@ -273,3 +273,17 @@ def test_quotes_reach_the_tui_as_text_never_markup() -> None:
     flag = unsupported_text(Answer("q", "s", [], "text", quotes=[hostile], unsupported=["[blink]Russia"]))
     assert "[blink]Russia" in flag.plain
     assert unsupported_text(Answer("q", "s", [], "text")).plain == ""
+
+
+def test_each_narrative_part_gets_its_quotes() -> None:
+    passages = _evidence([
+        MDA[1],
+        "Our largest customer, Globex Retail, accounted for 14% of net sales. Shipping volumes were steady.",
+        "The board met twelve times. Our offices are leased. Our fiscal year ends in December.",
+    ])
+    q = parse("What drove the gross margin change in 2023, and who is Acme's largest customer?")
+    assert len(q.parts) == 2 and [p.narrative for p in q.parts] == ["drivers", "parties"]
+    quotes = find_quotes(q, passages, {}, FakeEmbedder())
+    said = [x.text for x in quotes]
+    assert any(s.startswith("Gross margin decreased") for s in said)
+    assert any("Globex Retail" in s for s in said)

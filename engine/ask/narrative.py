@@ -87,7 +87,23 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
 
 def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
     """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
-    question that is not narrative or passages without a sentence)."""
+    question that is not narrative or passages without a sentence). A question of several narrative parts ("What
+    drove the decline, and who are the largest customers?") gets each part's quotes in turn, best first, so a part
+    whose passages hold no answer leaves the others theirs."""
+    narrated = [p for p in q.parts if p.narrative]
+    if len(narrated) > 1:
+        found = [_quotes(p, used, regions, embedder) for p in narrated]
+        out: list[Quote] = []
+        for rank in range(MAX_QUOTES):
+            for quotes in found:
+                if rank < len(quotes) and len(out) < MAX_QUOTES and quotes[rank].text not in {x.text for x in out}:
+                    out.append(quotes[rank])
+        return out
+    return _quotes(q, used, regions, embedder)
+
+
+def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+    """``find_quotes`` of one question (or one part of one)."""
     if not q.narrative:
         return []
     found = candidates(used, regions)
