@@ -287,3 +287,27 @@ def test_each_narrative_part_gets_its_quotes() -> None:
     said = [x.text for x in quotes]
     assert any(s.startswith("Gross margin decreased") for s in said)
     assert any("Globex Retail" in s for s in said)
+
+
+def test_a_code_decision_is_answered_without_quotes(tmp_path: Path) -> None:
+    from test_formulas import CASH, INCOME, table
+
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+        "Property and equipment, net": [253.0, 282.0], "Total assets": [19845.0, 17890.0]})
+    text = [("text", 7, "Capital spending was primarily due to data center investments. The business is asset light.")]
+    tables = [("table", 3, "Consolidated Statements of Operations", INCOME),
+              ("table", 4, "Consolidated Balance Sheets", balance),
+              ("table", 5, "Consolidated Statements of Cash Flows", CASH)]
+    q = "Is Activision a capital-intensive business based on FY2019 data?"
+
+    def ask(chunks):  # type: ignore[no-untyped-def]
+        lib = build_library(tmp_path / str(len(chunks)), [FakeDoc("atvi2019aaaa", "ATVI_2019_10K", "Activision",
+                                                                  "10-K", "FY2019", chunks)], llm=FakeLLM())
+        return list(Answerer(lib.settings, lib.models).answer(q, lib.retriever(), scope=["atvi2019aaaa"]))
+
+    decided = ask(text + tables)
+    a = decided[-1].answer
+    assert a.extractive.startswith("No, by 2 standard ratios")
+    assert a.quotes == [] and not any(isinstance(e, QuotesFound) for e in decided)
+    undecided = ask(text)  # no statement to decide it: the filing's sentences are quoted
+    assert undecided[-1].answer.quotes and any(isinstance(e, QuotesFound) for e in undecided)

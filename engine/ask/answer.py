@@ -194,15 +194,15 @@ class Answerer:
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
         t_quotes = time.perf_counter()
-        quotes = find_quotes(q, used, regions, self.models.embedder()) if q.narrative else []
+        # what the code decided (a verdict, "the metric does not suit this company") is the answer: no quotes
+        quotes = find_quotes(q, used, regions, self.models.embedder()) if cells.decision is None else []
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        # a verdict of the code, or a judgement its ratios decide, is answered from the whole evidence as before
-        quoted = quotes if cells.decision is None and q.intent is not Intent.JUDGEMENT else []
+        quoted = quotes if q.intent is not Intent.JUDGEMENT else []  # a judgement no ratio decided: whole evidence
         text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
