@@ -2,10 +2,11 @@
 
 For each free-text question of an eval report (the questions its scorer read by token overlap) whose filing is in
 the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
-no model). A quote "holds the key phrase" when it shares a run of ``SHINGLE`` words with the gold evidence text
-the dev record carries (the quote is the gold evidence's own sentence), or when the quotes together hold at
-least half of the gold answer's content words. The time is from retrieval done to the quotes ready (the embedder
-on the candidate sentences); the machine is shared unless said otherwise.
+no model; none when the code decides the answer). A quote "holds the key phrase" when it shares a run of
+``SHINGLE`` words with the gold evidence text the dev record carries (the quote is the gold evidence's own
+sentence), or when the quotes together hold at least half of the gold answer's content words. The time is from
+retrieval done to the quotes ready (the embedder on the candidate sentences); the machine is shared unless said
+otherwise.
 
     python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
 """
@@ -77,14 +78,15 @@ def main(argv: list[str] | None = None) -> int:
         q = parse(r.question, engine.documents())
         retrieval = retriever.retrieve(q, scope=docs)
         regions = answerer.regions_of(engine.store, retrieval.evidence)
+        decided = answerer.cells(q, engine.store, retrieval.evidence, regions).decision is not None
         t0 = time.perf_counter()
-        quotes = find_quotes(q, retrieval.evidence, regions, embedder)
+        quotes = [] if decided else find_quotes(q, retrieval.evidence, regions, embedder)  # as the answerer does
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))
         quoted = {w for x in quotes for w in tokenize(x.text)}
         held = bool(quotes) and bool(gold_words) and len(gold_words & quoted) >= len(gold_words) / 2
-        row = {"id": r.id, "question": r.question, "gold": r.answer, "narrative": q.narrative,
+        row = {"id": r.id, "question": r.question, "gold": r.answer, "narrative": q.narrative, "decided": decided,
                "quotes": [x.to_json() for x in quotes], "seconds": round(seconds, 4),
                "from_gold": any(from_gold(x.text, evidence) for x in quotes), "holds_gold_words": held}
         row["key_phrase"] = row["from_gold"] or held
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({seconds:.2f}s)\nQ: {r.question[:160]}\nGOLD: {r.answer[:160]}")
             for x in quotes:
                 print(f"  > {x.text[:220]} ({x.doc} p.{x.page}, {x.score:.2f})")
-    narrative = [x for x in rows if x["narrative"]]
+    narrative = [x for x in rows if x["narrative"] and not x["decided"]]
     times = [x["seconds"] for x in narrative]
     summary = {
         "selection": {"report": args.report, "half": args.half or ""},
