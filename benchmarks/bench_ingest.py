@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {role} did not load: {exc}")
         load_s = time.perf_counter() - t0
         print(f"model load ({', '.join(loaded)}): {load_s:.1f}s (not counted below)")
+        budget = engine.models.budget.to_json()
+        print(f"thread budget: {budget}; overlap_stages={settings.overlap_stages}")
         t0, c0 = time.perf_counter(), cpu_seconds()
         results = engine.ingest(files)
         ingest_s = time.perf_counter() - t0
@@ -150,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             "load_average_1m_at_end": round(os.getloadavg()[0], 2),
             "stage_seconds": {k: round(v, 2) for k, v in stages.items()},
             "peak_rss_mb": mem,
+            "thread_budget": budget,
+            "overlap_stages": settings.overlap_stages,
             "profile": args.profile or "default",
             "settings_changes": args.changes,
             "machine": machine_info(),

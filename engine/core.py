@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import AnswerError, ConfigError
 from engine.ingest.pipeline import Ingestor
 from engine.library.index import Indexes
-from engine.library.lock import WriterLock
+from engine.library.lock import AnswerSignal, WriterLock
 from engine.library.store import Store
 from engine.models.protocols import RoleStatus
 from engine.models.provider import ModelProvider
@@ -58,7 +59,8 @@ class Engine:
         self.store = Store(self.settings.catalogue_path)
         self.indexes = Indexes(self.settings.index_dir)
         self.writer = WriterLock(self.settings.data_dir)
-        self._ingestor = Ingestor(self.settings, self.store, self.indexes, self.models)
+        self.answers = AnswerSignal(self.settings.data_dir)
+        self._ingestor = Ingestor(self.settings, self.store, self.indexes, self.models, self.answers)
         self._retriever: Retriever | None = None
         self._lock = threading.RLock()
 
@@ -164,19 +166,24 @@ class Engine:
         save: bool = True,
     ) -> Iterator[AnswerEvent]:
         """Stream an answer: ``RetrievalDone``, then ``TokenStreamed`` pieces, then ``AnswerFinished``. An empty
-        or too long question is refused at once (``AnswerError``, see ``check_question``), before retrieval."""
+        or too long question is refused at once (``AnswerError``, see ``check_question``), before retrieval.
+
+        While it runs, ingestion on this data dir (in any process) pauses between pages, unless the model runs
+        on another machine (``AnswerSignal``, ``ThreadBudget.llm_local``)."""
         from engine.ask.answer import Answerer
 
         question = check_question(question)
 
         answerer = Answerer(self.settings, self.models)
-        for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):
-            if isinstance(event, AnswerFinished) and save:
-                a = event.answer
-                a.id = self.store.add_answer(
-                    a.question, a.text, [e.doc_id for e in a.evidence], a.to_json()
-                )
-            yield event
+        priority = self.answers.answering() if self.models.budget.llm_local else contextlib.nullcontext()
+        with priority:
+            for event in answerer.answer(question, self.retriever(), scope=scope, cancelled=cancelled):
+                if isinstance(event, AnswerFinished) and save:
+                    a = event.answer
+                    a.id = self.store.add_answer(
+                        a.question, a.text, [e.doc_id for e in a.evidence], a.to_json()
+                    )
+                yield event
 
     def ask(
         self,

@@ -90,8 +90,13 @@ class Settings:
     profile: str = field(default_factory=lambda: os.environ.get(PROFILE_ENV, ""))
     """Which profile of models.toml to use; empty means its ``default_profile`` (CPU, packaged models)."""
 
-    n_threads: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 8)))
-    """CPU threads for llama.cpp and torch."""
+    n_threads: int = 0
+    """CPU threads for llama.cpp and torch; 0 (the default): from the cores this process may use
+    (``engine.models.budget.ThreadBudget``, shown by ``mfr-tui models --json``). A number caps every role."""
+
+    answers_first: bool = True
+    """Answering has priority: while a question is answered (in this process or another on the same data dir),
+    ingestion finishes the page in hand and waits until the answer is done, so the model gets every core."""
 
     # --- text chunking (DESIGN.md, ingestion step 1) ---
     chunk_window: int = 3
@@ -133,8 +138,12 @@ class Settings:
     cores embedded filing sentences 11% and chunks 15% faster in batches of 16 than of 64 (8 and 32 within
     5% of 16; 256 took 1.6x as long), cosine 0.99998 to the vectors of batches of 64."""
 
-    extract_workers: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 4)))
-    """Processes used to read words with positions from PDF pages."""
+    extract_workers: int = 0
+    """Processes used to read words with positions from PDF pages; 0 (the default): from the thread budget."""
+
+    overlap_stages: str = "auto"
+    """Embed one file on a thread of its own while the next file is read and detected: ``auto`` (the default)
+    when the thread budget has cores for two streams (``ThreadBudget.overlap``), ``on`` or ``off``."""
 
     max_pages: int = 2000
     """Documents with more pages than this are refused (a guard against hostile files)."""

@@ -353,6 +353,8 @@ class IngestResult:
     """``ingested``, ``unchanged`` (already in the library), ``resumed``, ``failed`` or ``cancelled``."""
     error: str = ""
     error_title: str = ""
+    paused_seconds: float = 0.0
+    """Time this file waited for answers to finish (``Settings.answers_first``); part of ``seconds``."""
     pages: int = 0
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)

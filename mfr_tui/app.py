@@ -64,7 +64,7 @@ from mfr_tui.screens.help import HelpScreen
 from mfr_tui.screens.history import HistoryScreen
 from mfr_tui.screens.ingest import IngestScreen
 from mfr_tui.screens.modals import AddFilesModal, ConfirmModal, ErrorModal
-from mfr_tui.state import IngestState, fmt_seconds
+from mfr_tui.state import PAUSE, RESUME, IngestState, fmt_seconds
 from mfr_tui.widgets.ask import AskPane, QuestionInput
 from mfr_tui.widgets.library import LibraryPane
 
@@ -372,7 +372,7 @@ class MfrApp(App[None]):
         p = message.progress
         current = self.ingest_state.files.get(p.path)
         new_stage = current is None or current.stage != p.stage
-        if self.ingest_state.apply(p, message.at) or (new_stage and p.stage != "warning"):
+        if self.ingest_state.apply(p, message.at) or (new_stage and p.stage not in {"warning", PAUSE, RESUME}):
             self.refresh_library()  # the library shows each filing's stages as they finish
         self._ingest_changed()
 

@@ -110,6 +110,9 @@ def _progress_printer(quiet: bool) -> Callable[[IngestProgress], None]:
         if p.warning:
             sys.stderr.write(f"  ! {name}: {p.warning}\n")
             return
+        if p.stage in {"paused", "resumed"}:  # waiting for an answer (answers_first): always said
+            sys.stderr.write(f"[{p.file_index + 1}/{p.file_count}] {name}: {p.message}\n")
+            return
         key = (p.path, p.stage)
         now = time.monotonic()
         final = p.total and p.done >= p.total
@@ -279,11 +282,16 @@ def cmd_models(engine: Engine, args: argparse.Namespace) -> int:
             {
                 "profile": cfg.profile,
                 "models_toml": str(cfg.file),
+                "threads": engine.models.budget.to_json(),
                 "roles": {role: st.to_json() for role, st in statuses.items()},
             }
         )
     else:
         sys.stdout.write(f"profile {cfg.profile} ({cfg.file})\n")
+        b = engine.models.budget
+        sys.stdout.write(f"threads on {b.physical} cores ({b.cpus} CPUs): model {b.llm}, embedder {b.embedder}, "
+                         f"detector {b.detector}, ocr {b.ocr}, text readers {b.extract}; stage overlap "
+                         f"{'on' if b.overlap else 'off'}; answers first {'on' if b.answers_first else 'off'}\n")
         for role, st in statuses.items():
             mark = "ok " if st.ok else ("-- " if st.optional else "ERR")
             sys.stdout.write(f"{mark} {role:<9} {st.backend:<22} {st.detail}\n")

@@ -10,6 +10,8 @@ from pathlib import Path
 from engine.types import STAGES, IngestProgress, IngestResult
 
 TERMINAL = {"done": "done", "failed": "failed", "cancelled": "cancelled"}
+PAUSE, RESUME = "paused", "resumed"
+"""Progress reports of an ingestion waiting while a question is answered (``Settings.answers_first``)."""
 
 
 @dataclass
@@ -21,6 +23,8 @@ class StageState:
     started: float | None = None
     updated: float | None = None
     finished: bool = False
+    paused: float = 0.0
+    """Seconds this stage waited for answers; not part of its pace."""
 
     def fraction(self) -> float:
         if self.finished:
@@ -31,7 +35,7 @@ class StageState:
         """Seconds left at the rate seen so far in this stage, None while unknown."""
         if self.finished or not self.done or self.started is None or self.updated is None:
             return None
-        rate = (self.updated - self.started) / self.done
+        rate = max(0.0, self.updated - self.started - self.paused) / self.done
         return max(0.0, rate * (self.total - self.done))
 
 
@@ -70,6 +74,10 @@ class IngestState:
     file_count: int = 0
     warnings: list[str] = field(default_factory=list)
     results: list[IngestResult] = field(default_factory=list)
+    paused_since: float | None = None
+    """When ingestion began waiting for a question to be answered (None while it runs)."""
+    paused_total: float = 0.0
+    """Seconds the batch has waited for answers, finished waits only."""
     clock: Callable[[], float] = time.monotonic
     """Now, on the clock of the progress messages' ``at`` (snapshots freeze it)."""
 
@@ -89,15 +97,32 @@ class IngestState:
         self.current = ""
         self.stages = {s: StageState() for s in STAGES}
         self.results = []
+        self.paused_since, self.paused_total = None, 0.0
 
     def apply(self, p: IngestProgress, at: float) -> bool:
         """Fold one progress report in; True when a file reached an end state (the library changed)."""
         self.updated = at
-        self.file_count = max(self.file_count, p.file_count)
-        self.file_index = p.file_index
+        if p.stage in (PAUSE, RESUME):
+            self._pause(p.stage == PAUSE, at)
+            return False
         f = self.files.get(p.path)
         if f is None:
             f = self.files[p.path] = FileState(p.path)
+        if p.file_index < self.file_index and p.path != self.current:
+            # an earlier file still being embedded while this one is read (overlapping stages): its row only
+            if p.stage == "warning":
+                self.warnings.append(f"{f.name}: {p.warning or p.message}")
+                return False
+            if p.stage in TERMINAL:
+                if p.stage == "failed":
+                    self.warnings.append(f"{f.name}: failed: {p.message}")
+                f.status = "unchanged" if p.stage == "done" and "already" in p.message else TERMINAL[p.stage]
+                f.stage, f.message, f.ended = "", p.message, at
+                return True
+            f.status, f.stage = "ingesting", p.stage
+            return False
+        self.file_count = max(self.file_count, p.file_count)
+        self.file_index = p.file_index
         if p.path != self.current:
             self.current = p.path
             self.stages = {s: StageState() for s in STAGES}
@@ -131,8 +156,31 @@ class IngestState:
             s.finished = p.total > 0 and p.done >= p.total
         return False
 
+    def _pause(self, paused: bool, at: float) -> None:
+        if paused and self.paused_since is None:
+            self.paused_since = at
+        elif not paused and self.paused_since is not None:
+            waited = max(0.0, at - self.paused_since)
+            self.paused_total += waited
+            cur = self.files.get(self.current)
+            s = self.stages.get(cur.stage) if cur is not None else None
+            if s is not None and s.started is not None:
+                s.paused += waited
+            self.paused_since = None
+
+    @property
+    def paused(self) -> bool:
+        """Ingestion is waiting for a question to be answered."""
+        return self.running and self.paused_since is not None
+
+    def paused_seconds(self) -> float:
+        """Seconds the batch has waited for answers so far (the wait in progress included)."""
+        now = self.now()
+        return self.paused_total + (max(0.0, now - self.paused_since) if self.paused_since is not None else 0.0)
+
     def finish(self, results: list[IngestResult], cancelled: bool, at: float) -> None:
         self.running = False
+        self.paused_since = None
         self.updated = at
         self.results = results
         for r in results:
@@ -161,11 +209,12 @@ class IngestState:
         return self.now() - self.started
 
     def eta(self) -> float | None:
-        """Seconds left for the batch at the pace so far."""
+        """Seconds left for the batch at the pace so far; time spent waiting for answers is not pace."""
         frac = self.overall_fraction()
         if not self.running or frac <= 0.02:
             return None
-        return self.elapsed() * (1 - frac) / frac
+        working = max(0.0, self.elapsed() - self.paused_seconds())
+        return working * (1 - frac) / frac
 
     def summary(self) -> str:
         """One line for the status bar."""
@@ -179,8 +228,10 @@ class IngestState:
             s = self.stages.get(cur.stage if cur else "", None)
             count = f" {s.done}/{s.total}" if s and s.total else ""
             word = "Cancelling" if self.cancelling else "Ingesting"
-            return (f"{word} {min(self.file_index + 1, self.file_count)}/{self.file_count}{stage}{count}"
-                    f" · ETA {fmt_seconds(self.eta())}")
+            head = f"{word} {min(self.file_index + 1, self.file_count)}/{self.file_count}{stage}{count}"
+            if self.paused:
+                return f"{head} · paused for a question"
+            return f"{head} · ETA {fmt_seconds(self.eta())}"
         cancelled = sum(1 for f in self.files.values() if f.status == "cancelled")
         parts = [f"{done} ingested"]
         if failed:

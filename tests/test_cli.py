@@ -105,3 +105,6 @@ def test_models_json_reports_each_role_without_loading(capsys: pytest.CaptureFix
     for st in roles.values():
         assert {"ok", "path", "sha256", "detail"} <= set(st)
     assert roles["embedder"]["ok"] and len(roles["embedder"]["sha256"]) == 64
+    threads = out["threads"]  # type: ignore[index]
+    assert threads["llm"] >= 1 and threads["embedder"] + (threads["detector"] if threads["overlap"] else 0) \
+        <= threads["physical"] <= threads["cpus"]

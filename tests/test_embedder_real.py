@@ -68,7 +68,10 @@ class _Role:
 
 class _Provider:
     def __init__(self, settings: object) -> None:
+        from engine.models.budget import ThreadBudget
+
         self.settings = settings
+        self.budget = ThreadBudget.plan(cpus=1, physical=1)
 
 
 def test_cpu_embedder_batches_by_the_cpu_setting_unless_models_toml_says(minilm_folder: Path, tmp_path: Path) -> None:

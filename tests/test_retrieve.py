@@ -183,7 +183,7 @@ def test_llm_reranker_scores_listed_passages_first() -> None:
 
 def test_cross_encoder_needs_a_model_folder(tmp_path: Path) -> None:
     cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
-    provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))
+    provider = types.SimpleNamespace(budget=types.SimpleNamespace(reranker=1))
     with pytest.raises(ModelError):
         build(cfg, None, provider)
     with pytest.raises(ModelError):
@@ -203,7 +203,7 @@ def test_cross_encoder_code_path_with_a_fake_library(tmp_path: Path, monkeypatch
     monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None, cuda=no_gpu))
     (tmp_path / "config.json").write_text("{}")
     cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
-    provider = types.SimpleNamespace(settings=types.SimpleNamespace(n_threads=1))
+    provider = types.SimpleNamespace(budget=types.SimpleNamespace(reranker=1))
     model = build(cfg, tmp_path, provider)
     assert model.score("total revenue", ["total revenue was 5", "the sky"]) == [2.0, 0.0]
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import stat
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -185,16 +187,24 @@ def extract_pages(
     else:
         ctx = _mp_context()
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_extract_range, (str(path), b, password)) for b in batches]
-            for fut in futures:
+            # At most one batch per worker and one more in flight, so a pause or cancel (both come through
+            # ``cancelled``) stops the workers after the pages in hand instead of after the whole file.
+            todo = iter(batches)
+            futures = deque(pool.submit(_extract_range, (str(path), b, password))
+                            for b in itertools.islice(todo, workers + 1))
+            while futures:
                 if cancelled is not None and cancelled():
                     for f in futures:
                         f.cancel()
                     break
+                fut = futures.popleft()
                 for pt in fut.result():
                     results.append(pt)
                     if on_page:
                         on_page(pt)
+                nxt = next(todo, None)
+                if nxt is not None:
+                    futures.append(pool.submit(_extract_range, (str(path), nxt, password)))
     results.sort(key=lambda p: p.page)
     return results
 

@@ -10,16 +10,18 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.errors import Cancelled, EngineError, IngestError, StoreError
+from engine.errors import Cancelled, ConfigError, EngineError, IngestError, StoreError
 from engine.ingest.chunking import fixed_chunks, page_sentences, semantic_chunks
 from engine.ingest.pdftext import extract_pages, pdf_info
 from engine.library.index import Indexes
+from engine.library.lock import AnswerSignal
 from engine.library.store import Store
 from engine.models.packaged import sha256_file
 from engine.models.provider import ModelProvider
@@ -95,11 +97,14 @@ class IngestContext:
 class Ingestor:
     """Runs the stages for each path; one document's failure never stops the batch."""
 
-    def __init__(self, settings: Settings, store: Store, indexes: Indexes, models: ModelProvider) -> None:
+    def __init__(self, settings: Settings, store: Store, indexes: Indexes, models: ModelProvider,
+                 answers: AnswerSignal | None = None) -> None:
         self.settings = settings
         self.store = store
         self.indexes = indexes
         self.models = models
+        self.answers = answers if settings.answers_first else None
+        """Answers in progress on this data dir; ingestion waits for them between pages."""
         self._reconciled = False
 
     def ingest(
@@ -116,14 +121,39 @@ class Ingestor:
         files = expand_paths(paths)
         self._reconciled = False
         results: list[IngestResult] = []
-        for i, path in enumerate(files):
-            if cancelled():
-                results.append(IngestResult(path=str(path), ok=False, status="cancelled", error="cancelled"))
-                continue
-            results.append(
-                self.ingest_one(path, on_progress, cancelled, i, len(files), password, force, text_layer_from)
-            )
+        # With cores for two streams, a file's embedding runs on its own thread while the next file is read
+        # and detected (``overlap_stages``; ``ThreadBudget.overlap``); one embedding at a time, in file order.
+        embedding: ThreadPoolExecutor | None = None
+        if len(files) > 1 and self.overlap():
+            embedding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfr-embed")
+        pending: Future[None] | None = None
+        try:
+            for i, path in enumerate(files):
+                if cancelled():
+                    results.append(IngestResult(path=str(path), ok=False, status="cancelled", error="cancelled"))
+                    continue
+                result, finish = self._begin(path, on_progress, cancelled, i, len(files), password, force,
+                                             text_layer_from)
+                results.append(result)
+                if embedding is None:
+                    finish()
+                    continue
+                if pending is not None:
+                    pending.result()  # keeps at most one file waiting for the embedder (memory stays bounded)
+                pending = embedding.submit(finish)
+            if pending is not None:
+                pending.result()
+        finally:
+            if embedding is not None:
+                embedding.shutdown(wait=True)
         return results
+
+    def overlap(self) -> bool:
+        """Whether consecutive files overlap (``Settings.overlap_stages``; ``auto``: the thread budget's say)."""
+        mode = self.settings.overlap_stages
+        if mode not in {"auto", "on", "off"}:
+            raise ConfigError(f"overlap_stages is {mode!r}; it takes auto, on or off.", title="Bad setting value")
+        return mode == "on" or (mode == "auto" and self.models.budget.overlap)
 
     def ingest_one(
         self,
@@ -136,9 +166,29 @@ class Ingestor:
         force: bool = False,
         text_layer_from: Path | None = None,
     ) -> IngestResult:
+        result, finish = self._begin(path, on_progress, cancelled, file_index, file_count, password, force,
+                                     text_layer_from)
+        finish()
+        return result
+
+    def _begin(
+        self,
+        path: Path,
+        on_progress: ProgressCallback,
+        cancelled: CancelCheck,
+        file_index: int,
+        file_count: int,
+        password: str | None,
+        force: bool,
+        text_layer_from: Path | None,
+    ) -> tuple[IngestResult, Callable[[], None]]:
+        """Run every stage of one file but the embedding; returns its result (filled in as it goes) and the call
+        that embeds it and records the outcome (on this thread, or on the embedding thread when files overlap).
+        A failure in either half is recorded against the file, never raised (``KeyboardInterrupt`` aside)."""
         t0 = time.perf_counter()
         result = IngestResult(path=str(path), ok=False, name=visible_text(path.stem))
         doc_id = ""
+        ctx: IngestContext | None = None
 
         def report(stage: str, done: int, total: int, message: str = "") -> None:
             on_progress(
@@ -155,7 +205,10 @@ class Ingestor:
                 )
             )
 
-        try:
+        cancelled = self._yielding(cancelled, report, result)
+
+        def front() -> None:
+            nonlocal doc_id, ctx
             report("open", 0, 1, "checking file")
             read_path, repaired = path, ""
             try:
@@ -180,7 +233,7 @@ class Ingestor:
                 result.ok, result.status, result.doc_id = True, "unchanged", existing.id
                 result.name, result.pages = existing.name, existing.pages
                 report("done", 1, 1, "already in the library")
-                return result
+                return
             if existing is None:
                 self.store.add_document(doc_id, sha, str(path.resolve()), path.stem, n_pages)
                 result.status = "ingested"
@@ -203,6 +256,10 @@ class Ingestor:
             if repaired:
                 ctx.warn(repaired)
             self._run_stages(ctx, n_pages)
+
+        def back(ctx: IngestContext) -> None:
+            ctx.check_cancelled()
+            self._stage_embed(ctx)
             errors = [
                 f"{s}: {v['detail']}" for s, v in self.store.stages(doc_id).items() if v["status"] == "error"
             ]
@@ -213,29 +270,62 @@ class Ingestor:
             result.warnings = ctx.warnings
             result.stage_seconds = ctx.stage_seconds
             report("done", 1, 1, status)
-        except Cancelled as exc:
-            result.status, result.error, result.error_title = "cancelled", exc.message, exc.title
-            self._mark_failed(doc_id, exc.message, status="cancelled")
-            report("cancelled", 0, 1, exc.message)
-        except KeyboardInterrupt:  # a second ctrl+c: stop now, but never leave the document "ingesting"
-            self._mark_failed(doc_id, "Ingestion was interrupted; ingest the file again to resume.", "cancelled")
-            raise
-        except EngineError as exc:
-            result.status, result.error, result.error_title = "failed", exc.message, exc.title
-            self._mark_failed(doc_id, exc.message)
-            report("failed", 0, 1, exc.message)
-        except Exception as exc:  # unexpected: record it against this file, keep the batch going
-            full = disk_full_error(exc, self.settings.data_dir)
-            if full is not None:
-                result.status, result.error, result.error_title = "failed", full.message, full.title
-            else:
-                log.exception("ingest of %s failed", path)
-                result.status, result.error = "failed", f"{type(exc).__name__}: {exc}"
-                result.error_title = "Unexpected ingestion failure"
-            self._mark_failed(doc_id, result.error)
-            report("failed", 0, 1, result.error)
-        result.seconds = time.perf_counter() - t0
-        return result
+
+        def guarded(step: Callable[[], None]) -> bool:
+            try:
+                step()
+                return True
+            except Cancelled as exc:
+                result.status, result.error, result.error_title = "cancelled", exc.message, exc.title
+                self._mark_failed(doc_id, exc.message, status="cancelled")
+                report("cancelled", 0, 1, exc.message)
+            except KeyboardInterrupt:  # a second ctrl+c: stop now, but never leave the document "ingesting"
+                self._mark_failed(doc_id, "Ingestion was interrupted; ingest the file again to resume.", "cancelled")
+                raise
+            except EngineError as exc:
+                result.status, result.error, result.error_title = "failed", exc.message, exc.title
+                self._mark_failed(doc_id, exc.message)
+                report("failed", 0, 1, exc.message)
+            except Exception as exc:  # unexpected: record it against this file, keep the batch going
+                full = disk_full_error(exc, self.settings.data_dir)
+                if full is not None:
+                    result.status, result.error, result.error_title = "failed", full.message, full.title
+                else:
+                    log.exception("ingest of %s failed", path)
+                    result.status, result.error = "failed", f"{type(exc).__name__}: {exc}"
+                    result.error_title = "Unexpected ingestion failure"
+                self._mark_failed(doc_id, result.error)
+                report("failed", 0, 1, result.error)
+            return False
+
+        went_on = guarded(front)
+
+        def finish() -> None:
+            if went_on and ctx is not None:
+                guarded(lambda: back(ctx))
+            result.seconds = time.perf_counter() - t0
+
+        return result, finish
+
+    def _yielding(self, cancelled: CancelCheck, report: Callable[[str, int, int, str], None],
+                  result: IngestResult) -> CancelCheck:
+        """``cancelled`` that first waits while a question is answered: every stage checks it between pages
+        and batches, so the page in hand is finished and the next waits. The wait is reported (``paused``, then
+        ``resumed``) and added to ``result.paused_seconds``."""
+        answers = self.answers
+        if answers is None:
+            return cancelled
+
+        def check() -> bool:
+            if cancelled():
+                return True
+            waited = answers.wait(cancelled, lambda: report("paused", 0, 0, "paused while a question is answered"))
+            if waited:
+                result.paused_seconds += waited
+                report("resumed", 0, 0, f"resumed after {waited:.0f} s")
+            return cancelled()
+
+        return check
 
     def _repaired_copy(self, path: Path, password: str | None, exc: IngestError) -> tuple[Path, int, str]:
         """A damaged PDF rebuilt from its complete objects into the data dir, or the original error."""
@@ -269,6 +359,7 @@ class Ingestor:
 
     # --- stages --------------------------------------------------------------------------------------
     def _run_stages(self, ctx: IngestContext, n_pages: int) -> None:
+        """Every stage before the embedding (which ``_begin``'s second half runs)."""
         self._stage_text(ctx, n_pages)
         ctx.check_cancelled()
         if self.settings.regions:
@@ -304,8 +395,6 @@ class Ingestor:
                 ctx.record("metadata", "done", detail, time.perf_counter() - t)
             except EngineError as exc:
                 ctx.record("metadata", "error", exc.message, time.perf_counter() - t)
-        ctx.check_cancelled()
-        self._stage_embed(ctx)
 
     def _stage_text(self, ctx: IngestContext, n_pages: int) -> None:
         if ctx.stage_done("text"):
@@ -326,7 +415,7 @@ class Ingestor:
         pages = extract_pages(
             ctx.path,
             range(1, n_pages + 1),
-            workers=self.settings.extract_workers,
+            workers=self.settings.extract_workers or self.models.budget.extract,
             password=ctx.password,
             on_page=on_page,
             cancelled=ctx.cancelled,

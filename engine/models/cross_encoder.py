@@ -100,7 +100,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> CrossEncoderReranker:
     return CrossEncoderReranker(
         path,
         device=torch_device(cfg.option("device", "auto")),
-        threads=provider.settings.n_threads,
+        threads=provider.budget.reranker,
         max_length=int(cfg.option("max_length", 512)),
     )
 

@@ -237,7 +237,7 @@ def _llama_kwargs(cfg: RoleConfig, provider: ModelProvider, n_ctx_default: int) 
     kwargs = {k: v for k, v in cfg.options.items() if k in LLAMA_OPTIONS}
     kwargs.setdefault("n_ctx", n_ctx_default)
     kwargs.setdefault("n_gpu_layers", 0)
-    kwargs.setdefault("n_threads", provider.settings.n_threads)
+    kwargs.setdefault("n_threads", provider.budget.llm)
     kwargs.setdefault("n_threads_batch", kwargs["n_threads"])
     return kwargs
 

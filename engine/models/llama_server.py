@@ -478,7 +478,7 @@ def _model_entry(cfg: RoleConfig, path: Path, provider: ModelProvider, n_ctx_def
     if entry["n_gpu_layers"] != "auto" and not isinstance(entry["n_gpu_layers"], int):
         raise ConfigError(f"{cfg.source}: n_gpu_layers must be an integer (-1: all) or \"auto\".",
                           title="models.toml malformed")
-    entry.setdefault("n_threads", provider.settings.n_threads)
+    entry.setdefault("n_threads", provider.budget.llm)
     entry.setdefault("n_threads_batch", entry["n_threads"])
     entry.setdefault("use_mlock", False)  # as in-process; locking GBs of weights fails under default ulimits
     # llama_cpp.server's default (True) computes the vocabulary logits of every prompt token (Qwen's 151,936 x

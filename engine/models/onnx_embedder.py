@@ -390,7 +390,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> OnnxInt8Embedder:
     return OnnxInt8Embedder(
         path,
         cache_dir=provider.settings.models_dir / "onnx",
-        threads=provider.settings.n_threads,
+        threads=provider.budget.embedder,
         batch_size=int(cfg.option("batch_size", 1)),
         recipe=recipe,
         source_sha256=provider.hashes.sha256(weights) if weights.exists() else "",

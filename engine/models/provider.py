@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ConfigError, EngineError, ModelError
+from engine.models.budget import ThreadBudget, llm_is_local
 from engine.models.config import ROLES, ModelsConfig, RoleConfig, load_models_config
 from engine.models.packaged import PACKAGED, HashCache, resolve, verify
 from engine.models.protocols import LLM, Detector, Embedder, Ocr, Reranker, RoleStatus, VisionModel
@@ -48,12 +49,27 @@ class ModelProvider:
         self._shared: dict[Any, Any] = {}
         self._lock = threading.RLock()
         self.hashes = HashCache(settings.models_dir / "hashes.json")
+        self._budget: ThreadBudget | None = None
 
     @property
     def config(self) -> ModelsConfig:
         if self._config is None:
             self._config = load_models_config(self.settings.models_toml, self.settings.profile)
         return self._config
+
+    @property
+    def budget(self) -> ThreadBudget:
+        """Threads per role on the cores this process may use (see ``engine.models.budget``)."""
+        if self._budget is None:
+            local = True
+            if "llm" not in self._overrides:
+                try:
+                    cfg = self.role("llm")
+                    local = llm_is_local(cfg.backend, str(cfg.option("url", "")))
+                except ConfigError:
+                    pass  # models.toml is reported where a model is needed; the budget assumes a local model
+            self._budget = ThreadBudget.for_machine(local, self.settings.answers_first, self.settings.n_threads)
+        return self._budget
 
     def role(self, role: str) -> RoleConfig:
         return self.config.roles[role]

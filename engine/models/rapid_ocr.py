@@ -107,6 +107,6 @@ def _words(res: Any, split_words: bool) -> list[OcrWord]:
 def build(cfg: Any, path: Path | None, provider: Any) -> RapidOcr:
     """Factory used by ``ModelProvider`` for ``backend = "rapidocr"``."""
     return RapidOcr(
-        threads=int(cfg.option("threads", provider.settings.n_threads)),
+        threads=int(cfg.option("threads", provider.budget.ocr)),
         min_score=float(cfg.option("min_score", 0.5)),
     )

@@ -103,7 +103,7 @@ def build(cfg: Any, path: Path | None, provider: Any) -> SentenceTransformerEmbe
     return SentenceTransformerEmbedder(
         path,
         device=device,
-        threads=settings.n_threads,
+        threads=provider.budget.embedder,
         batch_size=int(cfg.option("batch_size", settings.embed_batch_cpu if device == "cpu" else settings.embed_batch)),
         precision=str(cfg.option("precision", "auto")),
     )

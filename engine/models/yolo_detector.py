@@ -7,6 +7,7 @@ file is a pickle that can run code when loaded, so it is refused unless the dete
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -17,6 +18,8 @@ from engine.errors import ConfigError, ModelError
 from engine.models.device import torch_device
 from engine.models.protocols import Detection
 from engine.settings import force_offline
+
+log = logging.getLogger(__name__)
 
 DOCLAYNET_KINDS: dict[str, str] = {
     "caption": "caption",
@@ -63,7 +66,7 @@ class YoloDetector:
     """A ``Detector`` over an ultralytics YOLO model file; boxes in the pixels of the given images."""
 
     def __init__(self, path: Path, imgsz: int = 1024, conf: float = 0.25, batch: int = 8,
-                 device: str = "cpu") -> None:
+                 device: str = "cpu", threads: int = 0) -> None:
         quiet_ultralytics()
         from ultralytics import YOLO
 
@@ -75,6 +78,9 @@ class YoloDetector:
         self.conf = conf
         self.batch = max(1, batch)
         self.device = device
+        self.threads = threads
+        """ONNX Runtime threads on the CPU (0: its default, every physical core); from the thread budget."""
+        self._threads_set = threads <= 0 or device != "cpu" or path.suffix.lower() != ".onnx"
 
     @staticmethod
     def _fixed_imgsz(path: Path) -> int | None:
@@ -103,6 +109,9 @@ class YoloDetector:
                 results = self._model.predict(
                     chunk, imgsz=self.imgsz, conf=self.conf, verbose=False, device=self.device
                 )
+                if not self._threads_set:
+                    self._threads_set = True
+                    self._limit_threads()
             for res in results:
                 res = cast(Any, res)
                 names = res.names
@@ -123,6 +132,26 @@ class YoloDetector:
                         )
                 out.append(dets)
         return out
+
+
+    def _limit_threads(self) -> None:
+        """Give the ONNX Runtime session ultralytics made (on the first call) the budget's thread count: ultralytics
+        takes no session options, and its default (every core) would contend with the embedder's threads when
+        files overlap. A layout this code does not know keeps the default, with a log line."""
+        backend: Any = getattr(getattr(getattr(self._model, "predictor", None), "model", None), "backend", None)
+        session = getattr(backend, "session", None)
+        try:
+            import onnxruntime as ort
+
+            if not isinstance(session, ort.InferenceSession) or session.get_providers() != ["CPUExecutionProvider"]:
+                raise TypeError("no CPU ONNX Runtime session")
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = self.threads
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            backend.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - a thread count is an optimisation, never a failure
+            log.info("detector keeps ONNX Runtime's default threads: %s", exc)
 
 
 def build(cfg: Any, path: Path | None, provider: Any) -> YoloDetector:
@@ -149,6 +178,8 @@ def build(cfg: Any, path: Path | None, provider: Any) -> YoloDetector:
             conf=float(cfg.option("conf", 0.25)),
             batch=int(cfg.option("batch", 8)),
             device=torch_device(cfg.option("device", "auto"), onnx=suffix == ".onnx"),
+            # ONNX Runtime's default is every physical core, the budget's count without overlapping files
+            threads=int(cfg.option("threads", provider.budget.detector if provider.budget.overlap else 0)),
         )
     except (ConfigError, ModelError):
         raise

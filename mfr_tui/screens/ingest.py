@@ -81,7 +81,8 @@ class IngestScreen(Screen[None]):
             title.update(Text.from_markup("[b]Nothing is being ingested.[/b] Press [b]a[/b] in the library to "
                                           "add PDF files or a folder."))
         else:
-            state = ("cancelling…" if st.cancelling else "running") if st.running else "finished"
+            state = ("cancelling…" if st.cancelling else "paused for a question" if st.paused else "running"
+                     ) if st.running else "finished"
             head = Text()
             head.append(f"Ingestion {state}", style="bold")
             head.append(f" · file {min(st.file_index + 1, st.file_count)} of {st.file_count}"
