@@ -26,6 +26,8 @@ from engine.types import (
     Document,
     IngestResult,
     ProgressCallback,
+    Quote,
+    QuotesFound,
     Region,
     Retrieval,
     TokenStreamed,
@@ -190,11 +192,15 @@ class Engine:
         on_token: Callable[[str], None] | None = None,
         cancelled: CancelCheck | None = None,
         save: bool = True,
+        on_quotes: Callable[[list[Quote]], None] | None = None,
     ) -> Answer:
-        """``answer`` consumed to its end."""
+        """``answer`` consumed to its end; ``on_quotes`` gets a narrative answer's quoted sentences as soon as
+        they are found, before the model's text streams to ``on_token``."""
         final: Answer | None = None
         for event in self.answer(question, scope=scope, cancelled=cancelled, save=save):
-            if isinstance(event, TokenStreamed) and on_token is not None:
+            if isinstance(event, QuotesFound) and on_quotes is not None:
+                on_quotes(event.quotes)
+            elif isinstance(event, TokenStreamed) and on_token is not None:
                 on_token(event.text)
             elif isinstance(event, AnswerFinished):
                 final = event.answer

@@ -188,6 +188,40 @@ class Check:
     never parses the answer again."""
 
 
+@dataclass(frozen=True)
+class Quote:
+    """A sentence of a filing quoted as the answer to a narrative question, with the place to check it."""
+
+    text: str
+    """The sentence as the filing writes it (whitespace folded)."""
+    doc: str
+    doc_id: str
+    page: int
+    source: int
+    """The number of the evidence it was read from (``[n]``: ``Answer.evidence[n - 1]``)."""
+    chunk_id: int
+    region_id: int | None = None
+    bbox: BBox | None = None
+    """The box of the passage it was read from, on its page."""
+    score: float = 0.0
+    """How well it answers the question (embedder, lexical and cue scores together)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "doc": self.doc, "doc_id": self.doc_id, "page": self.page, "source": self.source,
+                "chunk_id": self.chunk_id, "region_id": self.region_id,
+                "bbox": list(self.bbox) if self.bbox else None, "score": round(float(self.score), 4)}
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Quote:
+        """A quote from ``to_json``'s form (an answer read back from history)."""
+        box = raw.get("bbox")
+        return cls(text=str(raw.get("text", "")), doc=str(raw.get("doc", "")), doc_id=str(raw.get("doc_id", "")),
+                   page=int(raw.get("page", 0)), source=int(raw.get("source", 0)),
+                   chunk_id=int(raw.get("chunk_id", 0)), region_id=raw.get("region_id"),
+                   bbox=(box[0], box[1], box[2], box[3]) if box and len(box) == 4 else None,
+                   score=float(raw.get("score", 0.0)))
+
+
 @dataclass
 class Answer:
     """A finished answer."""
@@ -211,6 +245,13 @@ class Answer:
     contradicted: list[str] = field(default_factory=list)
     """The model's sentences that contradict what the code decided (a verdict, a computed or stated figure), each
     with why: not part of ``text``; shown folded, marked as contradicting."""
+    quotes: list[Quote] = field(default_factory=list)
+    """For a narrative question: the filing's sentences that answer it, shown before ``text`` (which is then the
+    model's summary of them)."""
+    unsupported: list[str] = field(default_factory=list)
+    """Words and numbers of the model's summary that the quotes (and the question) do not contain: flagged."""
+    summarised: bool = False
+    """The model's text is its summary of ``quotes`` alone (else it wrote from the whole evidence)."""
     reading: str = ""
     """How the question was read (kind, measure, periods, companies, parts), for the reader to check."""
     filings: list[str] = field(default_factory=list)
@@ -236,6 +277,9 @@ class Answer:
             "cells": self.cells,
             "extractive": self.extractive,
             "contradicted": self.contradicted,
+            "quotes": [q.to_json() for q in self.quotes],
+            "unsupported": self.unsupported,
+            "summarised": self.summarised,
             "reading": self.reading,
             "filings": self.filings,
             "series": self.series,
@@ -275,7 +319,15 @@ class AnswerFinished:
     answer: Answer
 
 
-AnswerEvent = RetrievalDone | CellsResolved | TokenStreamed | AnswerFinished
+@dataclass
+class QuotesFound:
+    """The filing's sentences that answer a narrative question were found before generation: they can be shown
+    at once, quoted with document and page; the model's summary of them follows."""
+
+    quotes: list[Quote]
+
+
+AnswerEvent = RetrievalDone | CellsResolved | QuotesFound | TokenStreamed | AnswerFinished
 
 
 # --- ingestion progress -----------------------------------------------------------------------------

@@ -512,6 +512,9 @@ def run_question(
             result["flagged"] = [f"{c.value}: {c.note}" for c in answer.checks if not c.found]
             result["stated"] = bool(answer.extractive)
             result["contradicted"] = list(answer.contradicted)
+            result["quotes"] = [x.to_json() for x in answer.quotes]
+            result["unsupported"] = list(answer.unsupported)
+            result["summarised"] = bool(answer.summarised)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}
@@ -898,4 +901,8 @@ def format_report(report: dict[str, Any]) -> str:
             lines.append(f"  missing files: {len(ing['missing_files'])}")
     for note in report.get("notes", []):
         lines.append(f"note: {note}")
+    if report.get("graded"):
+        from mfr_eval.grading import lines as graded_lines
+
+        lines += ["", *graded_lines(report)]
     return "\n".join(lines)

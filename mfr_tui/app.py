@@ -32,6 +32,7 @@ from engine.types import (
     Document,
     IngestProgress,
     IngestResult,
+    QuotesFound,
     Region,
     RetrievalDone,
     TokenStreamed,
@@ -58,6 +59,7 @@ from mfr_tui.messages import (
     IngestProgressed,
     IngestStarted,
     LibraryLoaded,
+    QuotesReady,
     RetrievalFound,
 )
 from mfr_tui.screens.compare import CompareScreen
@@ -232,6 +234,8 @@ class MfrApp(App[None]):
                     self.post_message(RetrievalFound(event.retrieval, ticket))
                 elif isinstance(event, CellsResolved):
                     self.post_message(CellsFound(event.cells, event.text, ticket))
+                elif isinstance(event, QuotesFound):
+                    self.post_message(QuotesReady(event.quotes, ticket))
                 elif isinstance(event, TokenStreamed):
                     self.post_message(AnswerStreamed(event.text, ticket))
                 elif isinstance(event, AnswerFinished):
@@ -476,6 +480,14 @@ class MfrApp(App[None]):
         n = len(message.cells)
         self._answer_note.append(f" · stated from {n} cell{'s' if n != 1 else ''}" if n else " · computed from cells",
                                  style="green")
+        self._show_answer_progress()
+
+    def on_quotes_ready(self, message: QuotesReady) -> None:
+        if message.ticket != self._ticket or self.draft is None:
+            return
+        self.ask_pane.show_quotes(message.quotes)
+        n = len(message.quotes)
+        self._answer_note.append(f" · {n} sentence{'s' if n != 1 else ''} quoted", style="green")
         self._show_answer_progress()
 
     def _show_answer_progress(self) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine import Engine, EngineError, Settings
 from engine.settings import with_overrides
-from engine.types import IngestProgress
+from engine.types import IngestProgress, Quote
 from engine.untrusted import visible_text
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -182,6 +182,15 @@ def cmd_reindex(engine: Engine, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def quoted(quotes: list[Quote]) -> str:
+    """A narrative answer's quoted sentences as the CLI prints them before the model's summary ('' for none)."""
+    if not quotes:
+        return ""
+    lines = "".join(f'  "{visible_text(x.text)}"\n      ({visible_text(x.doc)}, p. {x.page}) [{x.source}]\n'
+                    for x in quotes)
+    return f"Quoted from the filing:\n{lines}\nAnswer:\n"
+
+
 def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     settings_changes: dict[str, Any] = {}
     if args.k:
@@ -189,6 +198,11 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if settings_changes:
         engine.settings = replace(engine.settings, **settings_changes)
     stream = not args.json and sys.stdout.isatty()
+
+    def print_quotes(quotes: list[Quote]) -> None:
+        sys.stdout.write(quoted(quotes))
+        sys.stdout.flush()
+
     with _CancelOnSigint() as cancelled:
         answer = engine.ask(
             args.question,
@@ -196,6 +210,7 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
             on_token=(lambda t: (sys.stdout.write(t), sys.stdout.flush())) if stream else None,
             cancelled=cancelled,
             save=not args.no_history,
+            on_quotes=print_quotes if stream else None,
         )
     if args.json:
         _emit(answer.to_json())
@@ -203,7 +218,10 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if stream:
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(answer.text + "\n")
+        sys.stdout.write(quoted(answer.quotes) + answer.text + "\n")
+    if answer.unsupported:
+        sys.stdout.write("Not in the quoted sentences (the summary may add what the filing does not say): "
+                         + ", ".join(visible_text(w) for w in answer.unsupported) + "\n")
     if answer.reading:
         sys.stdout.write(f"\nRead as: {answer.reading}\n")
     sys.stdout.write(f"\nEvidence (tier: {answer.tier}):\n")

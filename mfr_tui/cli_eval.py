@@ -57,6 +57,9 @@ def register(sub: Any) -> None:
                    help="ingest nothing: evaluate only the questions whose documents are already in the library")
     s.add_argument("--judge", action="store_true",
                    help="grade long free-text answers with a judge model (models.toml [judge], else [llm])")
+    s.add_argument("--graded", metavar="FILE",
+                   help="a grades file (mfr_eval/graded/*.jsonl): each free-text answer's graded reading is shown "
+                        "beside its automatic score; an answer changed since it was graded shows as not graded")
     s.add_argument("--out", help="write the JSON report here (rewritten every few questions while running)")
     s.add_argument("--resume", action="store_true", help="keep the questions already in --out and run the rest")
     s.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
@@ -136,6 +139,16 @@ def cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
             qa_file=args.qa_file,
             selection=selection,
         )
+    if args.graded:
+        from mfr_eval.grading import attach, load_grades
+        from mfr_eval.selection import half_of, record_company
+
+        try:
+            grades = load_grades(args.graded)
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"Grades not read: {exc}\n")
+        else:
+            attach(report, grades, {r.id: half_of(record_company(r)) for r in records})
     if out is not None:
         _write(out, report)
     if args.json:

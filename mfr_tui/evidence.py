@@ -15,7 +15,7 @@ from typing import Any
 from rich.cells import cell_len
 
 from engine.numbers import Quantity, checkable, parse_cell, quantities, same_number
-from engine.types import Answer, Check, Citation, Evidence
+from engine.types import Answer, Check, Citation, Evidence, Quote
 
 FOUND_LABELS = {"verified": "verified", "computed": "computed from the cells", "in_text": "stated in the cited text",
                 "derived": "worked out from found figures"}
@@ -275,6 +275,9 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         reading=str(payload.get("reading") or ""),
         filings=[str(x) for x in payload.get("filings") or []],
         series=[x for x in payload.get("series") or [] if isinstance(x, dict)],
+        quotes=[Quote.from_json(x) for x in payload.get("quotes") or [] if isinstance(x, dict)],
+        unsupported=[str(x) for x in payload.get("unsupported") or []],
+        summarised=bool(payload.get("summarised", False)),
     )
 
 
@@ -293,7 +296,14 @@ def searched_lines(searched: dict[str, Any]) -> list[str]:
 
 def answer_markdown(answer: Answer) -> str:
     """The answer, its citations, number checks and evidence as a Markdown document."""
-    out = [f"# {answer.question}", "", answer.text.strip(), ""]
+    out = [f"# {answer.question}", ""]
+    if answer.quotes:
+        out += ["## Quoted from the filing", ""]
+        out += [f"> {' '.join(x.text.split())} ({x.doc}, page {x.page}) [{x.source}]" for x in answer.quotes]
+        out += ["", "## Summary", ""]
+    out += [answer.text.strip(), ""]
+    if answer.unsupported:
+        out += [f"**FLAGGED: not in the quoted sentences: {', '.join(answer.unsupported)}**", ""]
     if answer.refused and answer.searched:
         out += ["## What was searched", ""] + [f"- {line}" for line in searched_lines(answer.searched)] + [""]
     if answer.citations:

@@ -9,7 +9,7 @@ from typing import Any
 from textual.message import Message
 from textual.screen import Screen
 
-from engine.types import Answer, Document, IngestProgress, IngestResult, Region, Retrieval
+from engine.types import Answer, Document, IngestProgress, IngestResult, Quote, Region, Retrieval
 
 
 @dataclass
@@ -86,6 +86,15 @@ class CellsFound(Message):
     """The resolved cells as the engine gives them (marker, doc, page, region_id, row, column, raw, value, ...)."""
     text: str
     """The value(s) stated from the cells, one line each, as the final answer's text begins (or ends)."""
+    ticket: int = 0
+
+
+@dataclass
+class QuotesReady(Message):
+    """The filing's sentences that answer a narrative question were found before the model runs: they are shown
+    at once, quoted with document and page, above the model's summary that follows."""
+
+    quotes: list[Quote]
     ticket: int = 0
 
 

@@ -433,7 +433,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         yield CellsResolved([c.to_json() for c in res.cells], stated)
     work = CellWork(res, computation, calendar, "", stated)
     llm = answerer.models.llm()
-    text, tokens, asked = yield from answerer.generate(q, llm, used, regions, work, cancelled)
+    text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
     if cancelled():
         raise Cancelled("Answer cancelled.")
     voiced = one_voice(text, q, None, computation, res, calendar, bool(series))

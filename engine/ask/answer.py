@@ -11,7 +11,6 @@ away (``compose.one_voice``) and every number left is checked against the cells 
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -23,6 +22,8 @@ from engine.ask.cells import Resolution, TableSource, resolve
 from engine.ask.checks import (
     REFUSAL,
     check_numbers,
+    cited_markers,
+    code_figures,
     counts_what_is_asked,
     definition_flag,
     disagreement,
@@ -37,18 +38,20 @@ from engine.ask.compose import (
     naming_note,
     one_voice,
     refusal_text,
+    searched_summary,
+    with_stated,
 )
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
+from engine.ask.narrative import check_summary, find_quotes, quote_citations, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
-from engine.ask.question import Question, parse
+from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
 from engine.errors import AnswerError, Cancelled, EngineError
 from engine.library.store import Store
 from engine.models.protocols import LLM, ChatMessage, Generation
 from engine.models.provider import ModelProvider
-from engine.numbers import quantities
 from engine.periods import Calendar
 from engine.settings import Settings
 from engine.types import (
@@ -57,9 +60,10 @@ from engine.types import (
     AnswerFinished,
     CancelCheck,
     CellsResolved,
-    Citation,
     Document,
     Evidence,
+    Quote,
+    QuotesFound,
     Region,
     Retrieval,
     RetrievalDone,
@@ -210,10 +214,17 @@ class Answerer:
         extractive = cells.extractive
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
+        t_quotes = time.perf_counter()
+        # what the code decided (a verdict, "the metric does not suit this company") is the answer: no quotes
+        quotes = find_quotes(q, used, regions, self.models.embedder()) if cells.decision is None else []
+        if quotes:
+            retrieval.timings["quotes"] = time.perf_counter() - t_quotes
+            yield QuotesFound(quotes)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        text, tokens, asked = yield from self.generate(q, llm, used, regions, cells, cancelled)
+        quoted = quotes if q.intent is not Intent.JUDGEMENT else []  # a judgement no ratio decided: whole evidence
+        text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         if not q.yes_no:
@@ -224,27 +235,27 @@ class Answerer:
         if note:
             yield TokenStreamed(note)
             text += note
-        if extractive and (REFUSAL.search(text) or not text.strip()):
-            # the model found nothing, or said only what the code contradicts: the answer is what the code found
-            said = ("did not answer from these sources" if not voiced.folded
-                    else "contradicted what the code found; its sentences are shown apart, marked")
-            text = f"{extractive}\n\n(The model {said}.)"
-        elif extractive and cells.decision is not None:
-            text = f"{extractive}\n\n{LEADING_VERDICT.sub('', text, count=1)}".strip()
-        elif extractive and q.yes_no:
-            text = f"{text}\n\n{extractive}"  # the model's Yes or No leads; the cells follow
-        elif extractive:
-            text = f"{extractive}\n\n{text}"
+        text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
+        flags = check_summary(text, extractive, quoted if summarised else [], q, used)
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
-                                         folded=voiced.folded))
+                                         folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))
 
     def generate(self, q: Question, llm: LLM, used: Sequence[Evidence], regions: dict[int, Region],
-                 cells: CellWork, cancelled: Callable[[], bool]) -> Generator[AnswerEvent, None, tuple[str, int, int]]:
-        """The model's answer, streamed; evidence beyond one context is answered in parts and fused. Returns
-        (text, completion tokens, prompts sent)."""
+                 cells: CellWork, cancelled: Callable[[], bool],
+                 quotes: Sequence[Quote] = ()) -> Generator[AnswerEvent, None, tuple[str, int, int, bool]]:
+        """The model's answer: a summary of the ``quotes`` alone when there are any and it finds an answer in them,
+        else streamed from the evidence, which beyond one context is answered in parts and fused. Returns (text,
+        completion tokens, prompts sent, whether it is the quotes' summary)."""
         res = cells.resolution
         comp_text = cells.computation.text if cells.computation else ""
+        spent = 0
+        if quotes:
+            summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled)
+            if summary is not None:
+                yield TokenStreamed(summary.text.strip())
+                return summary.text.strip(), summary.completion_tokens, 1, True
+            spent = 1
         cell_lines = res.lines(cells.calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees
         # the tables, every period of them
@@ -256,7 +267,7 @@ class Answerer:
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
             gen = yield from self._stream(llm, build_messages(q, blocks, comp_text, cell_lines), cancelled)
-            return gen.text.strip(), gen.completion_tokens, 1
+            return gen.text.strip(), gen.completion_tokens, 1 + spent, False
         partials: list[str] = []
         tokens, asked = 0, 0
         for k, part in enumerate(parts):
@@ -276,9 +287,9 @@ class Answerer:
         if len(partials) <= 1:
             text = partials[0] if partials else "Insufficient information: none of the sources answers the question."
             yield TokenStreamed(text)
-            return text, tokens, asked
+            return text, tokens, asked + spent, False
         gen = yield from self._stream(llm, fuse_messages(q, partials, comp_text), cancelled)
-        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1
+        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + spent, False
 
     def _stream(
         self, llm: LLM, messages: list[ChatMessage], cancelled: Callable[[], bool]
@@ -332,28 +343,21 @@ class Answerer:
         calendar: Calendar | None = None,
         extractive: str = "",
         folded: Sequence[str] = (),
+        quotes: Sequence[Quote] = (),
+        unsupported: Sequence[str] = (),
+        summarised: bool = False,
     ) -> Answer:
         """The Answer: citations resolved, refusal detected (and explained), numbers checked against the cells
         the question asked for."""
-        markers = sorted({int(m) for group in re.findall(r"\[(\d+(?:\s*,\s*\d+)*)\]", text)
-                          for m in re.findall(r"\d+", group)})
-        citations = [
-            Citation(marker=n, doc=used[n - 1].doc, page=used[n - 1].page, modality=used[n - 1].modality,
-                     region_id=used[n - 1].region_id, chunk_id=used[n - 1].chunk_id)
-            for n in markers
-            if 1 <= n <= len(used)
-        ]
+        citations = cited_markers(text, used)
+        citations += quote_citations(quotes, used, citations)
         refused = bool(REFUSAL.search(text)) or not used
         if not citations and not refused:
             citations = inferred_citations(text, used, regions)
         if refused and "Searched:" not in text:
             text = refusal_text(retrieval, text if text.lower().startswith("insufficient") else "")
         cited = [used[c.marker - 1] for c in citations] or list(used)
-        computed = [computation.result] if computation else []
-        if computation:
-            computed += [c.value for c in computation.cells] + computation.steps
-        # the change a code verdict states ("-41.7%") is the code's own arithmetic from two cells
-        computed += [x.value for x in quantities(extractive) if x.percent]
+        computed = code_figures(computation, extractive)
         # what the code stated (cells, a computation, a verdict) is read from cells, not checked against them;
         # the model's sentence is
         said = text.replace(extractive, " ") if extractive else text
@@ -361,14 +365,6 @@ class Answerer:
             said, cited, regions, computed, resolution, calendar, q)
         if computation is not None and computation.definition_note:
             checks = [definition_flag(c, computation) for c in checks]
-        searched = {
-            "tier": retrieval.tier,
-            "thresholds": retrieval.thresholds,
-            "documents": sorted({e.doc for e in retrieval.evidence}) or retrieval.scope,
-            "scope": retrieval.scope,
-            "routed": retrieval.route,
-            "evidence": len(retrieval.evidence),
-        }
         timings = {**retrieval.timings, "retrieve": t_ret - t0, "generate": time.perf_counter() - t_ret}
         if parts > 1:
             timings["parts"] = float(parts)
@@ -380,12 +376,15 @@ class Answerer:
             citations=citations,
             checks=checks,
             refused=refused,
-            searched=searched if refused else {},
+            searched=searched_summary(retrieval) if refused else {},
             computation=computation.text if computation else "",
             timings=timings,
             tokens=tokens,
             cells=[c.to_json() for c in resolution.cells] if resolution else [],
             extractive=extractive,
             contradicted=list(folded),
+            quotes=list(quotes),
+            unsupported=[] if refused else list(unsupported),
+            summarised=summarised and not refused,
             reading=q.reading(),
         )

@@ -200,6 +200,22 @@ def definition_flag(check: Check, computation: Computation) -> Check:
     return Check(check.value, False, "computed", computation.definition_note, "definition", check.number)
 
 
+def cited_markers(text: str, used: Sequence[Evidence]) -> list[Citation]:
+    """The sources a text cites by ``[n]`` (or ``[n, m]``) markers, each once, in marker order."""
+    markers = sorted({int(m) for group in re.findall(r"\[(\d+(?:\s*,\s*\d+)*)\]", text)
+                      for m in re.findall(r"\d+", group)})
+    return [Citation(marker=n, doc=used[n - 1].doc, page=used[n - 1].page, modality=used[n - 1].modality,
+                     region_id=used[n - 1].region_id, chunk_id=used[n - 1].chunk_id)
+            for n in markers if 1 <= n <= len(used)]
+
+
+def code_figures(computation: Computation | None, extractive: str) -> list[float]:
+    """The figures the code itself produced (a computation's result, terms and steps; the change a verdict
+    states, "-41.7%", from two cells): the checks accept them in the model's text as computed, not cited."""
+    figures = [computation.result, *(c.value for c in computation.cells), *computation.steps] if computation else []
+    return figures + [x.value for x in quantities(extractive) if x.percent]
+
+
 def inferred_citations(
     text: str, used: Sequence[Evidence], regions: dict[int, Region] | None = None
 ) -> list[Citation]:

@@ -328,6 +328,35 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     return Voiced(" ".join(kept), folded)
 
 
+def with_stated(text: str, extractive: str, decided: bool, yes_no: bool, folded: bool) -> str:
+    """The answer's text with what the code stated (``extractive``): first, with the model's sentences after it;
+    after the model's Yes or No when the code decided no verdict; alone, with a note, when the model found
+    nothing or said only what the code contradicts (``folded``)."""
+    if not extractive:
+        return text
+    if REFUSAL.search(text) or not text.strip():
+        said = ("did not answer from these sources" if not folded
+                else "contradicted what the code found; its sentences are shown apart, marked")
+        return f"{extractive}\n\n(The model {said}.)"
+    if decided:
+        return f"{extractive}\n\n{LEADING_VERDICT.sub('', text, count=1)}".strip()
+    if yes_no:
+        return f"{text}\n\n{extractive}"  # the model's Yes or No leads; the cells follow
+    return f"{extractive}\n\n{text}"
+
+
+def searched_summary(retrieval: Retrieval) -> dict[str, object]:
+    """What was searched, for a refusal to show: tier, thresholds, documents, scope, routing, evidence count."""
+    return {
+        "tier": retrieval.tier,
+        "thresholds": retrieval.thresholds,
+        "documents": sorted({e.doc for e in retrieval.evidence}) or retrieval.scope,
+        "scope": retrieval.scope,
+        "routed": retrieval.route,
+        "evidence": len(retrieval.evidence),
+    }
+
+
 @dataclass
 class CellWork:
     """What the code finds for a question before the model runs."""

@@ -13,6 +13,7 @@ from engine.ask.guards import OtherCompany, PeriodGap, UndatedGap, Unquoted
 from engine.ask.verdicts import (
     ChangeVerdict,
     ConsistencyVerdict,
+    JudgementVerdict,
     RankingVerdict,
     SeriesVerdict,
     SignVerdict,
@@ -30,7 +31,7 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 growth."""
 VERDICTS: tuple[Kind, ...] = (
     ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), ConsistencyVerdict(),
-    TrendVerdict(), Unsuited(),
+    TrendVerdict(), JudgementVerdict(), Unsuited(),
 )
 """Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

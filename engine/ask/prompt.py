@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ask.question import Question
 from engine.models.protocols import LLM, ChatMessage
-from engine.types import Evidence, Region
+from engine.types import Evidence, Quote, Region
 
 SYSTEM_PROMPT = (
     "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
@@ -34,6 +34,11 @@ DRIVERS_RULE = ("This question asks why or what drove something: answer with the
                 "changed.")
 """Added to the question when it asks for reasons (``Question.why``): a small model otherwise restates the
 computation and invents a cause."""
+SUMMARY_RULE = ("The numbered sources are sentences quoted from the filings. Answer the question in at most two "
+                "sentences using ONLY words, names and numbers these quotes contain, each fact cited like [2]. "
+                "Do not add a cause, a party, a product or a number the quotes do not state. If the quotes do not "
+                "answer the question, reply exactly: \"Insufficient information: \" followed by what is missing.")
+"""Added to the question when the model summarises a narrative answer's quotes (``summary_messages``)."""
 TABLE_JSON_CHARS = 2500
 """A table's JSON is cut at this many characters in the prompt (about 700 tokens)."""
 
@@ -56,13 +61,14 @@ def compact_table(table: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _fenced(body: str) -> str:
+    return "<source>\n" + re.sub(r"<\s*/?\s*source\s*>", "(source)", body, flags=re.I) + "\n</source>"
+
+
 def evidence_block(n: int, e: Evidence, region: Region | None = None) -> str:
     """One numbered source: where it is, then its text fenced as data (``<source>`` ... ``</source>``; the
     system prompt says a source's text is never an instruction); a table also carries its description and
     JSON. A fence written inside the filing's text is defused, so the text cannot close its own fence."""
-
-    def fenced(body: str) -> str:
-        return "<source>\n" + re.sub(r"<\s*/?\s*source\s*>", "(source)", body, flags=re.I) + "\n</source>"
 
     where = f"[{n}] {e.doc}, page {e.page}, {e.modality}"
     head = ""  # the region's title and units are the filing's words too: inside the fence
@@ -76,8 +82,8 @@ def evidence_block(n: int, e: Evidence, region: Region | None = None) -> str:
         blob = json.dumps(compact_table(region.table), separators=(",", ":"), ensure_ascii=False)
         if len(blob) > TABLE_JSON_CHARS:
             blob = blob[:TABLE_JSON_CHARS] + "...(cut)"
-        return f"{where}\n" + fenced(f"{head}Description: {desc[:600]}\nTable JSON: {blob}")
-    return f"{where}\n" + fenced(head + e.text.strip())
+        return f"{where}\n" + _fenced(f"{head}Description: {desc[:600]}\nTable JSON: {blob}")
+    return f"{where}\n" + _fenced(head + e.text.strip())
 
 
 MAX_PARTS = 3
@@ -100,6 +106,21 @@ def build_messages(question: Question, blocks: Sequence[str], computation: str =
     elif question.why:
         ask += f"\n{DRIVERS_RULE}"
     user = "\n\n".join(parts) + f"\n\n{ask}\nAnswer (cite sources like [1]):"
+    return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
+
+
+def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = "") -> list[ChatMessage]:
+    """The prompt of a narrative answer's summary: the quoted sentences only, each numbered by the source it was
+    read from and fenced as data, what the code stated (a computed change) when there is one, and the rule to
+    write at most two sentences from them."""
+    blocks: dict[int, list[Quote]] = {}
+    for x in quotes:
+        blocks.setdefault(x.source, []).append(x)
+    sources = "\n\n".join(f"[{n}] {xs[0].doc}, page {xs[0].page}, quoted\n" + _fenced(" ".join(x.text for x in xs))
+                           for n, xs in blocks.items())
+    head = f"Computed: {stated}\n\n" if stated else ""
+    rule = f"{YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
+    user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{rule}\nAnswer (cite sources like [1]):"
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
 

@@ -22,7 +22,16 @@ from engine.ask.statements import NAMED, stems
 from engine.numbers import quantities
 from engine.periods import Asked, asked_period, last_periods, names_day
 from engine.types import Document
-from engine.vocabulary import LineItem, canonical, items_named, longest_item_words, ratio_named, vocabulary
+from engine.vocabulary import (
+    LineItem,
+    canonical,
+    items_named,
+    judgements,
+    longest_item_words,
+    narrative,
+    ratio_named,
+    vocabulary,
+)
 from engine.vocabulary import item as item_named
 
 __all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
@@ -356,6 +365,13 @@ class Question:
     """The scale it asks the answer in ("in USD millions" -> 1e6)."""
     companies: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Document id -> the aliases of its company the question names (filled when parsed against a library)."""
+    judgement: str = ""
+    """The vocabulary's ``[judgements.NAME]`` a yes/no about a quality asks ("capital intensive", "healthy
+    liquidity"): standard ratios decide it; '' for none."""
+    narrative: str = ""
+    """The kind of narrative answer it asks (a ``[narrative.KIND]`` of the vocabulary: "drivers", "parties",
+    "events", "legal", "description"): its answer is the filing's own sentences, quoted; '' when a figure, a
+    count, a ranking or a computed metric answers it."""
     mentions: tuple[tuple[str, int, int, int], ...] = field(default=(), compare=False, hash=False)
     """Where the text names a company of the library: (document id, start, end, length of a possessive "'s"
     after it), so a search within one company's filings can leave its name out (``routing.without_company``)."""
@@ -546,6 +562,25 @@ def _intent(q: Question) -> Intent:
     if q.asks_value or q.measures:
         return Intent.VALUE
     return Intent.PROSE
+
+
+def _narrative(q: Question) -> str:
+    """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
+    its first sentence names, else "description"); a yes/no that names no line item, metric, amount or sign;
+    a "what are ..." that names no line item, no scale, no rounding and no "how much" but a narrative kind ("What
+    are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
+    if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
+        return ""
+    named = next((k.name for k in narrative().kinds if k.asked is not None and k.asked.search(q.first)), "")
+    plain = not q.measures and q.formula is None and q.ratio is None and q.pair is None
+    if q.intent in (Intent.PROSE, Intent.JUDGEMENT):
+        return named or "description"
+    if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and not q.direction:
+        return named or "description"
+    if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
+            {"how", "much"} <= q.words):
+        return named
+    return ""
 
 
 # --- the metric a question defines, names or asks as a share --------------------------------------------
@@ -892,7 +927,9 @@ def _one(text: str) -> Question:
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
         scale=_SCALES[scale.group(1).lower()] if scale else None,
     )
-    return replace(q, intent=_intent(q))
+    q = replace(q, intent=_intent(q))
+    judged = next((j.name for j in judgements().values() if j.asked.search(first)), "") if q.yes_no else ""
+    return replace(q, narrative=_narrative(q), judgement=judged)
 
 
 def _split(text: str) -> list[str]:
@@ -921,7 +958,8 @@ def _inherit(part: Question, before: Question) -> Question:
     if measures is part.measures and asked is part.asked:
         return part
     q = replace(part, measures=measures, asked=asked)
-    return replace(q, intent=_intent(q))
+    q = replace(q, intent=_intent(q))
+    return replace(q, narrative=_narrative(q))
 
 
 def parse(text: str, documents: Sequence[Document] = ()) -> Question:

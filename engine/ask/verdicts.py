@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from engine.ask.cells import CONFIDENT_ROW, Cell, best_cell
+from engine.ask.cells import CONFIDENT_ROW, Cell, best_cell, table_cells
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Decision, Work
-from engine.ask.formulas import Result, is_outflow
-from engine.ask.question import Question
-from engine.periods import matches
+from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value
+from engine.ask.question import Question, measure_of, phrase
+from engine.ask.statements import stems
+from engine.periods import Asked, matches
 from engine.vocabulary import item as vocabulary_item
-from engine.vocabulary import vocabulary
+from engine.vocabulary import judgements, vocabulary
 
 SIGNIFICANT_CHANGE = 0.05
 """A change between the first and the last period reported that a yes/no question about a "significant change"
@@ -268,6 +269,69 @@ class TrendVerdict:
         text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
                 f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
         return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result))
+
+
+def statement_lookup(work: Work) -> Lookup:
+    """A line item's cell for a fiscal year from the tables of the statement that reports it (capex from the cash
+    flow statement, never a balance sheet row that shares its words); of the rows the vocabulary lists for it, the
+    one listed first ("Property, plant and equipment — net" before the gross "Property, plant and equipment" of the
+    same balance sheet). None when no such table has a confident row for the year."""
+
+    def lookup(item: str, year: str) -> Term | None:
+        m = measure_of(item)
+        if m.item is None:
+            return None
+        labels = [phrase(x) for x in m.item.labels]
+        want = Asked(fiscal_year=int(year), quarter=None, months=None, instant=None, years=(int(year),), text=year)
+        found = [c for s in work.sources if s.statement == m.item.statement
+                 for c in table_cells(s, [m], want, s.calendar or work.calendar, stems(item))
+                 if c.row_fit >= CONFIDENT_ROW and c.period_fit > 0.5]
+        if not found:
+            return None
+        rank = {k: i for i, k in reversed(list(enumerate(labels)))}
+        c = min(found, key=lambda c: (rank.get(phrase(c.row), len(labels)), -c.row_fit, -c.period_fit))
+        return Term(item, c.row, c.column, abs(c.value) if is_outflow(item) else c.value, c.marker)
+
+    return lookup
+
+
+class JudgementVerdict:
+    """Yes or No on a quality the vocabulary's ``[judgements]`` decide from standard ratios ("Is 3M a
+    capital-intensive business based on FY2022 data?": capex / revenue and net PP&E / total assets; "healthy
+    liquidity": the current and quick ratios), each computed from the cells of the year asked (the newest the
+    tables show when none); the majority of the ratios found decides, a tie decides nothing. The thresholds and
+    their source are the vocabulary's and are said with the verdict."""
+
+    name = "judgement"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and bool(q.judgement)
+
+    def decide(self, work: Work) -> Decision | None:
+        judged = judgements()[work.question.judgement]
+        year = work.resolution.asked.fiscal_year or (int(y) if (y := newest_year(work.sources, work.calendar,
+                                                                                  work.resolution)) else None)
+        if year is None:
+            return None
+        said, votes, values = [], [], []
+        for ratio in judged.ratios:
+            try:
+                value, shown, terms = evaluate(ratio.formula, str(year), statement_lookup(work))
+            except (LookupError, ValueError, ZeroDivisionError):
+                continue
+            percent = "* 100" in ratio.formula
+            side = "above" if ratio.yes_above else "below"
+            markers = "".join(f"[{m}]" for m in dict.fromkeys(t.marker for t in terms))
+            said.append(f"{ratio.name} FY{year}: {shown} = {shown_value(value, percent)} {markers} (Yes {side} "
+                        f"{ratio.threshold:g}{'%' if percent else ''})")
+            votes.append(ratio.says_yes(value))
+            values.append(value)
+        if not votes or votes.count(True) * 2 == len(votes):
+            return None
+        yes = votes.count(True) * 2 > len(votes)
+        text = f"{_yes(yes)}, by {len(votes)} standard ratio{'s' if len(votes) > 1 else ''}: {'; '.join(said)}. " \
+               f"Thresholds: {judged.source}."
+        return Decision(self.name, text, yes, tuple(values))
 
 
 class Unsuited:

@@ -10,14 +10,11 @@ import numpy as np
 
 from engine.ingest.pdftext import bbox_union, inside
 from engine.pagetext import PageText, Word
+from engine.sentences import ABBREVIATIONS
 
 BBoxT = tuple[float, float, float, float]
 
-_ABBREV = {
-    "inc.", "corp.", "co.", "ltd.", "no.", "nos.", "u.s.", "u.k.", "mr.", "mrs.", "ms.", "dr.", "st.", "vs.",
-    "e.g.", "i.e.", "etc.", "approx.", "jan.", "feb.", "mar.", "apr.", "jun.", "jul.", "aug.", "sep.", "sept.",
-    "oct.", "nov.", "dec.", "fig.", "est.", "l.p.", "n.a.", "s.a.", "plc.", "llc.", "dept.", "avg.", "yr.",
-}
+_ABBREV = ABBREVIATIONS
 _NUMERIC = re.compile(r"^[\(\-\$€£]*[\d.,]+%?[\)]*$|^[—–-]$")
 _END = re.compile(r"[.!?][\"')\]]*$")
 MAX_SENTENCE_CHARS = 1500

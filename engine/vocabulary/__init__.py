@@ -175,3 +175,83 @@ def ratio_named(text: str) -> tuple[str, str] | None:
         if pattern.search(low):
             return name, expr
     return None
+
+
+@dataclass(frozen=True)
+class NarrativeKind:
+    """A kind of narrative answer (``[narrative.NAME]`` in the vocabulary): how a question asks for it and the
+    words of a filing's sentences that answer it."""
+
+    name: str
+    asked: re.Pattern[str] | None
+    """Matches the first sentence of a question that asks for this kind; None for the default kind."""
+    cues: tuple[str, ...]
+    """Phrases (lower case) a sentence answering this kind carries."""
+
+
+@dataclass(frozen=True)
+class Narrative:
+    """The narrative part of the vocabulary."""
+
+    kinds: tuple[NarrativeKind, ...]
+    """In the order they are tried; the last without ``asked`` is the default."""
+    generic: frozenset[str]
+    """Words a summary may use without a quote behind them."""
+
+    def kind(self, name: str) -> NarrativeKind | None:
+        """The kind of that name."""
+        return next((k for k in self.kinds if k.name == name), None)
+
+
+@cache
+def narrative() -> Narrative:
+    """The narrative kinds and the summary's generic words, read once from ``financial.toml``."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["narrative"]
+    kinds = tuple(
+        NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
+                      tuple(c.lower() for c in spec.get("cues", ())))
+        for name, spec in raw.items() if name != "summary"
+    )
+    return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())))
+
+
+@dataclass(frozen=True)
+class JudgementRatio:
+    """One standard ratio that votes on a judgement: Yes on its side of the threshold."""
+
+    name: str
+    formula: str
+    """Over line items, as the vocabulary's ``[ratios]``."""
+    threshold: float
+    yes_above: bool
+    """Yes when the ratio is above ``threshold`` (else when below)."""
+
+    def says_yes(self, value: float) -> bool:
+        """Whether ``value`` votes Yes."""
+        return value > self.threshold if self.yes_above else value < self.threshold
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A yes/no about a quality the vocabulary decides from standard ratios (``[judgements.NAME]``)."""
+
+    name: str
+    asked: re.Pattern[str]
+    source: str
+    """Where the thresholds come from, said with the verdict."""
+    ratios: tuple[JudgementRatio, ...]
+
+
+@cache
+def judgements() -> dict[str, Judgement]:
+    """The judgements, read once from ``financial.toml``, by name."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["judgements"]
+    return {
+        name: Judgement(name, re.compile(spec["asked"], re.I), spec["source"], tuple(
+            JudgementRatio(r["name"], r["formula"], float(r.get("yes_above", r.get("yes_below", 0.0))),
+                           "yes_above" in r)
+            for r in spec["ratios"]))
+        for name, spec in raw.items()
+    }

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, DataTable, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from engine.types import Answer, Evidence
+from engine.types import Answer, Evidence, Quote
 from mfr_tui.evidence import evidence_markers, flagged, mark_flagged, resolved_first, searched_lines, split_stated
 from mfr_tui.keys import bindings
 from mfr_tui.plain import PlainInput, plain, shown
@@ -86,6 +86,28 @@ def checks_text(answer: Answer) -> Text:
     return text
 
 
+def unsupported_text(answer: Answer) -> Text:
+    """The summary's words and numbers that the quotes do not contain, flagged ('' when none)."""
+    if not answer.unsupported or not answer.quotes:
+        return Text()
+    out = Text("⚠ Not in the quoted sentences: ", style="bold black on yellow")
+    out.append(plain(", ".join(answer.unsupported)))
+    out.append(" (the model's summary may add what the filing does not say)", style="yellow")
+    return out
+
+
+def quotes_text(quotes: list[Quote]) -> Text:
+    """The quoted sentences, each in quotation marks with its document, page and source number (as ``Text``: a
+    filing's words are never markup)."""
+    out = Text("Quoted from the filing\n", style="bold")
+    for k, x in enumerate(quotes):
+        out.append(("\n" if k else "") + "“")
+        out.append(plain(x.text))
+        out.append("”")
+        out.append(plain(f"  {x.doc}, p. {x.page} [{x.source}]", style="dim"))
+    return out
+
+
 def stated_text(stated: str, cells: list[dict[str, Any]]) -> Text:
     """The values stated from the resolved cells before the model speaks, each value in bold."""
     out = plain(stated)
@@ -118,7 +140,9 @@ class AskPane(Vertical):
         yield Static(id="ask-status")
         with VerticalScroll(id="answer-scroll"):
             yield Static(id="stated")
+            yield Static(id="quotes")
             yield Markdown(id="answer")
+            yield Static(id="unsupported")
             with Collapsible(title="The model also said (contradicts the code)", collapsed=True, id="contradicted"):
                 yield Static(id="contradicted-text", markup=False)
         yield Static(id="checks")
@@ -141,6 +165,8 @@ class AskPane(Vertical):
         )
         self.query_one("#checks", Static).display = False
         self.query_one("#stated", Static).display = False
+        self.query_one("#quotes", Static).display = False
+        self.query_one("#unsupported", Static).display = False
 
     def on_key(self, event: events.Key) -> None:
         """Typing anywhere in the Q&A view goes to the question box."""
@@ -165,6 +191,8 @@ class AskPane(Vertical):
         self.streamed = ""
         self.set_evidence(None)
         self.show_stated("", [])
+        self.show_quotes([])
+        self.show_unsupported(None)
         self.show_contradicted([])
         self.query_one("#answer-scroll").remove_class("-refused")
         self.query_one("#checks", Static).display = False
@@ -190,6 +218,19 @@ class AskPane(Vertical):
         box.display = bool(stated)
         title = "stated from the filing's cells, then the model" if stated else ""
         self.query_one("#answer-scroll").border_title = title
+
+    def show_quotes(self, quotes: list[Quote]) -> None:
+        """Show a narrative answer's quoted sentences above the model's summary ([] hides them)."""
+        box = self.query_one("#quotes", Static)
+        box.update(quotes_text(quotes) if quotes else "")
+        box.display = bool(quotes)
+
+    def show_unsupported(self, answer: Answer | None) -> None:
+        """Flag below the summary what it says that the quotes do not (hidden when nothing is)."""
+        box = self.query_one("#unsupported", Static)
+        flag = unsupported_text(answer) if answer is not None else Text()
+        box.update(flag)
+        box.display = bool(flag.plain)
 
     def on_resize(self, event: events.Resize) -> None:
         """A short terminal (80x24) lists fewer evidence rows at once, so the answer keeps its lines."""
@@ -228,6 +269,8 @@ class AskPane(Vertical):
         self.answer = answer
         stated, body = split_stated(answer) if not answer.refused else ("", answer.text)
         self.show_stated(stated, answer.cells)
+        self.show_quotes(answer.quotes)
+        self.show_unsupported(None if answer.refused else answer)
         if answer.refused:
             self.query_one("#answer-scroll").add_class("-refused")
             lines = searched_lines(answer.searched) or ["nothing was found above the thresholds"]

@@ -1,0 +1,118 @@
+"""Quoted sentences of narrative answers on dev questions: do they hold the gold evidence, and how soon are they ready.
+
+For each free-text question of an eval report (the questions its scorer read by token overlap) whose filing is in
+the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
+no model; none when the code decides the answer). A quote "holds the key phrase" when it shares a run of
+``SHINGLE`` words with the gold evidence text the dev record carries (the quote is the gold evidence's own
+sentence), or when the quotes together hold at least half of the gold answer's content words. The time is from
+retrieval done to the quotes ready (the embedder on the candidate sentences); the machine is shared unless said
+otherwise.
+
+    python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from common import EVAL, write_json
+
+from mfr_eval.selection import HALVES
+
+SHINGLE = 8
+"""Words in a row a quote must share with the gold evidence text to be that evidence's sentence."""
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in "".join(c.lower() if c.isalnum() else " " for c in text).split() if w]
+
+
+def from_gold(quote: str, evidence: list[str]) -> bool:
+    """Whether the quote shares ``SHINGLE`` words in a row with one of the gold evidence texts."""
+    words = _words(quote)
+    grams = {" ".join(words[i:i + SHINGLE]) for i in range(max(0, len(words) - SHINGLE + 1))}
+    if len(words) < SHINGLE:
+        grams = {" ".join(words)}
+    return any(g in " ".join(_words(ev)) for ev in evidence for g in grams if g)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-dir", required=True, help="a library holding the questions' filings")
+    ap.add_argument("--report", required=True, help="an eval report: its text_overlap questions are measured")
+    ap.add_argument("--half", choices=list(HALVES), help="only this half of the company split")
+    ap.add_argument("--show", action="store_true", help="print each question's quotes")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    os.environ["MFR_DATA_DIR"] = args.data_dir
+
+    from engine import Engine
+    from engine.ask.answer import Answerer
+    from engine.ask.narrative import find_quotes
+    from engine.ask.question import parse
+    from engine.library.lexical import tokenize
+    from engine.settings import Settings
+    from mfr_eval.evaluate import load_records
+
+    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+    free = {q["id"] for q in report["questions"] if q.get("scorer") == "text_overlap" and "@" not in q["id"]}
+    engine = Engine(Settings(data_dir=Path(args.data_dir)))
+    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
+    answerer = Answerer(engine.settings, engine.models)
+    retriever = engine.retriever()
+    embedder = engine.models.embedder()
+    raw = {json.loads(line)["id"]: json.loads(line) for line in (EVAL / "dev.jsonl").open(encoding="utf-8")}
+    rows: list[dict[str, Any]] = []
+    for r in load_records(EVAL / "dev.jsonl", sources=["financebench"], half=args.half):
+        if r.id not in free:
+            continue
+        docs = [by_name[d.stem].id for d in r.docs if d.stem in by_name]
+        if not docs:
+            continue
+        q = parse(r.question, engine.documents())
+        retrieval = retriever.retrieve(q, scope=docs)
+        regions = answerer.regions_of(engine.store, retrieval.evidence)
+        decided = answerer.cells(q, engine.store, retrieval.evidence, regions).decision is not None
+        t0 = time.perf_counter()
+        quotes = [] if decided else find_quotes(q, retrieval.evidence, regions, embedder)  # as the answerer does
+        seconds = time.perf_counter() - t0
+        evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
+        gold_words = set(tokenize(r.answer))
+        quoted = {w for x in quotes for w in tokenize(x.text)}
+        held = bool(quotes) and bool(gold_words) and len(gold_words & quoted) >= len(gold_words) / 2
+        row = {"id": r.id, "question": r.question, "gold": r.answer, "narrative": q.narrative, "decided": decided,
+               "quotes": [x.to_json() for x in quotes], "seconds": round(seconds, 4),
+               "from_gold": any(from_gold(x.text, evidence) for x in quotes), "holds_gold_words": held}
+        row["key_phrase"] = row["from_gold"] or held
+        rows.append(row)
+        if args.show:
+            print(f"--- {r.id} [{q.narrative or 'not narrative'}] key phrase: {row['key_phrase']} "
+                  f"({seconds:.2f}s)\nQ: {r.question[:160]}\nGOLD: {r.answer[:160]}")
+            for x in quotes:
+                print(f"  > {x.text[:220]} ({x.doc} p.{x.page}, {x.score:.2f})")
+    narrative = [x for x in rows if x["narrative"] and not x["decided"]]
+    times = [x["seconds"] for x in narrative]
+    summary = {
+        "selection": {"report": args.report, "half": args.half or ""},
+        "free_text": len(rows),
+        "narrative": len(narrative),
+        "key_phrase_in_quotes": sum(1 for x in rows if x["key_phrase"]),
+        "from_gold_evidence": sum(1 for x in rows if x["from_gold"]),
+        "holds_gold_words": sum(1 for x in rows if x["holds_gold_words"]),
+        "quotes_seconds_p50": round(statistics.median(times), 4) if times else None,
+    }
+    print(summary)
+    path = write_json("bench_quotes", {"summary": summary, "rows": rows}, args.out)
+    print(f"wrote {path}")
+    engine.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,203 @@
+"""Narrative answers an analyst can check: the filing's own sentences first, then a summary made only from them.
+
+A question whose answer is prose (``Question.narrative`` names the kind asked: drivers, parties, events, legal,
+description) gets the 1-4 sentences of its top passages that answer it (``find_quotes``), ranked by the embedder,
+the lexical overlap with the question and the cue words of the kind asked (``[narrative.KIND].cues`` in the
+vocabulary). They are shown at once, each with document and page. The model then writes at most two sentences
+from those quotes alone (``prompt.summary_messages``), and ``unsupported`` lists what the summary says that the
+quotes do not: a number they do not state, a content word (a driver, a party, a product) neither they nor the
+question contain. A flagged summary is shown below the quotes with its flag, never instead of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from engine.ask.checks import REFUSAL
+from engine.ask.prompt import summary_messages
+from engine.ask.question import Question
+from engine.ask.statements import stems
+from engine.library.lexical import STOPWORDS
+from engine.models.protocols import LLM, Embedder, Generation
+from engine.numbers import quantities
+from engine.sentences import split_sentences
+from engine.types import Citation, Evidence, Quote, Region
+from engine.vocabulary import NarrativeKind, narrative
+
+PASSAGES = 8
+"""The top passages (text, in the evidence order) whose sentences are ranked."""
+EMBEDDED = 24
+"""The sentences, best by the lexical and cue scores, that the embedder reads (it is the slow step: each sentence
+is one more pass of the embedder on a shared CPU)."""
+MAX_QUOTES = 4
+"""At most this many sentences are quoted."""
+MARGIN = 0.2
+"""A sentence is quoted when its score is within this much of the best one's (the best is always quoted)."""
+LEXICAL_WEIGHT = 0.5
+"""The share of the question's words a sentence holds, weighted against the embedder's cosine (0-1)."""
+CUE_WEIGHT = 0.08
+"""Per cue phrase of the kind asked that a sentence carries (at most ``MAX_CUES`` count)."""
+MAX_CUES = 2
+OTHER_YEAR = 0.1
+"""Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
+2022): a filing's discussion sets each year's drivers side by side."""
+SAME = 0.8
+"""A sentence sharing more than this share of its words with one already quoted repeats it: not quoted again."""
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+MIN_CHARS, MAX_CHARS = 30, 700
+"""A shorter piece is a heading or a fragment; a longer one a run of text with no sentence end (a table read as
+text): neither is quoted."""
+MIN_WORD_SHARE = 0.55
+"""A sentence whose tokens are less than this share words (the rest numbers) is a table row read as text."""
+_WORDS = re.compile(r"[A-Za-z][A-Za-z&'’-]*|\d[\d,.]*%?")
+_CONTENT = re.compile(r"[A-Za-z][A-Za-z&'’-]{2,}")
+_PREFIX = 6
+"""Two words sharing their first six letters are the same word for the summary check ("acquired",
+"acquisition")."""
+
+
+def _cues(kind: NarrativeKind | None, low: str) -> int:
+    if kind is None:
+        return 0
+    return sum(1 for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low))
+
+
+def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tuple[int, str]]:
+    """(evidence index, sentence) of the top ``PASSAGES`` text passages (a table's description is no quote),
+    each sentence once."""
+    out: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    passages = [i for i, e in enumerate(used)
+                if not (e.region_id in regions and regions[e.region_id].table) and e.modality != "image"][:PASSAGES]
+    for i in passages:
+        for s in split_sentences(used[i].text):
+            key = " ".join(s.lower().split())
+            if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS:
+                continue
+            tokens = _WORDS.findall(s)
+            if len(tokens) < 5 or sum(1 for t in tokens if t[0].isalpha()) < MIN_WORD_SHARE * len(tokens):
+                continue
+            seen.add(key)
+            out.append((i, s))
+    return out
+
+
+def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+    """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
+    question that is not narrative or passages without a sentence). A question of several narrative parts ("What
+    drove the decline, and who are the largest customers?") gets each part's quotes in turn, best first, so a part
+    whose passages hold no answer leaves the others theirs."""
+    narrated = [p for p in q.parts if p.narrative]
+    if len(narrated) > 1:
+        found = [_quotes(p, used, regions, embedder) for p in narrated]
+        out: list[Quote] = []
+        for rank in range(MAX_QUOTES):
+            for quotes in found:
+                if rank < len(quotes) and len(out) < MAX_QUOTES and quotes[rank].text not in {x.text for x in out}:
+                    out.append(quotes[rank])
+        return out
+    return _quotes(q, used, regions, embedder)
+
+
+def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+    """``find_quotes`` of one question (or one part of one)."""
+    if not q.narrative:
+        return []
+    found = candidates(used, regions)
+    if not found:
+        return []
+    kind = narrative().kind(q.narrative)
+    want = q.stems
+    first: list[tuple[float, int, str]] = []
+    for order, (_, s) in enumerate(found):
+        lexical = len(want & stems(s)) / len(want) if want else 0.0
+        cue = min(MAX_CUES, _cues(kind, s.lower()))
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue, order, s))
+    asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
+    if asked:
+        first = [(score - OTHER_YEAR if (named := {int(y) for y in _YEAR.findall(s)}) and not named & asked else score,
+                  order, s) for score, order, s in first]
+    first.sort(key=lambda t: (-t[0], t[1]))
+    first = first[:EMBEDDED]
+    vecs = np.asarray(embedder.embed([q.first or q.text, *(s for _, _, s in first)]), dtype=np.float32)
+    dense = vecs[1:] @ vecs[0]
+    scored = [(float(cos) + score, found[order][0], s) for (score, order, s), cos in zip(first, dense, strict=True)]
+    scored.sort(key=lambda t: -t[0])
+    best = scored[0][0]
+    quotes: list[Quote] = []
+    for score, i, s in scored:
+        if len(quotes) == MAX_QUOTES or score < best - MARGIN:
+            break
+        words = set(s.lower().split())
+        if any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes):
+            continue
+        e = used[i]
+        quotes.append(Quote(text=s, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
+                            region_id=e.region_id, bbox=e.bbox, score=score))
+    return quotes
+
+
+def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
+              cancelled: Callable[[], bool]) -> Generation | None:
+    """The model's summary of the quotes alone (``prompt.summary_messages``); None when it finds no answer in them
+    (the answer is then written from the whole passages, as for any question)."""
+    gen = llm.chat(summary_messages(q, quotes, stated), max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
+    return None if REFUSAL.search(gen.text) or not gen.text.strip() else gen
+
+
+def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
+    """``unsupported`` of an answer's text less what the code ``stated`` before it, the documents' names, the
+    company's aliases and the code's statement counting as supported ([] without quotes)."""
+    if not quotes:
+        return []
+    names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases), stated]
+    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names)
+
+
+def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Sequence[Citation]) -> list[Citation]:
+    """Citations of the quotes' passages that ``cited`` does not hold yet (a quoted passage is a cited one: the
+    evidence list marks it and opens its page)."""
+    have = {c.marker for c in cited}
+    return [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
+                     region_id=x.region_id, chunk_id=x.chunk_id)
+            for x in {x.source: x for x in quotes}.values() if x.source not in have]
+
+
+def _stem(word: str) -> str:
+    w = word.lower().strip("'’-")
+    w = w[:-2] if w.endswith(("'s", "’s")) else w
+    return w[:_PREFIX]
+
+
+def _said(texts: Iterable[str]) -> set[str]:
+    return {_stem(w) for t in texts for w in _CONTENT.findall(t)}
+
+
+def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = ()) -> list[str]:
+    """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
+    content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
+    that neither the quotes, the question nor ``names`` contain (the documents' names, the company's aliases, what
+    the code stated: a computed change the summary may repeat)."""
+    if not summary.strip() or not quotes:
+        return []
+    texts = [*(x.text for x in quotes), q.text, *names]
+    stated = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
+    out: list[str] = []
+    body = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", summary)
+    for v in quantities(body):
+        if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
+            continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
+        if not {round(c, 6) for c in v.candidates()} & stated:
+            out.append(v.raw.strip())
+    known = _said(texts)
+    generic = narrative().generic
+    for w in _CONTENT.findall(body):
+        low = w.lower().strip("'’-")
+        if low in STOPWORDS or low in generic or _stem(w) in known:
+            continue
+        if w not in out:
+            out.append(w)
+    return out

@@ -1,0 +1,313 @@
+"""Narrative answers: the one sentence splitter, the kind a question asks, quotes ranked with the kind's cue words,
+the summary written from the quotes only and checked against them, shown in the CLI before the model's text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fakes_models import FakeEmbedder, FakeLLM
+from test_retrieve_lib import FakeDoc, build_library
+
+from engine.ask.answer import Answerer
+from engine.ask.narrative import find_quotes, unsupported
+from engine.ask.question import Intent, parse
+from engine.sentences import split_sentences
+from engine.types import AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
+from engine.vocabulary import narrative
+
+# --- the sentence splitter ------------------------------------------------------------------------------------
+
+
+def test_sentences_keep_abbreviations_initials_and_decimals() -> None:
+    text = ("In fiscal 2022, we acquired Current Health Ltd. (Current Health), a platform. Sales rose 5.2% due to "
+            "U.S. demand. J. Smith resigned on Jan. 3, 2023!\n\nItem 8.01 Other Events\n• First • Second one")
+    assert split_sentences(text) == [
+        "In fiscal 2022, we acquired Current Health Ltd. (Current Health), a platform.",
+        "Sales rose 5.2% due to U.S. demand.",
+        "J. Smith resigned on Jan. 3, 2023!",
+        "Item 8.01 Other Events",
+        "First",
+        "Second one",
+    ]
+
+
+def test_sentences_are_linear_on_a_long_run() -> None:
+    text = "Word. " * 20000 + "a" * 100000  # no capital after the last stop: one sentence with the run
+    out = split_sentences(text)
+    assert len(out) == 20000 and out[-1].endswith("a")
+
+
+# --- which questions are narrative, and of which kind -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("What drove operating margin change as of FY2022 for 3M?", "drivers"),
+    ("Why did Acme's gross margin fall in fiscal 2023?", "drivers"),
+    ("What were the main reasons behind the decline in free cash flow?", "drivers"),
+    ("Explain what caused the jump in SG&A last year.", "drivers"),
+    ("Who are Acme's largest customers?", "parties"),
+    ("What are the major acquisitions Globex completed in FY2021?", "parties"),
+    ("Which companies did the firm buy during 2020?", "description"),
+    ("What does the 8-K filed in May announce?", "events"),
+    ("Is Acme spinning off any business?", "events"),
+    ("What was the result of the shareholder vote on the board chair proposal?", "events"),
+    ("What is the nature of the legal proceedings against Acme?", "legal"),
+    ("Describe the lawsuits the company faces.", "legal"),
+    ("Describe what the Devices segment sells.", "description"),
+    ("Is Acme a capital-intensive business?", "description"),
+])
+def test_narrative_kind_read_once(text: str, kind: str) -> None:
+    assert parse(text).narrative == kind
+
+
+@pytest.mark.parametrize("text", [
+    "What was Acme's total revenue in FY2023?",
+    "How much did net income grow between FY2021 and FY2022?",
+    "What is the FY2022 gross margin?",
+    "How many stores did Acme operate?",
+    "How much does Acme expect to pay for the separation in USD millions?",
+    "How much does Acme expect to pay to spin off its unit in the future in USD million?",
+    "Did revenue exceed $10 billion in FY2022?",
+    "Among operations, investing and financing, which brought in the most cash in FY2023?",
+])
+def test_figures_counts_and_rankings_are_not_narrative(text: str) -> None:
+    assert parse(text).narrative == ""
+
+
+def test_judgement_question_is_narrative() -> None:
+    q = parse("Does Acme have a healthy liquidity profile?")
+    assert q.intent is Intent.JUDGEMENT and q.narrative
+
+
+def test_cue_words_live_in_the_vocabulary() -> None:
+    kinds = {k.name: k for k in narrative().kinds}
+    assert {"due to", "driven by", "primarily", "as a result of", "offset by"} <= set(kinds["drivers"].cues)
+    assert any(c.startswith("item 5.07") for c in kinds["events"].cues)
+    assert kinds["description"].asked is None and narrative().kinds[-1].name == "description"
+
+
+# --- quotes -------------------------------------------------------------------------------------------------
+
+
+def _evidence(texts: list[str]) -> list[Evidence]:
+    return [Evidence(chunk_id=i + 1, doc_id="acme", doc="ACME_2023_10K", page=10 + i, modality="text", score=0.5,
+                     text=t) for i, t in enumerate(texts)]
+
+
+MDA = [
+    "Acme Widgets annual report. Our principal offices are in Springfield. The board met 12 times in the year.",
+    "Gross margin decreased 1.7 percentage points in 2023, primarily due to higher raw material costs and the "
+    "Belgium plant shutdown, partially offset by selling price increases. Selling expenses were flat.",
+    "Revenue by segment: Cloud 620 Devices 380 Services 234 Total 1,234 620 380 234 1,234 99 88.",
+]
+
+
+def test_quotes_rank_the_driver_sentence_first_with_doc_and_page() -> None:
+    q = parse("What drove the gross margin change in 2023 for Acme?")
+    quotes = find_quotes(q, _evidence(MDA), {}, FakeEmbedder())
+    assert 1 <= len(quotes) <= 4
+    top = quotes[0]
+    assert top.text.startswith("Gross margin decreased 1.7 percentage points") and top.page == 11
+    assert top.source == 2 and top.doc == "ACME_2023_10K"
+    # a table row read as text is never quoted
+    assert not any(x.text.startswith("Revenue by segment") for x in quotes)
+
+
+def test_cue_words_of_the_kind_asked_lift_a_sentence() -> None:
+    plain = "Gross margin in 2023 was lower with higher raw material costs and with inflation."
+    cued = "Gross margin in 2023 was lower, driven by higher raw material costs, as a result of inflation."
+    q = parse("What drove the gross margin change in 2023?")
+    quotes = find_quotes(q, _evidence([plain + " " + cued]), {}, FakeEmbedder())
+    assert quotes[0].text == cued
+
+
+def test_a_figure_question_gets_no_quotes() -> None:
+    assert find_quotes(parse("What was Acme's total revenue in FY2023?"), _evidence(MDA), {}, FakeEmbedder()) == []
+
+
+# --- the summary check --------------------------------------------------------------------------------------
+
+
+QUOTES = [Quote("Gross margin decreased 1.7 percentage points, primarily due to higher raw material costs, "
+                "partially offset by selling price increases.", "ACME_2023_10K", "acme", 11, 2, 2)]
+
+
+def test_a_faithful_summary_is_not_flagged() -> None:
+    q = parse("What drove the gross margin change in 2023?")
+    assert unsupported("Gross margin fell 1.7 percentage points in 2023, mainly due to higher raw material costs, "
+                       "partly offset by price increases [2].", QUOTES, q) == []
+
+
+def test_invented_drivers_and_numbers_are_flagged() -> None:
+    q = parse("What drove the gross margin change in 2023?")
+    flags = unsupported("Gross margin fell 3.4% due to the Russia exit and litigation charges [2].", QUOTES, q)
+    assert "3.4%" in flags and "Russia" in flags and "litigation" in flags
+    assert "Gross" not in flags and "margin" not in flags
+
+
+def test_company_names_and_stated_figures_are_supported() -> None:
+    q = parse("What drove the gross margin change in 2023 for Acme?")
+    flags = unsupported("Acme Widgets' gross margin went from 40.0% to 38.3%, due to raw material costs [2].", QUOTES,
+                        q, names=["ACME_2023_10K", "Acme Widgets", "FY2022: 40.0%; FY2023: 38.3%"])
+    assert flags == []
+
+
+# --- end to end: the answerer with a fake model -------------------------------------------------------------
+
+
+def _drivers_library(tmp_path: Path, llm: FakeLLM):  # type: ignore[no-untyped-def]
+    return build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                            "FY2023", [("text", 1, "Acme Widgets annual report fiscal year 2023"),
+                                                       ("text", 7, MDA[1])])], llm=llm)
+
+
+def test_answer_quotes_first_then_a_summary_from_the_quotes_only(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Gross margin fell due to higher raw material costs and the Russia exit [1].")
+    lib = _drivers_library(tmp_path, llm)
+    events = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                             lib.retriever(), scope=["acme2023aaaa"]))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("QuotesFound") < kinds.index("TokenStreamed")
+    quotes = next(e for e in events if isinstance(e, QuotesFound)).quotes
+    assert quotes and quotes[0].page == 7
+    # the model saw the quoted sentences, fenced, and not the rest of the passages
+    user = llm.prompts[0][-1].content
+    assert "<source>" in user and quotes[0].text in user and "annual report fiscal year 2023" not in user
+    assert "at most two sentences" in user
+    a = events[-1].answer
+    assert isinstance(events[-1], AnswerFinished) and a.quotes == quotes
+    assert "Russia" in a.unsupported and "raw" not in a.unsupported
+    assert any(c.page == 7 for c in a.citations)
+    assert "quotes" in a.to_json() and a.to_json()["unsupported"] == a.unsupported
+    assert any(isinstance(e, TokenStreamed) for e in events)
+    assert "quotes" in a.timings and a.summarised
+
+
+def test_cli_prints_the_quotes_before_the_summary_and_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from mfr_tui.cli import quoted
+
+    x = QUOTES[0]
+    printed = quoted([x])
+    assert printed.index(x.text) < printed.index("Answer:")
+    assert "(ACME_2023_10K, p. 11) [2]" in printed
+    assert quoted([]) == ""
+    assert json.loads(json.dumps(x.to_json()))["page"] == 11 and Quote.from_json(x.to_json()) == x
+
+
+def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_quotes(tmp_path: Path) -> None:
+    def reply(msgs):  # type: ignore[no-untyped-def]
+        if "at most two sentences" in msgs[-1].content:
+            return "Insufficient information: the quotes do not say."
+        return "Raw material costs rose [1]; the Belgium shutdown cost money."
+
+    llm = FakeLLM(reply)
+    lib = _drivers_library(tmp_path, llm)
+    a = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                        lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    assert len(llm.prompts) == 2 and "<source>" in llm.prompts[1][-1].content
+    assert not a.refused and a.quotes and a.text.startswith("Raw material costs rose")
+    assert a.unsupported == [] and not a.summarised  # the passages' answer is checked as any answer is
+
+
+# --- judgements decided by standard ratios -------------------------------------------------------------------
+
+
+def _sources(*tables):  # type: ignore[no-untyped-def]
+    from engine.ask.cells import TableSource
+
+    return [TableSource(m, t) for m, t in enumerate(tables, 1)]
+
+
+def test_capital_intensity_is_decided_by_capex_and_fixed_assets_from_their_own_statements() -> None:
+    from asking import decided
+    from test_formulas import CASH, INCOME, table
+
+    from engine.ask.verdicts import JudgementVerdict
+
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+        "Property, plant and equipment": [9000.0, 8800.0],  # gross, printed above the net line
+        "Less: Accumulated depreciation": [-8747.0, -8518.0],
+        "Property, plant and equipment — net": [253.0, 282.0],
+        "Total assets": [19845.0, 17890.0],
+    })
+    text = decided(JudgementVerdict(), "Is Activision a capital-intensive business based on FY2019 data?",
+                   _sources(INCOME, balance, CASH))
+    assert text.startswith("No, by 2 standard ratios")
+    assert "116 / 6,489 * 100 = 1.79%" in text and "253 / 19,845 * 100 = 1.27%" in text
+    assert "Thresholds: conventions" in text  # the thresholds' source is said with them
+    # the same question worded otherwise reads the same
+    assert decided(JudgementVerdict(), "Based on FY2019, would you call Activision capital intensive?",
+                   _sources(INCOME, balance, CASH)).startswith("No")
+
+
+def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_tie() -> None:
+    from asking import decided
+    from test_formulas import BALANCE, table
+
+    from engine.ask.verdicts import JudgementVerdict
+
+    text = decided(JudgementVerdict(), "Does Activision have a healthy liquidity profile as of FY2019?",
+                   _sources(BALANCE))
+    assert text.startswith("Yes, by 2 standard ratios") and "current ratio FY2019: 7,292 / 3,342" in text
+    tight = table("Consolidated Balance Sheets", ["December 31, 2019"], {
+        "Inventories": [3000.0], "Total current assets": [4000.0], "Total current liabilities": [3500.0]})
+    assert decided(JudgementVerdict(), "Is the company's liquidity healthy in FY2019?", _sources(tight)) == ""
+
+
+def test_a_judgement_the_vocabulary_does_not_know_is_not_decided() -> None:
+    assert parse("Is Acme a sustainable business?").judgement == ""
+    assert parse("Is Acme capital intensive?").judgement == "capital intensive"
+
+
+def test_quotes_reach_the_tui_as_text_never_markup() -> None:
+    from engine.types import Answer
+    from mfr_tui.widgets.ask import quotes_text, unsupported_text
+
+    hostile = Quote("Revenue rose [bold red]due to[/] [@click=app.quit]pricing\x1b[2J.", "ACME_10K", "acme", 4, 1, 1)
+    text = quotes_text([hostile])
+    assert "[bold red]due to[/]" in text.plain and "[@click=app.quit]" in text.plain and "\x1b" not in text.plain
+    assert "ACME_10K, p. 4 [1]" in text.plain
+    flag = unsupported_text(Answer("q", "s", [], "text", quotes=[hostile], unsupported=["[blink]Russia"]))
+    assert "[blink]Russia" in flag.plain
+    assert unsupported_text(Answer("q", "s", [], "text")).plain == ""
+
+
+def test_each_narrative_part_gets_its_quotes() -> None:
+    passages = _evidence([
+        MDA[1],
+        "Our largest customer, Globex Retail, accounted for 14% of net sales. Shipping volumes were steady.",
+        "The board met twelve times. Our offices are leased. Our fiscal year ends in December.",
+    ])
+    q = parse("What drove the gross margin change in 2023, and who is Acme's largest customer?")
+    assert len(q.parts) == 2 and [p.narrative for p in q.parts] == ["drivers", "parties"]
+    quotes = find_quotes(q, passages, {}, FakeEmbedder())
+    said = [x.text for x in quotes]
+    assert any(s.startswith("Gross margin decreased") for s in said)
+    assert any("Globex Retail" in s for s in said)
+
+
+def test_a_code_decision_is_answered_without_quotes(tmp_path: Path) -> None:
+    from test_formulas import CASH, INCOME, table
+
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+        "Property and equipment, net": [253.0, 282.0], "Total assets": [19845.0, 17890.0]})
+    text = [("text", 7, "Capital spending was primarily due to data center investments. The business is asset light.")]
+    tables = [("table", 3, "Consolidated Statements of Operations", INCOME),
+              ("table", 4, "Consolidated Balance Sheets", balance),
+              ("table", 5, "Consolidated Statements of Cash Flows", CASH)]
+    q = "Is Activision a capital-intensive business based on FY2019 data?"
+
+    def ask(chunks):  # type: ignore[no-untyped-def]
+        lib = build_library(tmp_path / str(len(chunks)), [FakeDoc("atvi2019aaaa", "ATVI_2019_10K", "Activision",
+                                                                  "10-K", "FY2019", chunks)], llm=FakeLLM())
+        return list(Answerer(lib.settings, lib.models).answer(q, lib.retriever(), scope=["atvi2019aaaa"]))
+
+    decided = ask(text + tables)
+    a = decided[-1].answer
+    assert a.extractive.startswith("No, by 2 standard ratios")
+    assert a.quotes == [] and not any(isinstance(e, QuotesFound) for e in decided)
+    undecided = ask(text)  # no statement to decide it: the filing's sentences are quoted
+    assert undecided[-1].answer.quotes and any(isinstance(e, QuotesFound) for e in undecided)
