@@ -61,7 +61,7 @@ def main() -> int:
     assert path is not None
     t0 = time.perf_counter()
     inproc_llm = LlamaLLM.load(path, name=llm_cfg.packaged or path.stem, n_ctx=int(llm_cfg.option("n_ctx", 4096)),
-                               n_threads=settings.n_threads, n_threads_batch=settings.n_threads)
+                               n_threads=served.budget.llm, n_threads_batch=served.budget.llm)
     load_inproc = time.perf_counter() - t0
     shared = {role: served.get(role) for role in ("embedder", "reranker", "vision", "detector", "ocr")}
     engines = {
