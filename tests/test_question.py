@@ -415,3 +415,27 @@ def test_how_a_question_was_read_is_one_line_a_reader_can_check(text: str, readi
 def test_the_reading_names_the_companies_of_the_library_the_question_names() -> None:
     assert parse("What was Acme's revenue in fiscal 2022?", _filings()).reading() == (
         "value · revenue · fiscal 2022 · Acme")
+
+
+def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded() -> None:
+    from asking import resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import _arithmetic, one_voice
+    from engine.ask.decisions import Decision
+
+    assert _arithmetic("The FCF is $3,215.40 - $460.80 = $3,215.40 million.").endswith("does not hold (2,754.6)")
+    for holds in ("FCF is $3,676.2 - $460.8 = $3,215.4 million.", "$1.2 billion + $300 million = $1.5 billion",
+                  "Average = ($25,309 + $34,616) / 2 = $30,008 million", "It fell 20.84% - 19.10% = 1.74%"):
+        assert _arithmetic(holds) == "", holds
+    income = table("Consolidated Statements of Cash Flows", ["2023"], {"Net sales": [100.0]})
+    ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
+    pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",
+                    figures=(1824e6, -962e6, -1806e6))
+    res = resolve(ranked, [TableSource(1, income)])
+    listed = one_voice("Among operations, investing, and financing activities, investing activities brought in the "
+                       "most cash flow [1].", ranked, pick, None, res, None, stated=False)
+    assert listed.folded and "picks investing" in listed.folded[0]
+    after = one_voice("The most cash came from operations [1].", ranked, pick, None, res, None, stated=False)
+    assert after.folded == []

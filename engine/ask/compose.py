@@ -18,7 +18,7 @@ from engine.ask.checks import REFUSAL, answer_numbers, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
-from engine.numbers import quantities, same_number
+from engine.numbers import Quantity, quantities, same_number
 from engine.periods import Calendar, column_period
 from engine.types import Retrieval
 from engine.vocabulary import canonical
@@ -255,9 +255,43 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
     if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
         return ""
-    said = [n for n in question.ranking.names if _names(sentence, n.split()[0])]
-    if said and decision.choice not in said:
-        return f"picks {said[0]}; the code found {decision.choice}"
+    # the pick is the item named last before the superlative ("Among operations, investing and financing,
+    # investing brought in the most"), else the first named after it ("the most came from operations")
+    low, most = sentence.lower(), _SUPERLATIVE.search(sentence)
+    assert most is not None
+    spots = sorted((m.start(), n) for n in question.ranking.names
+                   for m in re.finditer(rf"(?<![a-z]){re.escape(n.split()[0].lower())}(?![a-z])", low))
+    before = [n for at, n in spots if at < most.start()]
+    pick = before[-1] if before else next((n for at, n in spots if at > most.start()), "")
+    if pick and pick != decision.choice:
+        return f"picks {pick}; the code found {decision.choice}"
+    return ""
+
+
+def _arithmetic(sentence: str) -> str:
+    """Why a sum or difference the model wrote out does not hold ("$3,215.40 - $460.80 = $3,215.40"); ''
+    otherwise. Only plain runs count ("a + b - c = d"); a parenthesised or divided expression is left alone. A
+    scale word written once ("$3,676.2 - $460.8 = $3,215.4 million") is the run's."""
+    said = answer_numbers(sentence)
+    run: list[tuple[str, Quantity]] = []  # (operator before it, figure) joined by + or -
+    for a, b in zip(said, said[1:], strict=False):
+        between = sentence[a.end:b.start].strip()
+        if not run:
+            run = [("+", a)]
+        if not between and b.raw.lstrip()[:1] in {"-", "−"}:
+            between = "-"  # "- $460.80" read as one negative figure
+        if between in {"+", "-", "−"}:
+            run.append((between, b))
+            continue
+        if between == "=" and len(run) > 1:
+            scales = {q.scale for _, q in run} | {b.scale}
+            one_scale = not (1.0 in scales and len(scales) > 1)  # else a scale word written once is the run's
+            total = sum((1 if op == "+" else -1) * abs(q.value) * (q.scale if one_scale else 1) for op, q in run)
+            result = b.value * (b.scale if one_scale else 1)
+            if abs(total - result) > max(0.01, 0.005 * abs(result)):
+                shown = " ".join(sentence[run[0][1].start:b.end].split())
+                return f"{shown} does not hold ({fmt(total / (b.scale if one_scale else 1))})"
+        run = []
     return ""
 
 
@@ -299,8 +333,12 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         main.append(computation.result)
         support = [(t.value, name) for t in computation.cells for name in (t.item, t.label)]
         support += [(x, "") for x in computation.steps]  # an average or derived total: whatever the sentence calls it
-    if stated:
+    if stated and computation is None:
         main += [v for c in res.cells for v in (c.value, c.amount)]
+    elif stated:
+        # under a computed metric the stated cells are its inputs: quoting one does not vouch for the sentence
+        # ("COGS $94,943 million / inventory $12,483 million = 7.6" under a computed 2.72)
+        support += [(v, c.row) for c in res.cells for v in (c.value, c.amount)]
     names = [n for m in question.measures for n in m.names] + ([question.ratio[0]] if question.ratio else [])
     ends = (computation.ends if computation is not None else None) or (decision.ends if decision else None)
     rows = _term_rows(computation)
@@ -317,7 +355,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _term_for_another_year(sentence, rows))
         if not why:
-            why = _own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
+            why = (_own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
+                   or _arithmetic(sentence))
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})
