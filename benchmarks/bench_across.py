@@ -13,14 +13,13 @@ model's sentence can only add figures to this text, so the score is what the ful
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from common import EVAL, write_json
+from common import EVAL, open_library, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,20 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="store_true", help="print each question's stated table")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
-    os.environ["MFR_DATA_DIR"] = args.data_dir
 
-    from engine import Engine
     from engine.ask.across import work_across
-    from engine.ask.answer import Answerer
     from engine.ask.question import parse
-    from engine.settings import Settings
     from mfr_eval.evaluate import load_records
     from mfr_eval.scoring import score_answer
 
-    engine = Engine(Settings(data_dir=Path(args.data_dir)))
-    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
-    answerer = Answerer(engine.settings, engine.models)
-    retriever = engine.retriever()
+    engine, answerer, retriever, by_name = open_library(args.data_dir)
     rows: list[dict[str, Any]] = []
     for r in load_records(Path(args.qa), Path(args.root)):
         names = [d.stem for d in r.docs]

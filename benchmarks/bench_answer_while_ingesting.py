@@ -34,17 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import EVAL, ROOT, dev_records, write_json
-
-
-def page_count(path: Path) -> int:
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return len(pdf)
-    finally:
-        pdf.close()
+from common import EVAL, ROOT, dev_records, page_count, write_json
 
 
 def pick(eval_dir: Path, n_questions: int, n_ingest: int, max_ingest_pages: int) -> tuple[list[dict[str, Any]],

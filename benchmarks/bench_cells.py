@@ -16,14 +16,12 @@ company split (mfr_eval/README.md).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-from common import EVAL, write_json
+from common import EVAL, open_library, write_json
 
 from mfr_eval.selection import HALVES
 
@@ -38,19 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--half", choices=list(HALVES), help="only this half of the company split")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
-    os.environ["MFR_DATA_DIR"] = args.data_dir
 
-    from engine import Engine
-    from engine.ask.answer import Answerer
     from engine.ask.question import parse
-    from engine.settings import Settings
     from mfr_eval.evaluate import load_records
     from mfr_eval.scoring import is_numeric_answer, score_answer
 
-    engine = Engine(Settings(data_dir=Path(args.data_dir)))
-    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
-    answerer = Answerer(engine.settings, engine.models)
-    retriever = engine.retriever()
+    engine, answerer, retriever, by_name = open_library(args.data_dir)
     rows: list[dict[str, Any]] = []
     tally: Counter[str] = Counter()
     records = load_records(EVAL / "dev.jsonl", sources=[args.source], paraphrases=args.paraphrases, half=args.half)

@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from common import EVAL, dev_pdfs, peak_rss_mb, write_json
+from common import EVAL, dev_pdfs, page_count, peak_rss_mb, write_json
 
 
 def cpu_seconds() -> float:
@@ -41,15 +41,6 @@ def pdfplumber_pass(files: list[Path]) -> tuple[float, int]:
                 pages += 1
     return time.perf_counter() - t0, pages
 
-
-def page_count(path: Path) -> int:
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return len(pdf)
-    finally:
-        pdf.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-from common import EVAL, write_json
+from common import EVAL, open_library, write_json
 
 from mfr_eval.selection import HALVES
 
@@ -50,22 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="store_true", help="print each question's quotes")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
-    os.environ["MFR_DATA_DIR"] = args.data_dir
 
-    from engine import Engine
-    from engine.ask.answer import Answerer
     from engine.ask.narrative import find_quotes
     from engine.ask.question import parse
     from engine.library.lexical import tokenize
-    from engine.settings import Settings
     from mfr_eval.evaluate import load_records
 
     report = json.loads(Path(args.report).read_text(encoding="utf-8"))
     free = {q["id"] for q in report["questions"] if q.get("scorer") == "text_overlap" and "@" not in q["id"]}
-    engine = Engine(Settings(data_dir=Path(args.data_dir)))
-    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
-    answerer = Answerer(engine.settings, engine.models)
-    retriever = engine.retriever()
+    engine, answerer, retriever, by_name = open_library(args.data_dir)
     embedder = engine.models.embedder()
     raw = {json.loads(line)["id"]: json.loads(line) for line in (EVAL / "dev.jsonl").open(encoding="utf-8")}
     rows: list[dict[str, Any]] = []

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -44,6 +45,39 @@ def dev_records(eval_dir: Path = EVAL) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def page_count(path: Path) -> int:
+    """Pages of a PDF (pypdfium2, without reading them)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return len(pdf)
+    finally:
+        pdf.close()
+
+
+class Library(NamedTuple):
+    """An existing library opened for a benchmark that drives the answerer's steps itself."""
+
+    engine: Any
+    answerer: Any
+    retriever: Any
+    by_name: dict[str, Any]
+    """Ready (or partly ingested) documents by name."""
+
+
+def open_library(data_dir: str) -> Library:
+    """Open the library in ``data_dir`` (also made ``MFR_DATA_DIR``, for anything the engine starts)."""
+    os.environ["MFR_DATA_DIR"] = data_dir
+    from engine import Engine
+    from engine.ask.answer import Answerer
+    from engine.settings import Settings
+
+    engine = Engine(Settings(data_dir=Path(data_dir)))
+    by_name = {d.name: d for d in engine.documents() if d.status in {"ready", "partial"}}
+    return Library(engine, Answerer(engine.settings, engine.models), engine.retriever(), by_name)
 
 
 def dev_pdfs(eval_dir: Path = EVAL, sources: list[str] | None = None) -> list[Path]:

@@ -15,24 +15,22 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from common import EVAL, dev_records
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report", help="a report of `mfr-tui eval` (answers, not retrieval only)")
     ap.add_argument("--show", action="store_true", help="print each question whose verdict changed")
-    ap.add_argument("--qa-file", default="../shared/data/eval/dev.jsonl",
-                    help="the question file the report was made from (for each question's company)")
+    ap.add_argument("--eval", type=Path, default=EVAL,
+                    help="the dev set folder the report was made from (for each question's company)")
     args = ap.parse_args(argv)
 
     from mfr_eval.scoring import score_answer
     from mfr_eval.selection import half_of
 
     report = json.loads(Path(args.report).read_text(encoding="utf-8"))
-    groups = {}
-    for line in Path(args.qa_file).read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            rec = json.loads(line)
-            groups[rec["id"]] = rec.get("group") or rec["id"]
+    groups = {rec["id"]: rec.get("group") or rec["id"] for rec in dev_records(args.eval)}
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
     count: Counter[str] = Counter()
