@@ -723,7 +723,7 @@ def definition(question: str) -> tuple[str, str] | None:
     """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
     named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
     A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
-    years = re.findall(r"(?:19|20)\d{2}", question)
+    years = _YEAR_IN.findall(question)
     year = max(years) if years else ""
     # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
     m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|,\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question,
