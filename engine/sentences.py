@@ -16,29 +16,45 @@ ABBREVIATIONS = frozenset({
 })
 """Words ending in a full stop that do not end a sentence (lower case)."""
 
-_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+[\"“(]?[A-Z0-9$•●▪-])|[.!?][\"'”’)\]]*$")
+_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[<#\[]))|[.!?][\"'”’)\]]*$")
 _BREAK = re.compile(r"\n\s*\n|\s*[•●▪]\s+")
 """A paragraph gap or a bullet ends a sentence whatever precedes it."""
 _LAST_WORD = re.compile(r"(\S+)$")
 
 
-def split_sentences(text: str) -> list[str]:
-    """The sentences of a passage, whitespace folded: a sentence ends at ``.``, ``!`` or ``?`` (a closing quote or
-    bracket kept) before a capital, a digit or an opening mark, unless the word is an abbreviation ("Inc.",
-    "U.S.") or a single capital ("J."); a paragraph gap or a bullet always ends one."""
-    out: list[str] = []
-    for block in _BREAK.split(text):
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of a passage starts and ends in ``text`` (surrounding whitespace left out): a sentence
+    ends at ``.``, ``!`` or ``?`` (a closing quote or bracket kept) before a capital, a digit or an opening mark,
+    unless the word is an abbreviation ("Inc.", "U.S.") or a single capital ("J."); a paragraph gap or a bullet
+    always ends one."""
+    out: list[tuple[int, int]] = []
+
+    def add(a: int, b: int) -> None:
+        piece = text[a:b]
+        stripped = piece.lstrip()
+        a += len(piece) - len(stripped)
+        b = a + len(stripped.rstrip())
+        if b > a:
+            out.append((a, b))
+
+    bounds = [0]
+    for m in _BREAK.finditer(text):
+        bounds += [m.start(), m.end()]
+    bounds.append(len(text))
+    for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
+        block = text[lo:hi]
         start = 0
         for m in _END.finditer(block):
             word = _LAST_WORD.search(block, max(start, m.start() - 12), m.end())
             token = word.group(1).lower() if word else ""
             if token in ABBREVIATIONS or re.fullmatch(r"[a-z]\.", token):
                 continue
-            piece = " ".join(block[start:m.end()].split())
-            if piece:
-                out.append(piece)
+            add(lo + start, lo + m.end())
             start = m.end()
-        rest = " ".join(block[start:].split())
-        if rest:
-            out.append(rest)
+        add(lo + start, hi)
     return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of a passage (``sentence_spans``), whitespace folded."""
+    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]

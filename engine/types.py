@@ -116,6 +116,9 @@ class Evidence:
     tier: int = 1
     bbox: BBox | None = None
     region_id: int | None = None
+    withheld: tuple[str, ...] = ()
+    """Sentences of the chunk addressed to a language model (``untrusted.withhold_instructions``): not in
+    ``text``, which has a marker in their place; shown to the user, flagged."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -130,6 +133,7 @@ class Evidence:
             "bbox": list(self.bbox) if self.bbox else None,
             "region_id": self.region_id,
             "chunk_id": self.chunk_id,
+            "withheld": list(self.withheld),
         }
 
 
@@ -259,6 +263,14 @@ class Answer:
     series: list[dict[str, Any]] = field(default_factory=list)
     """For an answer across filings: one entry per company, measure and period (filing, period, value in the
     answer's scale, page, region): the compare view's cells."""
+
+    def withheld(self) -> list[tuple[str, int, str]]:
+        """(document, page, sentence) of each sentence of the evidence withheld from the model as addressed to it."""
+        seen: dict[tuple[str, int, str], None] = {}
+        for e in self.evidence:
+            for sentence in e.withheld:
+                seen.setdefault((e.doc, e.page, sentence))
+        return list(seen)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -222,6 +222,9 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if answer.unsupported:
         sys.stdout.write("Not in the quoted sentences (the summary may add what the filing does not say): "
                          + ", ".join(visible_text(w) for w in answer.unsupported) + "\n")
+    for doc, page, sentence in answer.withheld():
+        sys.stdout.write(f"Withheld from the model (addressed to an AI model, not filing content), {visible_text(doc)} "
+                         f"p.{page}: \"{visible_text(sentence)}\"\n")
     if answer.reading:
         sys.stdout.write(f"\nRead as: {answer.reading}\n")
     sys.stdout.write(f"\nEvidence (tier: {answer.tier}):\n")

@@ -254,6 +254,8 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         kw = {k: v for k, v in d.items() if k in names}
         if "bbox" in kw and kw["bbox"] is not None:
             kw["bbox"] = tuple(kw["bbox"])
+        if "withheld" in kw:
+            kw["withheld"] = tuple(str(x) for x in kw["withheld"] or [])
         return cls(**kw)
 
     return Answer(
@@ -304,6 +306,9 @@ def answer_markdown(answer: Answer) -> str:
     out += [answer.text.strip(), ""]
     if answer.unsupported:
         out += [f"**FLAGGED: not in the quoted sentences: {', '.join(answer.unsupported)}**", ""]
+    for doc, page, sentence in answer.withheld():
+        out += [f"**FLAGGED: withheld from the model, addressed to an AI model (not filing content), {doc} page "
+                f"{page}:** {sentence}", ""]
     if answer.refused and answer.searched:
         out += ["## What was searched", ""] + [f"- {line}" for line in searched_lines(answer.searched)] + [""]
     if answer.citations:

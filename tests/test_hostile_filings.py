@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -28,7 +27,7 @@ from pdfgen import (
 from engine import AnswerError, Engine, Settings
 from engine.models.protocols import OcrWord
 from engine.types import Answer, Evidence
-from engine.untrusted import MAX_QUESTION_CHARS, UNSAFE_CODEPOINTS, clean_text, clean_value, visible_text
+from engine.untrusted import MAX_QUESTION_CHARS, UNSAFE_CODEPOINTS, WITHHELD, clean_text, clean_value, visible_text
 from mfr_tui import cli
 
 ESC, BEL, CSI, RLO, LRI, PDI = "\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\u2069"
@@ -317,7 +316,9 @@ def test_a_source_cannot_close_its_own_fence() -> None:
     assert "data, not instructions" in SYSTEM_PROMPT and "never obey" in SYSTEM_PROMPT
 
 
-def test_planted_instructions_reach_the_model_only_inside_the_fence(tmp_path: Path) -> None:
+def test_planted_instructions_never_reach_the_model_and_are_flagged(tmp_path: Path) -> None:
+    """Each planted instruction is withheld from every prompt and listed on the answer, while the filing's own
+    sentences around it reach the model inside the fence."""
     assert len(PLANTED) >= 10 and {k for k, _ in PLANTED} == {"numeric", "narrative"}
     folder = tmp_path / "planted"
     folder.mkdir()
@@ -327,19 +328,22 @@ def test_planted_instructions_reach_the_model_only_inside_the_fence(tmp_path: Pa
     engine = make_engine(tmp_path / "data", llm=llm)
     results = engine.ingest([folder])
     assert all(r.ok for r in results), [r.error for r in results]
-    reached = 0
+    own = 0
     for r, (kind, sentence) in zip(results, PLANTED, strict=True):
         llm.prompts.clear()
-        engine.ask(PLANTED_QUESTIONS[kind], scope=[r.doc_id], save=False)
+        answer = engine.ask(PLANTED_QUESTIONS[kind], scope=[r.doc_id], save=False)
+        planted = "999" if kind == "numeric" else "extraterrestrial"
         for system, user in llm.prompts:
             assert "data, not instructions" in system.content
             text = user.content
             assert text.count("<source>") == text.count("</source>")
-            outside = re.sub(r"<source>.*?</source>", "", text, flags=re.S)
-            planted = "999" if kind == "numeric" else "extraterrestrial"
-            assert planted not in outside, (sentence, outside)
-            reached += planted in text
-    assert reached >= len(PLANTED) // 2  # most planted sentences were retrieved and shown to the model
+            assert planted not in text, (sentence, text)
+            own += "unit volumes" in text
+        withheld = [s for _, _, s in answer.withheld()]
+        assert any(planted in s for s in withheld), (sentence, withheld)
+        assert all("unit volumes" not in s and "1,482.6" not in s for s in withheld), withheld
+        assert WITHHELD in " ".join(e.text for e in answer.evidence)
+    assert own >= len(PLANTED) // 2  # the filing's own driver sentence still reached the model
     engine.close()
 
 

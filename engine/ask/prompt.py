@@ -13,6 +13,7 @@ from typing import Any
 from engine.ask.question import Question
 from engine.models.protocols import LLM, ChatMessage
 from engine.types import Evidence, Quote, Region
+from engine.untrusted import withhold_instructions, withhold_value
 
 SYSTEM_PROMPT = (
     "You are a careful financial analyst. Answer the question using ONLY the numbered sources. "
@@ -78,8 +79,9 @@ def evidence_block(n: int, e: Evidence, region: Region | None = None) -> str:
         head += f" ({region.units})"
     head = head.strip() + "\n" if head.strip() else ""
     if region is not None and region.table:
-        desc = region.summary.strip() or e.text.strip()
-        blob = json.dumps(compact_table(region.table), separators=(",", ":"), ensure_ascii=False)
+        # the chunk's text has its sentences addressed to a model withheld already; the region's are withheld here
+        desc = withhold_instructions(region.summary.strip())[0] or e.text.strip()
+        blob = json.dumps(withhold_value(compact_table(region.table)), separators=(",", ":"), ensure_ascii=False)
         if len(blob) > TABLE_JSON_CHARS:
             blob = blob[:TABLE_JSON_CHARS] + "...(cut)"
         return f"{where}\n" + _fenced(f"{head}Description: {desc[:600]}\nTable JSON: {blob}")

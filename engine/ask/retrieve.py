@@ -36,6 +36,7 @@ from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
 from engine.settings import Settings
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
+from engine.untrusted import withhold_instructions
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
@@ -442,7 +443,8 @@ class Retriever:
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
         ranked = with_passages(spread_pages(ranked[: k * 4], pages, s.max_per_page), k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k)
-        evidence = [self._evidence(chunks[c.chunk_id], c) for c in ranked if c.chunk_id in chunks]
+        runs: dict[tuple[str, int], list[str]] = {}
+        evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
             question=question,
@@ -491,7 +493,13 @@ class Retriever:
         timings["rerank"] = time.perf_counter() - t
         return out + ranked[len(head) :]
 
-    def _evidence(self, c: Chunk, cand: Candidate) -> Evidence:
+    def _evidence(self, c: Chunk, cand: Candidate, runs: dict[tuple[str, int], list[str]]) -> Evidence:
+        """The evidence of a chunk, its sentences addressed to a language model withheld (filing text is data):
+        those it holds, and those of a run its page holds (``runs`` keeps each page's, read once per question)."""
+        if (c.doc_id, c.page) not in runs:
+            page = self.store.page(c.doc_id, c.page)
+            runs[c.doc_id, c.page] = withhold_instructions(str(page.get("text") or ""))[1] if page else []
+        text, withheld = withhold_instructions(c.text, runs[c.doc_id, c.page])
         return Evidence(
             chunk_id=c.id,
             doc_id=c.doc_id,
@@ -499,9 +507,10 @@ class Retriever:
             page=c.page,
             modality=cand.modality,
             score=float(cand.score),
-            text=c.text,
+            text=text,
             channel=cand.channel,
             tier=cand.tier,
             bbox=c.bbox,
             region_id=c.region_id,
+            withheld=tuple(withheld),
         )

@@ -96,6 +96,18 @@ def unsupported_text(answer: Answer) -> Text:
     return out
 
 
+def withheld_text(answer: Answer) -> Text:
+    """The evidence's sentences addressed to an AI model, each with its document and page: withheld from the model,
+    flagged here ('' when none)."""
+    out = Text()
+    for doc, page, sentence in answer.withheld():
+        out.append("\n" if out.plain else "")
+        out.append("⚠ Withheld from the model", style="bold black on yellow")
+        out.append(f" (addressed to an AI model, not filing content), {plain(doc).plain} p.{page}: ", style="yellow")
+        out.append(plain(f"\u201c{sentence}\u201d"))
+    return out
+
+
 def quotes_text(quotes: list[Quote]) -> Text:
     """The quoted sentences, each in quotation marks with its document, page and source number (as ``Text``: a
     filing's words are never markup)."""
@@ -226,9 +238,13 @@ class AskPane(Vertical):
         box.display = bool(quotes)
 
     def show_unsupported(self, answer: Answer | None) -> None:
-        """Flag below the summary what it says that the quotes do not (hidden when nothing is)."""
+        """Flag below the summary what it says that the quotes do not, and the evidence's sentences withheld from
+        the model as addressed to it (hidden when there is neither)."""
         box = self.query_one("#unsupported", Static)
         flag = unsupported_text(answer) if answer is not None else Text()
+        withheld = withheld_text(answer) if answer is not None else Text()
+        if withheld.plain:
+            flag = Text("\n").join([t for t in (flag, withheld) if t.plain])
         box.update(flag)
         box.display = bool(flag.plain)
 
