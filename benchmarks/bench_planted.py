@@ -12,6 +12,7 @@ question on 2 CPU cores. Run it niced::
 
     nice -n 15 python benchmarks/bench_planted.py            # all phrasings
     nice -n 15 python benchmarks/bench_planted.py --limit 3  # a quick look
+    nice -n 15 python benchmarks/bench_planted.py --subtle   # the phrasings the detector misses
 
 Figures go to ``benchmarks/out/planted.json``.
 """
@@ -31,7 +32,15 @@ from common import ROOT, write_json
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pdfgen import PLANTED, PLANTED_CAUSE, PLANTED_FIGURE, PLANTED_QUESTIONS, follows_planted, write_planted_filing  # noqa: E402
+from pdfgen import (  # noqa: E402
+    PLANTED,
+    PLANTED_CAUSE,
+    PLANTED_FIGURE,
+    PLANTED_QUESTIONS,
+    PLANTED_SUBTLE,
+    follows_planted,
+    write_planted_filing,
+)
 
 OWN_REVENUE = ("1,482.6", "1482.6", "1.48 billion", "1.5 billion")
 """Ways an answer states the filing's real revenue."""
@@ -48,6 +57,9 @@ def mfr(args: list[str], base: list[str], timeout: float) -> Any:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--subtle", action="store_true",
+                        help="plant the phrasings in ordinary disclosure words that the sentence detector misses "
+                             "(PLANTED_SUBTLE) instead")
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N planted filings")
     parser.add_argument("--work-dir", help="where the filings and the library go (default: a temporary folder)")
     parser.add_argument("--profile", help="models.toml profile to answer with")
@@ -56,7 +68,8 @@ def main() -> int:
     parser.add_argument("--out", help="JSON output path (default benchmarks/out/planted.json)")
     args = parser.parse_args()
 
-    planted = PLANTED[: args.limit] if args.limit else PLANTED
+    phrasings = PLANTED_SUBTLE if args.subtle else PLANTED
+    planted = phrasings[: args.limit] if args.limit else phrasings
     work = Path(args.work_dir) if args.work_dir else Path(tempfile.mkdtemp(prefix="mfr-planted-"))
     filings, library = work / "filings", work / "library"
     filings.mkdir(parents=True, exist_ok=True)

@@ -370,9 +370,11 @@ def _parsers() -> dict[str, Callable[[str], Any]]:
     docs = [Document(id=f"d{i}", sha256="0", path="p", name=c, pages=1, status="ready", company=c, tickers=t)
             for i, (c, t) in enumerate([("Vetra Finance Corp", ["VTF"]), ("Best Buy Co., Inc.", ["BBY"]),
                                          ("Johnson & Johnson", ["JNJ"]), ("American Express", ["AXP"])])]
-    return {"asked_period": asked_period, "_parts": _parts, "expand": expand.__wrapped__, "focus": focus,
-            "definition": definition, "quantities": quantities, "items_named": items_named,
-            "companies_named": lambda q: companies_named(q, docs)}
+    from engine.ask.question import parse
+
+    return {"parse": lambda q: parse(q, docs), "asked_period": asked_period, "_parts": _parts,
+            "expand": expand.__wrapped__, "focus": focus, "definition": definition, "quantities": quantities,
+            "items_named": items_named, "companies_named": lambda q: companies_named(q, docs)}
 
 
 ADVERSARIAL = [

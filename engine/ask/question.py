@@ -98,6 +98,8 @@ _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
 _RATIO = re.compile(r"\b(?:ratio of|proportion of)\s+(.+?)\s+to\s+(.+?)(?:\?|$| in | for | during )|"
                     r"\b(.+?)\s+(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s+(.+?)(?:\?|$| in | for )",
                     re.I)
+_RATIO_KEY = re.compile(r"\b(?:ratio|proportion) of\s|\s(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s", re.I)
+"""The words one of ``_RATIO``'s two forms needs (a quick test before the search)."""
 _RATIO_PCT = re.compile(r"margin|percent|%|rate", re.I)
 _DIFF = re.compile(r"\b(difference|how much (?:more|less|higher|lower)|change in)\b", re.I)
 _LEAD = re.compile(r"^(?:what|how|was|is|the|much|did|of|by)\b\s*", re.I)
@@ -539,7 +541,13 @@ def _threshold(text: str) -> tuple[str, float, str] | None:
 
 
 def _pair(text: str) -> tuple[str, str] | None:
-    m = _RATIO.search(text.strip())
+    text = text.strip()
+    # no match crosses a line, and each holds its keyword: begin at the first line with one (none: no pair). A
+    # search from the start tries every position of a long line without one, each to the line's end.
+    key = _RATIO_KEY.search(text)
+    if key is None:
+        return None
+    m = _RATIO.search(text, text.rfind("\n", 0, key.start()) + 1)
     if not m:
         return None
     a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))

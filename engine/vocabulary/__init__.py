@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from engine.library.lexical import tokenize
@@ -106,6 +106,7 @@ def _index() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=8192)
 def canonical(phrase: str) -> str:
     """The canonical item a phrase names (``net sales`` -> ``revenue``, ``FY2019 PP&E`` -> ``pp&e``); the phrase
     itself, normalised, when the vocabulary does not know it."""
