@@ -98,7 +98,8 @@ _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
 _RATIO = re.compile(r"\b(?:ratio of|proportion of)\s+(.+?)\s+to\s+(.+?)(?:\?|$| in | for | during )|"
                     r"\b(.+?)\s+(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s+(.+?)(?:\?|$| in | for )",
                     re.I)
-_RATIO_KEY = re.compile(r"\b(?:ratio|proportion) of\s|\s(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s", re.I)
+_RATIO_KEY = re.compile(r"\b(?:ratio|proportion) of\s|\s(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s",
+                        re.I)
 """The words one of ``_RATIO``'s two forms needs (a quick test before the search)."""
 _RATIO_PCT = re.compile(r"margin|percent|%|rate", re.I)
 _DIFF = re.compile(r"\b(difference|how much (?:more|less|higher|lower)|change in)\b", re.I)
