@@ -378,7 +378,7 @@ def test_follows_planted_reads_both_kinds() -> None:
 def _parsers() -> dict[str, Callable[[str], Any]]:
     from engine.ask.expansion import expand, focus
     from engine.ask.question import definition
-    from engine.ask.routing import companies_named
+    from engine.ask.routing import mentions
     from engine.numbers import quantities
     from engine.periods import _parts, asked_period
     from engine.types import Document
@@ -391,7 +391,7 @@ def _parsers() -> dict[str, Callable[[str], Any]]:
 
     return {"parse": lambda q: parse(q, docs), "asked_period": asked_period, "_parts": _parts,
             "expand": expand.__wrapped__, "focus": focus, "definition": definition, "quantities": quantities,
-            "items_named": items_named, "companies_named": lambda q: companies_named(q, docs)}
+            "items_named": items_named, "mentions": lambda q: mentions(q, docs)}
 
 
 ADVERSARIAL = [

@@ -6,7 +6,7 @@ invented companies, so nothing here can pass by a list of real ones.
 
 from __future__ import annotations
 
-from engine.ask.routing import companies_named, company_aliases, doc_years, name_forms, route, without_company
+from engine.ask.routing import company_aliases, doc_years, name_forms, route, without_company
 from engine.types import Document
 
 
@@ -116,6 +116,13 @@ def test_nothing_named_means_no_route() -> None:
     assert route("Describe the NQM segments", LIBRARY).doc_ids == ["qm22"]  # a ticker is a name
 
 
+def companies_named(question: str, documents: list[Document]) -> dict[str, list[str]]:
+    """Document id -> the aliases of its company the question names, as ``parse`` reads them."""
+    from engine.ask.question import parse
+
+    return {doc_id: list(aliases) for doc_id, aliases in parse(question, documents).companies.items()}
+
+
 def test_companies_named_maps_documents_to_the_aliases_found() -> None:
     named = companies_named("Compare Orchard Devices with RVST", LIBRARY)
     assert named == {"orch1": ["orchard devices"], "orch2": ["orchard devices"], "riv17": ["RVST"]}
@@ -147,9 +154,6 @@ def test_a_year_routes_to_its_report_and_the_next_annual_report_that_restates_it
 
 
 def test_a_company_that_writes_its_name_in_lower_case_is_named_in_lower_case() -> None:
-    from engine.ask.routing import companies_named
-    from engine.types import Document
-
     brand = Document(id="b1", sha256="", path="x.pdf", name="x", pages=1, status="ready", company="zelkova")
     plain = Document(id="p1", sha256="", path="y.pdf", name="y", pages=1, status="ready", company="Block")
     assert companies_named("What are the total revenues of zelkova?", [brand, plain]) == {"b1": ["zelkova"]}

@@ -84,7 +84,7 @@ def name_forms(name: str) -> set[str]:
 def short_form(name: str) -> str:
     """The first word of a name of several (``Lockwood Marten Corporation`` -> ``lockwood``), as questions often
     shorten it; '' when that word is generic (``American ...``, ``General ...``) or shorter than three letters.
-    It is weaker evidence than the full name: ``companies_named`` ignores it where two companies share it."""
+    It is weaker evidence than the full name: ``mentions`` ignores it where two companies share it."""
     forms = name_forms(name)
     if not forms:
         return ""
@@ -181,11 +181,6 @@ def mentions(question: str, documents: Sequence[Document]) -> dict[str, list[tup
 
     named = {doc_id: sorted({(a, span) for a, span in hits if span not in covered}) for doc_id, hits in found.items()}
     return {doc_id: hits for doc_id, hits in named.items() if hits}
-
-
-def companies_named(question: str, documents: Sequence[Document]) -> dict[str, list[str]]:
-    """Document id -> the aliases of its company that the question mentions (documents not named are absent)."""
-    return {doc_id: sorted({a for a, _ in hits}) for doc_id, hits in mentions(question, documents).items()}
 
 
 def without_company(question: Question, documents: Sequence[Document]) -> str:
