@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from engine.ask.across import without_header
 from engine.ask.checks import REFUSAL
 from engine.ask.question import parse
 from engine.numbers import CURRENCY, SCALE_WORDS, SCALES, Quantity, close, quantities
@@ -224,7 +225,7 @@ def score_answer(
     ``refused`` is the engine's own refusal flag (else the text is checked for refusal phrases). A refusal
     on an answerable question is wrong; on an unanswerable one it is right.
     """
-    pred = (prediction or "").strip()
+    pred = without_header(prediction or "").strip()  # "4 filings: ..." says what was read, not the answer
     did_refuse = bool(refused) if refused is not None else is_refusal(pred)
     gold = (gold or "").strip()
     if unanswerable or gold.lower().rstrip(".") in UNANSWERABLE_GOLD:

@@ -221,3 +221,13 @@ def test_a_yes_no_question_that_opens_with_a_phrase_is_scored_as_yes_no() -> Non
         right = score_answer("No. It went from 36.76 to 34.64.", gold, question=question)
         wrong = score_answer("Yes. It went from 36.76 to 34.64.", gold, question=question)
         assert (right.scorer, right.correct, wrong.correct) == ("yes_no", True, False), question
+
+
+def test_an_answer_across_filings_is_scored_after_its_scope_header() -> None:
+    head = "4 filings: AAPL 10-Q Q3 FY2022, Q1 FY2023, Q2 FY2023, Q3 FY2023\nAAPL 10-Q/A used, not x (restated)\n\n"
+    question = "Does Apple report any significant new business acquisitions in these 10-Qs?"
+    assert score_answer(head + "No.", "No, Apple does not report any.", question=question).correct
+    assert not score_answer(head + "Yes.", "No, Apple does not report any.", question=question).correct
+    # a header is only the scope's: a table that follows it is the answer and is scored
+    table = "4 filings: MMM 10-K FY2016, FY2017, FY2018\nMMM 10-K FY2018 | FY2018 | $1,577 million | p. 60 [1]"
+    assert score_answer(table, "$1577.00", question="What was 3M's capex in FY2018?").correct

@@ -362,6 +362,19 @@ def combined(scope: Scope, found: Sequence[FilingFound], evidence: list[Evidence
 
 
 _HEAD = re.compile(r"^\d+ filings?: ")
+_SUPERSEDED = re.compile(r"^.+ used, not .+ \(.+\)$")
+
+
+def without_header(text: str) -> str:
+    """An answer's text without the scope's header ("4 filings: AAPL 10-Q Q3 FY2022, ..." and its superseded-filing
+    lines): what the answer says, for a reader (or a scorer) that wants its first words."""
+    lines = text.split("\n")
+    if not lines or not _HEAD.match(lines[0]):
+        return text
+    k = 1
+    while k < len(lines) and _SUPERSEDED.match(lines[k]):
+        k += 1
+    return "\n".join(lines[k:]).lstrip()
 
 
 @dataclass
