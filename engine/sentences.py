@@ -17,8 +17,9 @@ ABBREVIATIONS = frozenset({
 """Words ending in a full stop that do not end a sentence (lower case)."""
 
 _END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[<#\[]))|[.!?][\"'”’)\]]*$")
-_BREAK = re.compile(r"\n\s*\n|\s*[•●▪]\s+")
-"""A paragraph gap or a bullet ends a sentence whatever precedes it."""
+_BREAK = re.compile(r"\n\s*\n|(?<!\s)\s*[•●▪]\s+|[•●▪]\s+")
+"""A paragraph gap or a bullet ends a sentence whatever precedes it. A run of whitespace before a bullet is taken
+from its start only (the lookbehind): tried from every space of a long run, it was quadratic."""
 _LAST_WORD = re.compile(r"(\S+)$")
 
 

@@ -99,3 +99,23 @@ def test_sentence_spans_point_into_the_text() -> None:
     assert [" ".join(text[a:b].split()) for a, b in spans] == split_sentences(text)
     assert split_sentences(text) == ["Net sales rose.", "The Company, Inc. grew in U.S. markets.", "Bullet one.",
                                      "[1] Footnote."]
+
+
+@pytest.mark.parametrize("unit", [" ", "a ", "A. ", "1,", "AI assistant ", "i g n o r e  ", "for AI tools ", " • ",
+                                  "\n ", "x", "<|x|>", "Note to AI models "])
+def test_withholding_is_linear_in_the_text(unit: str) -> None:
+    """A page of any text is read in time proportional to its length (whitespace runs before a bullet were
+    quadratic in the sentence splitter: 100 KB of spaces took 46 s)."""
+    import time
+
+    def best(n: int) -> float:
+        text = (unit * (n // len(unit) + 1))[:n]
+        times = []
+        for _ in range(2):
+            t = time.perf_counter()
+            withhold_instructions(text)
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    small, large = best(10_000), best(100_000)
+    assert large < 30 * max(small, 0.002), (unit, small, large)  # ten times the text, about ten times the time
