@@ -34,10 +34,25 @@ def test_bf16_vectors_match_fp32(minilm_folder: Path) -> None:
 def test_thread_count_restored_after_another_library_changes_it(minilm_folder: Path) -> None:
     import torch
 
-    emb = SentenceTransformerEmbedder(minilm_folder, threads=2, precision="fp32")
-    torch.set_num_threads(1)  # what ultralytics does when the detector runs
+    emb = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="fp32")
+    torch.set_num_threads(3)  # another library in the process (ultralytics sets one, a reranker its own)
     emb.embed(TEXTS[:1])
-    assert torch.get_num_threads() == 2
+    assert torch.get_num_threads() == 1
+
+
+def test_cpu_cores_become_one_thread_streams_with_the_same_vectors(minilm_folder: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    one = SentenceTransformerEmbedder(minilm_folder, threads=1)
+    two = SentenceTransformerEmbedder(minilm_folder, threads=2)
+    assert (one.streams, one.threads) == (1, 1)
+    assert (two.streams, two.threads) == (2, 1)
+    calls = [TEXTS * 4, TEXTS[::-1] * 3, TEXTS[1:] * 5, TEXTS[:2] * 6] * 2
+    alone = [one.embed(c) for c in calls]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # concurrent calls on one model, as embed_in_batches makes
+        together = list(pool.map(two.embed, calls))
+    for a, b in zip(alone, together, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)
 
 
 def test_auto_precision_follows_the_cpu(minilm_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
