@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 
 REGION_STAGES = ("render", "detect", "tables", "figures")
 DETECT_BATCH = 8
+"""Pages the layout detector gets per call (its streams share them out): pages of prose, which it does not look
+at, do not count, so each call has work for every stream."""
+MAX_PENDING_PAGES = 32
+"""Pages read ahead of the detector at most (a long run of prose still reports progress and stores regions)."""
 FIGURE_DPI = 200
 """Figures are cropped at this resolution for OCR and the vision model (small chart labels need it)."""
 
@@ -142,51 +146,69 @@ def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
     regions: list[Region] = []
     done = looked = 0
     ocr_set = {row["page"] for row in ctx.store.pages(ctx.doc_id) if row.get("ocr")}
-    ctx.report("detect", 0, total, "finding tables and figures")
-    try:
-        for start in range(0, total, DETECT_BATCH):
-            ctx.check_cancelled()
-            batch = pages[start : start + DETECT_BATCH]
-            geometry: dict[int, PageGeometry] = {}
-            for p in batch:
-                try:
-                    geometry[p.page] = _page_geometry(ctx, pdf, p, plumber, ocr_set)
-                except Cancelled:
-                    raise
-                except Exception as exc:
-                    ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
-            dets: dict[int, list[Any]] = {}
-            if detector is not None:
-                wanted = [p for p in batch if p.page in geometry
-                          and (ctx.settings.detect_all_pages or geometry[p.page].needs_detector)]
-                images: list[Any] = []
-                rendered = []
-                for p in wanted:
-                    try:
-                        images.append(layout.render_page(pdf, p.page, dpi))
-                        rendered.append(p)
-                    except Exception as exc:
-                        ctx.warn(f"page {p.page}: rendering failed ({type(exc).__name__}: {exc})")
-                ctx.report("render", min(start + len(batch), total), total, "rendering pages")
-                if images:
-                    try:
-                        dets = {p.page: d for p, d in zip(rendered, detector.detect(images), strict=True)}
-                    except Exception as exc:
-                        ctx.warn(f"pages {batch[0].page}-{batch[-1].page}: detector failed ({exc}); geometry used")
-                looked += len(dets)
-                del images
-            for p in batch:
-                if p.page not in geometry:
+    pending: list[Any] = []
+    """Pages whose geometry is read, in page order, waiting for the detector's next call."""
+    geometry: dict[int, PageGeometry] = {}
+
+    def wants_detector(p: Any) -> bool:
+        return p.page in geometry and (ctx.settings.detect_all_pages or geometry[p.page].needs_detector)
+
+    def flush() -> None:
+        """Detect the pending pages that need it, in one call (the detector's streams share its pages), then
+        make every pending page's regions."""
+        nonlocal done, looked
+        dets: dict[int, list[Any]] = {}
+        if detector is not None:
+            images: list[Any] = []
+            rendered = []
+            for p in pending:
+                if not wants_detector(p):
                     continue
                 try:
-                    regions.extend(_page_regions(p, geometry[p.page], dets.get(p.page), scale))
-                except Cancelled:
-                    raise
+                    images.append(layout.render_page(pdf, p.page, dpi))
+                    rendered.append(p)
                 except Exception as exc:
-                    ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
-            done += len(batch)
-            ctx.report("detect", done, total, f"{sum(r.kind == 'table' for r in regions)} tables, "
-                       f"{sum(r.kind == 'figure' for r in regions)} figures")
+                    ctx.warn(f"page {p.page}: rendering failed ({type(exc).__name__}: {exc})")
+            ctx.report("render", done + len(pending), total, "rendering pages")
+            if images:
+                try:
+                    dets = {p.page: d for p, d in zip(rendered, detector.detect(images), strict=True)}
+                except Exception as exc:
+                    ctx.warn(f"pages {pending[0].page}-{pending[-1].page}: detector failed ({exc}); geometry used")
+            looked += len(dets)
+            del images
+        for p in pending:
+            if p.page not in geometry:
+                continue
+            try:
+                regions.extend(_page_regions(p, geometry.pop(p.page), dets.get(p.page), scale))
+            except Cancelled:
+                raise
+            except Exception as exc:
+                ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
+        done += len(pending)
+        pending.clear()
+        ctx.report("detect", done, total, f"{sum(r.kind == 'table' for r in regions)} tables, "
+                   f"{sum(r.kind == 'figure' for r in regions)} figures")
+
+    ctx.report("detect", 0, total, "finding tables and figures")
+    try:
+        wanted = 0
+        for p in pages:
+            ctx.check_cancelled()
+            try:
+                geometry[p.page] = _page_geometry(ctx, pdf, p, plumber, ocr_set)
+            except Cancelled:
+                raise
+            except Exception as exc:
+                ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
+            pending.append(p)
+            wanted += detector is not None and wants_detector(p)
+            if wanted >= DETECT_BATCH or len(pending) >= MAX_PENDING_PAGES:
+                flush()
+                wanted = 0
+        if pending:
+            flush()
     finally:
         if plumber is not None:
             _close_quietly(plumber, "pdfplumber")
