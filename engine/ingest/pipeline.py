@@ -638,11 +638,7 @@ def embed_in_batches(
     """Vectors for ``texts`` in input order, embedded in batches of similar length (no compute wasted on
     padding). Each distinct text is embedded once and its vector copied to its repeats (a filing repeats its
     running headers on every page). ``before_batch`` runs before each batch (a cancel check), ``after_batch``
-    gets the number of ``texts`` it covered, repeats included; both on the calling thread.
-
-    An embedder with ``streams`` > 1 (the CPU embedder: one per core of the thread budget) gets that many batches
-    at once, each on a thread of its own, longest first so the last to finish is a short one. The batches and
-    their vectors are the same as one at a time."""
+    gets the number of ``texts`` it covered, repeats included."""
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     slot: dict[str, int] = {}
@@ -651,44 +647,12 @@ def embed_in_batches(
     repeats = np.bincount(where, minlength=len(distinct))
     order = sorted(range(len(distinct)), key=lambda i: len(distinct[i]))
     out = np.zeros((len(distinct), embedder.dim), dtype=np.float32)
-    batches = [order[i : i + batch] for i in range(0, len(order), batch)]
-    streams = min(max(1, int(getattr(embedder, "streams", 1))), len(batches))
-    if streams == 1:
-        for idx in batches:
-            before_batch()
-            out[idx] = embedder.embed([distinct[j] for j in idx])
-            after_batch(int(repeats[idx].sum()))
-    else:
-        _embed_in_streams(embedder, distinct, batches[::-1], streams, out, before_batch,
-                          lambda idx: after_batch(int(repeats[idx].sum())))
+    for i in range(0, len(order), batch):
+        before_batch()
+        idx = order[i : i + batch]
+        out[idx] = embedder.embed([distinct[j] for j in idx])
+        after_batch(int(repeats[idx].sum()))
     return out if len(distinct) == len(texts) else out[where]
-
-
-def _embed_in_streams(embedder: Any, distinct: Sequence[str], batches: Sequence[list[int]], streams: int,
-                      out: np.ndarray, before_batch: Callable[[], None], after: Callable[[list[int]], None]) -> None:
-    """``embed_in_batches`` with ``streams`` batches in flight: a batch is handed out only after
-    ``before_batch`` (so a cancel or a pause stops at the batches in hand), and each result is stored and
-    reported on the calling thread as it comes back."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    todo = iter(batches)
-    with ThreadPoolExecutor(max_workers=streams, thread_name_prefix="mfr-embed-stream") as pool:
-        running: dict[Future[np.ndarray], list[int]] = {}
-        try:
-            while True:
-                while len(running) < streams and (idx := next(todo, None)) is not None:
-                    before_batch()
-                    running[pool.submit(embedder.embed, [distinct[j] for j in idx])] = idx
-                if not running:
-                    return
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    idx = running.pop(fut)
-                    out[idx] = fut.result()
-                    after(idx)
-        finally:
-            for fut in running:  # a cancel or an error: the batches in hand finish, nothing new starts
-                fut.cancel()
 
 
 def region_index_text(r: Region, heading: str = "") -> str:

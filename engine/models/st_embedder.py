@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,10 @@ class SentenceTransformerEmbedder:
     float32 vectors on the dev questions. The thread count is set on every call, because other libraries in
     the process (ultralytics sets torch to one thread when it runs the detector) change torch's global.
 
-    On the CPU the budget's threads are ``streams``: that many calls may run at once, each on one thread
-    (``embed_in_batches`` hands them out), instead of one call at a time on all the threads. One-thread calls
-    never wait at a barrier for a thread the OS gave to another process, and give the same vectors: on two EPYC
-    cores, filing-sized calls of 64 texts embedded 1.4x as many texts a second as two-thread calls (identical
-    vectors), and 5-10x as many while another process used one of the cores."""
+    On the CPU the budget's threads are ``streams``: the forward batches of a call run that many at once, each
+    on one thread, instead of one at a time on all the threads. The batches are the ones sentence-transformers
+    makes of the call, so the vectors are the same; a one-thread batch never waits at a barrier for a thread the
+    OS gave to another process (two-thread calls ran 5-10x slower while another process used a core)."""
 
     def __init__(
         self, folder: Path, device: str = "cpu", threads: int = 1, batch_size: int = 64, precision: str = "auto"
@@ -73,6 +73,7 @@ class SentenceTransformerEmbedder:
             "fp32" if device != "cpu" or precision == "fp32" or (precision == "auto" and not cpu_has_bf16()) else "bf16"
         )
         self._slots = threading.BoundedSemaphore(self.streams)
+        self._pool: ThreadPoolExecutor | None = None
         self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)
         self.batch_size = batch_size
         self.name = folder.name if folder.name != "model" else folder.parent.name
@@ -84,6 +85,25 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        texts = list(texts)
+        if self.streams > 1 and len(texts) > self.batch_size:
+            return self._embed_in_streams(texts)
+        return self._encode(texts)
+
+    def _embed_in_streams(self, texts: list[str]) -> np.ndarray:
+        """The forward batches sentence-transformers makes of one call (longest first, ``batch_size`` texts
+        each), run at once on the streams: the batches are the same, and so is each vector."""
+        order = np.argsort([-len(t) for t in texts])  # as SentenceTransformer.encode orders its inputs
+        parts = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.streams, thread_name_prefix="mfr-embed-stream")
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for idx, vecs in zip(parts, self._pool.map(lambda idx: self._encode([texts[i] for i in idx]), parts),
+                             strict=True):
+            out[idx] = vecs
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         import torch
 
         with self._slots:
@@ -95,7 +115,7 @@ class SentenceTransformerEmbedder:
                     autocast = torch.autocast("cpu", dtype=torch.bfloat16)
             with autocast:
                 vecs = self._model.encode(
-                    list(texts),
+                    texts,
                     batch_size=self.batch_size,
                     convert_to_numpy=True,
                     normalize_embeddings=True,
