@@ -81,8 +81,8 @@ class ThreadBudget:
     ingest: int
     """Cores ingestion may use at once."""
     embedder: int
-    """Cores of the embedder: on the CPU, that many one-thread calls at once (sentence-transformers) or ONNX
-    Runtime intra-op threads (the ONNX embedder)."""
+    """Cores of the embedder: on the CPU, that many of a call's forward batches at once, one thread each
+    (sentence-transformers), or ONNX Runtime intra-op threads (the ONNX embedder)."""
     detector: int
     """Cores of the layout detector: that many one-thread copies of an ONNX model on the CPU (at most
     ``yolo_detector.MAX_STREAMS``, the rest as threads of each)."""
