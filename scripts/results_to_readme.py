@@ -122,9 +122,9 @@ def ingest_section(runs: list[dict[str, Any]]) -> list[str]:
         load = b.get("load_average_1m_at_end")
         lines.append(
             f"**{files}**: {b['pages']} pages in {b['ingest_seconds']:.1f} s wall "
-            f"({b['ingest_seconds'] / max(1, b['pages']):.2f} s/page), **{b['ratio_to_pdfplumber']:.0f}x** a bare "
+            f"({b['ingest_seconds'] / max(1, b['pages']):.2f} s/page), **{b['ratio_to_pdfplumber']:.1f}x** a bare "
             f"pdfplumber `extract_text` pass over the same files in the same run ({b['pdfplumber_seconds']:.1f} s)"
-            + (f"; **{cpu:.0f}x** in CPU time ({b['ingest_cpu_seconds']:.0f} vs {b['pdfplumber_cpu_seconds']:.1f} "
+            + (f"; **{cpu:.1f}x** in CPU time ({b['ingest_cpu_seconds']:.0f} vs {b['pdfplumber_cpu_seconds']:.1f} "
                "CPU s)" if cpu else "")
             + f". Model load {b.get('model_load_seconds', 0):.0f} s, not counted. Peak RSS "
             f"{b.get('peak_rss_mb', {}).get('self', 0):.0f} MiB"

@@ -34,10 +34,35 @@ def test_bf16_vectors_match_fp32(minilm_folder: Path) -> None:
 def test_thread_count_restored_after_another_library_changes_it(minilm_folder: Path) -> None:
     import torch
 
-    emb = SentenceTransformerEmbedder(minilm_folder, threads=2, precision="fp32")
-    torch.set_num_threads(1)  # what ultralytics does when the detector runs
+    emb = SentenceTransformerEmbedder(minilm_folder, threads=1, precision="fp32")
+    torch.set_num_threads(3)  # another library in the process (ultralytics sets one, a reranker its own)
     emb.embed(TEXTS[:1])
-    assert torch.get_num_threads() == 2
+    assert torch.get_num_threads() == 1
+
+
+def test_cpu_cores_become_one_thread_streams_with_the_same_vectors(minilm_folder: Path) -> None:
+    """A call's forward batches run at once on the streams: the same batches sentence-transformers makes of the
+    call (longest first), so the same vectors as one call on one thread."""
+    import threading
+
+    one = SentenceTransformerEmbedder(minilm_folder, threads=1, batch_size=4)
+    two = SentenceTransformerEmbedder(minilm_folder, threads=2, batch_size=4)
+    assert (one.streams, one.threads) == (1, 1)
+    assert (two.streams, two.threads) == (2, 1)
+    texts = [t[: 12 + 7 * k] for k in range(5) for t in TEXTS] + TEXTS  # lengths tie and vary, as a filing's do
+    seen: list[tuple[int, int]] = []
+    encode = two._encode
+
+    def recording(batch: list[str]) -> np.ndarray:
+        seen.append((threading.get_ident(), len(batch)))
+        return encode(batch)
+
+    two._encode = recording  # type: ignore[method-assign]
+    np.testing.assert_array_equal(two.embed(texts), one.embed(texts))
+    assert [n for _, n in seen] == [4] * 6 and len({t for t, _ in seen}) == 2
+    seen.clear()
+    np.testing.assert_array_equal(two.embed(TEXTS), one.embed(TEXTS))  # one batch: no streams needed
+    assert [n for _, n in seen] == [4] and seen[0][0] == threading.get_ident()
 
 
 def test_auto_precision_follows_the_cpu(minilm_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

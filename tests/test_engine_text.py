@@ -195,3 +195,17 @@ def test_table_index_text_keeps_the_heading_when_the_title_is_a_column_caption()
     region.title = "Consolidated Statement of Cash Flows"
     text = region_index_text(region, "3M Company / Consolidated Statement of Cash Flows")
     assert text.count("Consolidated Statement of Cash Flows") == 1
+
+
+def test_text_readers_start_with_the_reader_already_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker processes that read text layers fork from a server that imported pdfplumber and the reader
+    once, rather than importing them in each worker of each file."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from engine.ingest.pdftext import _mp_context
+
+    monkeypatch.delenv("MFR_MP_START", raising=False)
+    with ProcessPoolExecutor(max_workers=1, mp_context=_mp_context()) as pool:
+        # eval is a builtin: sending it imports nothing in the worker
+        loaded = pool.submit(eval, "[m in __import__('sys').modules for m in ('pdfplumber', 'engine.ingest.pdftext')]")
+        assert loaded.result(timeout=60) == [True, True]

@@ -47,7 +47,7 @@ def test_results_section_is_spliced_between_markers(tmp_path: Path) -> None:
     assert text.startswith("# mfr-tui\n\nIntro by the lead.\n") and "## Results" in text
     assert "| default | 2 | 0.500 |" in text and "| no-tiers |" in text
     assert "Library scope by routing (default-library)" in text and "| not routed | 1 | 0.000 |" in text
-    assert "**50x**" in text and "No run yet: `python benchmarks/bench_latency.py" in text
+    assert "**50.0x**" in text and "No run yet: `python benchmarks/bench_latency.py" in text
     # idempotent, and text after the section survives a regeneration
     readme.write_text(text + "\n## Licence\nApache-2.0\n")
     assert mod.main(["--out-dir", str(out), "--readme", str(readme), "--check"]) == 0

@@ -98,3 +98,40 @@ def test_detector_is_needed_where_the_text_layer_cannot_give_the_regions() -> No
     assert layout.needs_detector([table], [], [], w, h, scanned=False)
     assert layout.needs_detector([], [(60.0, 300.0, 300.0, 500.0)], [], w, h, scanned=False)  # a picture
     assert layout.needs_detector([], [], rules, w, h, scanned=False)  # a ruled table or a chart's marks
+
+
+@pytest.mark.real_models
+def test_detector_streams_find_what_one_session_finds(eval_dir: Path) -> None:
+    """The budget's cores become one-thread copies of the packaged detector, the pages of a call shared out
+    among them; they find the same regions as one session on every thread."""
+    import pypdfium2 as pdfium
+
+    from engine.errors import ModelError
+    from engine.models.budget import ThreadBudget
+    from engine.models.packaged import resolve
+    from engine.models.yolo_detector import YoloDetector
+    from engine.settings import Settings
+
+    try:
+        path = resolve("yolov8n-doclaynet", Settings().models_dir)
+    except ModelError as exc:
+        pytest.skip(f"packaged detector not installed: {exc.message}")
+
+    class Provider:
+        budget = ThreadBudget.plan(cpus=2, physical=2)
+
+    built = build(RoleConfig(role="detector", backend="ultralytics", path=str(path), options={"device": "cpu"}),
+                  path, Provider())
+    assert (built.streams, built.threads) == (2, 1)
+    by_hand = build(RoleConfig(role="detector", backend="ultralytics", path=str(path),
+                               options={"device": "cpu", "threads": 2}), path, Provider())
+    assert (by_hand.streams, by_hand.threads) == (1, 2)
+    pdf = pdfium.PdfDocument(str(eval_dir / "financebench" / "pdfs" / "AMAZON_2017_10K.pdf"))
+    try:
+        images = [layout.render_page(pdf, n, 110) for n in range(36, 41)]  # statements: tables on every page
+    finally:
+        pdf.close()
+    one = YoloDetector(path, threads=2)
+    alone, together = one.detect(images), built.detect(images)
+    assert len(together) == len(images) and sum(d.kind == "table" for dets in together for d in dets) >= 3
+    assert together == alone

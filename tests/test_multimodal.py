@@ -255,6 +255,41 @@ def test_detector_looks_only_at_pages_the_text_layer_cannot_explain(tmp_path: Pa
     engine.close()
 
 
+def test_each_detector_call_gets_a_full_batch_of_pages_that_need_it(tmp_path: Path) -> None:
+    """Prose pages between statements do not cut the detector's calls short: its streams share out full calls
+    of DETECT_BATCH pages, made while the next pages are read, and every statement page still gets its table in
+    page order."""
+    import pypdfium2 as pdfium
+
+    from engine.ingest.regions import DETECT_BATCH
+
+    one = write_filing(tmp_path / "one.pdf")  # page 1: a statement and a chart; page 2: one line of prose
+    src, book = pdfium.PdfDocument(str(one)), pdfium.PdfDocument.new()
+    for _ in range(DETECT_BATCH + 2):
+        book.import_pages(src)
+    book.save(str(tmp_path / "ACME_2023_10K.pdf"))
+    book.close()
+    src.close()
+    import threading
+
+    class Recording(FakeDetector):
+        def detect(self, images: Sequence[Any]) -> list[list[Detection]]:
+            threads.append(threading.get_ident())
+            return super().detect(images)
+
+    threads: list[int] = []
+    detector = Recording(110)
+    engine = make_engine(tmp_path, detector=detector)
+    res = engine.ingest([tmp_path / "ACME_2023_10K.pdf"])[0]
+    assert res.ok, res.error
+    assert detector.calls == [DETECT_BATCH, 2]  # not 4, 4, 2: half of every 8 pages is prose
+    # it detects on a thread of its own while the ingesting thread reads and renders the next pages
+    assert threading.get_ident() not in threads
+    tables = engine.regions(res.doc_id, kind="table")
+    assert [t.page for t in tables] == list(range(1, 2 * (DETECT_BATCH + 2), 2))
+    engine.close()
+
+
 def test_region_stages_resume_without_redoing_work(tmp_path: Path) -> None:
     pdf = write_filing(tmp_path / "f.pdf")
     detector = FakeDetector(110)

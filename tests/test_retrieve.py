@@ -200,12 +200,16 @@ def test_cross_encoder_code_path_with_a_fake_library(tmp_path: Path, monkeypatch
 
     monkeypatch.setitem(sys.modules, "sentence_transformers", types.SimpleNamespace(CrossEncoder=FakeCrossEncoder))
     no_gpu = types.SimpleNamespace(is_available=lambda: False)
-    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None, cuda=no_gpu))
+    threads = [0]
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(
+        set_num_threads=lambda n: threads.__setitem__(0, n), get_num_threads=lambda: threads[0], cuda=no_gpu))
     (tmp_path / "config.json").write_text("{}")
     cfg = types.SimpleNamespace(source="models.toml [reranker]", option=lambda name, default=None: default)
-    provider = types.SimpleNamespace(budget=types.SimpleNamespace(reranker=1))
+    provider = types.SimpleNamespace(budget=types.SimpleNamespace(reranker=2))
     model = build(cfg, tmp_path, provider)
+    threads[0] = 1  # the embedder's one-thread streams set torch's process-wide count
     assert model.score("total revenue", ["total revenue was 5", "the sky"]) == [2.0, 0.0]
+    assert threads[0] == 2  # the reranker takes its own back for its call
 
 
 def test_a_statement_table_whose_row_the_question_names_keeps_a_place() -> None:

@@ -20,6 +20,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,12 @@ log = logging.getLogger(__name__)
 
 REGION_STAGES = ("render", "detect", "tables", "figures")
 DETECT_BATCH = 8
+"""Pages the layout detector gets per call (its streams share them out): pages of prose, which it does not look
+at, do not count, so each call has work for every stream."""
+_Launched = tuple[list[Any], list[Any], "Future[list[list[Any]]] | None"]
+"""A detector call under way: its pages, those of them rendered for the detector, and the detections to come."""
+MAX_PENDING_PAGES = 32
+"""Pages read ahead of the detector at most (a long run of prose still reports progress and stores regions)."""
 FIGURE_DPI = 200
 """Figures are cropped at this resolution for OCR and the vision model (small chart labels need it)."""
 
@@ -142,52 +149,85 @@ def stage_detect(ctx: IngestContext, pdf: Any) -> list[Region]:
     regions: list[Region] = []
     done = looked = 0
     ocr_set = {row["page"] for row in ctx.store.pages(ctx.doc_id) if row.get("ocr")}
+    pending: list[Any] = []
+    """Pages whose geometry is read, in page order, waiting for the detector's next call."""
+    geometry: dict[int, PageGeometry] = {}
+
+    def wants_detector(p: Any) -> bool:
+        return p.page in geometry and (ctx.settings.detect_all_pages or geometry[p.page].needs_detector)
+
+    # The detector works on one call's pages on its own threads while this thread reads the geometry of the next
+    # pages and renders them (PDFium stays on this thread: it is not thread-safe).
+    background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfr-detect") if detector is not None else None
+
+    def launch() -> _Launched:
+        """Render the pending pages that need the detector and start detecting them, in one call (the detector's
+        streams share its pages); the pages leave ``pending``."""
+        batch, rendered, images = list(pending), [], []  # type: list[Any], list[Any], list[Any]
+        pending.clear()
+        if detector is None or background is None:
+            return batch, rendered, None
+        for p in batch:
+            if not wants_detector(p):
+                continue
+            try:
+                images.append(layout.render_page(pdf, p.page, dpi))
+                rendered.append(p)
+            except Exception as exc:
+                ctx.warn(f"page {p.page}: rendering failed ({type(exc).__name__}: {exc})")
+        ctx.report("render", done + len(batch), total, "rendering pages")
+        return batch, rendered, background.submit(detector.detect, images) if images else None
+
+    def finish(launched: _Launched) -> None:
+        """Wait for a launched call's detections and make its pages' regions, in page order."""
+        nonlocal done, looked
+        batch, rendered, detecting = launched
+        dets: dict[int, list[Any]] = {}
+        if detecting is not None:
+            try:
+                dets = {p.page: d for p, d in zip(rendered, detecting.result(), strict=True)}
+            except Exception as exc:
+                ctx.warn(f"pages {batch[0].page}-{batch[-1].page}: detector failed ({exc}); geometry used")
+        looked += len(dets)
+        for p in batch:
+            if p.page not in geometry:
+                continue
+            try:
+                regions.extend(_page_regions(p, geometry.pop(p.page), dets.get(p.page), scale))
+            except Cancelled:
+                raise
+            except Exception as exc:
+                ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
+        done += len(batch)
+        ctx.report("detect", done, total, f"{sum(r.kind == 'table' for r in regions)} tables, "
+                   f"{sum(r.kind == 'figure' for r in regions)} figures")
+
     ctx.report("detect", 0, total, "finding tables and figures")
+    in_flight: _Launched | None = None
     try:
-        for start in range(0, total, DETECT_BATCH):
+        wanted = 0
+        for p in pages:
             ctx.check_cancelled()
-            batch = pages[start : start + DETECT_BATCH]
-            geometry: dict[int, PageGeometry] = {}
-            for p in batch:
-                try:
-                    geometry[p.page] = _page_geometry(ctx, pdf, p, plumber, ocr_set)
-                except Cancelled:
-                    raise
-                except Exception as exc:
-                    ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
-            dets: dict[int, list[Any]] = {}
-            if detector is not None:
-                wanted = [p for p in batch if p.page in geometry
-                          and (ctx.settings.detect_all_pages or geometry[p.page].needs_detector)]
-                images: list[Any] = []
-                rendered = []
-                for p in wanted:
-                    try:
-                        images.append(layout.render_page(pdf, p.page, dpi))
-                        rendered.append(p)
-                    except Exception as exc:
-                        ctx.warn(f"page {p.page}: rendering failed ({type(exc).__name__}: {exc})")
-                ctx.report("render", min(start + len(batch), total), total, "rendering pages")
-                if images:
-                    try:
-                        dets = {p.page: d for p, d in zip(rendered, detector.detect(images), strict=True)}
-                    except Exception as exc:
-                        ctx.warn(f"pages {batch[0].page}-{batch[-1].page}: detector failed ({exc}); geometry used")
-                looked += len(dets)
-                del images
-            for p in batch:
-                if p.page not in geometry:
-                    continue
-                try:
-                    regions.extend(_page_regions(p, geometry[p.page], dets.get(p.page), scale))
-                except Cancelled:
-                    raise
-                except Exception as exc:
-                    ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
-            done += len(batch)
-            ctx.report("detect", done, total, f"{sum(r.kind == 'table' for r in regions)} tables, "
-                       f"{sum(r.kind == 'figure' for r in regions)} figures")
+            try:
+                geometry[p.page] = _page_geometry(ctx, pdf, p, plumber, ocr_set)
+            except Cancelled:
+                raise
+            except Exception as exc:
+                ctx.warn(f"page {p.page}: layout failed ({type(exc).__name__}: {exc})")
+            pending.append(p)
+            wanted += detector is not None and wants_detector(p)
+            if wanted >= DETECT_BATCH or len(pending) >= MAX_PENDING_PAGES:
+                launched = launch()
+                if in_flight is not None:
+                    finish(in_flight)
+                in_flight, wanted = launched, 0
+        if in_flight is not None:
+            finish(in_flight)
+        if pending:
+            finish(launch())
     finally:
+        if background is not None:  # a cancel: the call in hand finishes, nothing queued starts
+            background.shutdown(wait=True, cancel_futures=True)
         if plumber is not None:
             _close_quietly(plumber, "pdfplumber")
     ctx.store.replace_regions(ctx.doc_id, regions)

@@ -81,9 +81,11 @@ class ThreadBudget:
     ingest: int
     """Cores ingestion may use at once."""
     embedder: int
-    """Threads of the embedder (torch intra-op, or ONNX Runtime intra-op)."""
+    """Cores of the embedder: on the CPU, that many of a call's forward batches at once, one thread each
+    (sentence-transformers), or ONNX Runtime intra-op threads (the ONNX embedder)."""
     detector: int
-    """ONNX Runtime threads of the layout detector."""
+    """Cores of the layout detector: that many one-thread copies of an ONNX model on the CPU (at most
+    ``yolo_detector.MAX_STREAMS``, the rest as threads of each)."""
     ocr: int
     """ONNX Runtime threads of OCR (runs in the detector's stream, one after the other)."""
     reranker: int

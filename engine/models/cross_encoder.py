@@ -33,8 +33,10 @@ class CrossEncoderReranker:
         import torch
         from sentence_transformers import CrossEncoder
 
+        self.device = device
+        self.threads = max(1, threads)
         if device == "cpu":
-            torch.set_num_threads(max(1, threads))
+            torch.set_num_threads(self.threads)
         self._lock = threading.Lock()
         self._model = CrossEncoder(str(folder), device=device, max_length=max_length, local_files_only=True)
         self.batch_size = batch_size
@@ -43,7 +45,12 @@ class CrossEncoderReranker:
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
+        import torch
+
         with self._lock:
+            # torch's thread count is process-wide and the embedder's one-thread streams set it to one
+            if self.device == "cpu" and torch.get_num_threads() != self.threads:
+                torch.set_num_threads(self.threads)
             scores = self._model.predict([(query, p) for p in passages], batch_size=self.batch_size,
                                          show_progress_bar=False)
         return [float(s) for s in scores]
