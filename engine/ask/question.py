@@ -153,7 +153,7 @@ _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+
 _MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum)\b", re.I)
 _LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum)\b", re.I)
 _LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
-_LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or)\s+")
 _STEADY = re.compile(r"\b(?:consistent\w*|stable|steady|fluctuat\w*|volatil\w*)\b", re.I)
 _TOLERANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent(?:age)? points?|pp\b)", re.I)
 _AVERAGE_WORDS = re.compile(r"\baverage|\bdefined\b|\bmean\b", re.I)
@@ -596,7 +596,9 @@ def _narrative(q: Question) -> str:
 # (``formulas`` evaluates what these read: the grammar of a definition is theirs, the reading of the
 # question is here)
 
-_FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
+_FY = r"(?:(?:fy|fiscal(?: year)?)\s*)?'?((?:19|20)\d{2})"
+"""A fiscal year as a question writes it ("FY2017", "fiscal year 2019", "2018"). The spaces belong to the prefix:
+a pattern that may start with spaces is tried from each space of a long run, to the run's end (quadratic)."""
 
 # The phrases below are read by scanners rather than one regex each: a lazy group of words tried from every start
 # of a long run of words is quadratic. Each scanner finds its keyword (linear), takes the run of words before it
