@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import AnswerError
+from engine.sentences import sentence_spans
 
 MAX_QUESTION_CHARS = 2000
 """The longest question accepted: enough for any question with its instructions; longer input is refused
@@ -248,8 +249,6 @@ def withhold_instructions(text: str, runs: Sequence[str] = ()) -> tuple[str, lis
     """``text`` with each run of sentences addressed to a language model replaced by ``WITHHELD``, and those runs
     (whitespace folded). ``runs`` are the runs found in the wider text ``text`` was cut from (a chunk's page): a
     sentence inside one of them is withheld too, so a run split by a chunk boundary goes whole."""
-    from engine.sentences import sentence_spans
-
     spans = [piece for a, b in sentence_spans(text) for piece in _around_tokens(text, a, b)]
     flagged = [bool(addressed_to_model(text[a:b])) or _inside(" ".join(text[a:b].split()), runs) for a, b in spans]
     if not any(flagged):

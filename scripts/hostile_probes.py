@@ -36,19 +36,29 @@ def unsafe(text: str) -> int:
     return sum(1 for ch in text if ord(ch) in UNSAFE_CODEPOINTS and ch not in "\n\t")
 
 
-def run(args: list[str], data: Path, timeout: float = 900.0) -> dict[str, Any]:
-    """``mfr-tui --data-dir DATA ARGS``: exit status, seconds, and the unsafe characters it wrote."""
+def mfr(args: list[str], data: Path, timeout: float = 900.0) -> tuple[int, str, str]:
+    """``mfr-tui --data-dir DATA ARGS``: exit status, standard output and error (124 when it ran past ``timeout``)."""
     cmd = [sys.executable, "-m", "mfr_tui.cli", "--data-dir", str(data), *args]
-    t = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-        out, err, rc = proc.stdout, proc.stderr, proc.returncode
+        return proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired as exc:
-        out, err, rc = str(exc.stdout or ""), str(exc.stderr or ""), 124
+        return 124, str(exc.stdout or ""), str(exc.stderr or "")
+
+
+def run(args: list[str], data: Path, timeout: float = 900.0) -> dict[str, Any]:
+    """A probe row: the command, its exit status, seconds, and the unsafe characters it wrote."""
+    t = time.perf_counter()
+    rc, out, err = mfr(args, data, timeout)
     shown = " ".join(a if len(a) < 60 else f"<{len(a):,} chars>" for a in args)
     return {"command": f"mfr-tui {shown}", "rc": rc, "seconds": round(time.perf_counter() - t, 1),
             "stdout_bytes": len(out.encode()), "unsafe_chars_written": unsafe(out) + unsafe(err),
             "stdout": out[-600:], "stderr": err.strip()[-400:]}
+
+
+def documents(data: Path) -> list[dict[str, Any]]:
+    """The library's documents, as ``mfr-tui library --json`` lists them."""
+    return list(json.loads(mfr(["library", "--json"], data)[1])["documents"])
 
 
 def main() -> int:
@@ -70,10 +80,7 @@ def main() -> int:
 
     rows: dict[str, dict[str, Any]] = {}
     rows["ingest the escape-code probe"] = run(["ingest", str(probe)], data)
-    listed = subprocess.run([sys.executable, "-m", "mfr_tui.cli", "--data-dir", str(data), "library", "--json"],
-                            capture_output=True, text=True, cwd=ROOT)
-    library = json.loads(listed.stdout)
-    doc_id = next(d["id"] for d in library["documents"] if "EVIL" in d["name"])
+    doc_id = next(d["id"] for d in documents(data) if "EVIL" in d["name"])
     rows["library (file name with markup and RLO)"] = run(["library"], data)
     rows["regions of the probe"] = run(["regions", doc_id], data)
     rows["plain ask on the probe"] = run(["ask", "What was total revenue in fiscal 2023?", "--doc", doc_id,
@@ -82,9 +89,7 @@ def main() -> int:
     rows["a blank question"] = run(["ask", "   \n\t ", "--no-history"], data)
     rows["2,000 blank pages"] = run(["ingest", str(blank)], data)
     rows["a page of one 1 MB run"] = run(["ingest", str(mega)], data)
-    listed = subprocess.run([sys.executable, "-m", "mfr_tui.cli", "--data-dir", str(data), "library", "--json"],
-                            capture_output=True, text=True, cwd=ROOT)
-    docs = {d["name"]: d for d in json.loads(listed.stdout)["documents"]}
+    docs = {d["name"]: d for d in documents(data)}
     mega_id = docs["megabyte"]["id"]
     rows["scoped ask --json on the 1 MB page"] = run(["ask", "What does the filing say about word5000?", "--doc",
                                                       mega_id, "--no-history", "--json"], data)

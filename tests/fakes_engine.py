@@ -638,13 +638,18 @@ async def evidence_text(pilot: Pilot[None]) -> None:
     await wait_until(pilot, lambda: type(app.screen).__name__ == "EvidenceScreen" and bool(app.screen.page))
 
 
-async def refusal(pilot: Pilot[None]) -> None:
+async def ask(pilot: Pilot[None], question: str) -> None:
+    """Type ``question`` into the Q&A view once the library is listed, ask it, and wait for its answer."""
     app: Any = pilot.app
     await wait_until(pilot, lambda: bool(app.library.documents))
     app.action_show_ask()
-    await pilot.press(*"What is the CEO's favourite colour?")
+    await pilot.press(*question)
     await pilot.press("enter")
     await wait_until(pilot, lambda: app.answer is not None)
+
+
+async def refusal(pilot: Pilot[None]) -> None:
+    await ask(pilot, "What is the CEO's favourite colour?")
     # The question box keeps focus and its cursor blinks (a snapshot would catch either phase): move on to the
     # answer, as a user reading it would.
     await pilot.press("tab")
@@ -654,11 +659,7 @@ async def refusal(pilot: Pilot[None]) -> None:
 async def compare(pilot: Pilot[None]) -> None:
     """The compare view of an answer across filings, sorted by the newest year, largest first."""
     app: Any = pilot.app
-    await wait_until(pilot, lambda: bool(app.library.documents))
-    app.action_show_ask()
-    await pilot.press(*"How did capital expenditures move over the last three years?")
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: app.answer is not None)
+    await ask(pilot, "How did capital expenditures move over the last three years?")
     await pilot.press("ctrl+t")
     await wait_until(pilot, lambda: type(app.screen).__name__ == "CompareScreen")
     await pilot.press("right", "right", "right", "right", "s", "s")
@@ -668,12 +669,7 @@ async def compare(pilot: Pilot[None]) -> None:
 async def narrative(pilot: Pilot[None]) -> None:
     """A narrative answer: the filing's sentences quoted first, the model's summary with a word the quotes do not
     hold flagged, and a sentence of the filing addressed to a language model withheld and flagged."""
-    app: Any = pilot.app
-    await wait_until(pilot, lambda: bool(app.library.documents))
-    app.action_show_ask()
-    await pilot.press(*"What drove the change in 3M's operating margin in 2018?")
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: app.answer is not None)
+    await ask(pilot, "What drove the change in 3M's operating margin in 2018?")
     await pilot.press("tab", "end")  # to the answer, scrolled to its flags
     await pilot.pause()
 
