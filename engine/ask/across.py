@@ -13,9 +13,11 @@ first, and its sentence is checked like any other answer (``compose.one_voice``,
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from statistics import median
 from typing import TYPE_CHECKING, Any
 
 from engine.ask.cells import Cell, Resolution, TableSource, resolve
@@ -111,7 +113,10 @@ def _near(a: date | None, b: date | None) -> bool:
 
 
 def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:
-    """Whether a cell reports the named part of the company: its row or its table names it."""
+    """Whether a cell reports the named part of the company: the resolver read it as the part's row, or its row or
+    its table names it."""
+    if cell.part:
+        return True
     name = segment.lower()
     table = next((s for s in sources if s.marker == cell.marker), None)
     return name in cell.row.lower() or (table is not None and name in (table.heading + " " + table.segment).lower())
@@ -141,6 +146,37 @@ def resolve_in(q: Question, found: FilingFound) -> None:
             and c.period.end is not None and c.period.months == length and c.period.instant == cell.period.instant
             and not (cell.period.end is not None and _near(c.period.end, cell.period.end))
         ] if cell.period is not None else []
+
+
+SCALE_SPREAD = 10.0
+"""A figure of a table that states no unit is in its measure's unit when it lies within this factor of the
+figures whose tables state one: a line item does not move a million-fold from one quarter to the next."""
+
+
+def one_unit(q: Question, found: Sequence[FilingFound]) -> None:
+    """Read each measure's cells from tables that state no unit (an MD&A table whose "(in millions)" sits in the
+    sentence above it) in the unit of the measure's other cells, where their figures are of the same size; so a
+    series is not set against itself in two units and a figure is not taken for a restatement of itself."""
+    for m in q.measures[:MAX_MEASURES]:
+        cells = [c for f in found for c in [*([f.cells[m.name]] if m.name in f.cells else []),
+                                             *f.others.get(m.name, [])]]
+        scales = Counter(c.scale for c in cells if not c.percent and c.scale > 1.0)
+        if not scales:
+            continue
+        scale = scales.most_common(1)[0][0]
+        typical = median(abs(c.value) for c in cells if not c.percent and c.scale == scale)
+        for f in found:
+            if m.name in f.cells:
+                f.cells[m.name] = _in_unit(f.cells[m.name], scale, typical)
+            f.others[m.name] = [_in_unit(c, scale, typical) for c in f.others.get(m.name, [])]
+
+
+def _in_unit(c: Cell, scale: float, typical: float) -> Cell:
+    """``c`` read in ``scale`` when its table states no unit and its figure is of the ``typical`` size."""
+    sized = bool(typical) and typical / SCALE_SPREAD <= abs(c.value) <= typical * SCALE_SPREAD
+    if c.percent or c.scale != 1.0 or not sized:
+        return c
+    return replace(c, scale=scale)
 
 
 def series_of(q: Question, scope: Scope, found: Sequence[FilingFound]) -> list[Series]:
@@ -207,7 +243,7 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         hi = max(s.points, key=lambda p: p.cell.amount)
         lo = min(s.points, key=lambda p: p.cell.amount)
         who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
-        texts.append(f"{who}{first.cell.row} from {first.filing.period} to {last.filing.period}: "
+        texts.append(f"{who}{first.cell.label} from {first.filing.period} to {last.filing.period}: "
                      f"{said(change)} ({_pct(vals[0], vals[-1])}); highest {hi.filing.period} "
                      f"({said(hi.cell.amount)}), lowest {lo.filing.period} ({said(lo.cell.amount)})")
         if ends is None:
@@ -221,7 +257,7 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         steps += [gap, abs(gap)] + ([gap / abs(b.cell.amount) * 100] if b.cell.amount else [])
         (more, hi), (_, lo) = ((sa, a), (sb, b)) if gap >= 0 else ((sb, b), (sa, a))
         steps.append(abs(gap) / abs(lo.cell.amount) * 100 if lo.cell.amount else 0.0)
-        texts.append(f"{a.cell.row}: {sa.who} {a.filing.period} {_said(a.cell.amount, a.cell, scale)} against "
+        texts.append(f"{a.cell.label}: {sa.who} {a.filing.period} {_said(a.cell.amount, a.cell, scale)} against "
                      f"{sb.who} {b.filing.period} {_said(b.cell.amount, b.cell, scale)}; {more.who}'s is higher by "
                      f"{_said(abs(gap), a.cell, scale)} ({_pct(lo.cell.amount, hi.cell.amount)})")
         if ends is None:
@@ -297,7 +333,7 @@ def table_text(scope: Scope, series: Sequence[Series], scale: float | None, foun
     for s in series:
         if s.measure != measure:
             measure = s.measure
-            rows = list(dict.fromkeys(x.points[0].cell.row for x in series if x.measure == measure))
+            rows = list(dict.fromkeys(x.points[0].cell.label for x in series if x.measure == measure))
             lines.append(f"{' / '.join(rows)}:")
             lines.append("filing | period | value | page")
         elif not several:
@@ -409,6 +445,7 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
         if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
                        and m.item.statement in SPOKEN]:
             search_statements(q, f, missing, retriever, answerer.regions_of)
+    one_unit(q, found)
     series = series_of(q, scope, found)
     used = numbered(found, series, answerer.settings.top_k)
     renumbered(series, found, used)
@@ -472,7 +509,7 @@ def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:
     return {
         "company": s.who,
         "measure": s.measure,
-        "row": p.cell.row,
+        "row": p.cell.label,
         "filing": p.filing.label,
         "doc": p.cell.doc,
         "doc_id": p.source.doc_id,

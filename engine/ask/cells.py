@@ -12,7 +12,7 @@ page and region, so answers, computed metrics and number checks all speak about 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +115,15 @@ class Cell:
     """What the question called it (the vocabulary's canonical name, or the question's words)."""
     row_fit: float
     period_fit: float
+    part: str = ""
+    """The part of the company the row reports, as the table names it, when the question asks for one ("iPhone®"
+    for "revenue from iPhone sales"; "AWS" for a "Net sales" row under an "AWS" heading)."""
+
+    @property
+    def label(self) -> str:
+        """The row as a reader needs it: with the part it belongs to when the row label alone does not say it
+        ("AWS: Net sales")."""
+        return self.row if not self.part or self.part.lower() in self.row.lower() else f"{self.part}: {self.row}"
 
     @property
     def amount(self) -> float:
@@ -149,7 +158,7 @@ class Cell:
         million``."""
         name = self.period_name(calendar)
         column = self.column if name == self.column else f"{self.column} ({name})"
-        return f"[{self.marker}] {self.row} | {column} | {self.shown}"
+        return f"[{self.marker}] {self.label} | {column} | {self.shown}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,6 +167,7 @@ class Cell:
             "page": self.page,
             "region_id": self.region_id,
             "row": self.row,
+            "part": self.part,
             "column": self.column,
             "raw": self.raw,
             "value": self.value,
@@ -242,17 +252,115 @@ def _scale(table: dict[str, Any], label: str, raw: str) -> float:
     return scale
 
 
+PART_ROW, PART_WIDER, PART_TITLE = 2.0, 1.9, 1.5
+"""Row fit of a part's row: its label is the part's name ("iPhone®" for "iPhone"), holds it ("Subscription services"
+for "services"), or the part is only the table's title (the rows under it fit the measure)."""
+
+
+BY_TITLE = 0.1
+"""Taken off a part's row fit when only the table's title says the rows are the measure (no total row, no header
+says it); none when a column is a change: a table of the changes in sales by segment has the title, not the
+amounts."""
+
+
+def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
+              named: str = "") -> dict[int, tuple[str, float]]:
+    """The rows of a table that report the part ``part`` of the measure ``m``: row index -> (the part as the table
+    names it, row fit). Filings lay a breakdown out two ways. The part is a row of a block of the measure ("iPhone",
+    "Mac", ... "Total net sales"): a block is the rows between two headers (a header is a row with no figures), and
+    it is the measure's when its header fits the measure ("Net sales:"), or it has none and a later row fits the
+    measure (its total) or the table's title names the measure ("Net sales by groups of similar products"); a
+    block under another header ("Cost of sales:", "Year-over-year growth:") is not. Or the part heads a block whose
+    rows fit the measure ("AWS" then "Net sales", "Operating income"), or is the table's title."""
+    want = stems(part)
+    if not want:
+        return {}
+
+    def fits(label: str) -> bool:
+        return row_fit(m, label, asked_stems, named) >= ROW_MIN
+
+    def names_part(label: str) -> float:
+        if label.lower().split()[:1] in (["other"], ["all"], ["less"], ["excluding"]):
+            return 0.0  # "Other Health Care": a line beside the part, not the part
+        have = stems(label)
+        return PART_ROW if have == want else PART_WIDER if want <= have else 0.0
+
+    context = source.context.lower()
+    title_measure = any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", context) for n in m.names if n)
+    title_part = want <= stems(source.context)
+    blocks: list[tuple[str | None, list[tuple[int, str]]]] = [(None, [])]
+    for i, row in enumerate(source.table.get("rows", [])):
+        if not isinstance(row, dict):
+            continue
+        label = str(row.get("label", "")).strip()
+        if not any(isinstance(x, int | float) for x in row.get("numbers") or []):
+            blocks.append((label, []))
+        else:
+            blocks[-1][1].append((i, label))
+    if any(header and names_part(header) for header, _ in blocks):
+        title_part = False  # the part heads its own block: the rows before it are another part's
+
+    def kind(header: str | None) -> str:
+        """A block's header: of the measure ("Net sales:"), of another item or of a change ("Cost of sales:",
+        "Year-over-year growth:"), or neither (none, a therapeutic area, an indication)."""
+        if not header:
+            return "neutral"
+        if fits(header):
+            return "measure"
+        other = measure_of(header).item
+        return "other" if (other is not None and other.name != m.name) or _CHANGE_HEAD.search(header) else "neutral"
+
+    kinds = [kind(header) for header, _ in blocks]
+    # a table of the changes in the measure ("Acquisitions", "Divestitures", "Translation", "Total sales change")
+    changes = any(_CHANGE_HEAD.search(str(c)) for c in source.table.get("columns", []))
+    out: dict[int, tuple[str, float]] = {}
+    for b, (header, rows) in enumerate(blocks):
+        for k, (i, label) in enumerate(rows):
+            if fit := names_part(label):
+                if kinds[b] == "measure" or kinds[b] == "neutral" and _total_follows(
+                        [other for _, other in rows[k + 1:]], blocks[b + 1:], kinds[b + 1:], fits):
+                    out[i] = (label, fit)
+                elif kinds[b] == "neutral" and title_measure and not changes:
+                    out[i] = (label, fit - BY_TITLE)
+            elif fits(label):
+                if header and (fit := names_part(header)):
+                    out[i] = (header, fit)
+                elif header is None and title_part:
+                    out[i] = (part, PART_TITLE)
+    return out
+
+
+_CHANGE_HEAD = re.compile(r"%|\bpercent|\bchange|\bgrowth|\bincrease|\bdecrease|\bvs\.?\b|\bversus|\bvariance", re.I)
+"""A header whose rows are changes or rates, not amounts ("Year-over-year Percentage Growth (Decline):")."""
+
+
+def _total_follows(rest: Sequence[str], blocks: Sequence[tuple[str | None, list[tuple[int, str]]]],
+                   kinds: Sequence[str], fits: Callable[[str], bool]) -> bool:
+    """Whether a row fitting the measure (its total) follows in the block (``rest``) or in the blocks after it,
+    before a header of another item or of the measure."""
+    if any(fits(label) for label in rest):
+        return True
+    for (_, rows), k in zip(blocks, kinds, strict=True):
+        if k != "neutral":
+            return False
+        if any(fits(label) for _, label in rows):
+            return True
+    return False
+
+
 def table_cells(source: TableSource, question_measures: Sequence[Measure], asked: Asked,
-                calendar: Calendar | None, asked_stems: set[str], named: str = "") -> list[Cell]:
+                calendar: Calendar | None, asked_stems: set[str], named: str = "", part: str = "") -> list[Cell]:
     """Every cell of a table whose row fits one of the measures, each with its row and period fit (read with the
-    table's own filing calendar when it has one, else ``calendar``)."""
+    table's own filing calendar when it has one, else ``calendar``). With a ``part`` asked, only the rows that
+    report that part of the measure (``part_rows``)."""
     table = source.table
     calendar = source.calendar or calendar
     columns = [str(c) for c in table.get("columns", [])]
     periods = [column_period(c, source.context) for c in columns]  # None for a change column ("% Change")
     out: list[Cell] = []
     statement = source.statement
-    for row in table.get("rows", []):
+    parts = {m.name: part_rows(source, m, part, asked_stems, named) for m in question_measures} if part else {}
+    for r, row in enumerate(table.get("rows", [])):
         if not isinstance(row, dict):
             continue
         label = str(row.get("label", "")).strip()
@@ -261,7 +369,10 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
         if not label or not any(isinstance(x, int | float) for x in numbers):
             continue
         for m in question_measures:
-            fit = row_fit(m, label, asked_stems, named)
+            of_part = parts[m.name].get(r) if part else None
+            if part and of_part is None:
+                continue
+            fit = of_part[1] if of_part else row_fit(m, label, asked_stems, named)
             if fit < ROW_MIN:
                 continue
             if m.item is not None and m.item.balance and statement == "cash_flow":
@@ -274,13 +385,16 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
                 if _CHANGE_COL.search(columns[i]) and periods[i] is None:
                     continue
                 raw = str(values[i]) if i < len(values) and values[i] is not None else str(x)
+                percent = _cell_percent(label, raw, str(table.get("units", "")))
+                if of_part and (percent or _CHANGE_HEAD.search(columns[i])):
+                    continue  # a part's growth rate or share ("-12%", "% of Total") is not its amount
                 p = periods[i]
                 pfit = matches(asked, p, calendar) if p is not None else 0.0
                 out.append(Cell(
                     marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
                     column=columns[i], raw=raw, value=float(x),
-                    scale=_scale(table, label, raw), percent=_cell_percent(label, raw, str(table.get("units", ""))),
-                    period=p, item=m.name, row_fit=fit, period_fit=pfit,
+                    scale=_scale(table, label, raw), percent=percent,
+                    period=p, item=m.name, row_fit=fit, period_fit=pfit, part=of_part[0] if of_part else "",
                 ))
     return out
 
@@ -319,7 +433,12 @@ def resolve(
     ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text))), ())]
     asked_stems = set(question.stems)
     named = question.named
-    all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named)]
+    # a part asked ("revenue from iPhone sales"): its rows where the tables break the measure down, else the rows
+    # of the measure (which the answer then says are not of the part)
+    all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named,
+                                                         question.segment)] if question.segment else []
+    part_missing = bool(question.segment) and not all_cells
+    all_cells = all_cells or [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named)]
     res = Resolution(asked=asked, measures=[m.name for m in ms], candidates=all_cells)
     if not all_cells:
         return res
@@ -356,7 +475,8 @@ def resolve(
         rivals = [c for c in all_cells if c.item == top.item and c.row_fit >= top.row_fit - 1e-9
                   and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
         res.confident = (
-            question.asks_value
+            not part_missing  # the company's total where a part of it was asked: not stated as the answer
+            and question.asks_value
             and len(ms) == 1
             and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW

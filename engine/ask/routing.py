@@ -20,7 +20,7 @@ from engine.types import Document
 if TYPE_CHECKING:
     from engine.ask.question import Question
 
-_LEGAL = {
+LEGAL_FORMS = {
     "inc", "incorporated", "corp", "corporation", "company", "co", "ltd", "limited", "plc", "llc", "lp", "llp",
     "nv", "bv", "sa", "spa", "ag", "se", "gmbh", "kgaa", "asa", "ab", "oyj", "com", "the", "&", "and",
     "holding", "holdings", "group",
@@ -67,7 +67,7 @@ def name_forms(name: str) -> set[str]:
     words = _words(name)
     while words and words[0] == "the":
         words.pop(0)
-    while words and words[-1] in _LEGAL:
+    while words and words[-1] in LEGAL_FORMS:
         words.pop()
     forms: set[str] = set()
     while words:
@@ -76,7 +76,7 @@ def name_forms(name: str) -> set[str]:
         if words[-1] not in _DESCRIPTORS or len(words) == 1:
             break
         words.pop()
-        while words and words[-1] in _LEGAL:
+        while words and words[-1] in LEGAL_FORMS:
             words.pop()
     return forms
 

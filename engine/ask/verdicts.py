@@ -133,7 +133,8 @@ class SeriesVerdict:
         top = res.cells[0]
         if top.row_fit < CONFIDENT_ROW or top.period is None:
             return None
-        if q.segment and not all(re.search(rf"\b{re.escape(w)}", top.row, re.I) for w in q.segment.split()):
+        if q.segment and not top.part and not all(re.search(rf"\b{re.escape(w)}", top.row, re.I)
+                                                  for w in q.segment.split()):
             return None  # "Data Center segment revenue" resolved to the company's total revenue: not what is asked
         months = top.period.months
         row = {c.period.end or date(c.period.year or 1, 12, 31): c for c in res.candidates
