@@ -243,3 +243,36 @@ def test_the_most_recent_filing_for_a_question_without_a_figure_streams_its_head
     assert events[1].text.startswith("1 filing: Zeta Devices 10-Q Q3 FY2023 (the most recent)")
     a = events[-1].answer
     assert a.text.startswith("1 filing: ") and {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}
+
+
+def test_a_significant_change_over_the_filings_is_decided_from_the_series(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="No, net sales were stable over the quarters [1].")
+    events = ask(lib, "Has there been any significant change in Zeta's total net sales over the reported quarters?")
+    stated = next(e for e in events if isinstance(e, CellsResolved)).text
+    a = next(e for e in events if isinstance(e, AnswerFinished)).answer
+    lines = stated.splitlines()
+    assert lines[0].startswith("4 filings:") and lines[1].startswith("Yes. Total net sales: 83,000")
+    assert "the highest 43.2% above the lowest" in lines[1]  # 117,154 against 81,797
+    # the model's "No" contradicts the code's Yes: folded, not shown as the answer
+    assert "stable" not in a.text and a.contradicted
+
+
+def test_a_move_under_five_percent_between_any_two_periods_is_no_significant_change() -> None:
+    from datetime import date
+
+    from engine.ask.cells import Cell
+    from engine.ask.verdicts import series_decision
+    from engine.periods import Period
+
+    def cell(v: float, month: int) -> Cell:
+        return Cell(marker=1, doc="d", page=1, region_id=1, row="Total operating expenses", column="c", raw=str(v),
+                    value=v, scale=1e6, percent=False, period=Period(end=date(2023, month, 28), year=2023, months=3),
+                    item="operating expenses", row_fit=2.0, period_fit=1.0)
+
+    q = parse("Has there been any significant change in operating expenses over the reported quarters?")
+    flat = [cell(100, 3), cell(104, 6), cell(101, 9)]
+    d = series_decision("series", q, flat[-1], flat, ["Q1", "Q2", "Q3"])
+    assert d is not None and d.verdict is False and d.text.startswith("No.")
+    moved = [cell(100, 3), cell(112, 6), cell(101, 9)]  # up 12%, then back: a change over the quarters
+    d = series_decision("series", q, moved[-1], moved, ["Q1", "Q2", "Q3"])
+    assert d is not None and d.verdict is True and "+1.0% from the first to the last" in d.text

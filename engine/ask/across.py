@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Any
 from engine.ask.cells import Cell, Resolution, TableSource, resolve
 from engine.ask.checks import REFUSAL
 from engine.ask.compose import CellWork, one_voice, refusal_text
-from engine.ask.decisions import Computation
+from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
 from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
+from engine.ask.verdicts import series_decision
 from engine.errors import Cancelled
 from engine.numbers import show
 from engine.periods import Asked, Calendar, what_it_is
@@ -428,7 +429,10 @@ class Across:
     computation: Computation | None
     calendar: Calendar | None
     stated: str
-    """The header, the table and the computation: what the answer states before the model's sentence."""
+    """The header, the verdict, the table and the computation: what the answer states before the model's
+    sentence."""
+    decision: Decision | None = None
+    """Yes or No on the series, when the question asks it."""
 
     @property
     def scale(self) -> float | None:
@@ -460,8 +464,23 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
     stated = table_text(scope, series, scale, found) if series else scope.header()
     if computation is not None:
         stated += f"\nComputed from the cited cells: {computation.text}"
+    decision = verdict_of(q, series)
+    if decision is not None:  # the verdict first, under the header; the table it rests on after it
+        head, _, rest = stated.partition("\n")
+        stated = f"{head}\n{decision.text}\n{rest}".rstrip()
     return Across(scope, found, series, used, combined(scope, found, used), regions, res, computation,
-                  found[-1].calendar if found else None, stated)
+                  found[-1].calendar if found else None, stated, decision)
+
+
+def verdict_of(q: Question, series: Sequence[Series]) -> Decision | None:
+    """Yes or No on how the measure moved over the filings' periods ("Has there been any significant change in
+    operating expenses over the reported quarters?"), decided from one company's series as within one filing
+    (``verdicts.series_decision``)."""
+    if not (q.yes_no and (q.over_periods or q.across) and q.trend != q.shift) or len(series) != 1:
+        return None
+    points = series[0].points
+    cells = [p.cell for p in points]
+    return series_decision("series", q, cells[-1], cells, [p.filing.period for p in points])
 
 
 def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
@@ -481,12 +500,12 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         return
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
-    work = CellWork(res, computation, calendar, "", stated)
+    work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
     text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
     if cancelled():
         raise Cancelled("Answer cancelled.")
-    voiced = one_voice(text, q, None, computation, res, calendar, bool(series))
+    voiced = one_voice(text, q, w.decision, computation, res, calendar, bool(series))
     text = voiced.text
     if REFUSAL.search(text) or not text.strip():
         said = "did not answer from these sources" if not voiced.folded else (

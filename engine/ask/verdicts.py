@@ -7,6 +7,7 @@ Each is a small class with ``applies(question)`` and ``decide(work)``; ``kinds.V
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 
 from engine.ask.cells import CONFIDENT_ROW, Cell, best_cell, table_cells
@@ -20,8 +21,9 @@ from engine.vocabulary import item as vocabulary_item
 from engine.vocabulary import judgements, vocabulary
 
 SIGNIFICANT_CHANGE = 0.05
-"""A change between the first and the last period reported that a yes/no question about a "significant change"
-counts as one: 5% of the first period's amount."""
+"""A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
+5% of the lower amount (the rule of thumb for a quantitatively material amount, SEC Staff Accounting Bulletin
+No. 99)."""
 _STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
 
 
@@ -141,21 +143,33 @@ class SeriesVerdict:
                if c.marker == top.marker and c.row == top.row and c.period is not None
                and c.period.months == months and (c.period.end is not None or c.period.year)}
         points = [row[k] for k in sorted(row)]
-        if len(points) < 2 or points[0].amount == 0:
-            return None
-        sign = -1.0 if is_outflow(top.item) and all(c.amount <= 0 for c in points) else 1.0  # expenses printed (472)
-        amounts = [sign * c.amount for c in points]
-        steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
-        total = (amounts[-1] - amounts[0]) / abs(amounts[0])
-        if q.trend:
-            yes = len(steps) >= 2 and (all(x > 0 for x in steps) or all(x < 0 for x in steps)) or (
-                len(steps) == 1 and not q.notable and not q.consistent and steps[0] != 0)
-        else:
-            yes = abs(total) >= SIGNIFICANT_CHANGE if q.notable else any(x != 0 for x in steps)
-        series = ", ".join(f"{c.shown} ({c.period_name(calendar)})" for c in points)
-        text = (f"{_yes(yes)}. {top.row}: {series}; {total * 100:+.1f}% from the first to the last "
-                f"[{top.marker}].")
-        return Decision(self.name, text, yes, tuple(c.amount for c in points))
+        return series_decision(self.name, q, top, points, [c.period_name(calendar) for c in points])
+
+
+def series_decision(name: str, q: Question, top: Cell, points: Sequence[Cell],
+                    periods: Sequence[str]) -> Decision | None:
+    """Yes or No on how one line item moved over its ``points`` (oldest first, each period named in ``periods``):
+    a trend is every step in one direction; a significant change is a move of ``SIGNIFICANT_CHANGE`` or more
+    between any two of the periods (from the lowest to the highest: a rise that later eases is still a change
+    over the periods); any change, without "significant"."""
+    if len(points) < 2 or points[0].amount == 0:
+        return None
+    sign = -1.0 if is_outflow(top.item) and all(c.amount <= 0 for c in points) else 1.0  # expenses printed (472)
+    amounts = [sign * c.amount for c in points]
+    steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
+    total = (amounts[-1] - amounts[0]) / abs(amounts[0])
+    low = min(amounts, key=abs)
+    spread = (max(amounts) - min(amounts)) / abs(low) if low else float("inf")
+    if q.trend:
+        yes = len(steps) >= 2 and (all(x > 0 for x in steps) or all(x < 0 for x in steps)) or (
+            len(steps) == 1 and not q.notable and not q.consistent and steps[0] != 0)
+    else:
+        yes = spread >= SIGNIFICANT_CHANGE if q.notable else any(x != 0 for x in steps)
+    series = ", ".join(f"{c.shown} ({when})" for c, when in zip(points, periods, strict=True))
+    moved = f"; the highest {spread * 100:.1f}% above the lowest" if q.notable and not q.trend and low else ""
+    text = (f"{_yes(yes)}. {top.label}: {series}; {total * 100:+.1f}% from the first to the last{moved} "
+            f"[{top.marker}].")
+    return Decision(name, text, yes, tuple(c.amount for c in points))
 
 
 class RankingVerdict:
