@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from statistics import median
 from typing import Any
 
-from engine.periods import DATE_PATTERN, parse_date
+from engine.periods import DATE_PATTERN, Calendar, Period, parse_date
 
 FRONT_PAGES = 5
 """Pages at the front of a filing read for its cover and its company's name (the SEC cover is page 1 or 2; a
@@ -130,7 +131,8 @@ def extract_metadata(pages: Sequence[Any], file_name: str = "") -> dict[str, Any
     if fy and not form.startswith("10-Q"):
         d = parse_date(fy.group(1))
         if d:
-            out["fiscal_period"] = f"FY{d.year}"
+            out["fiscal_period"] = f"FY{d.year}"  # the calendar names it the filer's way (``fiscal_period_named``)
+            out["year_end"] = d.isoformat()
     elif qp:
         d = parse_date(qp.group(1))
         if d:
@@ -152,6 +154,20 @@ def extract_metadata(pages: Sequence[Any], file_name: str = "") -> dict[str, Any
     parts = [out.get("company", ""), out.get("form_type", ""), out.get("fiscal_period", "")]
     out["title"] = " ".join(p for p in parts if p) or Path(file_name).stem
     return {k: v for k, v in out.items() if v}
+
+
+def fiscal_period_named(meta: dict[str, Any], calendar: Calendar) -> str:
+    """An annual report's ``fiscal_period`` as the filer names its years: the fiscal year the calendar gives the
+    year end on the cover ("For the fiscal year ended January 1, 2023" is fiscal 2022 for a filer whose 52/53-week
+    years end early in January, fiscal 2023 for one that names a year by its end); the cover's year when the
+    calendar knows no year end."""
+    period = meta.get("fiscal_period", "")
+    end = meta.get("year_end")
+    if not end or not period.startswith("FY") or calendar.year_end_month is None:
+        return period
+    d = date.fromisoformat(end)
+    fy = calendar.fiscal_year_of(Period(end=d, year=d.year, months=12))
+    return f"FY{fy}" if fy else period
 
 
 def read_identity(pages: Sequence[Any]) -> Identity:

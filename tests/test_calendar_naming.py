@@ -380,3 +380,28 @@ def test_periods_of_a_stated_calendar_are_named_its_way() -> None:
     assert [cal.fiscal_year_of(p) for p in cal.periods if p.months == 12] == [2022, 2021]
     assert cal.end_year(2022) == 2023
     assert cal.periods[0].end == date(2023, 1, 28)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The catalogue's fiscal period: the cover's year end named the filer's way
+
+
+class _Page:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+@pytest.mark.parametrize(("cover", "named"), [
+    # 52/53-week years ending early in January, silent about naming: the year with the most months (fiscal 2022)
+    ("ACME HEALTH CO\nFORM 10-K\nFor the fiscal year ended January 1, 2023\nCommission file number 1-3215", "FY2022"),
+    # the filer names the year by its end: "fiscal 2023"
+    ("ACME STORES INC\nFORM 10-K\nFor the fiscal year ended January 28, 2023\nACME FISCAL 2023 FORM 10-K", "FY2023"),
+    # a December filer: the calendar year
+    ("ACME CORP\nFORM 10-K\nFor the fiscal year ended December 31, 2022\nCommission file number 1-1", "FY2022"),
+])
+def test_the_catalogue_names_an_annual_reports_year_the_filers_way(cover: str, named: str) -> None:
+    from engine.metadata import extract_metadata, fiscal_period_named
+
+    meta = extract_metadata([_Page(cover)], "acme.pdf")
+    cal = read_calendar([cover])
+    assert fiscal_period_named(meta, cal) == named

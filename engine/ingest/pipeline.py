@@ -381,7 +381,7 @@ class Ingestor:
         ctx.check_cancelled()
         if not ctx.stage_done("metadata"):
             t = time.perf_counter()
-            from engine.metadata import CATALOGUE_FIELDS, extract_metadata
+            from engine.metadata import CATALOGUE_FIELDS, extract_metadata, fiscal_period_named
             from engine.periods import read_calendar
 
             try:
@@ -390,6 +390,10 @@ class Ingestor:
                 self.store.update_document(ctx.doc_id, **fields)
                 calendar = read_calendar(*self.store.calendar_inputs(ctx.doc_id))
                 self.store.update_document(ctx.doc_id, calendar=calendar.to_json())
+                if (named := fiscal_period_named(meta, calendar)) != fields.get("fiscal_period", named):
+                    title = str(fields.get("title", "")).replace(str(fields["fiscal_period"]), named)
+                    fields.update(fiscal_period=named, title=title)  # the year named the filer's way
+                    self.store.update_document(ctx.doc_id, fiscal_period=named, title=title)
                 fields["calendar"] = calendar.describe()
                 detail = ", ".join(f"{k}={'/'.join(v) if isinstance(v, list) else v}" for k, v in fields.items())
                 ctx.record("metadata", "done", detail, time.perf_counter() - t)
