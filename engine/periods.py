@@ -1321,6 +1321,11 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
 
     if asked.end is not None:
         if p.end is None:
+            if (asked.months == 12 and p.months in (None, 12) and p.year is not None and cal is not None
+                    and cal.year_end_month is not None and cal.at_year_end(asked.end)):
+                # a bare year over an annual statement's column is the filer's label for its fiscal year
+                # ("2016" in a June filer's 10-K: the year ended June 30, 2016)
+                return 1.0 if cal.end_year(p.year) == asked.end.year else 0.0
             return 0.4 if p.year == asked.end.year and p.months in (None, asked.months) else 0.0
         if abs(p.end - asked.end) > _SLACK:
             return 0.0
@@ -1328,6 +1333,8 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
             return 0.5
         if asked.months is None or p.months == asked.months:
             return 1.0
+        if p.months is None and asked.months == 12 and cal is not None and cal.at_year_end(p.end):
+            return 1.0  # an annual statement's column dated at the fiscal year end ("January 28, 2017") is the year
         return 0.6 if p.months is None else 0.0
 
     fy = asked.fiscal_year

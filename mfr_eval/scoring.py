@@ -188,7 +188,9 @@ def structured_numbers(gold_structured: Any) -> list[tuple[Quantity, float]]:
         if not qs:
             continue
         unit = str(it.get("unit", it.get("meta0", ""))).strip().lower()
-        out.append((qs[0], SCALES.get(unit, 1.0)))
+        # "millions", or with its currency: "USD millions", "$ thousands"
+        scale = next((SCALES[w] for w in reversed(re.findall(r"[a-z0-9]+", unit)) if w in SCALES), 1.0)
+        out.append((qs[0], scale))
     return out
 
 

@@ -276,3 +276,26 @@ def test_a_move_under_five_percent_between_any_two_periods_is_no_significant_cha
     moved = [cell(100, 3), cell(112, 6), cell(101, 9)]  # up 12%, then back: a change over the quarters
     d = series_decision("series", q, moved[-1], moved, ["Q1", "Q2", "Q3"])
     assert d is not None and d.verdict is True and "+1.0% from the first to the last" in d.text
+
+
+def annual(doc_id: str, name: str, year: int, sales: tuple[float, float, float]) -> FakeDoc:
+    """A June filer's 10-K: its statement of operations for three years, columns headed by the bare year."""
+    company = "Kappa Software Corp"
+    table = {"title": "INCOME STATEMENTS", "units": "in millions", "columns": [str(year), str(year - 1), str(year - 2)],
+             "rows": [{"label": "Total revenue", "values": [f"{s:,.0f}" for s in sales], "numbers": list(sales)}]}
+    return FakeDoc(doc_id, name, company, "10-K", f"FY{year}", [
+        ("text", 1, f"{company} FORM 10-K For the fiscal year ended June 30, {year}. Year Ended June 30, {year}"),
+        ("table", 2, "Income statements total revenue year ended June 30", table),
+    ])
+
+
+def test_years_further_apart_than_one_report_states_are_read_from_each_years_report(tmp_path: Path) -> None:
+    docs = [annual("kappa16aaaaa", "KAPPA_2016_10K", 2016, (85320, 93580, 86833)),
+            annual("kappa23bbbbb", "KAPPA_2023_10K", 2023, (211915, 198270, 168088))]
+    lib = library(tmp_path, docs)
+    events = ask(lib, "How did Kappa's total revenue change from fiscal 2016 to fiscal 2023?")
+    stated = next(e for e in events if isinstance(e, CellsResolved)).text
+    assert stated.startswith("2 filings:")
+    assert "85,320" in stated and "211,915" in stated and "+148.4%" in stated
+    # two years one report states (2022 and 2023): that report answers, no scope of filings
+    assert scope_of(lib, "How did Kappa's total revenue change from fiscal 2022 to fiscal 2023?") is None

@@ -389,3 +389,20 @@ def test_a_bare_year_over_a_first_week_of_january_date_ends_in_the_next_year() -
     # any other day keeps the label's year
     q = column_period("2022", "Consolidated Balance Sheets as of December 31")
     assert q is not None and q.end == date(2022, 12, 31)
+
+
+def test_an_annual_statements_bare_year_or_year_end_column_is_the_year_a_filing_reports() -> None:
+    """Across filings each annual report is asked for the year ended on its date: its statement's column headed
+    "2016" (a June filer's label for the year ended June 30, 2016) or "January 28, 2017" (a date column whose
+    "Fiscal Years Ended" the table lost) is that year; a column of another year is not."""
+    june = read_calendar(["FORM 10-K For the fiscal year ended June 30, 2016"], [("2016", "Year Ended June 30,")])
+    asked = Asked(fiscal_year=None, quarter=None, months=12, instant=None, years=(), text="FY2016",
+                  end=date(2016, 6, 30))
+    assert matches(asked, Period(end=None, year=2016, months=None, label="2016"), june) == 1.0
+    assert matches(asked, Period(end=None, year=2015, months=None, label="2015"), june) == 0.0
+    january = read_calendar(["FORM 10-K For the fiscal year ended January 28, 2017"])
+    asked = Asked(fiscal_year=None, quarter=None, months=12, instant=None, years=(), text="FY2017",
+                  end=date(2017, 1, 28))
+    column = Period(end=date(2017, 1, 28), year=2017, months=None, label="January 28, 2017")
+    assert matches(asked, column, january) == 1.0
+    assert matches(asked, column, None) == 0.6  # no calendar to say the date is the year end

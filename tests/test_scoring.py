@@ -231,3 +231,11 @@ def test_an_answer_across_filings_is_scored_after_its_scope_header() -> None:
     # a header is only the scope's: a table that follows it is the answer and is scored
     table = "4 filings: MMM 10-K FY2016, FY2017, FY2018\nMMM 10-K FY2018 | FY2018 | $1,577 million | p. 60 [1]"
     assert score_answer(table, "$1577.00", question="What was 3M's capex in FY2018?").correct
+
+
+def test_a_structured_golds_unit_may_carry_its_currency() -> None:
+    gold = [{"main_question": "5854430.0", "unit": "USD thousands"},
+            {"main_question": "17606.0", "unit": "USD millions"}]
+    assert [scale for _, scale in structured_numbers(gold)] == [1e3, 1e6]
+    said = "5,854,430 thousand in FY2016 and 17,606,000 thousand in FY2022"
+    assert score_answer(said, "", gold_structured=gold).correct

@@ -210,6 +210,23 @@ def _form_wanted(q: Question, filings: Sequence[Filing]) -> str:
     return "10-Q" if quarterly > len(bases) - quarterly else next((b for b in bases if b != "10-Q"), "10-Q")
 
 
+REPORTED_YEARS, REPORTED_BALANCES = 2, 1
+"""The fiscal years an annual report states besides its own: three years of income and cash flows, two balance
+sheets, in a 10-K. Years further apart than that are in no one report."""
+
+
+def _years_apart(q: Question, filings: Sequence[Filing]) -> bool:
+    """Whether the years a question names are further apart than one annual report states, and the library holds a
+    report of more than one of them ("from fiscal 2018 to fiscal 2023": the 2018 and the 2023 10-Ks; inventories
+    at the end of 2017 and of 2019: the 2017 and 2019 balance sheets)."""
+    years = set(q.asked.years)
+    balance = any(m.item is not None and m.item.balance for m in q.measures)
+    if len(years) < 2 or max(years) - min(years) <= (REPORTED_BALANCES if balance else REPORTED_YEARS):
+        return False
+    annual = {f.fiscal_year for f in filings if f.months == 12 and f.fiscal_year in years}
+    return len(annual) >= 2
+
+
 def filing_scope(q: Question, documents: Sequence[Document],
                  calendar_of: Callable[[str], Calendar | None]) -> Scope | None:
     """The filings ``q`` is about among ``documents`` (the search scope: given, routed, or the library), or None
@@ -223,9 +240,10 @@ def filing_scope(q: Question, documents: Sequence[Document],
         at = {f.company: first.get(f.doc_id, 0) for f in filings}
         companies.sort(key=lambda c: at[c])
     two = len(companies) >= 2 and len(q.companies) >= 2
-    if not filings or not (q.latest or q.last or q.across or two) or (len(companies) > 1 and not two):
+    spread = not two and len(companies) == 1 and _years_apart(q, filings)
+    if not filings or not (q.latest or q.last or q.across or two or spread) or (len(companies) > 1 and not two):
         return None
-    if q.asked.years and not (two or q.latest or q.last):
+    if q.asked.years and not (two or q.latest or q.last or spread):
         return None  # one company's named years: its filing for the latest of them reports them (routing)
     reason = "versus" if two else "latest" if q.latest and not (q.across or q.last) else (
         f"last {q.last}" if q.last else "across")
