@@ -1317,6 +1317,10 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
             if gap <= _SLACK and (cal is None or cal.weeks):
                 return 0.8 if (p.instant or p.months is None) else 0.4
             return 0.0
+        if (p.months is None and p.year is not None and cal is not None and cal.year_end_month is not None
+                and cal.at_year_end(asked.instant)):
+            # a balance sheet's bare year is the filer's label for the fiscal year it ends ("2019": December 31)
+            return 1.0 if cal.end_year(p.year) == asked.instant.year else 0.0
         return 0.4 if p.year == asked.instant.year and p.months is None else 0.0
 
     if asked.end is not None:

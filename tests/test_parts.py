@@ -184,3 +184,14 @@ def test_a_figure_of_a_table_without_a_unit_takes_its_series_unit_when_it_is_of_
               found(cell(0.5, 1.0, date(2023, 6, 30)), 2)]
     one_unit(q("How has AWS revenue changed over the quarters?"), found_)
     assert [f.cells["revenue"].scale for f in found_] == [1e6, 1e6, 1.0]  # 0.5 is not of the size of 20,538
+
+
+def test_a_share_of_an_item_or_an_expense_named_with_sales_is_not_the_item() -> None:
+    from engine.ask.cells import row_fit
+
+    revenue = measure_of("revenue")
+    assert row_fit(revenue, "Total revenue", set()) == 2.0
+    assert row_fit(revenue, "As a percent of revenue", set()) == 0.0
+    assert row_fit(revenue, "% of net sales", set()) == 0.0
+    assert row_fit(revenue, "Sales and marketing", set()) == 0.0
+    assert row_fit(revenue, "Deferral of revenue", set()) == 0.0

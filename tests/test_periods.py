@@ -406,3 +406,11 @@ def test_an_annual_statements_bare_year_or_year_end_column_is_the_year_a_filing_
     column = Period(end=date(2017, 1, 28), year=2017, months=None, label="January 28, 2017")
     assert matches(asked, column, january) == 1.0
     assert matches(asked, column, None) == 0.6  # no calendar to say the date is the year end
+
+
+def test_a_balance_sheets_bare_year_is_the_balance_at_that_fiscal_year_end() -> None:
+    cal = read_calendar(["FORM 10-K For the fiscal year ended December 31, 2019"], [("2019", "December 31,")])
+    at = Asked(fiscal_year=None, quarter=None, months=None, instant=date(2019, 12, 31), years=(), text="FY2019")
+    assert matches(at, Period(end=None, year=2019, months=None, instant=True, label="2019"), cal) == 1.0
+    assert matches(at, Period(end=None, year=2018, months=None, instant=True, label="2018"), cal) == 0.0
+    assert matches(at, Period(end=None, year=2019, months=None, instant=True, label="2019"), None) == 0.4

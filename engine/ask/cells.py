@@ -32,6 +32,8 @@ _ONE_SEGMENT = re.compile(r"\b(?!(?i:by|our|the|each|one|reportable|operating|bu
                           r"([A-Z][a-z]+)\s+[Ss]egment\b(?!s| information| data| reporting)")
 _PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|\bpercent|\bratios?\b|\bmargins?\b",
                         re.I)
+_SHARE_OF = re.compile(r"\b(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\b|\bshare\s+of\b", re.I)
+"""A row label that is a ratio of a line item, not the item ("As a percent of revenue", "% of net sales")."""
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
 
 
@@ -219,8 +221,8 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
     revenue, non-current" asks for "Deferred revenue, non-current", not "Deferred revenue" or "Revenues"."""
     low = label.lower().strip(" :")
     if measure.item is not None:
-        if measure.item.excludes(label):
-            return 0.0
+        if measure.item.excludes(label) or _SHARE_OF.search(label):
+            return 0.0  # another item, or a share of one ("As a percent of revenue")
         written = phrase(label)
         if named and len(written.split()) >= 3 and f" {written} " in f" {named} ":
             return NAMED_ROW
