@@ -32,7 +32,7 @@ _ONE_SEGMENT = re.compile(r"\b(?!(?i:by|our|the|each|one|reportable|operating|bu
                           r"([A-Z][a-z]+)\s+[Ss]egment\b(?!s| information| data| reporting)")
 _PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|\bpercent|\bratios?\b|\bmargins?\b",
                         re.I)
-_SHARE_OF = re.compile(r"\b(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\b|\bshare\s+of\b", re.I)
+_SHARE_OF = re.compile(r"(?<!\w)(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\b|\bshare\s+of\b", re.I)
 """A row label that is a ratio of a line item, not the item ("As a percent of revenue", "% of net sales")."""
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
 
