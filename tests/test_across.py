@@ -299,3 +299,16 @@ def test_years_further_apart_than_one_report_states_are_read_from_each_years_rep
     assert "85,320" in stated and "211,915" in stated and "+148.4%" in stated
     # two years one report states (2022 and 2023): that report answers, no scope of filings
     assert scope_of(lib, "How did Kappa's total revenue change from fiscal 2022 to fiscal 2023?") is None
+
+
+def test_an_8k_dated_in_a_fiscal_year_is_no_filing_of_a_period() -> None:
+    from engine.ask.scope import filing_of
+    from engine.types import Document
+
+    release = Document(id="pep8k", sha256="", path="x.pdf", name="PEPSICO_2023_8K_dated-2023-05-05", pages=5,
+                       status="ready", title="", company="PepsiCo, Inc.", form_type="8-K", fiscal_period="FY2023")
+    assert filing_of(release, None) is None
+    annual = Document(id="pep10k", sha256="", path="y.pdf", name="PEPSICO_2022_10K", pages=9, status="ready",
+                      title="", company="PepsiCo, Inc.", form_type="10-K", fiscal_period="FY2022")
+    f = filing_of(annual, None)
+    assert f is not None and f.fiscal_year == 2022 and f.months == 12

@@ -136,13 +136,17 @@ def company_key(doc_company: str, cik: str) -> str:
     return min(forms, key=len) if forms else doc_company.strip().lower()
 
 
+CURRENT_REPORTS = ("8-K", "DEF", "S-", "424")
+"""Forms that report an event, a vote or an offering, never a period's statements."""
+
+
 def filing_of(doc: Document, calendar: Calendar | None) -> Filing | None:
     """The filing a periodic report is (its company, form and the period it reports, named with ``calendar``);
     None for a document that reports no period of its own (an 8-K, a proxy, a deck)."""
     form = doc_form(doc)
     annual = is_annual(doc)
-    if not (form.startswith(("10-K", "10-Q", "20-F", "40-F")) or annual):
-        return None
+    if form.startswith(CURRENT_REPORTS) or not (form.startswith(("10-K", "10-Q", "20-F", "40-F")) or annual):
+        return None  # an 8-K dated in a fiscal year ("FY2023") still reports no period of its own
     months = 12 if annual and not form.startswith("10-Q") else 3
     end: date | None = None
     fy: int | None = None
