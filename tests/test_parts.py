@@ -195,3 +195,12 @@ def test_a_share_of_an_item_or_an_expense_named_with_sales_is_not_the_item() -> 
     assert row_fit(revenue, "% of net sales", set()) == 0.0
     assert row_fit(revenue, "Sales and marketing", set()) == 0.0
     assert row_fit(revenue, "Deferral of revenue", set()) == 0.0
+
+
+def test_a_footnote_mark_glued_to_a_label_does_not_make_it_another_row() -> None:
+    from engine.ask.cells import row_fit
+
+    rd = measure_of("r&d")
+    for label in ("Research and development expenses(a)", "Research and development expenses (1)",
+                  "Research and development expenses [2]", "Research and development expenses*"):
+        assert row_fit(rd, label, set()) == row_fit(rd, "Research and development expenses", set())

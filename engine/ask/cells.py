@@ -32,6 +32,8 @@ _ONE_SEGMENT = re.compile(r"\b(?!(?i:by|our|the|each|one|reportable|operating|bu
                           r"([A-Z][a-z]+)\s+[Ss]egment\b(?!s| information| data| reporting)")
 _PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|\bpercent|\bratios?\b|\bmargins?\b",
                         re.I)
+_MARK = re.compile(r"\s*(?:\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\[\d{1,2}\]|\*+)\s*$")
+"""A footnote mark at a row label's end: "(a)", "(1)", "(iv)", "[2]", "*"."""
 _SHARE_OF = re.compile(r"(?<!\w)(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\b|\bshare\s+of\b", re.I)
 """A row label that is a ratio of a line item, not the item ("As a percent of revenue", "% of net sales")."""
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
@@ -219,6 +221,7 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
     score against its names; a measure the vocabulary does not know fits a label by the share of the label's
     content words the question holds, the label that holds more of them ahead (``SPECIFIC_ROW``): "deferred
     revenue, non-current" asks for "Deferred revenue, non-current", not "Deferred revenue" or "Revenues"."""
+    label = _MARK.sub("", label)  # "Research and development expenses(a)": the footnote mark is not the label
     low = label.lower().strip(" :")
     if measure.item is not None:
         if measure.item.excludes(label) or _SHARE_OF.search(label):
