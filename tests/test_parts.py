@@ -204,3 +204,18 @@ def test_a_footnote_mark_glued_to_a_label_does_not_make_it_another_row() -> None
     for label in ("Research and development expenses(a)", "Research and development expenses (1)",
                   "Research and development expenses [2]", "Research and development expenses*"):
         assert row_fit(rd, label, set()) == row_fit(rd, "Research and development expenses", set())
+
+
+def test_the_companys_own_name_as_a_row_is_no_line_item_the_question_writes_out() -> None:
+    from dataclasses import replace
+
+    from engine.ask.cells import resolve as resolve_cells
+
+    graph = {"title": "Shareholder Return Performance Graphs", "columns": ["2021", "2022"],
+             "rows": [row("Johnson & Johnson", 150, 144), row("S&P 500 Index", 180, 160)]}
+    balance = {"title": "CONSOLIDATED BALANCE SHEETS", "units": "in millions", "columns": ["2022", "2021"],
+               "rows": [row("Total assets", 187378, 182018)]}
+    question = replace(q("What were Johnson & Johnson's total assets in 2022?"),
+                       companies={"jnj": ("johnson & johnson",)})
+    res = resolve_cells(question, [TableSource(1, graph), TableSource(2, balance)], None)
+    assert [(c.row, c.raw) for c in res.cells] == [("Total assets", "187,378")]

@@ -438,6 +438,10 @@ def resolve(
     ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text))), ())]
     asked_stems = set(question.stems)
     named = question.named
+    for alias in {a for names in question.companies.values() for a in names}:
+        # the company's own name is no line item the question writes out (a performance graph's "Johnson &
+        # Johnson" row)
+        named = re.sub(rf"(?<![a-z0-9&]){re.escape(phrase(alias))}(?![a-z0-9&])", " | ", named)
     # a part asked ("revenue from iPhone sales"): its rows where the tables break the measure down, else the rows
     # of the measure (which the answer then says are not of the part)
     all_cells = [c for s in sources for c in table_cells(s, ms, asked, calendar, asked_stems, named,
