@@ -13,6 +13,7 @@ first, and its sentence is checked like any other answer (``compose.one_voice``,
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,18 +26,23 @@ from engine.ask.checks import REFUSAL
 from engine.ask.compose import CellWork, one_voice, refusal_text
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
+from engine.ask.narrative import check_summary, quotes_each, quotes_text, summarise
 from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
 from engine.ask.verdicts import series_decision
 from engine.errors import Cancelled
+from engine.models.protocols import Embedder
 from engine.numbers import show
 from engine.periods import Asked, Calendar, what_it_is
 from engine.types import (
+    Answer,
     AnswerEvent,
     AnswerFinished,
     CellsResolved,
     Evidence,
+    Quote,
+    QuotesFound,
     Region,
     Retrieval,
     RetrievalDone,
@@ -50,6 +56,8 @@ _SLACK_DAYS = 10
 """Two period ends this close are one period (52/53-week filers end their quarters on different days)."""
 MAX_MEASURES = 3
 """Series for at most this many of the measures a question names."""
+QUOTES_EACH = 2
+"""Sentences quoted from each filing for a question told in words (four 10-Qs: at most eight)."""
 
 
 @dataclass
@@ -486,8 +494,6 @@ def verdict_of(q: Question, series: Sequence[Series]) -> Decision | None:
 def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
                   t0: float) -> Iterator[AnswerEvent]:
     """The events of an answer across the scope's filings (see the module's docstring)."""
-    import time
-
     w = work_across(answerer, q, retriever, scope, cancelled)
     series, used, retrieval, regions, res = w.series, w.used, w.retrieval, w.regions, w.resolution
     computation, calendar, stated = w.computation, w.calendar, w.stated
@@ -500,6 +506,9 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         return
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
+    elif (told := (yield from told_across(answerer, q, w, cancelled, t0, t_ret))) is not None:
+        yield AnswerFinished(told)
+        return
     work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
     text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
@@ -521,6 +530,55 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     if REFUSAL.search(voiced.text) and series:
         answer.refused = False  # the table answers; the model only failed to add a sentence
     yield AnswerFinished(answer)
+
+
+def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
+    """The quotes of a narrative question, found in each filing's own evidence (``narrative.quotes_each``), newest
+    filing first, each numbered as the answer's evidence (a quoted passage beyond ``w.used`` is added to it)."""
+    newest = sorted(w.found, key=lambda f: f.filing.order, reverse=True)
+    each = quotes_each(q, [(f.retrieval.evidence, f.regions) for f in newest], embedder, QUOTES_EACH)
+    index = {e.chunk_id: i + 1 for i, e in enumerate(w.used)}
+    out: list[Quote] = []
+    for f, quotes in zip(newest, each, strict=True):
+        for x in quotes:
+            e = f.retrieval.evidence[x.source - 1]
+            if e.chunk_id not in index:
+                w.used.append(e)
+                index[e.chunk_id] = len(w.used)
+            out.append(replace(x, source=index[e.chunk_id]))
+    return out
+
+
+def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
+                t_ret: float) -> Generator[AnswerEvent, None, Answer | None]:
+    """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
+    once, newest filing first, then the model's summary of them alone, checked for what they do not say. When the
+    model gives no summary the quotes are the answer, each with its filing and page: a refusal never replaces
+    them. None when no filing's passages hold a sentence to quote (the answer is then written from the
+    passages)."""
+    t = time.perf_counter()
+    quotes = quotes_across(q, w, answerer.models.embedder())
+    if not quotes:
+        return None
+    w.retrieval.timings["quotes"] = time.perf_counter() - t
+    yield QuotesFound(quotes)
+    if cancelled():
+        raise Cancelled("Answer cancelled.")
+    labels = {f.filing.doc_id: f.filing.label for f in w.found}
+    summary = summarise(answerer.models.llm(), q, quotes, "", answerer.settings.max_answer_tokens, cancelled, labels)
+    if cancelled():
+        raise Cancelled("Answer cancelled.")
+    said = summary.text.strip() if summary is not None else quotes_text(quotes, labels)
+    yield TokenStreamed(said)
+    text = f"{w.stated}\n\n{said}"
+    flags = check_summary(said, w.stated, quotes, q, w.used) if summary is not None else []
+    answer = answerer.finish(q, text, w.retrieval, w.used, w.regions, None, t0, t_ret,
+                             summary.completion_tokens if summary is not None else 0, calendar=w.calendar,
+                             quotes=quotes, unsupported=flags, summarised=summary is not None)
+    if summary is None and answer.refused:  # a quoted sentence may read like a refusal ("... does not include")
+        answer.text, answer.refused, answer.searched = text, False, {}
+    answer.filings = [f.label for f in w.scope.filings]
+    return answer
 
 
 def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ question contain. A flagged summary is shown below the quotes with its flag, nev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -85,24 +85,60 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     return out
 
 
-def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+                most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
     """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
     question that is not narrative or passages without a sentence). A question of several narrative parts ("What
     drove the decline, and who are the largest customers?") gets each part's quotes in turn, best first, so a part
-    whose passages hold no answer leaves the others theirs."""
+    whose passages hold no answer leaves the others theirs. A sentence repeating one of ``skip`` (quoted already
+    from another filing) is not ranked."""
     narrated = [p for p in q.parts if p.narrative]
     if len(narrated) > 1:
-        found = [_quotes(p, used, regions, embedder) for p in narrated]
+        found = [_quotes(p, used, regions, embedder, most, skip) for p in narrated]
         out: list[Quote] = []
-        for rank in range(MAX_QUOTES):
+        for rank in range(most):
             for quotes in found:
-                if rank < len(quotes) and len(out) < MAX_QUOTES and quotes[rank].text not in {x.text for x in out}:
+                if rank < len(quotes) and len(out) < most and quotes[rank].text not in {x.text for x in out}:
                     out.append(quotes[rank])
         return out
-    return _quotes(q, used, regions, embedder)
+    return _quotes(q, used, regions, embedder, most, skip)
 
 
-def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+def told(q: Question) -> Question | None:
+    """The question whose quotes answer it in words: itself when it asks a narrative kind, or its one part that
+    does ("Summarize the risk factors, and how they have changed": the first part); None for a figure."""
+    narrated = [p for p in q.parts if p.narrative]
+    if q.narrative or len(narrated) > 1:
+        return q
+    return narrated[0] if narrated else None
+
+
+def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int, Region]]], embedder: Embedder,
+                most: int) -> list[list[Quote]]:
+    """``find_quotes`` of each group of evidence on its own (one filing's retrieval and regions, in the order
+    given), at most ``most`` each, none repeating a sentence an earlier group's quotes hold (a 10-Q repeats its
+    predecessor's legal proceedings word for word: the first group given, the newest filing, quotes it). A quote's
+    ``source`` numbers its own group's evidence. [] each for a question that asks no narrative kind."""
+    asked = told(q)
+    out: list[list[Quote]] = []
+    taken: list[Quote] = []
+    for used, regions in groups:
+        mine: list[Quote] = []
+        if asked is not None:
+            mine = find_quotes(asked, used, regions, embedder, most, taken)
+            taken += mine
+        out.append(mine)
+    return out
+
+
+def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
+    """Whether a sentence shares more than ``SAME`` of its words with a quote already taken."""
+    words = set(sentence.lower().split())
+    return any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes)
+
+
+def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
     """``find_quotes`` of one question (or one part of one)."""
     if not q.narrative:
         return []
@@ -126,13 +162,15 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     dense = vecs[1:] @ vecs[0]
     scored = [(float(cos) + score, found[order][0], s) for (score, order, s), cos in zip(first, dense, strict=True)]
     scored.sort(key=lambda t: -t[0])
+    scored = [t for t in scored if not _repeats(t[2], skip)]
+    if not scored:
+        return []
     best = scored[0][0]
     quotes: list[Quote] = []
     for score, i, s in scored:
-        if len(quotes) == MAX_QUOTES or score < best - MARGIN:
+        if len(quotes) == most or score < best - MARGIN:
             break
-        words = set(s.lower().split())
-        if any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes):
+        if _repeats(s, quotes):
             continue
         e = used[i]
         quotes.append(Quote(text=s, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
@@ -141,11 +179,22 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
 
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
-              cancelled: Callable[[], bool]) -> Generation | None:
-    """The model's summary of the quotes alone (``prompt.summary_messages``); None when it finds no answer in them
-    (the answer is then written from the whole passages, as for any question)."""
-    gen = llm.chat(summary_messages(q, quotes, stated), max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
+              cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None) -> Generation | None:
+    """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
+    filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
+    gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
+                   cancelled=cancelled)
     return None if REFUSAL.search(gen.text) or not gen.text.strip() else gen
+
+
+def quotes_text(quotes: Sequence[Quote], labels: Mapping[str, str]) -> str:
+    """The answer when the model gives no summary of the quotes: the quotes themselves, each with its filing
+    (``labels``: doc id -> "Amazon 10-Q Q3 FY2023"), document, page and source, in the order given."""
+    lines = ["The model gave no summary of these sentences; the filings' own words answer:"]
+    for x in quotes:
+        where = f"{labels[x.doc_id]} ({x.doc}, p. {x.page})" if x.doc_id in labels else f"{x.doc}, p. {x.page}"
+        lines.append(f"- {where} [{x.source}]: \u201c{x.text}\u201d")
+    return "\n".join(lines)
 
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
