@@ -108,3 +108,13 @@ def test_yes_no_about_changes_to_something_unmeasured_is_told_in_words() -> None
     part = told(both)
     assert not both.narrative and part is not None and part is both.parts[0] and part.narrative
     assert told(parse("What was Zeta's revenue in 2023?")) is None
+
+
+def test_a_running_footer_is_never_quoted() -> None:
+    from engine.ask.narrative import candidates
+    from engine.types import Evidence
+
+    footer = "Zeta Devices Inc. | Q3 2023 Form 10-Q | 12"
+    e = Evidence(chunk_id=1, doc_id="zeta", doc="ZETA_2023Q3_10Q", page=12, modality="text", score=0.5,
+                 text=f"{LEGAL['zeta23q3dddd']} {footer}")
+    assert [s for _, s in candidates([e], {})] == [LEGAL["zeta23q3dddd"]]

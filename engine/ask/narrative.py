@@ -75,8 +75,8 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     for i in passages:
         for s in split_sentences(used[i].text):
             key = " ".join(s.lower().split())
-            if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS:
-                continue
+            if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS or "|" in s:
+                continue  # "|": a page's running header or footer ("Apple Inc. | Q3 2023 Form 10-Q | 12"), a row
             tokens = _WORDS.findall(s)
             if len(tokens) < 5 or sum(1 for t in tokens if t[0].isalpha()) < MIN_WORD_SHARE * len(tokens):
                 continue
