@@ -118,3 +118,17 @@ def test_a_running_footer_is_never_quoted() -> None:
     e = Evidence(chunk_id=1, doc_id="zeta", doc="ZETA_2023Q3_10Q", page=12, modality="text", score=0.5,
                  text=f"{LEGAL['zeta23q3dddd']} {footer}")
     assert [s for _, s in candidates([e], {})] == [LEGAL["zeta23q3dddd"]]
+
+
+def test_words_that_name_the_filing_do_not_rank_a_sentence() -> None:
+    from fakes_models import FakeEmbedder
+
+    from engine.ask.narrative import find_quotes
+    from engine.types import Evidence
+
+    cert = "I have reviewed this quarterly report on Form 10-Q of Zeta Devices; it is presented fairly."
+    texts = [cert, "A putative class action complaint was filed in federal court, alleging that Zeta misled investors."]
+    used = [Evidence(chunk_id=i + 1, doc_id="zeta", doc="ZETA_2023Q3_10Q", page=40 + i, modality="text", score=0.5,
+                     text=t) for i, t in enumerate(texts)]
+    q = parse("What legal proceedings are presented in Zeta's quarterly reports?")
+    assert find_quotes(q, used, {}, FakeEmbedder())[0].page == 41

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -146,10 +147,10 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if not found:
         return []
     kind = narrative().kind(q.narrative)
-    want = q.stems
+    want, telling = q.stems, q.stems - _said_by_any()
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
-        lexical = len(want & stems(s)) / len(want) if want else 0.0
+        lexical = len(telling & stems(s)) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
@@ -213,6 +214,14 @@ def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Se
     return [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
                      region_id=x.region_id, chunk_id=x.chunk_id)
             for x in {x.source: x for x in quotes}.values() if x.source not in have]
+
+
+@cache
+def _said_by_any() -> frozenset[str]:
+    """The stems of the words any sentence about a filing uses (the vocabulary's generic summary words, "quarterly",
+    "report", "company"): a question's such words tell no sentence of the filing from another, so they do not count
+    toward its lexical share ("NVIDIA's quarterly reports" would rank a certification's "this Quarterly Report")."""
+    return frozenset(stems(" ".join(narrative().generic)))
 
 
 def _stem(word: str) -> str:
