@@ -132,3 +132,11 @@ def test_words_that_name_the_filing_do_not_rank_a_sentence() -> None:
                      text=t) for i, t in enumerate(texts)]
     q = parse("What legal proceedings are presented in Zeta's quarterly reports?")
     assert find_quotes(q, used, {}, FakeEmbedder())[0].page == 41
+
+
+def test_a_bare_verdict_is_no_summary_of_the_quotes(tmp_path: Path) -> None:
+    lib = library(tmp_path, legal_docs(), reply="No.")
+    q = "Has Zeta disclosed any legal proceedings in its quarterly reports, and what are they?"
+    a = answered(lib, q)[-1].answer
+    assert a.quotes and not a.refused and not a.summarised
+    assert "The model gave no summary" in a.text and "No." not in a.text.split("\n")

@@ -185,7 +185,15 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
     gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
                    cancelled=cancelled)
-    return None if REFUSAL.search(gen.text) or not gen.text.strip() else gen
+    return None if REFUSAL.search(gen.text) or not gen.text.strip() or bare(gen.text, quotes) else gen
+
+
+def bare(text: str, quotes: Sequence[Quote]) -> bool:
+    """Whether a reply says none of the quotes' content words (a bare "No." to "Has Amazon repurchased shares?"
+    beside quotes of its repurchases): it summarises nothing of them."""
+    generic = narrative().generic
+    said = {_stem(w) for w in _CONTENT.findall(text) if w.lower() not in STOPWORDS and w.lower() not in generic}
+    return not said & _said(x.text for x in quotes)
 
 
 def quotes_text(quotes: Sequence[Quote], labels: Mapping[str, str]) -> str:
