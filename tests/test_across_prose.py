@@ -59,8 +59,23 @@ def test_a_refused_summary_leaves_each_filings_quotes_newest_first_as_the_answer
     assert "Zeta Devices 10-Q Q3 FY2023 (ZETA_2023Q3_10Q" in a.text
     assert a.text.index(LEGAL["zeta23q3dddd"]) < a.text.index(LEGAL["zeta22q3aaaa"])
     assert any(c.doc == "ZETA_2022Q3_10Q" and c.page == 30 for c in a.citations)
-    # the summary was asked once, from the quotes alone: no passage answered in parts
-    assert len(lib.llm.prompts) == 1 and "at most two sentences" in lib.llm.prompts[0][-1].content
+    # the summary was asked first, from the quotes alone; then the passages, which refused too
+    assert "at most two sentences" in lib.llm.prompts[0][-1].content
+    assert len(lib.llm.prompts) > 1 and "at most two sentences" not in lib.llm.prompts[1][-1].content
+
+
+def test_no_summary_but_an_answer_from_the_passages_keeps_the_quotes(tmp_path: Path) -> None:
+    def reply(msgs):  # type: ignore[no-untyped-def]
+        if "at most two sentences" in msgs[-1].content:
+            return "No."
+        return "Epsilon Labs settled its patent suit with Zeta [1]."
+
+    lib = library(tmp_path, legal_docs())
+    lib.llm.reply = reply
+    a = answered(lib)[-1].answer
+    assert not a.refused and a.quotes and not a.summarised
+    assert a.text.startswith("4 filings:") and "Epsilon Labs settled its patent suit" in a.text
+    assert "The model gave no summary" not in a.text
 
 
 def test_a_summary_of_the_quotes_names_its_filings_and_is_checked(tmp_path: Path) -> None:
@@ -138,5 +153,6 @@ def test_a_bare_verdict_is_no_summary_of_the_quotes(tmp_path: Path) -> None:
     lib = library(tmp_path, legal_docs(), reply="No.")
     q = "Has Zeta disclosed any legal proceedings in its quarterly reports, and what are they?"
     a = answered(lib, q)[-1].answer
-    assert a.quotes and not a.refused and not a.summarised
-    assert "The model gave no summary" in a.text and "No." not in a.text.split("\n")
+    # not taken as the quotes' summary: the passages are answered next, as for any question
+    assert a.quotes and not a.refused and not a.summarised and a.unsupported == []
+    assert len(lib.llm.prompts) > 1 and "at most two sentences" not in lib.llm.prompts[-1][-1].content

@@ -504,11 +504,14 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         yield TokenStreamed(text)
         yield AnswerFinished(answerer.finish(q, text, retrieval, [], regions, None, t0, t_ret, 0))
         return
+    quotes: list[Quote] = []
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
-    elif (told := (yield from told_across(answerer, q, w, cancelled, t0, t_ret))) is not None:
-        yield AnswerFinished(told)
-        return
+    else:
+        told, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret)
+        if told is not None:
+            yield AnswerFinished(told)
+            return
     work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
     text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
@@ -516,7 +519,10 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         raise Cancelled("Answer cancelled.")
     voiced = one_voice(text, q, w.decision, computation, res, calendar, bool(series))
     text = voiced.text
-    if REFUSAL.search(text) or not text.strip():
+    refused = bool(REFUSAL.search(text)) or not text.strip()
+    if refused and quotes:  # a refusal never replaces the quotes: they answer, each with its filing and page
+        text = f"{stated}\n\n{quotes_text(quotes, _labels(w))}"
+    elif refused:
         said = "did not answer from these sources" if not voiced.folded else (
             "contradicted what the code found; its sentences are shown apart, marked")
         text = f"{stated}\n\n(The model {said}.)" if series else f"{stated}\n\n{text}".strip()
@@ -524,9 +530,11 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         text = f"{stated}\n\n{text}"
     answer = answerer.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens, parts=asked,
                              resolution=res if series else None, calendar=calendar,
-                             extractive=stated if series else "", folded=voiced.folded)
+                             extractive=stated if series else "", folded=voiced.folded, quotes=quotes)
     answer.filings = [f.label for f in scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
+    if refused and quotes and answer.refused:  # a quoted sentence may read like a refusal ("does not include")
+        answer.text, answer.refused, answer.searched = text, False, {}
     if REFUSAL.search(voiced.text) and series:
         answer.refused = False  # the table answers; the model only failed to add a sentence
     yield AnswerFinished(answer)
@@ -550,35 +558,37 @@ def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
 
 
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
-                t_ret: float) -> Generator[AnswerEvent, None, Answer | None]:
+                t_ret: float) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
     """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
-    once, newest filing first, then the model's summary of them alone, checked for what they do not say. When the
-    model gives no summary the quotes are the answer, each with its filing and page: a refusal never replaces
-    them. None when no filing's passages hold a sentence to quote (the answer is then written from the
-    passages)."""
+    once, newest filing first, then the model's summary of them alone, checked for what they do not say. Returns
+    the answer when the model summarised them (else None: the passages are answered as for any question, and the
+    quotes answer if that refuses too) and the quotes ([] when no filing's passages hold a sentence to quote)."""
     t = time.perf_counter()
     quotes = quotes_across(q, w, answerer.models.embedder())
     if not quotes:
-        return None
+        return None, []
     w.retrieval.timings["quotes"] = time.perf_counter() - t
     yield QuotesFound(quotes)
     if cancelled():
         raise Cancelled("Answer cancelled.")
-    labels = {f.filing.doc_id: f.filing.label for f in w.found}
-    summary = summarise(answerer.models.llm(), q, quotes, "", answerer.settings.max_answer_tokens, cancelled, labels)
+    summary = summarise(answerer.models.llm(), q, quotes, "", answerer.settings.max_answer_tokens, cancelled,
+                        _labels(w))
     if cancelled():
         raise Cancelled("Answer cancelled.")
-    said = summary.text.strip() if summary is not None else quotes_text(quotes, labels)
+    if summary is None:
+        return None, quotes
+    said = summary.text.strip()
     yield TokenStreamed(said)
-    text = f"{w.stated}\n\n{said}"
-    flags = check_summary(said, w.stated, quotes, q, w.used) if summary is not None else []
-    answer = answerer.finish(q, text, w.retrieval, w.used, w.regions, None, t0, t_ret,
-                             summary.completion_tokens if summary is not None else 0, calendar=w.calendar,
-                             quotes=quotes, unsupported=flags, summarised=summary is not None)
-    if summary is None and answer.refused:  # a quoted sentence may read like a refusal ("... does not include")
-        answer.text, answer.refused, answer.searched = text, False, {}
+    answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, None, t0, t_ret,
+                             summary.completion_tokens, calendar=w.calendar, quotes=quotes,
+                             unsupported=check_summary(said, w.stated, quotes, q, w.used), summarised=True)
     answer.filings = [f.label for f in w.scope.filings]
-    return answer
+    return answer, quotes
+
+
+def _labels(w: Across) -> dict[str, str]:
+    """Each filing's label by its document id ("AMZN 10-Q Q3 FY2023")."""
+    return {f.filing.doc_id: f.filing.label for f in w.found}
 
 
 def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:
