@@ -13,6 +13,7 @@ first, and its sentence is checked like any other answer (``compose.one_voice``,
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,18 +26,23 @@ from engine.ask.checks import REFUSAL
 from engine.ask.compose import CellWork, one_voice, refusal_text
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
+from engine.ask.narrative import check_summary, quotes_each, quotes_text, summarise
 from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
 from engine.ask.verdicts import series_decision
 from engine.errors import Cancelled
+from engine.models.protocols import Embedder
 from engine.numbers import show
 from engine.periods import Asked, Calendar, what_it_is
 from engine.types import (
+    Answer,
     AnswerEvent,
     AnswerFinished,
     CellsResolved,
     Evidence,
+    Quote,
+    QuotesFound,
     Region,
     Retrieval,
     RetrievalDone,
@@ -50,6 +56,8 @@ _SLACK_DAYS = 10
 """Two period ends this close are one period (52/53-week filers end their quarters on different days)."""
 MAX_MEASURES = 3
 """Series for at most this many of the measures a question names."""
+QUOTES_EACH = 2
+"""Sentences quoted from each filing for a question told in words (four 10-Qs: at most eight)."""
 
 
 @dataclass
@@ -486,8 +494,6 @@ def verdict_of(q: Question, series: Sequence[Series]) -> Decision | None:
 def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
                   t0: float) -> Iterator[AnswerEvent]:
     """The events of an answer across the scope's filings (see the module's docstring)."""
-    import time
-
     w = work_across(answerer, q, retriever, scope, cancelled)
     series, used, retrieval, regions, res = w.series, w.used, w.retrieval, w.regions, w.resolution
     computation, calendar, stated = w.computation, w.calendar, w.stated
@@ -498,8 +504,14 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         yield TokenStreamed(text)
         yield AnswerFinished(answerer.finish(q, text, retrieval, [], regions, None, t0, t_ret, 0))
         return
+    quotes: list[Quote] = []
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
+    else:
+        told, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret)
+        if told is not None:
+            yield AnswerFinished(told)
+            return
     work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
     text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
@@ -507,7 +519,10 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         raise Cancelled("Answer cancelled.")
     voiced = one_voice(text, q, w.decision, computation, res, calendar, bool(series))
     text = voiced.text
-    if REFUSAL.search(text) or not text.strip():
+    refused = bool(REFUSAL.search(text)) or not text.strip()
+    if refused and quotes:  # a refusal never replaces the quotes: they answer, each with its filing and page
+        text = f"{stated}\n\n{quotes_text(quotes, _labels(w))}"
+    elif refused:
         said = "did not answer from these sources" if not voiced.folded else (
             "contradicted what the code found; its sentences are shown apart, marked")
         text = f"{stated}\n\n(The model {said}.)" if series else f"{stated}\n\n{text}".strip()
@@ -515,12 +530,65 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         text = f"{stated}\n\n{text}"
     answer = answerer.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens, parts=asked,
                              resolution=res if series else None, calendar=calendar,
-                             extractive=stated if series else "", folded=voiced.folded)
+                             extractive=stated if series else "", folded=voiced.folded, quotes=quotes)
     answer.filings = [f.label for f in scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
+    if refused and quotes and answer.refused:  # a quoted sentence may read like a refusal ("does not include")
+        answer.text, answer.refused, answer.searched = text, False, {}
     if REFUSAL.search(voiced.text) and series:
         answer.refused = False  # the table answers; the model only failed to add a sentence
     yield AnswerFinished(answer)
+
+
+def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
+    """The quotes of a narrative question, found in each filing's own evidence (``narrative.quotes_each``), newest
+    filing first, each numbered as the answer's evidence (a quoted passage beyond ``w.used`` is added to it)."""
+    newest = sorted(w.found, key=lambda f: f.filing.order, reverse=True)
+    each = quotes_each(q, [(f.retrieval.evidence, f.regions) for f in newest], embedder, QUOTES_EACH)
+    index = {e.chunk_id: i + 1 for i, e in enumerate(w.used)}
+    out: list[Quote] = []
+    for f, quotes in zip(newest, each, strict=True):
+        for x in quotes:
+            e = f.retrieval.evidence[x.source - 1]
+            if e.chunk_id not in index:
+                w.used.append(e)
+                index[e.chunk_id] = len(w.used)
+            out.append(replace(x, source=index[e.chunk_id]))
+    return out
+
+
+def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
+                t_ret: float) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
+    """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
+    once, newest filing first, then the model's summary of them alone, checked for what they do not say. Returns
+    the answer when the model summarised them (else None: the passages are answered as for any question, and the
+    quotes answer if that refuses too) and the quotes ([] when no filing's passages hold a sentence to quote)."""
+    t = time.perf_counter()
+    quotes = quotes_across(q, w, answerer.models.embedder())
+    if not quotes:
+        return None, []
+    w.retrieval.timings["quotes"] = time.perf_counter() - t
+    yield QuotesFound(quotes)
+    if cancelled():
+        raise Cancelled("Answer cancelled.")
+    summary = summarise(answerer.models.llm(), q, quotes, "", answerer.settings.max_answer_tokens, cancelled,
+                        _labels(w))
+    if cancelled():
+        raise Cancelled("Answer cancelled.")
+    if summary is None:
+        return None, quotes
+    said = summary.text.strip()
+    yield TokenStreamed(said)
+    answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, None, t0, t_ret,
+                             summary.completion_tokens, calendar=w.calendar, quotes=quotes,
+                             unsupported=check_summary(said, w.stated, quotes, q, w.used), summarised=True)
+    answer.filings = [f.label for f in w.scope.filings]
+    return answer, quotes
+
+
+def _labels(w: Across) -> dict[str, str]:
+    """Each filing's label by its document id ("AMZN 10-Q Q3 FY2023")."""
+    return {f.filing.doc_id: f.filing.label for f in w.found}
 
 
 def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:

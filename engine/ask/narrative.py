@@ -12,7 +12,8 @@ question contain. A flagged summary is shown below the quotes with its flag, nev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -75,8 +76,8 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     for i in passages:
         for s in split_sentences(used[i].text):
             key = " ".join(s.lower().split())
-            if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS:
-                continue
+            if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS or "|" in s:
+                continue  # "|": a page's running header or footer ("Apple Inc. | Q3 2023 Form 10-Q | 12"), a row
             tokens = _WORDS.findall(s)
             if len(tokens) < 5 or sum(1 for t in tokens if t[0].isalpha()) < MIN_WORD_SHARE * len(tokens):
                 continue
@@ -85,24 +86,60 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     return out
 
 
-def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+                most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
     """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
     question that is not narrative or passages without a sentence). A question of several narrative parts ("What
     drove the decline, and who are the largest customers?") gets each part's quotes in turn, best first, so a part
-    whose passages hold no answer leaves the others theirs."""
+    whose passages hold no answer leaves the others theirs. A sentence repeating one of ``skip`` (quoted already
+    from another filing) is not ranked."""
     narrated = [p for p in q.parts if p.narrative]
     if len(narrated) > 1:
-        found = [_quotes(p, used, regions, embedder) for p in narrated]
+        found = [_quotes(p, used, regions, embedder, most, skip) for p in narrated]
         out: list[Quote] = []
-        for rank in range(MAX_QUOTES):
+        for rank in range(most):
             for quotes in found:
-                if rank < len(quotes) and len(out) < MAX_QUOTES and quotes[rank].text not in {x.text for x in out}:
+                if rank < len(quotes) and len(out) < most and quotes[rank].text not in {x.text for x in out}:
                     out.append(quotes[rank])
         return out
-    return _quotes(q, used, regions, embedder)
+    return _quotes(q, used, regions, embedder, most, skip)
 
 
-def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder) -> list[Quote]:
+def told(q: Question) -> Question | None:
+    """The question whose quotes answer it in words: itself when it asks a narrative kind, or its one part that
+    does ("Summarize the risk factors, and how they have changed": the first part); None for a figure."""
+    narrated = [p for p in q.parts if p.narrative]
+    if q.narrative or len(narrated) > 1:
+        return q
+    return narrated[0] if narrated else None
+
+
+def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int, Region]]], embedder: Embedder,
+                most: int) -> list[list[Quote]]:
+    """``find_quotes`` of each group of evidence on its own (one filing's retrieval and regions, in the order
+    given), at most ``most`` each, none repeating a sentence an earlier group's quotes hold (a 10-Q repeats its
+    predecessor's legal proceedings word for word: the first group given, the newest filing, quotes it). A quote's
+    ``source`` numbers its own group's evidence. [] each for a question that asks no narrative kind."""
+    asked = told(q)
+    out: list[list[Quote]] = []
+    taken: list[Quote] = []
+    for used, regions in groups:
+        mine: list[Quote] = []
+        if asked is not None:
+            mine = find_quotes(asked, used, regions, embedder, most, taken)
+            taken += mine
+        out.append(mine)
+    return out
+
+
+def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
+    """Whether a sentence shares more than ``SAME`` of its words with a quote already taken."""
+    words = set(sentence.lower().split())
+    return any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes)
+
+
+def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
     """``find_quotes`` of one question (or one part of one)."""
     if not q.narrative:
         return []
@@ -110,10 +147,10 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if not found:
         return []
     kind = narrative().kind(q.narrative)
-    want = q.stems
+    want, telling = q.stems, q.stems - _said_by_any()
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
-        lexical = len(want & stems(s)) / len(want) if want else 0.0
+        lexical = len(telling & stems(s)) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
@@ -126,13 +163,15 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     dense = vecs[1:] @ vecs[0]
     scored = [(float(cos) + score, found[order][0], s) for (score, order, s), cos in zip(first, dense, strict=True)]
     scored.sort(key=lambda t: -t[0])
+    scored = [t for t in scored if not _repeats(t[2], skip)]
+    if not scored:
+        return []
     best = scored[0][0]
     quotes: list[Quote] = []
     for score, i, s in scored:
-        if len(quotes) == MAX_QUOTES or score < best - MARGIN:
+        if len(quotes) == most or score < best - MARGIN:
             break
-        words = set(s.lower().split())
-        if any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes):
+        if _repeats(s, quotes):
             continue
         e = used[i]
         quotes.append(Quote(text=s, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
@@ -141,11 +180,30 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
 
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
-              cancelled: Callable[[], bool]) -> Generation | None:
-    """The model's summary of the quotes alone (``prompt.summary_messages``); None when it finds no answer in them
-    (the answer is then written from the whole passages, as for any question)."""
-    gen = llm.chat(summary_messages(q, quotes, stated), max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
-    return None if REFUSAL.search(gen.text) or not gen.text.strip() else gen
+              cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None) -> Generation | None:
+    """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
+    filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
+    gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
+                   cancelled=cancelled)
+    return None if REFUSAL.search(gen.text) or not gen.text.strip() or bare(gen.text, quotes) else gen
+
+
+def bare(text: str, quotes: Sequence[Quote]) -> bool:
+    """Whether a reply says none of the quotes' content words (a bare "No." to "Has Amazon repurchased shares?"
+    beside quotes of its repurchases): it summarises nothing of them."""
+    generic = narrative().generic
+    said = {_stem(w) for w in _CONTENT.findall(text) if w.lower() not in STOPWORDS and w.lower() not in generic}
+    return not said & _said(x.text for x in quotes)
+
+
+def quotes_text(quotes: Sequence[Quote], labels: Mapping[str, str]) -> str:
+    """The answer when the model gives no summary of the quotes: the quotes themselves, each with its filing
+    (``labels``: doc id -> "Amazon 10-Q Q3 FY2023"), document, page and source, in the order given."""
+    lines = ["The model gave no summary of these sentences; the filings' own words answer:"]
+    for x in quotes:
+        where = f"{labels[x.doc_id]} ({x.doc}, p. {x.page})" if x.doc_id in labels else f"{x.doc}, p. {x.page}"
+        lines.append(f"- {where} [{x.source}]: \u201c{x.text}\u201d")
+    return "\n".join(lines)
 
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
@@ -164,6 +222,14 @@ def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Se
     return [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
                      region_id=x.region_id, chunk_id=x.chunk_id)
             for x in {x.source: x for x in quotes}.values() if x.source not in have]
+
+
+@cache
+def _said_by_any() -> frozenset[str]:
+    """The stems of the words any sentence about a filing uses (the vocabulary's generic summary words, "quarterly",
+    "report", "company"): a question's such words tell no sentence of the filing from another, so they do not count
+    toward its lexical share ("NVIDIA's quarterly reports" would rank a certification's "this Quarterly Report")."""
+    return frozenset(stems(" ".join(narrative().generic)))
 
 
 def _stem(word: str) -> str:

@@ -604,7 +604,8 @@ def _intent(q: Question) -> Intent:
 
 def _narrative(q: Question) -> str:
     """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
-    its first sentence names, else "description"); a yes/no that names no line item, metric, amount or sign;
+    its first sentence names, else "description"); a yes/no that names no line item, metric, amount, sign or
+    direction (a change of any direction, "any changes in its accounting policies", is told in words);
     a "what are ..." that names no line item, no scale, no rounding and no "how much" but a narrative kind ("What
     are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
     if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
@@ -613,7 +614,10 @@ def _narrative(q: Question) -> str:
     plain = not q.measures and q.formula is None and q.ratio is None and q.pair is None
     if q.intent in (Intent.PROSE, Intent.JUDGEMENT):
         return named or "description"
-    if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and not q.direction:
+    # "Are there any changes in its accounting policies?": a change of nothing measured is told in words (one
+    # between two periods it names, "any change in the number of stores between FY2023 and FY2024", compares figures)
+    told = not q.direction or (q.direction == "any" and len(q.asked.years) < 2)
+    if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and told:
         return named or "description"
     if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
             {"how", "much"} <= q.words):
