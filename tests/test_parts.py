@@ -219,3 +219,12 @@ def test_the_companys_own_name_as_a_row_is_no_line_item_the_question_writes_out(
                        companies={"jnj": ("johnson & johnson",)})
     res = resolve_cells(question, [TableSource(1, graph), TableSource(2, balance)], None)
     assert [(c.row, c.raw) for c in res.cells] == [("Total assets", "187,378")]
+
+
+def test_a_block_of_the_measures_shares_is_no_block_of_its_amounts() -> None:
+    mix = {"title": "Net Sales", "units": "in millions", "scale": 1e6, "columns": COLUMNS,
+           "rows": [row("North America", 350, 316), row("AWS", 90, 80), row("Consolidated", 440, 396),
+                    row("Year-over-year Percentage Growth (Decline):", None, None), row("AWS", 12, 20),
+                    row("Net sales mix:", None, None), row("AWS", 17, 16), row("Consolidated", 100, 100)]}
+    assert rows_of(mix, "AWS") == {"AWS/AWS": pytest.approx(1.9)}
+    assert [i for i in part_rows(TableSource(1, mix), measure_of("revenue"), "AWS", set())] == [1]

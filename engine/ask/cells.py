@@ -310,6 +310,8 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
         "Year-over-year growth:"), or neither (none, a therapeutic area, an indication)."""
         if not header:
             return "neutral"
+        if _CHANGE_HEAD.search(header):
+            return "other"  # "Net sales mix:", "Net sales growth:": shares or rates of the measure, not amounts
         if fits(header):
             return "measure"
         other = measure_of(header).item
@@ -335,8 +337,10 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
     return out
 
 
-_CHANGE_HEAD = re.compile(r"%|\bpercent|\bchange|\bgrowth|\bincrease|\bdecrease|\bvs\.?\b|\bversus|\bvariance", re.I)
-"""A header whose rows are changes or rates, not amounts ("Year-over-year Percentage Growth (Decline):")."""
+_CHANGE_HEAD = re.compile(r"%|\bpercent|\bchange|\bgrowth|\bincrease|\bdecrease|\bvs\.?\b|\bversus|\bvariance|"
+                          r"\bmix\b|\bshare\b", re.I)
+"""A header whose rows are changes, rates or shares, not amounts ("Year-over-year Percentage Growth (Decline):",
+"Net sales mix:")."""
 
 
 def _total_follows(rest: Sequence[str], blocks: Sequence[tuple[str | None, list[tuple[int, str]]]],
