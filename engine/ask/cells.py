@@ -315,7 +315,7 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
         if fits(header):
             return "measure"
         other = measure_of(header).item
-        return "other" if (other is not None and other.name != m.name) or _CHANGE_HEAD.search(header) else "neutral"
+        return "other" if other is not None and other.name != m.name else "neutral"
 
     kinds = [kind(header) for header, _ in blocks]
     # a table of the changes in the measure ("Acquisitions", "Divestitures", "Translation", "Total sales change")

@@ -276,8 +276,8 @@ def _measures(text: str) -> tuple[Measure, ...]:
     for m in found:
         if _qualified(low, m):
             continue
-        spans = [p for p in m.names if p and re.search(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
-        longest = max(spans, key=len, default="")
+        span = _span(low, m)
+        longest = low[span[0]:span[1]] if span else ""
         if any(longest and longest != p and longest in p and re.search(re.escape(p), low)
                for k in kept for p in k.names):
             continue
