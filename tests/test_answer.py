@@ -301,6 +301,9 @@ def test_change_of_a_ratio_between_two_years_uses_the_reported_rate() -> None:
     # one year: the filing's own rate, not provision / pretax income (46 / 200 = 23.0% here too, by design)
     one = compute("What was the effective tax rate in FY2021?", tables)
     assert one is not None and one.result == 20.0 and "as reported" in one.text
+    # the row carries one name of the ratio, the question another
+    other = compute("How much did the effective income tax rate change between FY2021 and FY2022?", tables)
+    assert other is not None and "as reported" in other.text and other.result == pytest.approx(3.0)
     # a ratio the table does not print is computed at both ends
     g = compute("By how much did the gross margin change from FY2021 to FY2022?", tables)
     assert g is not None and g.result == pytest.approx(286 / 1300 * 100 - 276 / 1200 * 100, abs=1e-4)
@@ -778,3 +781,83 @@ def test_a_value_the_computation_worked_out_on_the_way_is_the_codes_arithmetic(t
     assert "avg(800, 900)" in a.computation
     found = {c.value: (c.found, c.where) for c in a.checks}
     assert found["$850 million"] == (True, "computed") and found["1.45"][0]
+
+
+def test_one_line_item_set_against_another_is_the_sign_of_their_difference() -> None:
+    # "Do current assets exceed current liabilities?" asks whether current assets less current liabilities is
+    # positive; "working capital" names that difference (the vocabulary's ratios), so both wordings compute it
+    from engine.ask.verdicts import SignVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    sheet = {"title": "Consolidated Balance Sheets", "units": "$ in millions", "scale": 1e6,
+             "columns": ["December 31, 2022", "December 31, 2021"],
+             "rows": [{"label": "Total current assets", "values": ["1,250", "1,554"], "numbers": [1250.0, 1554.0]},
+                      {"label": "Total current liabilities", "values": ["2,811", "2,418"],
+                       "numbers": [2811.0, 2418.0]}]}
+    tables = [TableSource(2, sheet)]
+    for asked in ("Do the company's current assets exceed its current liabilities based on FY2022 data?",
+                  "Does the company have positive working capital at the end of FY2022?",
+                  "Were current assets greater than current liabilities at the end of FY2022?"):
+        said = decided(SignVerdict(), asked, tables, cal, compute(asked, tables, cal))
+        assert said.startswith("No.") and "1,250 - 2,811" in said and said.endswith("negative."), asked
+    asked = "Were current liabilities higher than current assets at the end of FY2022?"
+    said = decided(SignVerdict(), asked, tables, cal, compute(asked, tables, cal))
+    assert said.startswith("Yes.") and "2,811 - 1,250" in said
+    asked = "Were current assets less than current liabilities in FY2021?"
+    assert decided(SignVerdict(), asked, tables, cal, compute(asked, tables, cal)).startswith("Yes.")
+
+
+def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_table() -> None:
+    # "Which geographic region had the biggest drop ...?" lists no regions: the table titled as a breakdown of
+    # that kind ranks its rows; its total, a row of another line item and a subtotal are no parts
+    from engine.ask.verdicts import BreakdownRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    geo = {"title": "B. Geographic Information", "units": "(MILLIONS)", "scale": 1e6,
+           "columns": ["Three Months Ended July 2, 2023", "Three Months Ended July 3, 2022", "% Change"],
+           "rows": [{"label": "United States", "values": ["$6,185", "$11,222", "(45)"],
+                     "numbers": [6185.0, 11222.0, -45.0]},
+                    {"label": "Developed Europe", "values": ["2,415", "5,480", "(56)"],
+                     "numbers": [2415.0, 5480.0, -56.0]},
+                    {"label": "Developed Rest of World", "values": ["1,305", "5,034", "(74)"],
+                     "numbers": [1305.0, 5034.0, -74.0]},
+                    {"label": "Emerging Markets", "values": ["2,828", "6,006", "(53)"],
+                     "numbers": [2828.0, 6006.0, -53.0]},
+                    {"label": "Revenues", "values": ["$12,734", "$27,742", "(54)"],
+                     "numbers": [12734.0, 27742.0, -54.0]}]}
+    income = {"title": "Condensed Consolidated Statements of Income", "units": "(MILLIONS)", "scale": 1e6,
+              "columns": ["Three Months Ended July 2, 2023", "Three Months Ended July 3, 2022"],
+              "rows": [{"label": "Revenues", "values": ["12,734", "27,742"], "numbers": [12734.0, 27742.0]},
+                       {"label": "Cost of sales", "values": ["3,237", "8,648"], "numbers": [3237.0, 8648.0]}]}
+    tables = [TableSource(1, income), TableSource(2, geo)]
+    said = decided(BreakdownRankingVerdict(), "Which geographic region had the biggest drop in Q2 2023 year over year "
+                   "revenues (on a percentage basis)?", tables, cal)
+    assert said.startswith("Developed Rest of World: the largest drop of the 4 regions in the table [2]"), said
+    assert "-74.1% (5,034 million to 1,305 million)" in said and "Revenues" not in said.split(":", 1)[1]
+    said = decided(BreakdownRankingVerdict(), "Which market saw the smallest decline in sales in the second quarter of "
+                   "2023?", tables, cal)
+    assert said.startswith("United States: the smallest drop"), said
+    said = decided(BreakdownRankingVerdict(), "Which region had the highest revenues in Q2 2023?", tables, cal)
+    assert said.startswith("United States: the highest of the 4 regions") and "$6,185 million" in said
+    # no table of that kind, or no column of the year before: no verdict
+    assert decided(BreakdownRankingVerdict(), "Which segment grew revenues the most in Q2 2023?", tables, cal) == ""
+    assert decided(BreakdownRankingVerdict(), "Which region grew revenues the most in Q2 2022?", tables, cal) == ""
+    # a subtotal of the other rows and a reconciling line are no segments; the sales column, not the earnings one
+    seg = {"title": "Income Before Tax by Segment", "units": "(Dollars in Millions)", "scale": 1e6,
+           "columns": ["Income Before Tax 2022", "Income Before Tax 2021", "Segment Sales 2022", "2021"],
+           "rows": [{"label": "Consumer Health(3)", "values": ["2,930", "1,573", "14,953", "15,035"],
+                     "numbers": [2930.0, 1573.0, 14953.0, 15035.0]},
+                    {"label": "Pharmaceutical(3)", "values": ["15,901", "17,969", "52,563", "51,680"],
+                     "numbers": [15901.0, 17969.0, 52563.0, 51680.0]},
+                    {"label": "MedTech", "values": ["4,607", "4,373", "27,427", "27,060"],
+                     "numbers": [4607.0, 4373.0, 27427.0, 27060.0]},
+                    {"label": "Segment earnings before tax(1)", "values": ["23,438", "23,915", "94,943", "93,775"],
+                     "numbers": [23438.0, 23915.0, 94943.0, 93775.0]},
+                    {"label": "Less: Expenses not allocated to segments(2)", "values": ["624", "1,072"],
+                     "numbers": [624.0, 1072.0]}]}
+    said = decided(BreakdownRankingVerdict(), "Which segment grew sales the most in fiscal 2022?",
+                   [TableSource(3, seg)], cal)
+    assert said.startswith("Pharmaceutical: the largest rise of the 3 segments in the table [3]"), said
+    assert "+1.7% (51,680 million to 52,563 million)" in said and "Consumer Health -0.5%" in said

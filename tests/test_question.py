@@ -439,3 +439,41 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
     assert listed.folded and "picks investing" in listed.folded[0]
     after = one_voice("The most cash came from operations [1].", ranked, pick, None, res, None, stated=False)
     assert after.folded == []
+
+
+def test_a_line_item_set_against_another_reads_as_the_sign_of_their_difference() -> None:
+    from engine.ask.question import set_against
+
+    assert set_against("Do Acme's current assets exceed its current liabilities in FY2022?") == (
+        "current assets - current liabilities", "positive")
+    assert set_against("Was operating income less than the interest expense in 2021?") == (
+        "operating income - interest expense", "negative")
+    q = parse("Did the company's total current liabilities surpass total current assets at year end 2022?")
+    assert q.sign == "positive" and q.formula is not None and q.formula[1] == "2022"
+    # an amount is a threshold, not a line item; the same item on both sides is no comparison
+    assert set_against("Did net sales exceed $10 billion in FY2022?") is None
+    assert parse("Did net sales exceed $10 billion in FY2022?").sign == ""
+    assert set_against("Did revenue exceed revenue?") is None
+
+
+def test_a_ratio_name_inside_a_line_item_name_is_that_line() -> None:
+    # "working capital" is current assets less current liabilities; "changes in working capital" is a cash flow line
+    assert parse("Does Acme have positive working capital at the end of FY2022?").ratio == (
+        "working capital", "total current assets - total current liabilities")
+    q = parse("What were the changes in working capital for the Financial Services segment in 2019?")
+    assert q.ratio is None and q.formula is None and [m.name for m in q.measures] == ["changes in working capital"]
+
+
+def test_a_ranking_of_parts_the_question_does_not_list_names_their_kind() -> None:
+    r = parse("For Pfizer, which geographic region had the biggest drop in Q22023 year over year revenues?").ranking
+    assert r is not None and r.names == () and r.breakdown == "region" and r.by_change and not r.highest
+    r = parse("Which of its segments grew the fastest in fiscal 2023?").ranking
+    assert r is not None and r.breakdown == "segment" and r.by_change and r.highest
+    r = parse("Which product category had the smallest decline in net sales?").ranking
+    assert r is not None and r.breakdown == "category" and r.highest
+    r = parse("Which region had the lowest revenue in 2022?").ranking
+    assert r is not None and not r.by_change and not r.highest
+    # a list named keeps its own ranking; a kind the vocabulary does not know is none
+    assert parse("Among operations, investing, and financing activities, which brought in the most cash flow in "
+                 "FY2023?").ranking.names == ("operations", "investing", "financing activities")  # type: ignore[union-attr]
+    assert parse("Which company had the highest revenue in 2022?").ranking is None

@@ -408,6 +408,62 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
     return out
 
 
+def unmarked(label: str) -> str:
+    """A row label without its footnote mark ("Pharmaceutical(3)" -> "Pharmaceutical")."""
+    return _MARK.sub("", label)
+
+
+def column_of(source: TableSource, asked: Asked, calendar: Calendar | None, flow: bool = False,
+              names: Sequence[str] = (), near: int | None = None) -> int | None:
+    """The column of a table whose period is the one asked (read with the table's filing calendar when it has one;
+    a duration when the figures asked are a ``flow``; the best fitting, at least as a bare year fits a fiscal
+    year): of those whose header holds one of ``names`` (a table of
+    "Income Before Tax 2022" and "Segment Sales 2022" columns, asked for sales), else of all, the first, or the
+    nearest to column ``near`` (the year before of the same figures: "Segment Sales 2022 | 2021"; on a tie, the one
+    right of it); None when no column is that period."""
+    calendar = source.calendar or calendar
+    fits = {i: matches(asked, p, calendar) for i, col in enumerate(source.table.get("columns", []))
+            if (p := column_period(str(col), source.context)) is not None and not (flow and p.instant)}
+    best = max(fits.values(), default=0.0)  # a bare "2022" fits fiscal 2022 less than a dated year does
+    found = [i for i, fit in fits.items() if fit > 0.5 and fit == best]
+    if names:  # amounts asked: a column of shares or changes ("Percent of Segment Sales 2021") is none of them
+        found = [i for i in found if not _CHANGE_HEAD.search(str(source.table["columns"][i]))]
+    named = [i for i in found if header_names(str(source.table["columns"][i]), names)]
+    pool = named or found
+    if not pool:
+        return None
+    return pool[0] if near is None else min(pool, key=lambda i: (abs(i - near), i < near))
+
+
+def header_names(header: str, names: Sequence[str]) -> bool:
+    """Whether a column header or title holds one of ``names`` as words ("Segment Sales 2022" holds "sales")."""
+    return any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", header, re.I) for n in names)
+
+
+def column_cells(source: TableSource, i: int, item: str) -> list[Cell]:
+    """One cell per row of column ``i`` that states a number there (what a question ranks the rows of a breakdown
+    by: the regions of "Geographic Information"), each named by its row; ``item`` is what the question calls the
+    figures."""
+    table = source.table
+    columns = [str(c) for c in table.get("columns", [])]
+    if i >= len(columns):
+        return []
+    period = column_period(columns[i], source.context)
+    out: list[Cell] = []
+    for row in table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        label, numbers, values = str(row.get("label", "")).strip(), row.get("numbers") or [], row.get("values") or []
+        if not label or i >= len(numbers) or not isinstance(numbers[i], int | float):
+            continue
+        raw = str(values[i]) if i < len(values) and values[i] is not None else str(numbers[i])
+        out.append(Cell(marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
+                        column=columns[i], raw=raw, value=float(numbers[i]), scale=_scale(table, label, raw),
+                        percent=_cell_percent(label, raw, str(table.get("units", ""))), period=period, item=item,
+                        row_fit=0.0, period_fit=1.0))
+    return out
+
+
 def _asked_years(asked: Asked) -> list[int | None]:
     if asked.fiscal_year is None:
         return [None]  # a period named by its date ("the six months ended July 29, 2023"): asked as it is

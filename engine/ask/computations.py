@@ -14,7 +14,7 @@ from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, fmt, solve
 from engine.ask.question import Question
 from engine.periods import Asked, Calendar, Period, column_period
-from engine.vocabulary import label_score
+from engine.vocabulary import label_score, vocabulary
 
 
 def newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
@@ -46,10 +46,13 @@ def reported(question: Question, sources: Sequence[TableSource], calendar: Calen
     if named is None or year is None:
         return None
     name, template = named
-    c = best_cell(name, year, sources, calendar, like, question.words)
-    if (c is None or label_score(name, c.row) < 0.85 or c.period_fit < 0.6
-            or ("* 100" in template) != c.percent):
+    # the row may carry any name of the ratio ("Effective tax rate" for "effective income tax rate")
+    names = [name] + [n for n, t in vocabulary().ratios.items() if t == template and n != name]
+    found = [(c, n) for n in names if (c := best_cell(n, year, sources, calendar, like, question.words)) is not None
+             and label_score(n, c.row) >= 0.85 and c.period_fit >= 0.6 and ("* 100" in template) == c.percent]
+    if not found:
         return None  # the row must be the ratio itself ("Effective tax rate"), not a label sharing a word
+    c, name = max(found, key=lambda f: (label_score(f[1], f[0].row), f[0].period_fit))
     shown = f"{c.value:.2f}{'%' if c.percent else ''}"
     term = Term(name, c.row, c.column, c.value, c.marker)
     return Result(c.value, f"{c.row} ({c.column}) {c.raw} [{c.marker}], as reported = {shown}", [term], c.percent)

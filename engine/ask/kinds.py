@@ -11,6 +11,7 @@ from engine.ask.computations import Cagr, Formula, Growth, MetricChange, PairRat
 from engine.ask.decisions import Kind
 from engine.ask.guards import OtherCompany, PeriodGap, UndatedGap, Unquoted
 from engine.ask.verdicts import (
+    BreakdownRankingVerdict,
     ChangeVerdict,
     ConsistencyVerdict,
     JudgementVerdict,
@@ -30,8 +31,8 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 """A metric's change between two years comes before the metric itself; a ratio of two items before one item's
 growth."""
 VERDICTS: tuple[Kind, ...] = (
-    ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), ConsistencyVerdict(),
-    TrendVerdict(), JudgementVerdict(), Unsuited(),
+    ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), BreakdownRankingVerdict(),
+    ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(), Unsuited(),
 )
 """Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

@@ -25,6 +25,7 @@ from engine.periods import MONTH_PATTERN, Asked, asked_period, last_periods, nam
 from engine.types import Document
 from engine.vocabulary import (
     LineItem,
+    breakdown_named,
     canonical,
     items_named,
     judgements,
@@ -179,8 +180,8 @@ _AMONG = re.compile(r"\b(?:among|of|between)\s+(?:the\s+)?(?:three\s+|two\s+|fou
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
                        r"(?:,\s*[\w&'’ -]+?)*),?\s+(?:and|or)\s+(?P<last>[\w&'’ -]+?)\s+(?=(?:\w+\s+){0,4}?"
                        r"(?:the\s+)?(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b)", re.I)
-_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum)\b", re.I)
-_LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum)\b", re.I)
+_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest)\b", re.I)
+_LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum|weakest|slowest)\b", re.I)
 _LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
 _LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or)\s+")
 _STEADY = re.compile(r"\b(?:consistent\w*|stable|steady|fluctuat\w*|volatil\w*)\b", re.I)
@@ -294,9 +295,16 @@ class Ranking:
     and financing activities, which brought in the most cash flow in FY2023?")."""
 
     names: tuple[str, ...]
+    """The items listed; empty when it ranks the parts a table breaks its measure into (``breakdown``)."""
     highest: bool
     cash: bool
     """The question is about cash: a bare "investing" is the vocabulary's "cash from investing"."""
+    breakdown: str = ""
+    """With no ``names``: the kind of part ranked ("region" of "Which geographic region had the biggest drop in
+    revenues?", the vocabulary's ``[breakdowns]``)."""
+    by_change: bool = False
+    """Ranked by each part's change from the same period a year before ("the biggest drop", "grew the most"), not
+    by its amount."""
 
 
 @dataclass(frozen=True)
@@ -524,6 +532,34 @@ def _which_of(plain: str) -> tuple[str, str] | None:
     return None
 
 
+_WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,5})", re.I)
+_FALLS = re.compile(r"\b(?:drops?|dropped|declin\w*|decreas\w*|fall|fell|falls|shr[iu]nk\w*|contract\w*)\b", re.I)
+_RISES = re.compile(r"\b(?:grow\w*|grew|increas\w*|rise|rises|rising|rose|gain\w*|expan\w*)\b", re.I)
+
+
+def _breakdown_ranking(plain: str) -> Ranking | None:
+    """Which part of a kind the question names ranks first, where it lists none ("Which geographic region had the
+    biggest drop in Q2 2023 revenues?", "Which segment grew the most?"): the kind is the last of the words after
+    "which" that the vocabulary's ``[breakdowns]`` knows; "the biggest drop" ranks by change, lowest first."""
+    for m in _WHICH.finditer(plain):
+        words = m.group(1).split()
+        kinds = [(k, breakdown_named(w.strip("'’"))) for k, w in enumerate(words)]
+        named = [(k, b) for k, b in kinds if b]
+        if not named:
+            continue
+        k, kind = named[-1]
+        rest = " ".join(words[k + 1:]) + " " + plain[m.end():]
+        most, least = _MOST.search(rest), _LEAST.search(rest)
+        if bool(most) == bool(least):
+            return None
+        falls, rises = _FALLS.search(rest), _RISES.search(rest)
+        highest = bool(most)
+        if falls and not rises:
+            highest = not highest  # the biggest drop is the lowest change
+        return Ranking((), highest, False, kind, by_change=bool(falls or rises))
+    return None
+
+
 def _ranking(text: str) -> Ranking | None:
     plain = without_asides(text)  # "(or lost the least)": an aside restating the same order
     m = _AMONG.search(plain)
@@ -532,7 +568,7 @@ def _ranking(text: str) -> Ranking | None:
     elif found := _which_of(plain):
         listed, rest = found
     else:
-        return None
+        return _breakdown_ranking(plain)
     most, least = _MOST.search(rest), _LEAST.search(rest)
     if bool(most) == bool(least):
         return None
@@ -848,6 +884,28 @@ def known_head(words: str) -> str:
     return ""
 
 
+_SET_AGAINST = re.compile(
+    r"\b(?:(?P<over>exceed(?:s|ed)?|surpass(?:es|ed)?|outweigh(?:s|ed)?|(?:more|greater|higher|larger) than)|"
+    r"(?P<under>(?:less|lower|smaller) than|f[ae]lls? short of))\s+", re.I)
+_DETERMINERS = re.compile(r"^(?:(?:its|their|the|this|that)\s+|(?:the\s+)?compan(?:y|ies)['’]s?\s+)+", re.I)
+_CLAUSE_END = re.compile(r"[,;:?.!]")
+
+
+def set_against(question: str) -> tuple[str, str] | None:
+    """("X - Y", "positive" or "negative") of a question that sets one line item against another ("Do current
+    assets exceed current liabilities?", "Was operating income less than interest expense?"): whether X exceeds Y
+    is whether X less Y is positive. None when either side is no line item the vocabulary knows (an amount is a
+    threshold, ``_threshold``)."""
+    plain = without_asides(question)
+    for m in _SET_AGAINST.finditer(plain):
+        before = _CLAUSE_END.split(plain[:m.start()])[-1].strip()
+        after = _DETERMINERS.sub("", _CLAUSE_END.split(plain[m.end():])[0].strip())
+        left, right = known_tail(before), known_head(after)
+        if left and right and canonical(left) != canonical(right):
+            return f"{_DETERMINERS.sub('', left)} - {right}", "positive" if m.group("over") else "negative"
+    return None
+
+
 def _less(plain: str) -> str | None:
     """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
     and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
@@ -976,6 +1034,7 @@ def _one(text: str) -> Question:
     segment = _PART.search(text)
     measures = _measures(text)
     scale = _SCALE.search(text)
+    against = set_against(text)
     q = Question(
         text=text,
         focus=focused,
@@ -989,7 +1048,7 @@ def _one(text: str) -> Question:
         why=bool(_WHY.search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first),
         counted=_counted(focused),
-        formula=definition(text),
+        formula=definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against else None),
         averaged=tuple(averaged_years(text)),
         ratio=ratio_named(text),
         averages_stated=bool(_AVERAGE_WORDS.search(text)),
@@ -1001,7 +1060,7 @@ def _one(text: str) -> Question:
         pair_percent=bool(_RATIO_PCT.search(low)),
         rounding=_rounding(text),
         direction=_direction(low),
-        sign=(m.group(1).lower() if (m := _SIGN.search(text)) else ""),
+        sign=against[1] if against else (m.group(1).lower() if (m := _SIGN.search(text)) else ""),
         threshold=_threshold(text),
         over_periods=bool(_OVER_PERIODS.search(text)),
         latest=bool(_LATEST.search(text)),

@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
-from engine.ask.cells import CONFIDENT_ROW, Cell, best_cell, table_cells
+from engine.ask.cells import (
+    CONFIDENT_ROW,
+    Cell,
+    best_cell,
+    column_cells,
+    column_of,
+    header_names,
+    row_fit,
+    table_cells,
+    unmarked,
+)
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, matches
+from engine.vocabulary import breakdowns, judgements, vocabulary
 from engine.vocabulary import item as vocabulary_item
-from engine.vocabulary import judgements, vocabulary
 
 SIGNIFICANT_CHANGE = 0.05
 """A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
@@ -182,7 +193,7 @@ class RankingVerdict:
     name = "ranking"
 
     def applies(self, q: Question) -> bool:
-        return q.ranking is not None
+        return q.ranking is not None and bool(q.ranking.names)
 
     def decide(self, work: Work) -> Decision | None:
         q, res, calendar, sources = work.question, work.resolution, work.calendar, work.sources
@@ -215,6 +226,99 @@ class RankingVerdict:
         text = (f"{name[:1].upper()}{name[1:]}: {top.shown} ({top.row}, {top.period_name(calendar)}) [{top.marker}], "
                 f"the {'highest' if ranking.highest else 'lowest'} of the {len(found)}; {others}.")
         return Decision(self.name, text, None, tuple(c.amount for _, c in found), choice=name)
+
+
+class BreakdownRankingVerdict:
+    """Which part of a kind ranks first where the question lists none ("Which geographic region had the biggest drop
+    in Q2 2023 revenues?", "Which segment grew the most in fiscal 2023?"): the first retrieved table whose title
+    names a breakdown of that kind (the vocabulary's ``[breakdowns]``) and whose total row, or title, is the
+    question's measure; its other rows ranked by the amount of the period asked, or by their change from the same
+    period a year before (in percent; the change in amount is shown beside it). No table of that kind with the
+    period asked (and the year before, for a change) and two parts or more: no verdict."""
+
+    name = "breakdown ranking"
+
+    def applies(self, q: Question) -> bool:
+        return q.ranking is not None and not q.ranking.names and bool(q.measures)
+
+    def decide(self, work: Work) -> Decision | None:
+        q, asked = work.question, work.resolution.asked
+        ranking = q.ranking
+        assert ranking is not None
+        if asked.fiscal_year is None:
+            return None
+        before = replace(asked, fiscal_year=asked.fiscal_year - 1, years=(asked.fiscal_year - 1,), instant=None,
+                         end=None, fiscal_named=())
+        kind = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (ranking.breakdown, *breakdowns()[
+            ranking.breakdown])) + r")", re.I)
+        measure = q.measures[0]
+        flow = measure.item is not None and not measure.item.balance
+        for s in work.sources:
+            title = str(s.table.get("title", ""))
+            if not kind.search(title):
+                continue  # the title says what the rows are: "Geographic Information", "Net sales by segment"
+            now = column_of(s, asked, work.calendar, flow, measure.names)
+            then = column_of(s, before, work.calendar, flow, measure.names, now) if ranking.by_change else None
+            if now is None or (ranking.by_change and then is None):
+                continue
+            cells = column_cells(s, now, measure.name)
+            totals = [c for c in cells if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW]
+            if not totals and not header_names(title + " " + cells[0].column if cells else title, measure.names):
+                continue  # a breakdown of another measure (segment earnings, not sales)
+            old = {c.row: c for c in column_cells(s, then, measure.name)} if then is not None else {}
+            parts = [c for c in cells if c not in totals and not c.percent and not _NOT_A_PART.match(c.row)
+                     and vocabulary_item(c.row) is None and (then is None or c.row in old)]
+            # a subtotal of the others ("Segment earnings before tax") is not a part
+            parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]
+            if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
+                continue  # a label twice: blocks of several breakdowns ("U.S.", "International" under each product)
+            return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work)
+        return None
+
+
+_NOT_A_PART = re.compile(r"\s*(?:total|consolidated|worldwide|less\b|plus\b|add\b|deduct|eliminat|intersegment|"
+                         r"inter-segment|unallocated|corporate|reconcil|other\b.*\b(?:items?|adjustments?)\b)", re.I)
+"""A row of a breakdown that sums its parts or reconciles them to the total, not a part ("Total", "Less: Expenses
+not allocated to segments", "Eliminations", "Corporate and other adjustments")."""
+
+
+def _plural(word: str) -> str:
+    return word[:-1] + "ies" if word.endswith("y") else word + ("es" if word.endswith("s") else "s")
+
+
+def _sums(c: Cell, others: Sequence[Cell]) -> bool:
+    """Whether a cell is the sum of the others (to half a percent): their total, not one of them."""
+    total = sum(o.value for o in others)
+    return len(others) >= 2 and abs(c.value - total) <= 0.005 * max(abs(c.value), 1.0)
+
+
+def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell], kind: str,
+            work: Work) -> Decision:
+    """The decision of a breakdown ranking: the parts by amount, or (``old``: the same period a year before) by
+    their change in percent, the pick first."""
+    def change(c: Cell) -> float:
+        o = old[c.row].value
+        return (c.value - o) / abs(o) * 100 if o else float("inf") * (1 if c.value > o else -1)
+
+    key = change if old else (lambda c: c.value)
+    ranked = sorted(parts, key=key, reverse=highest)
+    top = ranked[0]
+
+    def said(c: Cell) -> str:
+        row = unmarked(c.row)
+        if not old:
+            return f"{row} {c.shown}"
+        return f"{row} {change(c):+.1f}% ({old[c.row].shown} to {c.shown})"
+
+    what = ("largest rise" if highest else "largest drop") if old else ("highest" if highest else "lowest")
+    if old and highest and change(top) < 0:
+        what = "smallest drop"
+    elif old and not highest and change(top) > 0:
+        what = "smallest rise"
+    when = top.period_name(work.calendar) + (f", against {old[top.row].period_name(work.calendar)}" if old else "")
+    text = (f"{unmarked(top.row)}: the {what} of the {len(parts)} {_plural(kind)} in the table [{top.marker}] "
+            f"({when}): " + "; ".join(said(c) for c in ranked) + ".")
+    return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row))
 
 
 class ConsistencyVerdict:

@@ -173,9 +173,17 @@ def ratio_named(text: str) -> tuple[str, str] | None:
     """(name, definition) of the standard ratio a question names, the longest name first."""
     low = text.lower()
     for name, expr, pattern in _ratio_patterns():
-        if pattern.search(low):
+        m = pattern.search(low)
+        if m and not any(low.find(p, max(0, m.end() - len(p)), m.start() + len(p)) >= 0 for p in _items_holding(name)):
             return name, expr
     return None
+
+
+@cache
+def _items_holding(ratio: str) -> tuple[str, ...]:
+    """The line items' naming phrases that hold a ratio's name ("changes in working capital", a cash flow line, holds
+    "working capital"): where the question says one, it names that line, not the ratio."""
+    return tuple(p for it in vocabulary().items.values() for p in it.names if ratio in p and p != ratio)
 
 
 @dataclass(frozen=True)
@@ -256,3 +264,21 @@ def judgements() -> dict[str, Judgement]:
             for r in spec["ratios"]))
         for name, spec in raw.items()
     }
+
+
+@cache
+def breakdowns() -> dict[str, tuple[str, ...]]:
+    """Kind of part -> the words that name it, in a question or a breakdown table's title (``[breakdowns]``)."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["breakdowns"]
+    return {name: tuple(w.lower() for w in words) for name, words in raw.items()}
+
+
+def breakdown_named(word: str) -> str:
+    """The kind of part a word names ("geographic" -> "region", "segments" -> "segment"), or ''."""
+    low = word.lower()
+    for name, words in breakdowns().items():
+        if any(low == w or low == w + "s" or low == w + "es" or (w.endswith("y") and low == w[:-1] + "ies")
+               for w in (name, *words)):
+            return name
+    return ""
