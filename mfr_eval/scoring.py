@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from engine.ask.across import without_header
-from engine.ask.checks import REFUSAL
+from engine.ask.checks import refuses
 from engine.ask.question import parse
 from engine.numbers import CURRENCY, SCALE_WORDS, SCALES, Quantity, close, quantities
 
@@ -160,7 +160,7 @@ def token_f1(gold: str, prediction: str) -> float:
 
 def is_refusal(text: str) -> bool:
     """Whether an answer declines to answer."""
-    return bool(REFUSAL.search(text or ""))
+    return refuses(text or "")
 
 
 # --- gold forms ----------------------------------------------------------------------------------------

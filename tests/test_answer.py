@@ -861,3 +861,15 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
                    [TableSource(3, seg)], cal)
     assert said.startswith("Pharmaceutical: the largest rise of the 3 segments in the table [3]"), said
     assert "+1.7% (51,680 million to 52,563 million)" in said and "Consumer Health -0.5%" in said
+
+
+def test_an_answer_refuses_only_when_its_first_sentence_does() -> None:
+    from engine.ask.checks import refuses
+
+    assert refuses("Insufficient information: the filings do not state the implications.")
+    assert refuses("The sources do not contain any acquisition. Amazon is a retailer.")
+    assert refuses("  ")
+    # an answer that names what the sources leave out after answering is an answer
+    assert not refuses("Amazon repurchased no shares in 2023 [2]. The quotes do not state the financial implications.")
+    assert not refuses("No. The filings do not mention any divestiture [1].")
+    assert not refuses("Net sales were $1.2 billion at Acme Inc. [1]. Its margin is not provided.")

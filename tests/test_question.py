@@ -173,6 +173,16 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert instead.text == "" and "2021" in instead.folded[0]
     # nothing decided: the model's text is kept whole
     assert one_voice("It improved.", parse("Why did margins change?"), None, None, res, None, stated=False).folded == []
+    # the code computed the metric the question allows may not suit the company: "not meaningful" contradicts it
+    escape = parse("What is the FY2022 EBITDA? If EBITDA is not a useful metric for this company, state that.")
+    comp = compute(escape, tables)
+    assert comp is not None and escape.escape
+    said = one_voice("EBITDA was $1,832 million [1]. EBITDA is not a meaningful measure for this company [1].",
+                     escape, None, comp, resolve(escape, tables), None, stated=True)
+    assert said.text == "EBITDA was $1,832 million [1]." and "does not suit" in said.folded[0]
+    # without the escape clause the sentence is the model's to say
+    assert one_voice("EBITDA is not a meaningful measure for this company [1].", ebitda, None, comp,
+                     resolve(ebitda, tables), None, stated=True).folded == []
 
 
 def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:

@@ -22,7 +22,7 @@ from statistics import median
 from typing import TYPE_CHECKING, Any
 
 from engine.ask.cells import Cell, Resolution, TableSource, resolve
-from engine.ask.checks import REFUSAL
+from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
@@ -519,7 +519,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         raise Cancelled("Answer cancelled.")
     voiced = one_voice(text, q, w.decision, computation, res, calendar, bool(series))
     text = voiced.text
-    refused = bool(REFUSAL.search(text)) or not text.strip()
+    refused = refuses(text)
     if refused and quotes:  # a refusal never replaces the quotes: they answer, each with its filing and page
         text = f"{stated}\n\n{quotes_text(quotes, _labels(w))}"
     elif refused:
@@ -535,7 +535,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
     if refused and quotes and answer.refused:  # a quoted sentence may read like a refusal ("does not include")
         answer.text, answer.refused, answer.searched = text, False, {}
-    if REFUSAL.search(voiced.text) and series:
+    if refuses(voiced.text) and series:
         answer.refused = False  # the table answers; the model only failed to add a sentence
     yield AnswerFinished(answer)
 

@@ -20,7 +20,6 @@ from engine.ask.across import answer_across, stream_header
 from engine.ask.calendars import Calendars
 from engine.ask.cells import Resolution, TableSource, resolve
 from engine.ask.checks import (
-    REFUSAL,
     check_numbers,
     cited_markers,
     code_figures,
@@ -28,6 +27,7 @@ from engine.ask.checks import (
     definition_flag,
     disagreement,
     inferred_citations,
+    refuses,
     stated_checks,
 )
 from engine.ask.compose import (
@@ -278,7 +278,7 @@ class Answerer:
                          max_tokens=self.settings.max_answer_tokens, temperature=0.0, cancelled=cancelled)
             tokens += g.completion_tokens
             asked += 1
-            if not REFUSAL.search(g.text):
+            if not refuses(g.text):
                 partials.append(g.text.strip())
                 if not self.settings.fuse_parts:
                     break
@@ -351,7 +351,7 @@ class Answerer:
         the question asked for."""
         citations = cited_markers(text, used)
         citations += quote_citations(quotes, used, citations)
-        refused = bool(REFUSAL.search(text)) or not used
+        refused = refuses(text) or not used
         if not citations and not refused:
             citations = inferred_citations(text, used, regions)
         if refused and "Searched:" not in text:

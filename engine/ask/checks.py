@@ -16,6 +16,7 @@ from engine.ask.formulas import fmt
 from engine.ask.question import Question
 from engine.numbers import Quantity, checkable, derived_from, quantities, same_number
 from engine.periods import MONTH_PATTERN, Calendar, asked_period, number_word
+from engine.sentences import split_sentences
 from engine.types import Check, Citation, Evidence, Region
 
 REFUSAL = re.compile(
@@ -24,7 +25,21 @@ REFUSAL = re.compile(
     r"unable to (?:determine|find|answer)|does not (?:say|state|specify)",
     re.I,
 )
-"""Phrases that make an answer a refusal: the engine's refusal flag and the evaluation's scorer read this one."""
+"""Phrases that make an answer's first sentence a refusal (``refuses``)."""
+
+
+def refuses(text: str) -> bool:
+    """Whether an answer declines: it is empty, or its first sentence says the sources do not answer
+    ("Insufficient information: ...", "The filings do not mention any acquisition."). An answer that gives something
+    and then names what the sources leave out ("Amazon repurchased no shares [2]. The quotes do not state the
+    implications.") answers. The engine's refusal flag and the evaluation's scorer read this one."""
+    if _VERDICT_FIRST.match(text):
+        return False  # "No. The filings do not mention any divestiture." answers No
+    sentences = split_sentences(text)
+    return not sentences or bool(REFUSAL.search(sentences[0]))
+
+
+_VERDICT_FIRST = re.compile(r"\s*(?:yes|no)\b\s*[.,:;!-]", re.I)
 
 
 def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
@@ -247,7 +262,7 @@ def counts_what_is_asked(question: Question, res: Resolution) -> bool:
 
 def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
     """A note when the model's figures are not the resolved cells: another period's or another row's value."""
-    if not res.cells or REFUSAL.search(text):
+    if not res.cells or refuses(text):
         return ""
     computed = [computation.result, *[t.value for t in computation.cells]] if computation else []
     wrong = []

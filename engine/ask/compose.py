@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
-from engine.ask.checks import REFUSAL, answer_numbers, result_like
+from engine.ask.checks import answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
@@ -251,6 +251,22 @@ def _own_arithmetic(sentence: str, computation: Computation | None, names: Seque
     return ""
 
 
+_NOT_SUITED = re.compile(r"\bnot\s+(?:a\s+|an\s+)?(?:very\s+)?(?:meaningful|useful|relevant|applicable|appropriate|"
+                         r"suitable)\b", re.I)
+
+
+def _unsuited_claim(sentence: str, question: Question, computation: Computation | None,
+                    decision: Decision | None) -> str:
+    """Why a sentence that calls the metric not meaningful for the company contradicts the code ('' when it does
+    not): a question that allows the metric may not suit the company ("if conventional inventory management is not
+    meaningful ..., state that") and the code computed it from the filing's own lines, which is the code's finding
+    that it does; only ``Unsuited``, when the filing has no such line, says it does not."""
+    if (not question.escape or computation is None or (decision is not None and decision.kind == "unsuited")
+            or not _NOT_SUITED.search(sentence)):
+        return ""
+    return "says the metric does not suit the company; the code computed it from the filing's own lines"
+
+
 def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
     if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
@@ -325,7 +341,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     """The model's ``text`` without the sentences that contradict what the code decided: a verdict
     (``decision``), a computation, or the cells it ``stated``. Unchanged when the code decided nothing or the
     model refused."""
-    if REFUSAL.search(text) or not (decision is not None or computation is not None or stated):
+    if refuses(text) or not (decision is not None or computation is not None or stated):
         return Voiced(text)
     main: list[float] = [*(decision.figures if decision else ())]
     support: list[tuple[float, str]] = []
@@ -352,6 +368,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None:
             why = _other_choice(sentence, decision, question)
         if not why:
+            why = _unsuited_claim(sentence, question, computation, decision)
+        if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _term_for_another_year(sentence, rows))
         if not why:
@@ -373,7 +391,7 @@ def with_stated(text: str, extractive: str, decided: bool, yes_no: bool, folded:
     nothing or said only what the code contradicts (``folded``)."""
     if not extractive:
         return text
-    if REFUSAL.search(text) or not text.strip():
+    if refuses(text):
         said = ("did not answer from these sources" if not folded
                 else "contradicted what the code found; its sentences are shown apart, marked")
         return f"{extractive}\n\n(The model {said}.)"

@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from engine.ask.checks import REFUSAL
+from engine.ask.checks import refuses
 from engine.ask.prompt import summary_messages
 from engine.ask.question import Question
 from engine.ask.statements import stems
@@ -185,7 +185,7 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
     gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
                    cancelled=cancelled)
-    return None if REFUSAL.search(gen.text) or not gen.text.strip() or bare(gen.text, quotes) else gen
+    return None if refuses(gen.text) or bare(gen.text, quotes) else gen
 
 
 def bare(text: str, quotes: Sequence[Quote]) -> bool:
