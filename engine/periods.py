@@ -510,6 +510,9 @@ class Asked:
     2023"): matched against column end dates, because the fiscal year such a date belongs to depends on the filer."""
     fiscal_named: tuple[int, ...] = ()
     """The years it names as fiscal years ("FY2025", "fiscal 2025", "Q1 FY24"), not bare ("in 2025")."""
+    instants: tuple[date, ...] = ()
+    """Every balance date it names, in order ("from January 28, 2023 to July 29, 2023": both); ``instant`` is the
+    first."""
 
 
 _ENDED_BEFORE = re.compile(r"\b(?:end(?:ed|ing|s)?|through|thru)\s*(?:on\s+)?$", re.I)
@@ -522,12 +525,14 @@ def asked_period(question: str) -> Asked:
     p = _parts(text)
     instant: date | None = None
     end: date | None = None
+    instants: list[date] = []
     for f in p.dates:
         before = text[max(0, f.start - 40): f.start]
         if _ENDED_BEFORE.search(before):
             end = end or f.day
-        elif instant is None:
-            instant = f.day
+        elif f.day not in instants:
+            instants.append(f.day)
+            instant = instant or f.day
     named = sorted(p.fiscal_years + p.bare_years, key=lambda t: t[1])
     years: list[int] = []
     for y, _ in sorted(named + [(f.day.year, f.start) for f in p.dates], key=lambda t: t[1]):
@@ -555,7 +560,7 @@ def asked_period(question: str) -> Asked:
     pieces = [s for _, s in sorted(p.pieces)]
     fiscal_named = tuple(sorted({y for y, _ in p.fiscal_years}))
     return Asked(fiscal_year=fiscal_year, quarter=p.quarter, months=months, instant=instant, years=tuple(years),
-                 text="; ".join(pieces), end=end, fiscal_named=fiscal_named)
+                 text="; ".join(pieces), end=end, fiscal_named=fiscal_named, instants=tuple(instants))
 
 
 # ---------------------------------------------------------------------------------------------------------------

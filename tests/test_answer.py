@@ -873,3 +873,25 @@ def test_an_answer_refuses_only_when_its_first_sentence_does() -> None:
     assert not refuses("Amazon repurchased no shares in 2023 [2]. The quotes do not state the financial implications.")
     assert not refuses("No. The filings do not mention any divestiture [1].")
     assert not refuses("Net sales were $1.2 billion at Acme Inc. [1]. Its margin is not provided.")
+
+
+def test_a_change_between_two_balance_dates_is_computed_from_both_columns() -> None:
+    # a 10-Q's balance sheet reports the quarter's end and the year's end: "from January 28, 2023 to July 29, 2023"
+    # asks both, not the first date alone
+    from engine.periods import Calendar
+
+    sheet = {"title": "Condensed Consolidated Balance Sheets", "units": "$ in millions", "scale": 1e6,
+             "columns": ["July 29, 2023", "January 28, 2023", "July 30, 2022"],
+             "rows": [{"label": "Merchandise inventories", "values": ["5,651", "5,140", "6,861"],
+                       "numbers": [5651.0, 5140.0, 6861.0]}]}
+    tables, cal = [TableSource(1, sheet)], Calendar(1, 31)
+    asked = "How did merchandise inventories change from January 28, 2023 to July 29, 2023?"
+    assert [c.raw for c in resolve(asked, tables, cal).cells] == ["5,140", "5,651"]
+    c = compute(asked, tables, cal)
+    assert c is not None and c.result == 511.0 and "July 29, 2023 vs January 28, 2023" in c.text
+    c = compute("What was the percentage change in inventories between January 28, 2023 and July 29, 2023?", tables,
+                cal)
+    assert c is not None and c.result == pytest.approx((5651 - 5140) / 5140 * 100, abs=1e-3)
+    # one date: its cell, nothing computed; a date the table lacks: no change
+    assert [c.raw for c in resolve("What were inventories at July 30, 2022?", tables, cal).cells] == ["6,861"]
+    assert compute("How did inventories change from January 29, 2022 to July 29, 2023?", tables, cal) is None

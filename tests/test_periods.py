@@ -414,3 +414,13 @@ def test_a_balance_sheets_bare_year_is_the_balance_at_that_fiscal_year_end() -> 
     assert matches(at, Period(end=None, year=2019, months=None, instant=True, label="2019"), cal) == 1.0
     assert matches(at, Period(end=None, year=2018, months=None, instant=True, label="2018"), cal) == 0.0
     assert matches(at, Period(end=None, year=2019, months=None, instant=True, label="2019"), None) == 0.4
+
+
+def test_every_balance_date_a_question_names_is_kept_in_order() -> None:
+    from datetime import date
+
+    a = asked_period("How did inventories change from January 28, 2023 to July 29, 2023?")
+    assert a.instants == (date(2023, 1, 28), date(2023, 7, 29)) and a.instant == date(2023, 1, 28)
+    assert asked_period("What were total assets as of December 31, 2022?").instants == (date(2022, 12, 31),)
+    # the end of a duration is no balance date
+    assert asked_period("What was revenue for the year ended December 31, 2022?").instants == ()

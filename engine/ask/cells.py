@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.ask.formulas import Lookup, Term, is_outflow
@@ -473,6 +473,15 @@ def _asked_years(asked: Asked) -> list[int | None]:
     return years or [None]
 
 
+def _wants(asked: Asked, every_quarter: bool) -> list[Asked]:
+    """The periods to resolve a cell for, one each: every balance date a question names when it names two or more
+    ("from January 28, 2023 to July 29, 2023"), else each year it asks about (``_for_year``)."""
+    if len(asked.instants) >= 2:
+        return [replace(asked, instant=d, years=(d.year,), fiscal_year=None, quarter=None, months=None, end=None,
+                        fiscal_named=(), instants=(d,)) for d in asked.instants]
+    return [_for_year(asked, year, every_quarter) for year in _asked_years(asked)]
+
+
 def _for_year(asked: Asked, year: int | None, every_quarter: bool) -> Asked:
     """The asked period for one of the years a question names. A quarter goes with the year it is named with
     ("between FY2023 and Q2 of FY2024": the year 2023, the second quarter of 2024) unless the question names a
@@ -518,9 +527,8 @@ def resolve(
         mine = [c for c in all_cells if c.item == m.name]
         if not mine:
             continue
-        for year in _asked_years(asked):
-            want = _for_year(asked, year, question.every_quarter)
-            if year is None and asked.instant is None and asked.months is None and asked.end is None:
+        for want in _wants(asked, question.every_quarter):
+            if want.fiscal_year is None and want.instant is None and want.months is None and want.end is None:
                 # no period asked: the first column of each row, the best row first
                 firsts: dict[tuple[int, str], Cell] = {}
                 for c in mine:

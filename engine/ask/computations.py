@@ -197,16 +197,26 @@ class Growth:
     name = "growth"
 
     def applies(self, q: Question) -> bool:
-        return q.growth and q.pair is None and not _compound(q) and len(set(q.asked.years)) >= 2
+        return (q.growth and q.pair is None and not _compound(q)
+                and (len(set(q.asked.years)) >= 2 or len(q.asked.instants) >= 2))
 
     def decide(self, work: Work) -> Decision | None:
         q, res = work.question, work.resolution
         if not res.measures:
             return None
-        years = sorted(set(res.asked.years))
-        new_y, old_y = years[-1], years[-2]
-        new, old = work.lookup(res.measures[0], str(new_y)), work.lookup(res.measures[0], str(old_y))
-        if new is None or old is None or new.label != old.label:
+        if len(res.asked.instants) >= 2:
+            ends = _balances(res)
+            if ends is None:
+                return None
+            old, new = ends
+        else:
+            years = sorted(set(res.asked.years))
+            new_y, old_y = years[-1], years[-2]
+            found_new, found_old = work.lookup(res.measures[0], str(new_y)), work.lookup(res.measures[0], str(old_y))
+            if found_new is None or found_old is None:
+                return None
+            new, old = found_new, found_old
+        if new.label != old.label:
             return None
         diff = new.value - old.value
         if q.growth_percent:
@@ -221,6 +231,18 @@ class Growth:
                 f"({new.label}, {new.column} vs {old.column})")
         return _computed(self.name, Computation("difference", round(diff, 4), text, [new, old],
                                                 ends=(old.value, new.value)))
+
+
+def _balances(res: Resolution) -> tuple[Term, Term] | None:
+    """(oldest, newest) of the resolved balances at the first and last dates a question names ("from January 28,
+    2023 to July 29, 2023"), as terms; None unless both dates have a cell of the first measure."""
+    first, last = min(res.asked.instants), max(res.asked.instants)
+    at = {c.period.end: c for c in res.cells if c.item == res.measures[0] and c.period is not None
+          and c.period.end is not None and c.period_fit >= 0.99}
+    a, b = (next((c for end, c in at.items() if abs((end - d).days) <= 7), None) for d in (first, last))
+    if a is None or b is None or a is b:
+        return None
+    return Term(a.item, a.row, a.column, a.value, a.marker), Term(b.item, b.row, b.column, b.value, b.marker)
 
 
 def rounded(comp: Computation, places: int) -> Computation:
