@@ -487,3 +487,14 @@ def test_a_ranking_of_parts_the_question_does_not_list_names_their_kind() -> Non
     assert parse("Among operations, investing, and financing activities, which brought in the most cash flow in "
                  "FY2023?").ranking.names == ("operations", "investing", "financing activities")  # type: ignore[union-attr]
     assert parse("Which company had the highest revenue in 2022?").ranking is None
+
+
+def test_a_change_in_a_state_is_the_series_question_not_a_judgement_of_it() -> None:
+    # "healthy liquidity" judges a state; "notable changes in the liquidity position" asks the cash series
+    changed = parse("Are there any notable changes in Acme's liquidity position or cash flows in these 10-Qs?")
+    assert changed.judgement == "" and [m.name for m in changed.measures] == ["cash and cash equivalents"]
+    assert parse("Does Acme have a healthy liquidity profile based on its FY22 balance sheet?").judgement == (
+        "healthy liquidity")
+    # a qualifier belongs to the naming phrase next to it ("cash flows"), not to another one of the same item
+    assert parse("What was cash used in investing activities in 2022?").measures[0].name == "cash from investing"
+    assert parse("How much did Acme spend on sales and marketing in 2023?").measures == ()

@@ -265,7 +265,16 @@ def _qualified(low: str, m: Measure) -> bool:
     if m.item is None or not m.item.other_when:
         return False
     hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
-    return bool(hits) and all(m.item.excludes(low[max(0, x.start() - 25): x.end() + _QUALIFIER_REACH]) for x in hits)
+    return bool(hits) and all(m.item.excludes(_own_words(low, x.start(), x.end(), hits)) for x in hits)
+
+
+def _own_words(low: str, start: int, end: int, hits: Sequence[re.Match[str]]) -> str:
+    """The words around one naming phrase that can qualify it: a few before and after, not past another naming
+    phrase of the same item ("liquidity position or cash flows": "flows" qualifies "cash", not the liquidity
+    position)."""
+    lo = max([max(0, start - 25), *(h.end() for h in hits if h.end() <= start)])
+    hi = min([end + _QUALIFIER_REACH, *(h.start() for h in hits if h.start() >= end)])
+    return low[lo:hi]
 
 
 def _measures(text: str) -> tuple[Measure, ...]:
@@ -1089,7 +1098,10 @@ def _one(text: str) -> Question:
         scale=_SCALES[scale.group(1).lower()] if scale else None,
     )
     q = replace(q, intent=_intent(q))
-    judged = next((j.name for j in judgements().values() if j.asked.search(first)), "") if q.yes_no else ""
+    # a judgement is of a state ("Does X have a healthy liquidity profile?"); whether it changed over the periods
+    # ("Are there any notable changes in X's liquidity position?") is the series' to say
+    state = q.yes_no and not (q.changed or q.notable or q.shift or q.trend)
+    judged = next((j.name for j in judgements().values() if j.asked.search(first)), "") if state else ""
     return replace(q, narrative=_narrative(q), judgement=judged)
 
 
