@@ -156,3 +156,39 @@ def test_a_bare_verdict_is_no_summary_of_the_quotes(tmp_path: Path) -> None:
     # not taken as the quotes' summary: the passages are answered next, as for any question
     assert a.quotes and not a.refused and not a.summarised and a.unsupported == []
     assert len(lib.llm.prompts) > 1 and "at most two sentences" not in lib.llm.prompts[-1][-1].content
+
+
+DRIVERS = {
+    "zeta22q3aaaa": "Net sales decreased primarily due to weaker demand for Mac and lower foreign currency rates.",
+    "zeta23q1bbbb": "Net sales decreased primarily due to supply constraints on iPhone during the holiday quarter.",
+    "zeta23q2cccc": "Net sales decreased primarily due to lower sales of Mac, partially offset by higher Services.",
+    "zeta23q3dddd": "Net sales decreased primarily due to lower sales of iPad and Mac, partially offset by Services.",
+}
+
+
+def test_a_series_question_that_also_asks_why_quotes_each_filing_under_the_series(tmp_path: Path) -> None:
+    # "Has there been any significant change ...? If so, what are the key drivers?": the series decides Yes or No,
+    # and the drivers part is told in each filing's own words, summarised with the series in view
+    docs = zeta_docs()
+    for d in docs:
+        d.chunks.append(("text", 20, f"Management's discussion. {DRIVERS[d.id]}"))
+
+    def reply(msgs):  # type: ignore[no-untyped-def]
+        if "at most two sentences" in msgs[-1].content:
+            assert "Computed:" in msgs[-1].content  # the series is in view
+            return "Lower sales of Mac and iPad drove the decline, partly offset by Services [1]."
+        return "Insufficient information."
+
+    lib = library(tmp_path, docs)
+    lib.llm.reply = reply
+    question = ("Has there been any significant change in Zeta's net sales over the reported quarters? If so, what "
+                "are the key drivers for this change?")
+    assert parse(question).parts[1].narrative == "drivers"
+    events = answered(lib, question)
+    a = events[-1].answer
+    assert isinstance(events[-1], AnswerFinished) and a.summarised and not a.refused
+    assert a.text.startswith("4 filings:") and "Yes." in a.text  # the verdict of the series leads
+    assert a.series and a.extractive
+    assert "Lower sales of Mac and iPad drove the decline" in a.text
+    assert any(x.text == DRIVERS["zeta23q3dddd"] for x in a.quotes)
+    assert a.quotes[0].doc == "ZETA_2023Q3_10Q"

@@ -498,3 +498,14 @@ def test_a_change_in_a_state_is_the_series_question_not_a_judgement_of_it() -> N
     # a qualifier belongs to the naming phrase next to it ("cash flows"), not to another one of the same item
     assert parse("What was cash used in investing activities in 2022?").measures[0].name == "cash from investing"
     assert parse("How much did Acme spend on sales and marketing in 2023?").measures == ()
+
+
+def test_a_conditional_second_question_is_a_part_of_its_own() -> None:
+    q = parse("Has there been any significant change in Acme's operating expenses over the reported quarters? If so, "
+              "what are the key drivers for this change?")
+    assert [p.intent.value for p in q.parts] == ["yes_no", "prose"] and q.parts[1].narrative == "drivers"
+    assert [m.name for m in q.parts[1].measures] == ["operating expenses"]  # "this change": the first part's
+    assert "expens" in " ".join(q.parts[1].stems) or "expense" in q.parts[1].stems
+    # "factors contributing to the change" asks why, not how much
+    assert parse("What are the major factors contributing to the change in Acme's gross margin?").why
+    assert not parse("How much did the Automotive segment contribute to the group's gross profit in 2020?").why

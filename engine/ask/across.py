@@ -26,7 +26,7 @@ from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
-from engine.ask.narrative import check_summary, quotes_each, quotes_text, summarise
+from engine.ask.narrative import check_summary, quotes_each, quotes_text, summarise, told
 from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
@@ -507,7 +507,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     quotes: list[Quote] = []
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
-    else:
+    if not series or _asks_in_words_too(q):
         told, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret)
         if told is not None:
             yield AnswerFinished(told)
@@ -557,6 +557,13 @@ def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
     return out
 
 
+def _asks_in_words_too(q: Question) -> bool:
+    """Whether a question answered by a series also has a part told in words ("Has there been any significant change
+    in operating expenses over the reported quarters? If so, what are the key drivers?")."""
+    asked = told(q)
+    return asked is not None and asked is not q
+
+
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
                 t_ret: float) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
     """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
@@ -571,18 +578,25 @@ def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[
     yield QuotesFound(quotes)
     if cancelled():
         raise Cancelled("Answer cancelled.")
-    summary = summarise(answerer.models.llm(), q, quotes, "", answerer.settings.max_answer_tokens, cancelled,
-                        _labels(w))
+    # with a series stated (a question that also asks in words), the summary may repeat its figures
+    summary = summarise(answerer.models.llm(), q, quotes, w.stated if w.series else "",
+                        answerer.settings.max_answer_tokens, cancelled, _labels(w))
     if cancelled():
         raise Cancelled("Answer cancelled.")
     if summary is None:
         return None, quotes
-    said = summary.text.strip()
+    voiced = one_voice(summary.text.strip(), q, w.decision, w.computation, w.resolution, w.calendar, bool(w.series))
+    said = voiced.text
+    if not said:
+        return None, quotes  # all of it contradicted the series: the passages answer, the quotes if they refuse
     yield TokenStreamed(said)
-    answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, None, t0, t_ret,
-                             summary.completion_tokens, calendar=w.calendar, quotes=quotes,
-                             unsupported=check_summary(said, w.stated, quotes, q, w.used), summarised=True)
+    answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, w.computation, t0, t_ret,
+                             summary.completion_tokens, resolution=w.resolution if w.series else None,
+                             calendar=w.calendar, extractive=w.stated if w.series else "", folded=voiced.folded,
+                             quotes=quotes, unsupported=check_summary(said, w.stated, quotes, q, w.used),
+                             summarised=True)
     answer.filings = [f.label for f in w.scope.filings]
+    answer.series = [point_json(s, p, w.scale) for s in w.series for p in s.points]
     return answer, quotes
 
 

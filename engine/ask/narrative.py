@@ -132,6 +132,14 @@ def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int
     return out
 
 
+def _query(q: Question) -> str:
+    """What the sentences are embedded against: the asking sentence, with the line items it asks about when it
+    does not write them out (a later part: "If so, what are the key drivers for this change?")."""
+    text = q.first or q.text
+    missing = [m.name for m in q.measures if not any(n and n in text.lower() for n in m.names)]
+    return f"{text} ({', '.join(missing)})" if missing else text
+
+
 def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
     """Whether a sentence shares more than ``SAME`` of its words with a quote already taken."""
     words = set(sentence.lower().split())
@@ -159,7 +167,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
                   order, s) for score, order, s in first]
     first.sort(key=lambda t: (-t[0], t[1]))
     first = first[:EMBEDDED]
-    vecs = np.asarray(embedder.embed([q.first or q.text, *(s for _, _, s in first)]), dtype=np.float32)
+    vecs = np.asarray(embedder.embed([_query(q), *(s for _, _, s in first)]), dtype=np.float32)
     dense = vecs[1:] @ vecs[0]
     scored = [(float(cos) + score, found[order][0], s) for (score, order, s), cos in zip(first, dense, strict=True)]
     scored.sort(key=lambda t: -t[0])

@@ -71,7 +71,7 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
 _WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|"
-                  r"explain\w* the (?:change|increase|decrease|decline))\b", re.I)
+                  r"contribut(?:ing|ed) to|led to|explain\w* the (?:change|increase|decrease|decline))\b", re.I)
 _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
                              re.I)
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
@@ -217,10 +217,12 @@ _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\
                     r"(thousands|millions|billions)\b", re.I)
 _SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 _ASKING = "what|how|which|who|why|did|does|do|is|are|was|were|has|have"
-_PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+(?:Also\s+)?)(?=(?:{_ASKING.title()})\b)"
+_PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\b)"
+                         rf"|(?:\?\s+|\.\s+)If (?:so|yes|not|applicable),?\s+(?=(?i:{_ASKING})\b)"
                          rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_ASKING})\b)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
-sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?")."""
+sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?"; "Has there been
+any significant change in operating expenses? If so, what are the key drivers?")."""
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
 
 
@@ -1130,7 +1132,9 @@ def _inherit(part: Question, before: Question) -> Question:
                         fiscal_named=tuple(sorted({*asked.fiscal_named, *before.asked.fiscal_named})))
     if measures is part.measures and asked is part.asked:
         return part
-    q = replace(part, measures=measures, asked=asked)
+    # "what are the key drivers for this change?": the words of the measure it inherits are its words too
+    stems_ = part.stems | before.stems if measures is not part.measures else part.stems
+    q = replace(part, measures=measures, asked=asked, stems=stems_)
     q = replace(q, intent=_intent(q))
     return replace(q, narrative=_narrative(q))
 
