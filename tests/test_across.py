@@ -213,8 +213,13 @@ def test_a_question_for_reasons_across_filings_reads_every_filing_newest_first(t
     assert a.text.startswith("4 filings:")
     docs = list(dict.fromkeys(e.doc for e in a.evidence if e.modality == "text"))
     assert docs == ["ZETA_2023Q3_10Q", "ZETA_2023Q2_10Q", "ZETA_2023Q1_10Q", "ZETA_2022Q3_10Q"]
-    prompt = lib.llm.prompts[0][1].content
-    assert "answer with the reasons the sources' text gives" in prompt
+    # the filings' own sentences with the series in view first ("driven by iPhone"), summarised
+    assert "at most two sentences" in lib.llm.prompts[0][1].content and "Computed:" in lib.llm.prompts[0][1].content
+    assert a.summarised and any("driven by iPhone" in x.text for x in a.quotes)
+    # a summary that refuses leaves the passages, asked for the reasons their text gives
+    lib = library(tmp_path / "again", zeta_docs(), reply="Insufficient information: no reasons are quoted.")
+    ask(lib, "What drove the change in Zeta's sales in the most recent 10-Q compared to the previous quarters?")
+    assert "answer with the reasons the sources' text gives" in lib.llm.prompts[1][1].content
 
 
 def test_the_most_recent_quarter_is_its_own_column_where_the_filer_prints_the_prior_year_first(tmp_path: Path) -> None:

@@ -558,10 +558,10 @@ def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
 
 
 def _asks_in_words_too(q: Question) -> bool:
-    """Whether a question answered by a series also has a part told in words ("Has there been any significant change
-    in operating expenses over the reported quarters? If so, what are the key drivers?")."""
-    asked = told(q)
-    return asked is not None and asked is not q
+    """Whether a question answered by a series also asks to be told in words: a part of it ("Has there been any
+    significant change in operating expenses over the reported quarters? If so, what are the key drivers?") or the
+    whole ("What are the major factors contributing to the change in gross margin in the most recent 10-Q?")."""
+    return told(q) is not None
 
 
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
