@@ -509,3 +509,19 @@ def test_a_conditional_second_question_is_a_part_of_its_own() -> None:
     # "factors contributing to the change" asks why, not how much
     assert parse("What are the major factors contributing to the change in Acme's gross margin?").why
     assert not parse("How much did the Automotive segment contribute to the group's gross profit in 2020?").why
+
+
+def test_the_impact_of_one_thing_on_another_is_told_with_its_reasons() -> None:
+    assert parse("What is the impact of foreign exchange rates on Acme's financial performance? List this out "
+                 "separately for each reported period.").narrative == "drivers"
+    assert parse("What was the impact of currency translation on foreign operations in 2021?").narrative == "drivers"
+    assert parse("What was the net sales impact in 2021?").narrative == ""
+
+
+def test_filers_names_for_research_and_development_are_its_rows() -> None:
+    from engine.ask.cells import row_fit
+
+    rd = parse("How does Acme's R&D expenditure in the most recent quarter compare to previous quarters?").measures[0]
+    assert rd.name == "r&d"
+    assert row_fit(rd, "Technology and infrastructure", set()) >= 2.0
+    assert row_fit(rd, "Research and development", set()) >= 2.0
