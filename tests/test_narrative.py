@@ -257,6 +257,24 @@ def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_t
     assert decided(JudgementVerdict(), "Is the company's liquidity healthy in FY2019?", _sources(tight)) == ""
 
 
+def test_high_growth_is_decided_by_the_years_revenue_growth() -> None:
+    from asking import decided
+    from test_formulas import INCOME, table
+
+    from engine.ask.verdicts import JudgementVerdict
+
+    # 6,489 against 7,500: a fall of 13.5%, no high growth; the threshold's source is said
+    text = decided(JudgementVerdict(), "Are Activision's FY2019 financials that of a high growth company?",
+                   _sources(INCOME))
+    assert text.startswith("No, by 1 standard ratio") and "(6,489 - 7,500) / 7,500 * 100 = -13.48%" in text
+    assert "Eurostat-OECD" in text
+    fast = table("Consolidated Statements of Operations", ["2019", "2018"], {"Total net revenues": [9000.0, 7500.0]})
+    assert decided(JudgementVerdict(), "Was Activision a fast-growing company in FY2019?",
+                   _sources(fast)).startswith("Yes")
+    # "high growth" names the state; a question whether it changed is no judgement of it
+    assert parse("Has Acme's growth rate changed since 2021?").judgement == ""
+
+
 def test_a_judgement_the_vocabulary_does_not_know_is_not_decided() -> None:
     assert parse("Is Acme a sustainable business?").judgement == ""
     assert parse("Is Acme capital intensive?").judgement == "capital intensive"

@@ -1102,8 +1102,12 @@ def _one(text: str) -> Question:
     q = replace(q, intent=_intent(q))
     # a judgement is of a state ("Does X have a healthy liquidity profile?"); whether it changed over the periods
     # ("Are there any notable changes in X's liquidity position?") is the series' to say
-    state = q.yes_no and not (q.changed or q.notable or q.shift or q.trend)
-    judged = next((j.name for j in judgements().values() if j.asked.search(first)), "") if state else ""
+    judged = ""
+    for j in judgements().values() if q.yes_no and not (q.notable or q.shift or q.trend) else ():
+        m = j.asked.search(first)
+        if m and not _CHANGED.search(first[:m.start()] + " " + first[m.end():]):  # "high growth" is the state's name
+            judged = j.name
+            break
     return replace(q, narrative=_narrative(q), judgement=judged)
 
 

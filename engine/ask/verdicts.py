@@ -434,8 +434,9 @@ class JudgementVerdict:
             return None
         said, votes, values = [], [], []
         for ratio in judged.ratios:
+            formula = ratio.formula.replace("{year}", f"FY{year}").replace("{prev}", f"FY{year - 1}")
             try:
-                value, shown, terms = evaluate(ratio.formula, str(year), statement_lookup(work))
+                value, shown, terms = evaluate(formula, str(year), statement_lookup(work))
             except (LookupError, ValueError, ZeroDivisionError):
                 continue
             percent = "* 100" in ratio.formula
