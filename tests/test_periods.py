@@ -424,3 +424,13 @@ def test_every_balance_date_a_question_names_is_kept_in_order() -> None:
     assert asked_period("What were total assets as of December 31, 2022?").instants == (date(2022, 12, 31),)
     # the end of a duration is no balance date
     assert asked_period("What was revenue for the year ended December 31, 2022?").instants == ()
+
+
+def test_a_balance_sheets_bare_year_is_that_fiscal_years_end_balance_when_the_calendar_is_known() -> None:
+    asked = asked_period("What is the company's year end FY2018 net property, plant and equipment?")
+    bare = column_period("2018", "Consolidated Statements of Financial Position (Dollars in millions)")
+    assert bare is not None and bare.instant and bare.end is None
+    assert matches(asked, bare, Calendar(12, 31)) == 1.0
+    assert matches(asked, bare, None) == 0.6  # no calendar: the year's end is not known
+    other = column_period("2017", "Consolidated Statements of Financial Position (Dollars in millions)")
+    assert other is not None and matches(asked, other, Calendar(12, 31)) == 0.0
