@@ -1309,8 +1309,9 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
     """How well column period ``p`` fits what the question asks: 1.0 exact, lower for partial fits, 0 a mismatch.
 
     1.0: fiscal year and duration agree, or the balance date agrees, or (for a balance column) the fiscal year asked
-    ends on that date, or a balance column names only the fiscal year asked and the calendar says when it ends. Partial: right year, duration unknown (0.6); a balance column in the asked year with no
-    calendar to confirm it is the year end (0.8). 0: a different year, a different duration (a quarter column when
+    ends on that date, or a balance column names only the fiscal year asked and the calendar says when it ends.
+    Partial: right year, duration unknown (0.6); a balance column in the asked year with no calendar to confirm it
+    is the year end (0.8). 0: a different year, a different duration (a quarter column when
     a year is asked), a balance column when a flow is asked and its date is not the period's end. A question that
     names no period scores every column 0.5.
     """

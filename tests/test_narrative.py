@@ -123,6 +123,15 @@ def test_cue_words_of_the_kind_asked_lift_a_sentence() -> None:
     assert quotes[0].text == cued
 
 
+def test_what_may_happen_is_no_answer_to_what_did() -> None:
+    # a risk factor's "we may acquire" shares every word of the question; the acquisition made answers it
+    maybe = "We may report significant new business acquisitions, which could harm our business and our results."
+    done = "On February 22, 2023, we acquired One Medical for cash consideration of approximately $3.5 billion."
+    q = parse("Does Acme report any significant new business acquisitions in these 10-Qs?")
+    assert q.narrative == "parties"
+    assert find_quotes(q, _evidence([maybe + " " + done]), {}, FakeEmbedder())[0].text == done
+
+
 def test_a_figure_question_gets_no_quotes() -> None:
     assert find_quotes(parse("What was Acme's total revenue in FY2023?"), _evidence(MDA), {}, FakeEmbedder()) == []
 

@@ -42,6 +42,9 @@ LEXICAL_WEIGHT = 0.5
 CUE_WEIGHT = 0.08
 """Per cue phrase of the kind asked that a sentence carries (at most ``MAX_CUES`` count)."""
 MAX_CUES = 2
+AGAINST = 0.3
+"""Taken off a sentence that carries a phrase the kind asked lists ``against`` (a risk factor's "we may acquire"
+under a question about the acquisitions made)."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side."""
@@ -58,6 +61,10 @@ _CONTENT = re.compile(r"[A-Za-z][A-Za-z&'’-]{2,}")
 _PREFIX = 6
 """Two words sharing their first six letters are the same word for the summary check ("acquired",
 "acquisition")."""
+
+
+def _against(kind: NarrativeKind, low: str) -> bool:
+    return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", low) for c in kind.against)
 
 
 def _cues(kind: NarrativeKind | None, low: str) -> int:
@@ -160,7 +167,8 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     for order, (_, s) in enumerate(found):
         lexical = len(telling & stems(s)) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue, order, s))
+        off = AGAINST if kind is not None and _against(kind, s.lower()) else 0.0
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue - off, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in _YEAR.findall(s)}) and not named & asked else score,

@@ -196,6 +196,9 @@ class NarrativeKind:
     """Matches the first sentence of a question that asks for this kind; None for the default kind."""
     cues: tuple[str, ...]
     """Phrases (lower case) a sentence answering this kind carries."""
+    against: tuple[str, ...] = ()
+    """Phrases (lower case) of a sentence that does not answer this kind (what may happen, not what did: "may",
+    "could"; a list of exhibits: "incorporated by reference")."""
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,7 @@ def narrative() -> Narrative:
         raw = tomllib.load(fh)["narrative"]
     kinds = tuple(
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
-                      tuple(c.lower() for c in spec.get("cues", ())))
+                      tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())))
         for name, spec in raw.items() if name != "summary"
     )
     return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())))
