@@ -525,3 +525,8 @@ def test_filers_names_for_research_and_development_are_its_rows() -> None:
     assert rd.name == "r&d"
     assert row_fit(rd, "Technology and infrastructure", set()) >= 2.0
     assert row_fit(rd, "Research and development", set()) >= 2.0
+
+
+def test_inventory_turns_is_inventory_turnover() -> None:
+    turns = parse("Calculate the inventory turns for FY2022.").formula
+    assert turns == parse("Calculate the inventory turnover ratio for FY2022.").formula and turns is not None
