@@ -530,3 +530,21 @@ def test_filers_names_for_research_and_development_are_its_rows() -> None:
 def test_inventory_turns_is_inventory_turnover() -> None:
     turns = parse("Calculate the inventory turns for FY2022.").formula
     assert turns == parse("Calculate the inventory turnover ratio for FY2022.").formula and turns is not None
+
+
+def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> None:
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    q = parse("Which geographic region had the biggest drop in Q2 2023 revenues?")
+    picked = Decision("breakdown ranking", "Developed Rest of World: the largest drop ...",
+                      choice="Developed Rest of World",
+                      among=("Developed Rest of World", "Developed Europe", "Emerging Markets", "United States"))
+    res = resolve(q, [])
+    said = one_voice("Emerging Markets had the biggest drop in revenues [2]. Sales fell everywhere [2].", q, picked,
+                     None, res, None, stated=True)
+    assert said.text == "Sales fell everywhere [2]." and "picks Emerging Markets" in said.folded[0]
+    assert one_voice("Developed Rest of World saw the largest decline [2].", q, picked, None, res, None,
+                     stated=True).folded == []

@@ -271,12 +271,16 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
     if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
         return ""
+    # the items listed, each found by its first word ("investing"); a breakdown's rows by their whole name
+    # ("Developed Europe", "Developed Rest of World")
+    listed = question.ranking.names
+    names = [(n, n.split()[0].lower()) for n in listed] or [(n, n.lower()) for n in decision.among]
     # the pick is the item named last before the superlative ("Among operations, investing and financing,
     # investing brought in the most"), else the first named after it ("the most came from operations")
     low, most = sentence.lower(), _SUPERLATIVE.search(sentence)
     assert most is not None
-    spots = sorted((m.start(), n) for n in question.ranking.names
-                   for m in re.finditer(rf"(?<![a-z]){re.escape(n.split()[0].lower())}(?![a-z])", low))
+    spots = sorted((m.start(), n) for n, key in names
+                   for m in re.finditer(rf"(?<![a-z]){re.escape(key)}(?![a-z])", low))
     before = [n for at, n in spots if at < most.start()]
     pick = before[-1] if before else next((n for at, n in spots if at > most.start()), "")
     if pick and pick != decision.choice:

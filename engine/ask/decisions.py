@@ -59,6 +59,8 @@ class Decision:
     """Stated in place of a Yes or No ("the metric is not a useful measure here"): said first."""
     choice: str = ""
     """The item a ranking picked ("operations"), of the items the question lists."""
+    among: tuple[str, ...] = ()
+    """The items a ranking chose from when the question lists none (a breakdown's rows: "United States", ...)."""
     ends: tuple[float, float] | None = None
     """(from, to) of a change the decision states, oldest first."""
 

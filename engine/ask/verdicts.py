@@ -318,7 +318,8 @@ def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell
     when = top.period_name(work.calendar) + (f", against {old[top.row].period_name(work.calendar)}" if old else "")
     text = (f"{unmarked(top.row)}: the {what} of the {len(parts)} {_plural(kind)} in the table [{top.marker}] "
             f"({when}): " + "; ".join(said(c) for c in ranked) + ".")
-    return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row))
+    return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row),
+                    among=tuple(unmarked(c.row) for c in ranked))
 
 
 class ConsistencyVerdict:
