@@ -174,6 +174,11 @@ def test_a_model_sentence_contradicting_the_series_direction_is_folded(tmp_path:
              if isinstance(e, AnswerFinished)).answer
     assert a.contradicted and "went from" in a.contradicted[0]
     assert "81.8 billion to" not in a.text
+    # the series' own first-to-last change, in percent, is the code's figure: kept
+    lib = library(tmp_path / "kept", zeta_docs(), reply="Total net sales fell 1.4% over the four quarters [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert not a.contradicted and "fell 1.4%" in a.text
 
 
 def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:

@@ -871,7 +871,10 @@ def test_an_answer_refuses_only_when_its_first_sentence_does() -> None:
     assert refuses("  ")
     # an answer that names what the sources leave out after answering is an answer
     assert not refuses("Amazon repurchased no shares in 2023 [2]. The quotes do not state the financial implications.")
-    assert not refuses("No. The filings do not mention any divestiture [1].")
+    assert not refuses("No. Amazon reported no divestiture in these 10-Qs [1].")
+    # a bare verdict before a refusal declines all the same
+    assert refuses("No.\nInsufficient information: The sources do not provide any acquisitions.")
+    assert refuses("No. The filings do not mention any divestiture [1].")
     assert not refuses("Net sales were $1.2 billion at Acme Inc. [1]. Its margin is not provided.")
 
 

@@ -251,6 +251,9 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         change = vals[-1] - vals[0]
         hi = max(s.points, key=lambda p: p.cell.amount)
         lo = min(s.points, key=lambda p: p.cell.amount)
+        # the first-to-last change and the highest over the lowest, in percent, as the answer states them
+        steps += [change] + ([change / abs(vals[0]) * 100] if vals[0] else [])
+        steps += [(hi.cell.amount - lo.cell.amount) / abs(lo.cell.amount) * 100] if lo.cell.amount else []
         who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
         texts.append(f"{who}{first.cell.label} from {first.filing.period} to {last.filing.period}: "
                      f"{said(change)} ({_pct(vals[0], vals[-1])}); highest {hi.filing.period} "

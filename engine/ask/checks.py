@@ -32,14 +32,14 @@ def refuses(text: str) -> bool:
     """Whether an answer declines: it is empty, or its first sentence says the sources do not answer
     ("Insufficient information: ...", "The filings do not mention any acquisition."). An answer that gives something
     and then names what the sources leave out ("Amazon repurchased no shares [2]. The quotes do not state the
-    implications.") answers. The engine's refusal flag and the evaluation's scorer read this one."""
-    if _VERDICT_FIRST.match(text):
-        return False  # "No. The filings do not mention any divestiture." answers No
-    sentences = split_sentences(text)
+    implications.") answers; a bare Yes or No before a refusal ("No. The sources do not mention any acquisition.")
+    does not. The engine's refusal flag and the evaluation's scorer read this one."""
+    # a bare Yes or No before it says nothing of the sources: "No. Insufficient information: ..." declines
+    sentences = split_sentences(_VERDICT_FIRST.sub("", text, count=1))
     return not sentences or bool(REFUSAL.search(sentences[0]))
 
 
-_VERDICT_FIRST = re.compile(r"\s*(?:yes|no)\b\s*[.,:;!-]", re.I)
+_VERDICT_FIRST = re.compile(r"^\s*(?:yes|no)\b\s*[.,:;!-]+", re.I)
 
 
 def evidence_numbers(e: Evidence, region: Region | None) -> list[float]:
