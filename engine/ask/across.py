@@ -511,9 +511,16 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
     if not series or _asks_in_words_too(q):
-        told, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret)
-        if told is not None:
-            yield AnswerFinished(told)
+        found = w.found
+        part = told(q)
+        if series and part is not None and part is not q:
+            # "If so, what are the key drivers?": the filings searched again for that part (the question's search
+            # found the statement's table, not the discussion of it)
+            found = search_each(part, scope, retriever, lambda d: answerer.calendar(retriever.store, d),
+                                answerer.regions_of, cancelled)
+        summarised, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret, found)
+        if summarised is not None:
+            yield AnswerFinished(summarised)
             return
     work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
@@ -543,10 +550,11 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     yield AnswerFinished(answer)
 
 
-def quotes_across(q: Question, w: Across, embedder: Embedder) -> list[Quote]:
-    """The quotes of a narrative question, found in each filing's own evidence (``narrative.quotes_each``), newest
-    filing first, each numbered as the answer's evidence (a quoted passage beyond ``w.used`` is added to it)."""
-    newest = sorted(w.found, key=lambda f: f.filing.order, reverse=True)
+def quotes_across(q: Question, w: Across, embedder: Embedder, found: Sequence[FilingFound] = ()) -> list[Quote]:
+    """The quotes of a narrative question, found in each filing's own evidence (``found``, else the question's
+    search, ``w.found``; ``narrative.quotes_each``), newest filing first, each numbered as the answer's evidence (a
+    quoted passage beyond ``w.used`` is added to it)."""
+    newest = sorted(found or w.found, key=lambda f: f.filing.order, reverse=True)
     each = quotes_each(q, [(f.retrieval.evidence, f.regions) for f in newest], embedder, QUOTES_EACH)
     index = {e.chunk_id: i + 1 for i, e in enumerate(w.used)}
     out: list[Quote] = []
@@ -568,13 +576,14 @@ def _asks_in_words_too(q: Question) -> bool:
 
 
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
-                t_ret: float) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
+                t_ret: float, found: Sequence[FilingFound] = ()
+                ) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
     """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
     once, newest filing first, then the model's summary of them alone, checked for what they do not say. Returns
     the answer when the model summarised them (else None: the passages are answered as for any question, and the
     quotes answer if that refuses too) and the quotes ([] when no filing's passages hold a sentence to quote)."""
     t = time.perf_counter()
-    quotes = quotes_across(q, w, answerer.models.embedder())
+    quotes = quotes_across(q, w, answerer.models.embedder(), found)
     if not quotes:
         return None, []
     w.retrieval.timings["quotes"] = time.perf_counter() - t
