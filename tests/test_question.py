@@ -548,3 +548,21 @@ def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> Non
     assert said.text == "Sales fell everywhere [2]." and "picks Emerging Markets" in said.folded[0]
     assert one_voice("Developed Rest of World saw the largest decline [2].", q, picked, None, res, None,
                      stated=True).folded == []
+
+
+def test_a_figure_in_another_scale_than_the_one_asked_is_folded() -> None:
+    from asking import resolve
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    cash = {"title": "Consolidated Statement of Cash Flows", "units": "(in millions)", "scale": 1e6,
+            "columns": ["2021", "2020"],
+            "rows": [{"label": "Capital spending", "values": ["(4,625)", "(4,240)"], "numbers": [-4625.0, -4240.0]}]}
+    q = parse("What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo?")
+    res = resolve(q, [TableSource(1, cash)])
+    wrong = one_voice("The FY2021 capital expenditure amount (in USD billions) for PepsiCo is -4,625. [1]", q, None,
+                      None, res, None, stated=True)
+    assert wrong.text == "" and "in millions, not in the billions the question asks" in wrong.folded[0]
+    assert one_voice("PepsiCo's FY2021 capital expenditure was $4.6 billion [1].", q, None, None, res, None,
+                     stated=True).folded == []

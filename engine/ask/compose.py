@@ -255,6 +255,25 @@ _NOT_SUITED = re.compile(r"\bnot\s+(?:a\s+|an\s+)?(?:very\s+)?(?:meaningful|usef
                          r"suitable)\b", re.I)
 
 
+_SCALE_WORDS = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}
+
+
+def _scale_conflict(sentence: str, question: Question, res: Resolution) -> str:
+    """Why a sentence's figure is in another scale than the one the question asks ('' when it is not): "(in USD
+    billions) ... is -4,625" writes a cell printed in millions as if it were billions."""
+    if question.scale is None or not res.cells:
+        return ""
+    for q in answer_numbers(sentence):
+        if q.scale != 1.0 or q.percent:
+            continue  # a scale word of its own says what it is
+        for c in res.cells:
+            if (c.scale not in (1.0, question.scale) and abs(abs(q.value) - abs(c.value)) < 1e-9
+                    and abs(c.value) * c.scale / question.scale != abs(q.value)):
+                return (f"{q.raw.strip()} is {c.row} in {_SCALE_WORDS.get(c.scale, 'another scale')}, not in the "
+                        f"{_SCALE_WORDS.get(question.scale, 'scale')} the question asks")
+    return ""
+
+
 def _unsuited_claim(sentence: str, question: Question, computation: Computation | None,
                     decision: Decision | None) -> str:
     """Why a sentence that calls the metric not meaningful for the company contradicts the code ('' when it does
@@ -373,6 +392,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = _other_choice(sentence, decision, question)
         if not why:
             why = _unsuited_claim(sentence, question, computation, decision)
+        if not why and stated:
+            why = _scale_conflict(sentence, question, res)
         if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _term_for_another_year(sentence, rows))
@@ -386,6 +407,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             folded.append(f"{sentence} ({why})")
         else:
             kept.append(sentence)
+    # a citation left alone after its sentence was folded ("... is -4,625. [1]") says nothing
+    kept = [k for k in kept if re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", "", k).strip()] if folded else kept
     return Voiced(" ".join(kept), folded)
 
 
