@@ -566,3 +566,22 @@ def test_a_figure_in_another_scale_than_the_one_asked_is_folded() -> None:
     assert wrong.text == "" and "in millions, not in the billions the question asks" in wrong.folded[0]
     assert one_voice("PepsiCo's FY2021 capital expenditure was $4.6 billion [1].", q, None, None, res, None,
                      stated=True).folded == []
+
+
+def test_a_stated_cell_written_a_thousand_times_off_is_folded() -> None:
+    from asking import resolve
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = {"title": "Condensed Consolidated Statements of Income", "units": "(In millions)", "scale": 1e6,
+              "columns": ["Three Months Ended October 29, 2023", "Three Months Ended October 30, 2022"],
+              "rows": [{"label": "Research and development", "values": ["2,294", "1,945"],
+                        "numbers": [2294.0, 1945.0]}]}
+    q = parse("How much did Acme spend on research and development in the quarter ended October 29, 2023?")
+    res = resolve(q, [TableSource(1, income)])
+    wrong = one_voice("Research and development rose to $2.294 million [1].", q, None, None, res, None, stated=True)
+    assert wrong.text == "" and "in another scale" in wrong.folded[0]
+    for right in ("Research and development rose to $2.294 billion [1].", "It was 2,294 million [1].",
+                  "Acme also paid $1 million in fees [1]."):
+        assert one_voice(right, q, None, None, res, None, stated=True).folded == [], right

@@ -8,6 +8,7 @@ contradicting.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -274,6 +275,22 @@ def _scale_conflict(sentence: str, question: Question, res: Resolution) -> str:
     return ""
 
 
+def _misscaled(sentence: str, res: Resolution) -> str:
+    """Why a figure written with a scale word is a stated cell in another scale ('' when none is): "$2.294 million"
+    for a cell of 2,294 million, "2,294 billion" for one of 2,294 million. The digits are the cell's, the amount is
+    a thousand times off."""
+    for q in answer_numbers(sentence):
+        if q.scale == 1.0 or q.percent or sum(ch.isdigit() for ch in q.raw) < 3:
+            continue  # "$1 million" matches too many cells by chance to tell a scale error
+        for c in res.cells:
+            if (c.percent or c.scale == 1.0 or not c.amount  # a table stating no scale: its amounts' scale unknown
+                    or math.isclose(q.magnitude, abs(c.amount), rel_tol=0.01)):
+                continue
+            if any(math.isclose(abs(q.value) * f, abs(c.value), rel_tol=1e-3) for f in (1.0, 1e3, 1e-3)):
+                return f"{q.raw.strip()} is {c.row}'s {c.shown} in another scale"
+    return ""
+
+
 def _unsuited_claim(sentence: str, question: Question, computation: Computation | None,
                     decision: Decision | None) -> str:
     """Why a sentence that calls the metric not meaningful for the company contradicts the code ('' when it does
@@ -393,7 +410,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why:
             why = _unsuited_claim(sentence, question, computation, decision)
         if not why and stated:
-            why = _scale_conflict(sentence, question, res)
+            why = _scale_conflict(sentence, question, res) or _misscaled(sentence, res)
         if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _term_for_another_year(sentence, rows))
