@@ -550,38 +550,37 @@ def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> Non
                      stated=True).folded == []
 
 
-def test_a_figure_in_another_scale_than_the_one_asked_is_folded() -> None:
+def _voiced_over(table: dict, question: str):  # type: ignore[no-untyped-def]
+    """One voice over the cells ``table`` states for ``question``, as a function of the model's text."""
     from asking import resolve
 
     from engine.ask.cells import TableSource
     from engine.ask.compose import one_voice
 
+    q = parse(question)
+    res = resolve(q, [TableSource(1, table)])
+    return lambda text: one_voice(text, q, None, None, res, None, stated=True)
+
+
+def test_a_figure_in_another_scale_than_the_one_asked_is_folded() -> None:
     cash = {"title": "Consolidated Statement of Cash Flows", "units": "(in millions)", "scale": 1e6,
             "columns": ["2021", "2020"],
             "rows": [{"label": "Capital spending", "values": ["(4,625)", "(4,240)"], "numbers": [-4625.0, -4240.0]}]}
-    q = parse("What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo?")
-    res = resolve(q, [TableSource(1, cash)])
-    wrong = one_voice("The FY2021 capital expenditure amount (in USD billions) for PepsiCo is -4,625. [1]", q, None,
-                      None, res, None, stated=True)
+    voiced = _voiced_over(cash, "What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo?")
+    wrong = voiced("The FY2021 capital expenditure amount (in USD billions) for PepsiCo is -4,625. [1]")
     assert wrong.text == "" and "in millions, not in the billions the question asks" in wrong.folded[0]
-    assert one_voice("PepsiCo's FY2021 capital expenditure was $4.6 billion [1].", q, None, None, res, None,
-                     stated=True).folded == []
+    assert voiced("PepsiCo's FY2021 capital expenditure was $4.6 billion [1].").folded == []
 
 
 def test_a_stated_cell_written_a_thousand_times_off_is_folded() -> None:
-    from asking import resolve
-
-    from engine.ask.cells import TableSource
-    from engine.ask.compose import one_voice
-
     income = {"title": "Condensed Consolidated Statements of Income", "units": "(In millions)", "scale": 1e6,
               "columns": ["Three Months Ended October 29, 2023", "Three Months Ended October 30, 2022"],
               "rows": [{"label": "Research and development", "values": ["2,294", "1,945"],
                         "numbers": [2294.0, 1945.0]}]}
-    q = parse("How much did Acme spend on research and development in the quarter ended October 29, 2023?")
-    res = resolve(q, [TableSource(1, income)])
-    wrong = one_voice("Research and development rose to $2.294 million [1].", q, None, None, res, None, stated=True)
+    voiced = _voiced_over(income, "How much did Acme spend on research and development in the quarter ended "
+                                  "October 29, 2023?")
+    wrong = voiced("Research and development rose to $2.294 million [1].")
     assert wrong.text == "" and "in another scale" in wrong.folded[0]
     for right in ("Research and development rose to $2.294 billion [1].", "It was 2,294 million [1].",
                   "Acme also paid $1 million in fees [1]."):
-        assert one_voice(right, q, None, None, res, None, stated=True).folded == [], right
+        assert voiced(right).folded == [], right

@@ -510,9 +510,11 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     quotes: list[Quote] = []
     if series:
         yield CellsResolved([c.to_json() for c in res.cells], stated)
-    if not series or _asks_in_words_too(q):
+    # told in words: the whole question, or a part of it under a series ("Has there been any significant change in
+    # operating expenses over the reported quarters? If so, what are the key drivers?")
+    part = told(q)
+    if not series or part is not None:
         found = w.found
-        part = told(q)
         if series and part is not None and part is not q:
             # "If so, what are the key drivers?": the filings searched again for that part (the question's search
             # found the statement's table, not the discussion of it)
@@ -566,13 +568,6 @@ def quotes_across(q: Question, w: Across, embedder: Embedder, found: Sequence[Fi
                 index[e.chunk_id] = len(w.used)
             out.append(replace(x, source=index[e.chunk_id]))
     return out
-
-
-def _asks_in_words_too(q: Question) -> bool:
-    """Whether a question answered by a series also asks to be told in words: a part of it ("Has there been any
-    significant change in operating expenses over the reported quarters? If so, what are the key drivers?") or the
-    whole ("What are the major factors contributing to the change in gross margin in the most recent 10-Q?")."""
-    return told(q) is not None
 
 
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,

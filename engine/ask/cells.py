@@ -393,19 +393,23 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
                     continue
                 if _CHANGE_COL.search(columns[i]) and periods[i] is None:
                     continue
-                raw = str(values[i]) if i < len(values) and values[i] is not None else str(x)
-                percent = _cell_percent(label, raw, str(table.get("units", "")))
-                if of_part and (percent or _CHANGE_HEAD.search(columns[i])):
-                    continue  # a part's growth rate or share ("-12%", "% of Total") is not its amount
                 p = periods[i]
-                pfit = matches(asked, p, calendar) if p is not None else 0.0
-                out.append(Cell(
-                    marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
-                    column=columns[i], raw=raw, value=float(x),
-                    scale=_scale(table, label, raw), percent=percent,
-                    period=p, item=m.name, row_fit=fit, period_fit=pfit, part=of_part[0] if of_part else "",
-                ))
+                cell = _cell(source, label, values, i, x, columns[i], p, m.name, fit,
+                             matches(asked, p, calendar) if p is not None else 0.0, of_part[0] if of_part else "")
+                if of_part and (cell.percent or _CHANGE_HEAD.search(columns[i])):
+                    continue  # a part's growth rate or share ("-12%", "% of Total") is not its amount
+                out.append(cell)
     return out
+
+
+def _cell(source: TableSource, label: str, values: Sequence[Any], i: int, number: int | float, column: str,
+          period: Period | None, item: str, row_fit: float, period_fit: float, part: str = "") -> Cell:
+    """The cell of row ``label`` in column ``i`` (``number`` as parsed, ``values`` the row as printed)."""
+    raw = str(values[i]) if i < len(values) and values[i] is not None else str(number)
+    return Cell(marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
+                column=column, raw=raw, value=float(number), scale=_scale(source.table, label, raw),
+                percent=_cell_percent(label, raw, str(source.table.get("units", ""))), period=period, item=item,
+                row_fit=row_fit, period_fit=period_fit, part=part)
 
 
 def unmarked(label: str) -> str:
@@ -444,23 +448,18 @@ def column_cells(source: TableSource, i: int, item: str) -> list[Cell]:
     """One cell per row of column ``i`` that states a number there (what a question ranks the rows of a breakdown
     by: the regions of "Geographic Information"), each named by its row; ``item`` is what the question calls the
     figures."""
-    table = source.table
-    columns = [str(c) for c in table.get("columns", [])]
+    columns = [str(c) for c in source.table.get("columns", [])]
     if i >= len(columns):
         return []
     period = column_period(columns[i], source.context)
     out: list[Cell] = []
-    for row in table.get("rows", []):
+    for row in source.table.get("rows", []):
         if not isinstance(row, dict):
             continue
-        label, numbers, values = str(row.get("label", "")).strip(), row.get("numbers") or [], row.get("values") or []
+        label, numbers = str(row.get("label", "")).strip(), row.get("numbers") or []
         if not label or i >= len(numbers) or not isinstance(numbers[i], int | float):
             continue
-        raw = str(values[i]) if i < len(values) and values[i] is not None else str(numbers[i])
-        out.append(Cell(marker=source.marker, doc=source.doc, page=source.page, region_id=source.region_id, row=label,
-                        column=columns[i], raw=raw, value=float(numbers[i]), scale=_scale(table, label, raw),
-                        percent=_cell_percent(label, raw, str(table.get("units", ""))), period=period, item=item,
-                        row_fit=0.0, period_fit=1.0))
+        out.append(_cell(source, label, row.get("values") or [], i, numbers[i], columns[i], period, item, 0.0, 1.0))
     return out
 
 

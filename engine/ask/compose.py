@@ -19,7 +19,7 @@ from engine.ask.checks import answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
-from engine.numbers import Quantity, quantities, same_number
+from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, column_period
 from engine.types import Retrieval
 from engine.vocabulary import canonical
@@ -256,7 +256,9 @@ _NOT_SUITED = re.compile(r"\bnot\s+(?:a\s+|an\s+)?(?:very\s+)?(?:meaningful|usef
                          r"suitable)\b", re.I)
 
 
-_SCALE_WORDS = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}
+def _scale_name(scale: float, other: str) -> str:
+    """"millions" for 1e6 (``numbers.SCALE_NAMES``), ``other`` for a scale it has no word for."""
+    return f"{SCALE_NAMES[scale]}s" if scale in SCALE_NAMES else other
 
 
 def _scale_conflict(sentence: str, question: Question, res: Resolution) -> str:
@@ -270,8 +272,8 @@ def _scale_conflict(sentence: str, question: Question, res: Resolution) -> str:
         for c in res.cells:
             if (c.scale not in (1.0, question.scale) and abs(abs(q.value) - abs(c.value)) < 1e-9
                     and abs(c.value) * c.scale / question.scale != abs(q.value)):
-                return (f"{q.raw.strip()} is {c.row} in {_SCALE_WORDS.get(c.scale, 'another scale')}, not in the "
-                        f"{_SCALE_WORDS.get(question.scale, 'scale')} the question asks")
+                return (f"{q.raw.strip()} is {c.row} in {_scale_name(c.scale, 'another scale')}, not in the "
+                        f"{_scale_name(question.scale, 'scale')} the question asks")
     return ""
 
 
