@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date
 
 from engine.ask.cells import (
@@ -247,8 +246,7 @@ class BreakdownRankingVerdict:
         assert ranking is not None
         if asked.fiscal_year is None:
             return None
-        before = replace(asked, fiscal_year=asked.fiscal_year - 1, years=(asked.fiscal_year - 1,), instant=None,
-                         end=None, fiscal_named=())
+        before = q.shifted(-1).asked  # the same period a year before
         kind = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (ranking.breakdown, *breakdowns()[
             ranking.breakdown])) + r")", re.I)
         measure = q.measures[0]
