@@ -40,14 +40,18 @@ def main(argv: list[str] | None = None) -> int:
         if "@" in r["id"] or not text or r.get("refused"):
             continue
         q = parse(r["question"], retriever.ready_documents())
-        scope = [by_name[Path(d).stem] for d in r.get("docs") or [] if Path(d).stem in by_name]
+        # the eval's doc scope: the filings the question's evidence pages are in
+        named = [Path(d).stem for d in r.get("docs") or []] or [doc for doc, _ in r.get("gold_pages") or []]
+        scope = list(dict.fromkeys(by_name[n] for n in named if n in by_name))
         retrieval = retriever.retrieve(q, scope=scope or None)
         work = answerer.cells(q, engine.store, retrieval.evidence, answerer.regions_of(engine.store,
                                                                                      retrieval.evidence))
         if not (work.extractive or work.decision or work.computation):
             continue
         decided += 1
-        model = text.replace(work.extractive, " ") if work.extractive else text
+        model = text
+        for code in (work.extractive, work.decision.text if work.decision else ""):
+            model = model.replace(code, " ") if code else model  # the code's own lines are not the model's
         model = "\n".join(line for line in model.splitlines() if not line.startswith(("(The model", "Note: the")))
         voiced = one_voice(model, q, work.decision, work.computation, work.resolution, work.calendar,
                            bool(work.extractive))

@@ -293,6 +293,11 @@ class Period:
     """The text it was read from."""
 
 
+def fiscal_year_period(fiscal_year: int) -> Period:
+    """The filer's fiscal year ``fiscal_year`` as a period, when only its name is known (a verdict's "FY2021")."""
+    return Period(end=None, year=None, months=12, fiscal_year=fiscal_year, label=f"FY{fiscal_year}")
+
+
 @dataclass
 class _Parts:
     """What one piece of text says about a period, before it becomes a Period or an Asked."""

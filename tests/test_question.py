@@ -185,6 +185,55 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
                      resolve(ebitda, tables), None, stated=True).folded == []
 
 
+def test_a_figure_given_for_another_period_or_an_input_called_missing_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+    from engine.periods import fiscal_year_period
+
+    # a verdict's figure for each year: the lowest margin said to be another year's
+    margin = parse("Are gross margins historically consistent (not fluctuating more than roughly 2% each year)?")
+    steady = Decision("consistency", "Yes. ...", verdict=True, figures=(22.371, 22.488, 21.409),
+                      periods=tuple(fiscal_year_period(y) for y in (2021, 2022, 2023)))
+    res = resolve(margin, [])
+    said = one_voice("The highest was 22.5% in 2022, and the lowest was 21.4% in 2021 [1].", margin, steady, None,
+                     res, None, stated=True)
+    assert said.text == "" and "gives 21.4% for 2021" in said.folded[0] and "22.37" in said.folded[0]
+    for right in ("The highest was 22.5% in fiscal 2022, and the lowest was 21.4% in FY2023 [1].",
+                  "The margin was 21.4% for the year, down from 22.5% [1]."):  # no period named: nothing to check
+        assert one_voice(right, margin, steady, None, res, None, stated=True).folded == [], right
+    # stated cells of a row: one quarter's balance given as another quarter's, whatever the words for the quarter
+    balance = table("Condensed Consolidated Balance Sheets", ["July 1, 2023", "April 1, 2023", "December 31, 2022"],
+                    {"Inventories": [7351.0, 7482.0, 6820.0]})
+    balance["units"], balance["scale"] = "$ in millions", 1e6
+    tables = [TableSource(1, balance)]
+    held = parse("What were inventories as of July 1, 2023?")
+    res = resolve(held, tables)
+    assert res.confident and res.cells[0].value == 7351.0
+    for wrong in ("Inventories rose from $6,820 million to $7,482 million as of July 1, 2023 [1].",
+                  "Inventories were $7.482 billion at July 1, 2023, up from $6.82 billion [1]."):
+        folded = one_voice(wrong, held, None, None, res, None, stated=True).folded
+        assert folded and "the code's inventories for july 1, 2023 is 7,351" in folded[0].lower(), wrong
+    kept = "Inventories were $7,351 million as of July 1, 2023, against $7,482 million at April 1, 2023 [1]."
+    assert one_voice(kept, held, None, None, res, None, stated=True).folded == []
+    # a line item the code read, said to be missing from the filing
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2015", "2014"],
+                   {"Net revenue": [3991.0, 5506.0], "Depreciation and amortization": [167.0, 203.0]})
+    tables = [TableSource(1, income)]
+    q = parse("What is the FY2015 depreciation and amortization as a % of net revenue?")
+    comp = compute(q, tables)
+    assert comp is not None and round(comp.result, 2) == 4.18
+    missing = one_voice("It is 4.18% [1]. D&A for FY2015 is $167 million, and the net revenue for FY2015 is not "
+                        "provided [1].", q, None, comp, resolve(q, tables), None, stated=True)
+    assert missing.text == "It is 4.18% [1]." and "says net revenue is not there" in missing.folded[0]
+    # a missing line the code did not use is the model's to say
+    assert one_voice("It is 4.18% [1]. The segment's backlog is not provided [1].", q, None, comp, resolve(q, tables), None,
+                     stated=True).folded == []
+
+
 def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:
     from asking import decided
     from test_formulas import table
@@ -315,7 +364,7 @@ def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_fo
     # one year's figure of a row given as the other year's
     swapped = one_voice("Gross profit was $21,000 million in fiscal 2022 [1].", q, None, change, res, None,
                         stated=True)
-    assert swapped.folded and "the code's gross profit for 2022 is 20,500" in swapped.folded[0]
+    assert swapped.folded and "the code's gross profit for fiscal 2022 is 20,500" in swapped.folded[0]
     for kept in ("Gross profit was $20,500 million in fiscal 2022 [1].",
                  "Gross profit rose to $21,000 million in fiscal 2023 [1]."):
         assert one_voice(kept, q, None, change, res, None, stated=True).folded == [], kept

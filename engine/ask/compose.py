@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import combinations
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
 from engine.ask.checks import answer_numbers, refuses, result_like
@@ -20,7 +21,7 @@ from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
-from engine.periods import Calendar, column_period
+from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
 from engine.vocabulary import canonical
 
@@ -39,9 +40,13 @@ _FIGURES = re.compile(r"[-$€£\d,.%()×*]+|\b(?:x|million|billion|thousand|usd
 _AVERAGE_OF = re.compile(r"\[[\d,\s]+\]|\b(?:the\s+)?(?:average|avg)\b\.?(?:\s+of\b)?(?:\s+the\b)?|\bbetween\b.*$",
                          re.I)
 _LETTERS = re.compile(r"[a-z]{3}", re.I)
-_YEAR_AFTER = re.compile(r"\s*(?:million|billion|thousand)?\s*\(?(?:in|for|during)\s+(?:the\s+)?"
-                         r"(?:fiscal\s+(?:year\s+)?|fy\s*)?'?((?:19|20)\d{2})\b", re.I)
-"""The year a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022")."""
+_PERIOD_AFTER = re.compile(
+    r"\s*(?:million|billion|thousand)?\s*\)?\s*\(?\s*(?:in|for|during|as\s+of|at\s+the\s+end\s+of|at|by|on)\s+"
+    r"((?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d)){1,60}?)"
+    r"(?=\s*(?:,(?!\s*(?:19|20)\d{2})|[;.()\[\n]|$)|\s+(?:and|to|from|compared|versus|vs|which|while|representing|"
+    r"with|or|but|an?|the)\b)", re.I)
+"""The period a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022",
+"$7.482 billion in Q3 FY2023", "5,433 million as of June 25, 2022")."""
 _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
@@ -173,20 +178,51 @@ def _term_ends(rows: dict[str, dict[tuple[date, int], float]]) -> list[tuple[str
     return out
 
 
-def _term_for_another_year(sentence: str, rows: dict[str, dict[tuple[date, int], float]]) -> str:
-    """Why a sentence gives one year's figure of a computation's row as another year's ("gross profit was
-    $63,854 million in FY2021" where the code's FY2021 gross profit is 63,920 and 63,854 is FY2022's); ''
-    otherwise."""
+def _period_points(question: Question, decision: Decision | None, computation: Computation | None,
+                   res: Resolution, stated: bool) -> dict[str, list[tuple[Period, float]]]:
+    """What the code gave for each period, by row: the computation's terms (gross profit of FY2021 and FY2022), the
+    stated cells with the same rows' other periods (a series' quarters), and a verdict's figures for the periods it
+    names (a margin for each of three years)."""
+    points: dict[str, list[tuple[Period, float]]] = {}
+    for t in computation.cells if computation is not None else ():
+        if (p := column_period(t.column)) is not None:
+            points.setdefault(t.label, []).append((p, t.value))
+    if stated:
+        rows = {c.row for c in res.cells}
+        for c in [*res.cells, *res.candidates]:
+            if c.period is not None and c.row in rows and (c.period, c.value) not in points.get(c.row, []):
+                points.setdefault(c.row, []).append((c.period, c.value))
+    if decision is not None and decision.periods:
+        name = question.ratio[0] if question.ratio else question.measures[0].name if question.measures else "figure"
+        points[name] = [
+            (p, v) for p, v in zip(decision.periods, decision.figures, strict=False) if p is not None]
+    return points
+
+
+def _for_another_period(sentence: str, points: dict[str, list[tuple[Period, float]]],
+                        calendar: Calendar | None) -> str:
+    """Why a sentence gives the code's figure of one period as another period's ("the lowest was 21.4% in 2021"
+    where 21.41% is FY2023's; "$7.482 billion in Q3 FY2023" where 7,482 is the balance at the end of Q2); ''
+    otherwise. The period is read with the questions' own grammar (``periods.asked_period``) from the words right
+    after the figure; a row's period that fits them best is the one claimed."""
     for q in answer_numbers(sentence):
-        said = _YEAR_AFTER.match(sentence, q.end)
+        said = _PERIOD_AFTER.match(sentence, q.end)
         if said is None:
             continue
-        year = int(said.group(1))
-        for label, values in rows.items():
-            by_year = {named: v for (_, named), v in values.items()}
-            if year in by_year and not same_number(q, by_year[year]) and any(
-                    same_number(q, v) for y, v in by_year.items() if y != year):
-                return f"gives {q.raw} for {year}; the code's {label.lower()} for {year} is {fmt(by_year[year])}"
+        asked = asked_period(said.group(1))
+        if asked.fiscal_year is None and asked.quarter is None and asked.instant is None and asked.end is None:
+            continue
+        for label, row in points.items():
+            fits = [matches(asked, p, calendar) for p, _ in row]
+            best = max(fits, default=0.0)
+            if best < 0.6:
+                continue
+            claimed = [v for (_, v), f in zip(row, fits, strict=True) if f == best]
+            if any(same_number(q, v) for v in claimed):
+                continue
+            if any(same_number(q, v) for (_, v), f in zip(row, fits, strict=True) if f < best):
+                when = said.group(1).strip()
+                return f"gives {q.raw.strip()} for {when}; the code's {label.lower()} for {when} is {fmt(claimed[0])}"
     return ""
 
 
@@ -244,9 +280,11 @@ def _own_arithmetic(sentence: str, computation: Computation | None, names: Seque
     known = [computation.result, *computation.steps, *(t.value for t in computation.cells)]
     amounts = [q for q in answer_numbers(sentence) if q.currency or q.scale != 1.0]
     ours = [q for q in amounts if any(same_number(q, v) for v in known)]
-    total = sum(q.value for q in ours)
+    # the sum of the code's amounts the sentence names, each once ("operating income = $11,512 million ...
+    # EBITDA = $11,512 million + $2,763 million = $14,275 million" names each term twice)
+    totals = [t for t in (sum(q.value for q in ours), sum({q.value for q in ours})) if t]
     for q in amounts:
-        if q in ours or (ours and abs(q.value - total) <= 0.005 * abs(total)):
+        if q in ours or any(abs(q.value - t) <= 0.005 * abs(t) for t in totals):
             continue
         return f"{q.raw} is none of the code's amounts for it"
     return ""
@@ -254,6 +292,27 @@ def _own_arithmetic(sentence: str, computation: Computation | None, names: Seque
 
 _NOT_SUITED = re.compile(r"\bnot\s+(?:a\s+|an\s+)?(?:very\s+)?(?:meaningful|useful|relevant|applicable|appropriate|"
                          r"suitable)\b", re.I)
+
+
+_ABSENT = re.compile(r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't)\s+(?:explicitly\s+|directly\s+|"
+                     r"specifically\s+|clearly\s+)?(?:provided|given|available|disclosed|stated|mentioned|found|"
+                     r"included|reported|shown|listed|specified)\b|\b(?:does|do|did)\s+not\s+(?:provide|include|"
+                     r"disclose|state|mention|report|show|list|specify)\b", re.I)
+"""A claim that the filing or the evidence lacks something ("the net revenue for FY2015 is not provided")."""
+_CLAUSES = re.compile(r";|,\s*(?:and|but|while|whereas)\b|\.\s", re.I)
+
+
+def _claims_absent(sentence: str, used: Sequence[tuple[str, float]]) -> str:
+    """Why a sentence says a line item the code read from the filing is not there ('' when it does not): "the net
+    revenue for FY2015 is not provided" under a margin the code computed from net revenue's cell. The clause that
+    says it is missing must name the line item (its label or the vocabulary's name)."""
+    for clause in _CLAUSES.split(sentence):
+        if not _ABSENT.search(clause):
+            continue
+        for name, value in used:
+            if _names(clause, name):
+                return f"says {name.lower()} is not there; the code read {fmt(value)} for it from the filing"
+    return ""
 
 
 def _scale_name(scale: float, other: str) -> str:
@@ -391,6 +450,9 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         main.append(computation.result)
         support = [(t.value, name) for t in computation.cells for name in (t.item, t.label)]
         support += [(x, "") for x in computation.steps]  # an average or derived total: whatever the sentence calls it
+        terms = [t.value for t in computation.cells]
+        # a partial sum of the terms is the code's arithmetic written out ("EBITDA = 11,512 + 2,763 = 14,275")
+        support += [(sum(c), "") for n in (2, 3) if len(terms) >= n for c in combinations(terms, n)]
     if stated and computation is None:
         main += [v for c in res.cells for v in (c.value, c.amount)]
     elif stated:
@@ -399,8 +461,10 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         support += [(v, c.row) for c in res.cells for v in (c.value, c.amount)]
     names = [n for m in question.measures for n in m.names] + ([question.ratio[0]] if question.ratio else [])
     ends = (computation.ends if computation is not None else None) or (decision.ends if decision else None)
-    rows = _term_rows(computation)
-    term_ends = _term_ends(rows)
+    term_ends = _term_ends(_term_rows(computation))
+    used = [(n, t.value) for t in computation.cells for n in (t.label, t.item)] if computation is not None else []
+    used += [(n, c.value) for c in res.cells for n in (c.row, c.item)] if stated else []
+    points = _period_points(question, decision, computation, res, stated)
     kept: list[str] = []
     folded: list[str] = []
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
@@ -414,8 +478,10 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and stated:
             why = _scale_conflict(sentence, question, res) or _misscaled(sentence, res)
         if not why:
+            why = _claims_absent(sentence, used)
+        if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
-                   or _term_for_another_year(sentence, rows))
+                   or _for_another_period(sentence, points, calendar))
         if not why:
             why = (_own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
                    or _arithmetic(sentence))

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from engine.ask.cells import Resolution, TableSource, cell_lookup
 from engine.ask.formulas import Lookup, Term
 from engine.ask.question import Question
-from engine.periods import Calendar
+from engine.periods import Calendar, Period
 from engine.types import Document, Retrieval
 
 
@@ -63,6 +63,9 @@ class Decision:
     """The items a ranking chose from when the question lists none (a breakdown's rows: "United States", ...)."""
     ends: tuple[float, float] | None = None
     """(from, to) of a change the decision states, oldest first."""
+    periods: tuple[Period | None, ...] = ()
+    """The period each of ``figures`` is for, where the decision names them (a margin for each of three years, a
+    line item for each quarter): a sentence that gives one period's figure as another's contradicts it."""
 
 
 @dataclass

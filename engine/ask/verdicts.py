@@ -26,7 +26,7 @@ from engine.ask.decisions import Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
-from engine.periods import Asked, matches
+from engine.periods import Asked, fiscal_year_period, matches
 from engine.vocabulary import breakdowns, judgements, vocabulary
 from engine.vocabulary import item as vocabulary_item
 
@@ -179,7 +179,7 @@ def series_decision(name: str, q: Question, top: Cell, points: Sequence[Cell],
     moved = f"; the highest {spread * 100:.1f}% above the lowest" if q.notable and not q.trend and low else ""
     text = (f"{_yes(yes)}. {top.label}: {series}; {total * 100:+.1f}% from the first to the last{moved} "
             f"[{top.marker}].")
-    return Decision(name, text, yes, tuple(c.amount for c in points))
+    return Decision(name, text, yes, tuple(c.amount for c in points), periods=tuple(c.period for c in points))
 
 
 class RankingVerdict:
@@ -352,7 +352,8 @@ class ConsistencyVerdict:
         values = "; ".join(f"FY{y}: {r.text}" for y, r in series)
         text = (f"{_yes(steady)}. The largest change from one year to the next is {widest:+.2f}{unit}, "
                 f"{'within' if steady else 'more than'} {said} ({values}).")
-        return Decision(self.name, text, steady, tuple(r.value for _, r in series))
+        return Decision(self.name, text, steady, tuple(r.value for _, r in series),
+                        periods=tuple(fiscal_year_period(y) for y, _ in series))
 
 
 class TrendVerdict:
@@ -386,7 +387,8 @@ class TrendVerdict:
         yes = rose if q.direction == "up" else not rose
         text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
                 f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
-        return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result))
+        return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result),
+                        periods=(fiscal_year_period(year - 1), fiscal_year_period(year)))
 
 
 def statement_lookup(work: Work) -> Lookup:
