@@ -132,6 +132,24 @@ def test_what_may_happen_is_no_answer_to_what_did() -> None:
     assert find_quotes(q, _evidence([maybe + " " + done]), {}, FakeEmbedder())[0].text == done
 
 
+def test_a_sentence_that_points_elsewhere_or_would_happen_is_no_driver() -> None:
+    # a cross-reference, a table's lead-in and its footnote share the question's words; none says what the effect was
+    pointers = ("See Item 2, “Effect of Foreign Exchange Rates” for additional information on the effect of foreign "
+                "exchange rates on net sales. The effect of foreign exchange rates on our net sales is as follows (in "
+                "millions): Three Months Ended June 30 Six Months Ended June 30. ___________________ (1) Represents "
+                "the change in net sales resulting from foreign exchange rates.")
+    would = ("An assumed 10% adverse change in foreign exchange rates would result in declines of $1.3 billion in "
+             "net sales.")
+    did = "The effect of changes in foreign exchange rates reduced our net sales by $2.3 billion in Q2 2023."
+    q = parse("What is the impact of foreign exchange rates on Acme's financial performance?")
+    assert q.narrative == "drivers"
+    quotes = find_quotes(q, _evidence([pointers + " " + would + " " + did]), {}, FakeEmbedder())
+    assert quotes[0].text == did
+    # the phrases live in the vocabulary, once
+    assert "for additional information" in narrative().elsewhere and "would result" in {
+        k.name: k for k in narrative().kinds}["drivers"].against
+
+
 def test_a_figure_question_gets_no_quotes() -> None:
     assert find_quotes(parse("What was Acme's total revenue in FY2023?"), _evidence(MDA), {}, FakeEmbedder()) == []
 

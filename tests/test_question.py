@@ -230,8 +230,8 @@ def test_a_figure_given_for_another_period_or_an_input_called_missing_is_folded(
                         "provided [1].", q, None, comp, resolve(q, tables), None, stated=True)
     assert missing.text == "It is 4.18% [1]." and "says net revenue is not there" in missing.folded[0]
     # a missing line the code did not use is the model's to say
-    assert one_voice("It is 4.18% [1]. The segment's backlog is not provided [1].", q, None, comp, resolve(q, tables), None,
-                     stated=True).folded == []
+    backlog = "It is 4.18% [1]. The segment's backlog is not provided [1]."
+    assert one_voice(backlog, q, None, comp, resolve(q, tables), None, stated=True).folded == []
 
 
 def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:

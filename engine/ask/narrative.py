@@ -45,6 +45,13 @@ MAX_CUES = 2
 AGAINST = 0.3
 """Taken off a sentence that carries a phrase the kind asked lists ``against`` (a risk factor's "we may acquire"
 under a question about the acquisitions made)."""
+ELSEWHERE = 0.3
+"""Taken off a sentence that sends the reader elsewhere (``Narrative.elsewhere``): a cross-reference or a table's
+lead-in says where the answer is, not what it is."""
+_FOOTNOTE = re.compile(r"\W*_{3,}|\W*\(\d{1,2}\)\s+(?:Represents|Reflects|Includes|Excludes|Relates|Amounts?|"
+                       r"Consists|Calculated|Based)\b")
+"""A table's footnote read as text: "___________________ (1) Represents the change ...", "(2) Represents the
+outcome ..."."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side."""
@@ -162,12 +169,14 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if not found:
         return []
     kind = narrative().kind(q.narrative)
+    elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
         lexical = len(telling & stems(s)) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         off = AGAINST if kind is not None and _against(kind, s.lower()) else 0.0
+        off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue - off, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:

@@ -209,6 +209,8 @@ class Narrative:
     """In the order they are tried; the last without ``asked`` is the default."""
     generic: frozenset[str]
     """Words a summary may use without a quote behind them."""
+    elsewhere: tuple[str, ...] = ()
+    """Phrases of a sentence that sends the reader elsewhere (a cross-reference, a table's lead-in or footnote)."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -223,9 +225,10 @@ def narrative() -> Narrative:
     kinds = tuple(
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())))
-        for name, spec in raw.items() if name != "summary"
+        for name, spec in raw.items() if name not in {"summary", "elsewhere"}
     )
-    return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())))
+    return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())),
+                     tuple(x.lower() for x in raw.get("elsewhere", {}).get("phrases", ())))
 
 
 @dataclass(frozen=True)
