@@ -11,7 +11,7 @@ from fakes_models import FakeEmbedder, FakeLLM
 from test_retrieve_lib import FakeDoc, build_library
 
 from engine.ask.answer import Answerer
-from engine.ask.narrative import find_quotes, unsupported
+from engine.ask.narrative import find_quotes, summarise, unsupported
 from engine.ask.question import Intent, parse
 from engine.sentences import split_sentences
 from engine.types import AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
@@ -148,6 +148,36 @@ def test_a_sentence_that_points_elsewhere_or_would_happen_is_no_driver() -> None
     # the phrases live in the vocabulary, once
     assert "for additional information" in narrative().elsewhere and "would result" in {
         k.name: k for k in narrative().kinds}["drivers"].against
+
+
+def test_a_reply_that_declines_but_names_what_the_quotes_hold_is_a_partial_summary() -> None:
+    from engine.ask.narrative import partly
+
+    quote = Quote(text="For 2021, includes a $2.1 billion charge related to our acquisition of Trillium. For 2019, a "
+                       "charge related to our acquisition of Therachon.", doc="ACME_2021_10K", doc_id="acme", page=50,
+                  source=8, chunk_id=1, region_id=None, bbox=None, score=1.0)
+    q = parse("What are three main companies acquired by Acme mentioned in this 10K report?")
+    said = "Insufficient information: [8] mentions Acme acquiring Trillium and Therachon, but not a third company."
+    assert partly(said, [quote], q) == "[8] mentions Acme acquiring Trillium and Therachon, but not a third company."
+    # a reply that only says what is missing, or cites nothing, declines
+    for declines in ("Insufficient information: the quotes do not name three companies [8].",
+                     "Insufficient information: [8] mentions companies acquired by Acme.",
+                     "Insufficient information: Trillium and Therachon are named, but not a third company."):
+        assert partly(declines, [quote], q) == "", declines
+    # through the model: the partial reply is the summary, not a refusal
+    llm = FakeLLM(lambda _m: said)
+    gen = summarise(llm, q, [quote], "", 100, lambda: False)
+    assert gen is not None and gen.text.startswith("[8] mentions Acme acquiring Trillium")
+
+
+def test_a_fiscal_year_the_quotes_do_not_give_a_fact_is_unsupported() -> None:
+    quote = Quote(text="In fiscal 2022, we acquired all of the outstanding shares of Current Health Ltd. on November "
+                       "2, 2021, for net cash consideration of $389 million.", doc="ACME_2023_10K", doc_id="acme",
+                  page=51, source=3, chunk_id=1, region_id=None, bbox=None, score=1.0)
+    q = parse("What are major acquisitions that Acme has done in FY2023, FY2022 and FY2021?")
+    assert unsupported("Acme acquired Current Health Ltd. in FY2021 for $389 million [3].", [quote], q) == ["FY2021"]
+    assert unsupported("Acme acquired Current Health Ltd. in fiscal 2022 for $389 million [3]. The quotes name no "
+                       "acquisition in FY2021 or FY2023.", [quote], q) == []
 
 
 def test_a_figure_question_gets_no_quotes() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -210,7 +211,29 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
     gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
                    cancelled=cancelled)
-    return None if refuses(gen.text) or bare(gen.text, quotes) else gen
+    if refuses(gen.text):
+        said = partly(gen.text, quotes, q)
+        return replace(gen, text=said) if said else None
+    return None if bare(gen.text, quotes) else gen
+
+
+_REFUSAL_LEAD = re.compile(r"^\s*insufficient information\s*[:.-]\s*", re.I)
+_CITED = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+
+
+def partly(text: str, quotes: Sequence[Quote], q: Question) -> str:
+    """What a reply that declines still says the quotes state, or '': "Insufficient information: [3] and [8]
+    mention Pfizer acquiring Trillium and Therachon, but not other companies." answers part of the question (the
+    quotes name two of the three asked), so its words after the refusal's lead are the summary. They must cite a
+    quote and name something of the quotes that the question does not (a party, a product, an amount): a reply
+    that only restates what is missing declines."""
+    rest = _REFUSAL_LEAD.sub("", text, count=1).strip()
+    if rest == text.strip() or not _CITED.search(rest) or refuses(_CITED.sub("", rest)):
+        return ""
+    generic = narrative().generic
+    own = {_stem(w) for w in _CONTENT.findall(_CITED.sub(" ", rest))
+           if w.lower() not in STOPWORDS and w.lower() not in generic}
+    return rest if (own & _said(x.text for x in quotes)) - _said([q.text]) else ""
 
 
 def bare(text: str, quotes: Sequence[Quote]) -> bool:
@@ -267,6 +290,27 @@ def _said(texts: Iterable[str]) -> set[str]:
     return {_stem(w) for t in texts for w in _CONTENT.findall(t)}
 
 
+_FISCAL_YEAR = re.compile(r"\b(?:FY\s*'?|fiscal\s+(?:year\s+)?)((?:19|20)\d{2}|\d{2})\b", re.I)
+"""A fiscal year as a summary names it ("FY2021", "fiscal 2022", "FY'22")."""
+_NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
+_IN_DATE = re.compile(r"[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s*$")
+"""What comes before a year that is a date's ("November 2, 2021"), not a fiscal year's."""
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    return y + 2000 if y < 100 else y
+
+
+def _years_named(text: str) -> set[int]:
+    """The years a text names as years (fiscal or bare: "fiscal 2022", "in 2021"), not those inside a date."""
+    out = {_year(m.group(1)) for m in _FISCAL_YEAR.finditer(text)}
+    for m in _YEAR.finditer(text):
+        if not _IN_DATE.search(text[max(0, m.start() - 16):m.start()]):
+            out.add(int(m.group(0)))
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
@@ -283,6 +327,13 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
         if not {round(c, 6) for c in v.candidates()} & stated:
             out.append(v.raw.strip())
+    # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
+    # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
+    years = {y for t in texts if t != q.text for y in _years_named(t)}
+    for sentence in split_sentences(body):
+        for m in _FISCAL_YEAR.finditer(sentence):
+            if _year(m.group(1)) not in years and not _NEGATION.search(sentence):
+                out.append(m.group(0).strip())
     known = _said(texts)
     generic = narrative().generic
     for w in _CONTENT.findall(body):

@@ -37,8 +37,10 @@ DRIVERS_RULE = ("This question asks why or what drove something: answer with the
 computation and invents a cause."""
 SUMMARY_RULE = ("The numbered sources are sentences quoted from the filings. Answer the question in at most two "
                 "sentences using ONLY words, names and numbers these quotes contain, each fact cited like [2]. "
-                "Do not add a cause, a party, a product or a number the quotes do not state. If the quotes do not "
-                "answer the question, reply exactly: \"Insufficient information: \" followed by what is missing.")
+                "Do not add a cause, a party, a product or a number the quotes do not state. If the quotes answer "
+                "only part of the question (one of the years asked, one of the items), answer that part and say "
+                "what they do not state. Only if they answer none of it, reply exactly: \"Insufficient "
+                "information: \" followed by what is missing.")
 """Added to the question when the model summarises a narrative answer's quotes (``summary_messages``)."""
 TABLE_JSON_CHARS = 2500
 """A table's JSON is cut at this many characters in the prompt (about 700 tokens)."""
