@@ -105,6 +105,37 @@ def rows_of(table: dict[str, object], part: str, measure: str = "revenue") -> di
     return {f"{rows[i]['label']}/{name}": fit for i, (name, fit) in found.items()}
 
 
+GROUPS = {"title": "Net sales by groups of similar products and services", "units": "in millions", "scale": 1e6,
+          "columns": COLUMNS,
+          "rows": [row("Online stores (1)", 53, 57), row("Physical stores (2)", 4, 5),
+                   row("Third-party seller services (3)", 28, 34), row("Subscription services (4)", 8, 10),
+                   row("Advertising services (5)", 9, 12), row("AWS", 20, 23), row("Other (6)", 1, 1),
+                   row("Consolidated", 127, 143)]}
+
+
+def test_a_part_no_row_names_is_the_one_row_holding_a_word_of_it_no_other_row_holds() -> None:
+    # "services" is in three rows and tells none apart; "online" is in one
+    assert rows_of(GROUPS, "online retail services") == pytest.approx({"Online stores (1)/Online stores (1)": 1.1})
+    assert rows_of(GROUPS, "physical retail") == pytest.approx({"Physical stores (2)/Physical stores (2)": 1.1})
+    for none in ("cloud services", "retail services", "other"):
+        assert rows_of(GROUPS, none) == {}, none
+    # a row that names the part still wins over a word of it
+    assert rows_of(GROUPS, "subscription services") == {"Subscription services (4)/Subscription services (4)": 1.9}
+
+
+def test_a_paragraph_above_a_table_is_no_title_naming_a_part() -> None:
+    segment = {"title": "AWS", "units": "in millions", "scale": 1e6, "columns": COLUMNS,
+               "rows": [row("Net sales", 82, 78), row("Operating expenses", 80, 79)]}
+    about = ("International / The International segment primarily consists of amounts earned from retail sales of "
+             "consumer products and subscription services through internationally-focused online stores.")
+    found = part_rows(TableSource(1, segment, heading=about), measure_of("revenue"), "online retail services", set())
+    assert found == {}
+    # a short heading line is a title
+    titled = part_rows(TableSource(1, segment, heading="Online Retail Services / Segment results"),
+                       measure_of("revenue"), "online retail services", set())
+    assert [name for name, _ in titled.values()] == ["online retail services"]
+
+
 def test_a_part_is_a_row_of_its_measures_block_and_not_of_another_items() -> None:
     assert rows_of(BREAKDOWN, "iPhone") == {"iPhone®/iPhone®": 2.0}
     # the statement's Services under net sales; not the one under "Cost of sales:" nor the gross margin's

@@ -39,6 +39,10 @@ _SHARE_OF = re.compile(r"(?<!\w)(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
 
 
+TITLE_WORDS = 8
+"""A heading line of more words than this is a sentence about the table, not its title."""
+
+
 @dataclass
 class TableSource:
     """A table offered to the resolver: its source number in the prompt, its parsed cells and where it is."""
@@ -64,6 +68,14 @@ class TableSource:
     def context(self) -> str:
         """What the table says about its periods and units outside the column headers."""
         return " ".join([self.heading, str(self.table.get("title", "")), str(self.table.get("units", ""))])
+
+    @property
+    def titles(self) -> str:
+        """What names the table: the heading's short lines ("International", "Segment Information") and the table's
+        title, not a paragraph about it ("The International segment primarily consists of amounts earned from retail
+        sales ... through internationally-focused online stores" names no part called "online retail services")."""
+        lines = [x for x in re.split(r"\s+/\s+|\n", self.heading) if 0 < len(x.split()) <= TITLE_WORDS]
+        return " ".join([*lines, str(self.table.get("title", ""))])
 
     @property
     def statement(self) -> str:
@@ -257,9 +269,11 @@ def _scale(table: dict[str, Any], label: str, raw: str) -> float:
     return scale
 
 
-PART_ROW, PART_WIDER, PART_TITLE = 2.0, 1.9, 1.5
+PART_ROW, PART_WIDER, PART_TITLE, PART_NEAR = 2.0, 1.9, 1.5, 1.2
 """Row fit of a part's row: its label is the part's name ("iPhone®" for "iPhone"), holds it ("Subscription services"
-for "services"), or the part is only the table's title (the rows under it fit the measure)."""
+for "services"), or the part is only the table's title (the rows under it fit the measure); or, when no row names
+it, the one row that holds a word of it no other row of the measure's block holds ("Online stores" for "online
+retail services")."""
 
 
 BY_TITLE = 0.1
@@ -292,7 +306,7 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
 
     context = source.context.lower()
     title_measure = any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", context) for n in m.names if n)
-    title_part = want <= stems(source.context)
+    title_part = want <= stems(source.titles)
     blocks: list[tuple[str | None, list[tuple[int, str]]]] = [(None, [])]
     for i, row in enumerate(source.table.get("rows", [])):
         if not isinstance(row, dict):
@@ -334,7 +348,25 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
                     out[i] = (header, fit)
                 elif header is None and title_part:
                     out[i] = (part, PART_TITLE)
+    if not out:
+        # no row names the part: the one row of the measure's block that holds a word of the part no other row of
+        # the block holds ("Online stores" for "online retail services", beside "Subscription services",
+        # "Advertising services", "Third-party seller services": "services" tells none of them apart)
+        near = [(i, label, 0.0 if kinds[b] == "measure" else BY_TITLE) for b, (_, rows) in enumerate(blocks)
+                if kinds[b] == "measure" or kinds[b] == "neutral" and title_measure and not changes
+                for i, label in _by_own_word(rows, want)]
+        if len(near) == 1:
+            out[near[0][0]] = (near[0][1], PART_NEAR - near[0][2])
     return out
+
+
+def _by_own_word(rows: Sequence[tuple[int, str]], want: set[str]) -> list[tuple[int, str]]:
+    """The rows of one block that hold a word of ``want`` that no other row of the block holds (not a line beside
+    the parts: "Other", "Total ...")."""
+    have = [(i, label, stems(label)) for i, label in rows
+            if label.lower().split()[:1] not in (["other"], ["all"], ["less"], ["excluding"], ["total"])]
+    own = {w for w in want if sum(1 for _, _, h in have if w in h) == 1}
+    return [(i, label) for i, label, h in have if h & own]
 
 
 _CHANGE_HEAD = re.compile(r"%|\bpercent|\bchange|\bgrowth|\bincrease|\bdecrease|\bvs\.?\b|\bversus|\bvariance|"
