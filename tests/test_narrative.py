@@ -170,6 +170,19 @@ def test_a_reply_that_declines_but_names_what_the_quotes_hold_is_a_partial_summa
     assert gen is not None and gen.text.startswith("[8] mentions Acme acquiring Trillium")
 
 
+def test_a_yes_no_summary_is_decided_by_what_the_quotes_state() -> None:
+    from engine.ask.prompt import SUMMARY_YES_NO_RULE, YES_NO_RULE, summary_messages
+
+    quote = Quote(text="On February 22, 2023, we acquired One Medical for approximately $3.5 billion.",
+                  doc="ACME_2023_10Q", doc_id="acme", page=9, source=2, chunk_id=1, region_id=None, bbox=None,
+                  score=1.0)
+    asked = summary_messages(parse("Does Acme report any significant new business acquisitions?"), [quote])[-1]
+    assert SUMMARY_YES_NO_RULE in asked.content and YES_NO_RULE not in asked.content
+    assert "if they state neither, reply Insufficient information" in asked.content
+    told = summary_messages(parse("What acquisitions did Acme make?"), [quote])[-1]
+    assert SUMMARY_YES_NO_RULE not in told.content
+
+
 def test_a_fiscal_year_the_quotes_do_not_give_a_fact_is_unsupported() -> None:
     quote = Quote(text="In fiscal 2022, we acquired all of the outstanding shares of Current Health Ltd. on November "
                        "2, 2021, for net cash consideration of $389 million.", doc="ACME_2023_10K", doc_id="acme",

@@ -30,6 +30,12 @@ SYSTEM_PROMPT = (
 """The one system prompt, for single answers, for the parts of a long context and for fusing them."""
 YES_NO_RULE = "This question asks yes or no: begin the answer with Yes or No."
 """Added to the question only when the code finds it is a yes/no question (``Question.yes_no``)."""
+SUMMARY_YES_NO_RULE = ("This question asks yes or no: begin with Yes if a quote states that it is so, No if a quote "
+                       "states that it is not, then say what the quotes state; if they state neither, reply "
+                       "Insufficient information.")
+"""The yes/no rule of a summary of quotes: the quotes decide it, not what the model expects (asked only to begin
+with Yes or No beside eight quotes, the 1.5B model answers a bare "No." to "Does Amazon report any significant new
+business acquisitions?" with the One Medical acquisition quoted)."""
 DRIVERS_RULE = ("This question asks why or what drove something: answer with the reasons the sources' text gives "
                 "(the management's discussion), each cited; the cells and computed figures only say how much "
                 "changed.")
@@ -127,7 +133,7 @@ def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = 
         f"[{n}] {named[xs[0].doc_id] + ': ' if xs[0].doc_id in named else ''}{xs[0].doc}, page {xs[0].page}, quoted\n"
         + _fenced(" ".join(x.text for x in xs)) for n, xs in blocks.items())
     head = f"Computed: {stated}\n\n" if stated else ""
-    rule = f"{YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
+    rule = f"{SUMMARY_YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
     user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{rule}\nAnswer (cite sources like [1]):"
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
