@@ -861,6 +861,13 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
                    [TableSource(3, seg)], cal)
     assert said.startswith("Pharmaceutical: the largest rise of the 3 segments in the table [3]"), said
     assert "+1.7% (51,680 million to 52,563 million)" in said and "Consumer Health -0.5%" in said
+    # how a part "performed" is how it moved: the best performer grew most, the worst grew least
+    said = decided(BreakdownRankingVerdict(), "Which segment performed the best (by top line) in fiscal 2022?",
+                   [TableSource(3, seg)], cal)
+    assert said.startswith("Pharmaceutical: the largest rise"), said
+    said = decided(BreakdownRankingVerdict(), "Which segment was the worst performer by sales in fiscal 2022?",
+                   [TableSource(3, seg)], cal)
+    assert said.startswith("Consumer Health: the largest drop"), said
 
 
 def test_an_answer_refuses_only_when_its_first_sentence_does() -> None:

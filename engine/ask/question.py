@@ -180,8 +180,10 @@ _AMONG = re.compile(r"\b(?:among|of|between)\s+(?:the\s+)?(?:three\s+|two\s+|fou
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
                        r"(?:,\s*[\w&'’ -]+?)*),?\s+(?:and|or)\s+(?P<last>[\w&'’ -]+?)\s+(?=(?:\w+\s+){0,4}?"
                        r"(?:the\s+)?(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b)", re.I)
-_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest)\b", re.I)
-_LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum|weakest|slowest)\b", re.I)
+_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest|best)\b", re.I)
+_LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum|weakest|slowest|worst)\b", re.I)
+_PERFORMED = re.compile(r"\b(?:out|under)?perform\w*", re.I)
+"""How a part "performed" is how it moved: the best-performing category is the one that grew most."""
 _LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
 _LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or)\s+")
 _STEADY = re.compile(r"\b(?:consistent\w*|stable|steady|fluctuat\w*|volatil\w*)\b", re.I)
@@ -567,7 +569,7 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
         highest = bool(most)
         if falls and not rises:
             highest = not highest  # the biggest drop is the lowest change
-        return Ranking((), highest, False, kind, by_change=bool(falls or rises))
+        return Ranking((), highest, False, kind, by_change=bool(falls or rises or _PERFORMED.search(rest)))
     return None
 
 
