@@ -170,6 +170,23 @@ def test_a_reply_that_declines_but_names_what_the_quotes_hold_is_a_partial_summa
     assert gen is not None and gen.text.startswith("[8] mentions Acme acquiring Trillium")
 
 
+def test_a_quoted_figure_given_for_a_year_its_quote_does_not_name_is_flagged() -> None:
+    def quote(text: str, n: int) -> Quote:
+        return Quote(text=text, doc="ACME_2023_10Q", doc_id="acme", page=n, source=n, chunk_id=n, region_id=None,
+                     bbox=None, score=1.0)
+
+    quotes = [quote("Changes in foreign exchange rates impacted net sales by $(5.0) billion for Q3 2022 and by "
+                    "$(10.5) billion for the nine months ended September 30, 2022.", 1),
+              quote("International net sales in Q3 2023 increased by $1.4 billion in comparison with Q3 2022.", 2),
+              quote("Inventories were $6,820 million as of December 31, 2022.", 3)]
+    q = parse("What is the impact of foreign exchange rates on Acme's financial performance?")
+    summary = ("For Q3 2023, net sales rose by $1.4 billion compared to Q3 2022 [2]. For Q2 2023, net sales fell by "
+               "$10.5 billion compared to Q2 2022 [1]. Net sales fell by $5.0 billion in Q3 2022 [1].")
+    assert unsupported(summary, quotes, q) == ["$10.5 billion for Q2 2023"]
+    # a fiscal quarter against a calendar date may be a year apart: the filer's year ends in the next one
+    assert unsupported("Inventories were $6,820 million in Q1 FY2023 [3].", quotes, q) == []
+
+
 def test_a_yes_no_summary_is_decided_by_what_the_quotes_state() -> None:
     from engine.ask.prompt import SUMMARY_YES_NO_RULE, YES_NO_RULE, summary_messages
 

@@ -24,7 +24,8 @@ from engine.ask.question import Question
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.numbers import quantities
+from engine.numbers import quantities, same_number
+from engine.periods import asked_period
 from engine.sentences import split_sentences
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative
@@ -311,6 +312,37 @@ def _years_named(text: str) -> set[int]:
     return out
 
 
+def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
+    """Figures of the summary given for a year none of the quote sentences that state them names ("For Q2 2023, net
+    sales fell by $10.5 billion" where the quote's $(10.5) billion is "for the nine months ended September 30,
+    2022"), each as "figure for period". A figure's period is what the summary's sentence names before it, else
+    right after it (what follows "compared to" is the other period). A year off by one is a fiscal year's
+    naming when one side names fiscal periods and the other dates ("Q1 FY2023" for "December 31, 2022")."""
+    sentences = [s for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for v in quantities(sentence):
+            if not (v.currency or v.percent or v.scale != 1.0) or abs(v.value) < 10 and not v.percent:
+                continue
+            said = asked_period(sentence[:v.start])
+            if not said.years:
+                after = sentence[v.end:v.end + 60]
+                said = asked_period(after.split(" compared")[0].split(" versus")[0])
+            if not said.years:
+                continue
+            holding = [s for s in sentences if any(same_number(w, v.value) or same_number(v, w.value)
+                                                   for w in quantities(s))]
+            if not holding:
+                continue  # a number the quotes do not state is flagged as such
+            named = [asked_period(s) for s in holding]
+            years = {y for a in named for y in a.years}
+            # one side names a fiscal year, the other a calendar date: the filer's year may end in the next
+            slack = 1 if bool(said.fiscal_named) != any(a.fiscal_named for a in named) else 0
+            if years and not any(abs(y - z) <= slack for y in said.years for z in years):
+                out.append(f"{v.raw.strip()} for {said.text}")
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
@@ -327,6 +359,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
         if not {round(c, 6) for c in v.candidates()} & stated:
             out.append(v.raw.strip())
+    out += [f for f in _for_other_years(body, quotes) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in texts if t != q.text for y in _years_named(t)}
