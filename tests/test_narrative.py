@@ -54,6 +54,8 @@ def test_sentences_are_linear_on_a_long_run() -> None:
     ("Is Acme spinning off any business?", "events"),
     ("What was the result of the shareholder vote on the board chair proposal?", "events"),
     ("What is the nature of the legal proceedings against Acme?", "legal"),
+    ("Are there any significant changes or new disclosures in Acme's accounting policies?", "policies"),
+    ("Which new accounting standards did Acme adopt in 2023?", "policies"),
     ("Describe the lawsuits the company faces.", "legal"),
     ("Describe what the Devices segment sells.", "description"),
     ("Is Acme a capital-intensive business?", "description"),
