@@ -20,7 +20,7 @@ from enum import StrEnum
 from engine.ask.expansion import Expansion, expand, focus
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import NAMED, stems
-from engine.numbers import quantities
+from engine.numbers import SCALES, quantities
 from engine.periods import MONTH_PATTERN, Asked, asked_period, last_periods, names_day
 from engine.types import Document
 from engine.vocabulary import (
@@ -217,7 +217,6 @@ _QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
 _LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
 _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\s*|us\$\s*)?"
                     r"(thousands|millions|billions)\b", re.I)
-_SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 _ASKING = "what|how|which|who|why|did|does|do|is|are|was|were|has|have"
 _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\b)"
                          rf"|(?:\?\s+|\.\s+)If (?:so|yes|not|applicable),?\s+(?=(?i:{_ASKING})\b)"
@@ -1099,7 +1098,7 @@ def _one(text: str) -> Question:
         statements=tuple(statements_asked(text)),
         figures=bool(FIGURE_WORDS.search(text)),
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
-        scale=_SCALES[scale.group(1).lower()] if scale else None,
+        scale=SCALES[scale.group(1).lower()] if scale else None,
     )
     q = replace(q, intent=_intent(q))
     # a judgement is of a state ("Does X have a healthy liquidity profile?"); whether it changed over the periods
