@@ -115,7 +115,7 @@ def test_yes_no_about_changes_to_something_unmeasured_is_told_in_words() -> None
     from engine.ask.narrative import told
 
     q = parse("Are there any significant changes or new disclosures in Zeta's accounting policies in these 10-Qs?")
-    assert q.yes_no and q.narrative == "description"
+    assert q.yes_no and q.narrative == "policies"
     # a change between two periods it names compares figures
     assert not parse("Was there any change in the number of stores between Q2 of FY2024 and FY2023?").narrative
     both = parse("Summarize the risk factors to Zeta's business, and how they have changed over the reporting "

@@ -202,6 +202,26 @@ def test_a_yes_no_summary_is_decided_by_what_the_quotes_state() -> None:
     assert SUMMARY_YES_NO_RULE not in told.content
 
 
+def test_the_summary_of_a_later_part_is_asked_that_part() -> None:
+    quote = Quote(text="The increase in sales and marketing costs is primarily due to increased payroll and related "
+                       "expenses for personnel engaged in marketing and selling activities.", doc="ACME_2023_10Q",
+                  doc_id="acme", page=27, source=2, chunk_id=1, region_id=None, bbox=None, score=1.0)
+    q = parse("Has there been any significant change in Acme's operating expenses over the reported quarters? If so, "
+              "what are the key drivers for this change?")
+    seen: list[str] = []
+
+    def reply(messages: list) -> str:  # type: ignore[type-arg]
+        seen.append(messages[-1].content)
+        return "Payroll for marketing and selling personnel drove it [2]."
+
+    gen = summarise(FakeLLM(reply), q, [quote], "Yes. Operating expenses: ...", 100, lambda: False)
+    assert gen is not None
+    # the code stated the first part (the series and its Yes); the model is asked the second, with its line item
+    asked = seen[0].split("Question: ", 1)[1].split("\n", 1)[0]
+    assert asked.startswith("what are the key drivers for this change?") and "operating expenses" in asked
+    assert "begin with Yes" not in seen[0]
+
+
 def test_a_fiscal_year_the_quotes_do_not_give_a_fact_is_unsupported() -> None:
     quote = Quote(text="In fiscal 2022, we acquired all of the outstanding shares of Current Health Ltd. on November "
                        "2, 2021, for net cash consideration of $389 million.", doc="ACME_2023_10K", doc_id="acme",

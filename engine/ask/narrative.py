@@ -210,7 +210,12 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
               cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None) -> Generation | None:
     """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
-    gen = llm.chat(summary_messages(q, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
+    # a question whose one narrative part follows another ("Has there been any significant change in operating
+    # expenses? If so, what are the key drivers?"): the code stated the first part, the quotes answer the second,
+    # and asked the whole the model restates the code's figures instead of the quotes' reasons
+    part = told(q)
+    asked = replace(part, text=_query(part)) if part is not None and part is not q else q
+    gen = llm.chat(summary_messages(asked, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
                    cancelled=cancelled)
     if refuses(gen.text):
         said = partly(gen.text, quotes, q)
