@@ -234,6 +234,28 @@ def test_a_figure_given_for_another_period_or_an_input_called_missing_is_folded(
     assert one_voice(backlog, q, None, comp, resolve(q, tables), None, stated=True).folded == []
 
 
+def test_a_change_measured_against_the_later_period_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"],
+                   {"Net sales": [1234.0, 1100.0]})
+    tables = [TableSource(1, income)]
+    q = parse("How did net sales change from fiscal 2021 to fiscal 2022?")
+    comp = compute(q, tables)
+    assert comp is not None and comp.ends == (1100.0, 1234.0)
+    res = resolve(q, tables)
+    backwards = one_voice("In fiscal 2021, net sales were $1,100 million, a $134 million increase compared to fiscal "
+                          "2022 [1].", q, None, comp, res, None, stated=True)
+    assert backwards.text == "" and "against fiscal 2022, the later period" in backwards.folded[0]
+    for right in ("Net sales were $1,234 million in fiscal 2022, a $134 million increase compared to fiscal 2021 [1].",
+                  "Net sales rose by $134 million versus 2021 [1].", "Net sales rose by $134 million [1]."):
+        assert one_voice(right, q, None, comp, res, None, stated=True).folded == [], right
+
+
 def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:
     from asking import decided
     from test_formulas import table

@@ -226,6 +226,40 @@ def _for_another_period(sentence: str, points: dict[str, list[tuple[Period, floa
     return ""
 
 
+_AGAINST_BASE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|against|relative\s+to)\s+(?:the\s+)?"
+                           r"((?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d)){1,40})", re.I)
+"""The base a change is measured against ("a 7.1% increase compared to Q3 FY2023")."""
+
+
+def _against_the_later(sentence: str, ends: tuple[float, float] | None, computation: Computation | None,
+                       points: dict[str, list[tuple[Period, float]]], calendar: Calendar | None) -> str:
+    """Why a sentence states the code's change against the later of its two periods ('' when it does not): "In Q3
+    FY2022, revenue was $53,489 million, a 7.1% increase compared to Q3 FY2023" where the code's +7.1% runs from Q3
+    FY2022 to Q3 FY2023. A change is measured against the earlier period."""
+    if ends is None or computation is None or ends[0] == ends[1]:
+        return ""
+    old, new = ends
+    changes = [new - old, *([(new - old) / abs(old) * 100] if old else [])]
+    if not any(same_number(q, c) for q in answer_numbers(sentence) for c in changes):
+        return ""
+    def point_of(row: list[tuple[Period, float]], amount: float) -> tuple[Period, float] | None:
+        # a row's values as printed; the change's ends may carry the table's scale
+        return next(((p, v) for p, v in row if any(math.isclose(v * k, amount) for k in (1.0, 1e3, 1e6, 1e9))), None)
+
+    for row in points.values():
+        first, last = point_of(row, old), point_of(row, new)
+        if first is None or last is None:
+            continue
+        for m in _AGAINST_BASE.finditer(sentence):
+            asked = asked_period(m.group(1))
+            if asked.fiscal_year is None and asked.instant is None and asked.end is None:
+                continue
+            if matches(asked, last[0], calendar) > matches(asked, first[0], calendar):
+                return (f"measures the change against {m.group(1).strip()}, the later period; the code's change "
+                        f"runs from {fmt(first[1])} to {fmt(last[1])}")
+    return ""
+
+
 def _reversed_term(sentence: str, ends: Sequence[tuple[str, float, float]]) -> str:
     """Why a sentence gives a row of the computation the wrong way round or the same figure for both ends ("gross
     profit from $63,854 million in FY2021 to $63,854 million in FY2022" where FY2021's is 63,920); '' otherwise."""
@@ -481,7 +515,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = _claims_absent(sentence, used)
         if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
-                   or _for_another_period(sentence, points, calendar))
+                   or _for_another_period(sentence, points, calendar)
+                   or _against_the_later(sentence, ends, computation, points, calendar))
         if not why:
             why = (_own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
                    or _arithmetic(sentence))
