@@ -33,6 +33,15 @@ def test_sentences_keep_abbreviations_initials_and_decimals() -> None:
     ]
 
 
+def test_a_footnote_letter_after_a_full_stop_starts_a_sentence() -> None:
+    text = "See Note 9 for further information. (j) Increase reflects higher commodity costs in 2022."
+    assert split_sentences(text) == ["See Note 9 for further information.",
+                                     "(j) Increase reflects higher commodity costs in 2022."]
+    # an enumeration inside a sentence is not cut
+    inside = "Charges include: (i) restructuring of $185 million and (ii) legal matters of $162 million."
+    assert split_sentences(inside) == [inside]
+
+
 def test_sentences_are_linear_on_a_long_run() -> None:
     text = "Word. " * 20000 + "a" * 100000  # no capital after the last stop: one sentence with the run
     out = split_sentences(text)

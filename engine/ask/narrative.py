@@ -50,10 +50,10 @@ under a question about the acquisitions made)."""
 ELSEWHERE = 0.3
 """Taken off a sentence that sends the reader elsewhere (``Narrative.elsewhere``): a cross-reference or a table's
 lead-in says where the answer is, not what it is."""
-_FOOTNOTE = re.compile(r"\W*_{3,}|\W*\(\d{1,2}\)\s+(?:Represents|Reflects|Includes|Excludes|Relates|Amounts?|"
-                       r"Consists|Calculated|Based)\b")
+_FOOTNOTE = re.compile(r"\W*_{3,}|\W*\((?:\d{1,2}|[a-z]{1,2})\)\s+(?:Represents|Reflects|Includes|Excludes|Relates|"
+                       r"Amounts?|Consists|Calculated|Based|Primarily)\b")
 """A table's footnote read as text: "___________________ (1) Represents the change ...", "(2) Represents the
-outcome ..."."""
+outcome ...", "(h) Primarily includes payments ..."."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side."""
