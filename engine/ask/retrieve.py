@@ -5,7 +5,10 @@
    top p figures >= theta_image join (thresholds calibrated per embedder, ``mfr-tui calibrate``);
 3. hybrid: a BM25 channel over chunks and table cells, with the question expanded by financial synonyms, fused
    with the dense ranking by reciprocal rank;
-4. optional reranking of the fused candidates by the ``reranker`` role.
+4. optional reranking of the fused candidates by the ``reranker`` role;
+5. places: at most ``max_per_page`` items of one page; a question told in words (``Question.told_in_words``) gets
+   ``narrative_passages`` passages first, any other at least ``min_passages`` passages; a statement it needs keeps
+   the last place.
 """
 
 from __future__ import annotations
@@ -184,6 +187,15 @@ def with_passages(ranked: Sequence[Candidate], k: int, quota: int) -> list[Candi
     return kept + extra
 
 
+def passages_first(ranked: Sequence[Candidate], n: int) -> list[Candidate]:
+    """The first ``n`` passages (text chunks) of ``ranked`` lead, in their order; the other candidates follow in
+    theirs. For a question told in words: fused by margin over thresholds, tables and figures would take the places
+    ahead of the passage that answers it."""
+    head = [c for c in ranked if c.modality == "text"][: max(n, 0)]
+    led = {id(c) for c in head}
+    return head + [c for c in ranked if id(c) not in led]
+
+
 class Retriever:
     """Tiered dense retrieval, BM25, fusion, routing and reranking. Thread-safe; caches per library state."""
 
@@ -308,15 +320,16 @@ class Retriever:
 
     def channels(
         self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None,
-        statements: Sequence[str] = (),
+        statements: Sequence[str] = (), cues: Sequence[str] = (),
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
         """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
         are searched with ``passages`` when given (the question without the scope's company name: the name is
         in every statement's header, where it helps a table question, and pulls those pages ahead of the
-        passage a narrative question needs)."""
+        passage a narrative question needs), their lexical search with ``cues`` too (``Question.searched_cues``:
+        the words that mark the kind of passage asked for, "due to", "driven by", whatever its subject)."""
         s = self.settings
         lists, exp = self.dense_lists(question, doc_ids, everything, depth, passages)
-        text_terms = self.expansion(passages).lexical if passages else exp.lexical
+        text_terms = " ".join([self.expansion(passages).lexical if passages else exp.lexical, *cues])
         lexical: list[list[Candidate]] = []
         if s.hybrid:
             # Passages and tables/figures can be ranked apart, so a statement's line items compete for a top
@@ -432,7 +445,8 @@ class Retriever:
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = question if q.statements else passages
-        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements)
+        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements,
+                                            q.searched_cues)
         t_search = time.perf_counter()
         theta = self.thresholds()
         ranked, tier = fuse(lists, lexical, theta, s, k, q.figures)
@@ -441,7 +455,10 @@ class Retriever:
             ranked = self.rerank(question, ranked, timings)
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
-        ranked = with_passages(spread_pages(ranked[: k * 4], pages, s.max_per_page), k, s.min_passages)
+        ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)
+        if q.told_in_words:
+            ranked = passages_first(ranked, min(s.narrative_passages, k))
+        ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k)
         runs: dict[tuple[str, int], list[str]] = {}
         evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]
