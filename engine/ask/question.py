@@ -438,9 +438,10 @@ class Question:
 
     @property
     def told_in_words(self) -> bool:
-        """Its answer is the filing's own sentences: it asks a narrative kind (``narrative``) and is no judgement,
-        which standard ratios read from the statements decide. Retrieval puts passages ahead of tables for it."""
-        return bool(self.narrative) and self.intent is not Intent.JUDGEMENT
+        """Its answer is the filing's own sentences: it asks a narrative kind (``narrative``), is no judgement (standard
+        ratios read from the statements decide those) and names no chart or figure (``figures``: the figure answers
+        it). Retrieval puts passages ahead of tables and figures for it."""
+        return bool(self.narrative) and self.intent is not Intent.JUDGEMENT and not self.figures
 
     @property
     def searched_cues(self) -> tuple[str, ...]:
