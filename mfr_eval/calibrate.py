@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import Engine
 from engine.ask.question import parse
-from engine.ask.retrieve import Candidate, Retriever, fuse, passages_first, spread_pages
+from engine.ask.retrieve import Candidate, Retriever, fuse, passages_lead, spread_pages
 from engine.errors import Cancelled, EngineError
 from engine.ingest.pipeline import file_sha256
 from engine.settings import Settings
@@ -141,7 +141,8 @@ def evaluate(
         ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, asked.figures)
         ranked = spread_pages(ranked[: k * 4], pages, settings.max_per_page)
         if asked.told_in_words:
-            ranked = passages_first(ranked, min(settings.narrative_passages, k))
+            ranked = passages_lead(ranked, pages, min(settings.narrative_passages, k),
+                                   {lst[0].chunk_id for lst in q.lexical if lst})
         spent = 0
         found: set[tuple[str, int]] = set()
         for c in ranked[:k]:

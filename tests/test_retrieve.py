@@ -293,12 +293,28 @@ def test_a_few_passages_keep_a_place_among_tables() -> None:
 
 
 def test_passages_lead_for_a_question_told_in_words() -> None:
-    from engine.ask.retrieve import passages_first
+    from engine.ask.retrieve import passages_lead
 
     ranked = [Candidate(i, "table", 0.5) for i in range(1, 6)] + [Candidate(i, "text", 0.6) for i in range(6, 10)]
-    assert [c.chunk_id for c in passages_first(ranked, 3)] == [6, 7, 8, 1, 2, 3, 4, 5, 9]
-    assert passages_first(ranked, 0) == ranked
-    assert [c.chunk_id for c in passages_first(ranked, 9)] == [6, 7, 8, 9, 1, 2, 3, 4, 5]  # fewer passages: all
+    pages = {i: ("d", i) for i in range(1, 10)}  # a page each
+    # the fused first keeps its place; the first passages come next, the other tables behind them
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    assert passages_lead(ranked, pages, 0) == ranked
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 9)] == [1, 6, 7, 8, 9, 2, 3, 4, 5]  # fewer: all
+    # a table on a leading passage's page is one hit with it: it leads too, in fused order (ahead of the passage)
+    pages.update({4: ("d", 7)})
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 3)] == [1, 4, 6, 7, 8, 2, 3, 5, 9]
+    # ... but a table of a page whose passage does not lead stays behind; so does one of another document
+    assert [c.chunk_id for c in passages_lead(ranked, {**pages, 4: ("d", 9)}, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    assert [c.chunk_id for c in passages_lead(ranked, {**pages, 4: ("e", 7)}, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    # a chunk without a known page is a page of its own, never one with another such chunk
+    assert [c.chunk_id for c in passages_lead(ranked, {}, 2)] == [1, 6, 7, 2, 3, 4, 5, 8, 9]
+    assert passages_lead([], pages, 3) == []
+    # the first of a lexical channel keeps its fused place (a table) or takes the better one of the lead (a passage)
+    lead = [c.chunk_id for c in passages_lead(ranked, {i: ("d", i) for i in range(1, 10)}, 3, {2, 7})]
+    assert lead == [1, 2, 6, 7, 8, 3, 4, 5, 9]
+    lead = [c.chunk_id for c in passages_lead(ranked, {i: ("d", i) for i in range(1, 10)}, 3, {4})]
+    assert lead == [1, 6, 7, 4, 8, 2, 3, 5, 9]
 
 
 def _margin_filing() -> list[FakeDoc]:
@@ -318,11 +334,13 @@ def test_a_driver_question_gets_passages_first_and_a_statement_question_keeps_it
     told = "What drove Acme's gross margin change in fiscal 2023?"
     evidence = lib.retriever().retrieve(told, scope=["acme2023aaaa"], k=10).evidence
     led = lib.retriever().settings.narrative_passages
-    assert [e.modality for e in evidence[:led]] == ["text"] * led  # the passages lead
-    assert 9 in [e.page for e in evidence]  # the answering passage is among them
-    assert any(e.modality == "table" for e in evidence)  # tables keep the other places
     plain = lib.retriever(narrative_passages=0).retrieve(told, scope=["acme2023aaaa"], k=10).evidence
-    assert plain[0].modality == "table"  # ranked as any question: the tables' margin puts them first
+    assert plain[0].modality == "table" and plain[1].modality == "table"  # ranked as any question: tables first
+    assert 9 not in [e.page for e in plain[:2]]
+    assert (evidence[0].page, evidence[0].modality) == (plain[0].page, "table")  # the fused first keeps its place
+    assert [e.modality for e in evidence[1:led + 1]] == ["text"] * led  # then the passages lead
+    assert 9 in [e.page for e in evidence[: led + 1]]  # the answering passage is among them
+    assert any(e.modality == "table" for e in evidence[led + 1:])  # tables keep the other places
     figure = lib.retriever().retrieve("What was Acme's gross margin in fiscal 2023?", scope=["acme2023aaaa"], k=10)
     assert figure.evidence[0].modality == "table"  # a figure asked: unchanged
 

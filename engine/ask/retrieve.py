@@ -7,8 +7,8 @@
    with the dense ranking by reciprocal rank;
 4. optional reranking of the fused candidates by the ``reranker`` role;
 5. places: at most ``max_per_page`` items of one page; a question told in words (``Question.told_in_words``) gets
-   ``narrative_passages`` passages first, any other at least ``min_passages`` passages; a statement it needs keeps
-   the last place.
+   ``narrative_passages`` passages, with the tables of their pages, right behind the fused first (``passages_lead``),
+   any other at least ``min_passages`` passages; a statement it needs keeps the last place.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,13 +187,29 @@ def with_passages(ranked: Sequence[Candidate], k: int, quota: int) -> list[Candi
     return kept + extra
 
 
-def passages_first(ranked: Sequence[Candidate], n: int) -> list[Candidate]:
-    """The first ``n`` passages (text chunks) of ``ranked`` lead, in their order; the other candidates follow in
-    theirs. For a question told in words: fused by margin over thresholds, tables and figures would take the places
-    ahead of the passage that answers it."""
-    head = [c for c in ranked if c.modality == "text"][: max(n, 0)]
-    led = {id(c) for c in head}
-    return head + [c for c in ranked if id(c) not in led]
+def passages_lead(
+    ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], n: int, firsts: Collection[int] = (),
+) -> list[Candidate]:
+    """The order for a question told in words. Fused by margin over thresholds, tables and figures would take the
+    places ahead of the passage that answers it, so the first ``n`` passages (text chunks) lead; but a page is one
+    hit, whatever the chunk that found it: the tables and figures of those passages' pages lead with them (the
+    table on the MD&A page that tells the change), all in their fused order; the other candidates follow in theirs.
+    A candidate that is first somewhere keeps its fused place, or a better one: the fused first, and the chunks in
+    ``firsts`` (the first of each lexical channel: the best match of a ranking of its own is strong evidence, of any
+    modality)."""
+    if n <= 0 or not ranked:
+        return list(ranked)
+    page = lambda c: pages.get(c.chunk_id, ("", c.chunk_id))  # noqa: E731 - an unknown chunk is a page of its own
+    head = {id(c) for c in [c for c in ranked[1:] if c.modality == "text"][:n]}
+    told = {page(c) for c in ranked[1:] if id(c) in head}
+    lead = [c for c in ranked[1:] if id(c) in head or (c.modality != "text" and page(c) in told)]
+    led = {id(c) for c in lead}
+    order = [ranked[0], *lead, *[c for c in ranked[1:] if id(c) not in led]]
+    where = {id(c): i for i, c in enumerate(order)}
+    held = {i: c for i, c in enumerate(ranked) if c.chunk_id in firsts and i < where[id(c)]}
+    kept = {id(c) for c in held.values()}
+    others = iter(c for c in order if id(c) not in kept)
+    return [held[i] if i in held else next(others) for i in range(len(order))]
 
 
 class Retriever:
@@ -457,7 +473,8 @@ class Retriever:
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
         ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)
         if q.told_in_words:
-            ranked = passages_first(ranked, min(s.narrative_passages, k))
+            firsts = {lst[0].chunk_id for lst in lexical if lst}
+            ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
         ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k)
         runs: dict[tuple[str, int], list[str]] = {}
