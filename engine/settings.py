@@ -258,6 +258,14 @@ class Settings:
     figures rank by their margin over a lower threshold and with two channels of their own, and could otherwise
     fill every place while the passage a narrative question needs waits just behind (0: no quota)."""
 
+    narrative_passages: int = 7
+    """For a question whose answer is the filing's own sentences (``Question.told_in_words``: what drove a change,
+    which companies were acquired, what a proceeding is about), this many passages lead, with the tables and figures
+    of their own pages, right behind the fused first (``retrieve.passages_lead``); the other places keep the best
+    tables and figures and the statement the question may need. Ranked as any other question, a table's margin over
+    its lower threshold puts tables first and the answering passage 7th-17th, behind the ``min_passages`` quota
+    (0: no such lead)."""
+
     candidate_factor: int = 3
     """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import Engine
 from engine.ask.question import parse
-from engine.ask.retrieve import Candidate, Retriever, fuse, spread_pages
+from engine.ask.retrieve import Candidate, Retriever, fuse, passages_lead, spread_pages
 from engine.errors import Cancelled, EngineError
 from engine.ingest.pipeline import file_sha256
 from engine.settings import Settings
@@ -137,8 +137,12 @@ def evaluate(
     k, budget = settings.top_k, settings.context_tokens
     recall = tier1 = tokens = 0.0
     for q in questions:
-        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, parse(q.text).figures)
+        asked = parse(q.text)
+        ranked, tier = fuse(q.hits, q.lexical, theta, settings, k, asked.figures)
         ranked = spread_pages(ranked[: k * 4], pages, settings.max_per_page)
+        if asked.told_in_words:
+            ranked = passages_lead(ranked, pages, min(settings.narrative_passages, k),
+                                   {lst[0].chunk_id for lst in q.lexical if lst})
         spent = 0
         found: set[tuple[str, int]] = set()
         for c in ranked[:k]:
@@ -203,8 +207,9 @@ def calibrate(
     for i, q in enumerate(questions):
         if cancelled():
             raise Cancelled("Calibration cancelled.")
-        q.hits, q.lexical, _ = retriever.channels(q.text, q.doc_ids, False, depth,
-                                                   statements=parse(q.text).statements)
+        asked = parse(q.text)
+        q.hits, q.lexical, _ = retriever.channels(q.text, q.doc_ids, False, depth, statements=asked.statements,
+                                                   cues=asked.searched_cues)
         report("embed", i + 1, len(questions))
     ids = sorted({c for q in questions for hits in q.hits.values() for c, _ in hits}
                  | {c.chunk_id for q in questions for ranking in q.lexical for c in ranking})

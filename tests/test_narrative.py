@@ -447,3 +447,15 @@ def test_a_code_decision_is_answered_without_quotes(tmp_path: Path) -> None:
     assert a.quotes == [] and not any(isinstance(e, QuotesFound) for e in decided)
     undecided = ask(text)  # no statement to decide it: the filing's sentences are quoted
     assert undecided[-1].answer.quotes and any(isinstance(e, QuotesFound) for e in undecided)
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("What drove gross margin change as of FY2022?", True),
+    ("What are three main companies acquired by Acme mentioned in this 10K report?", True),
+    ("As of Q2 2023, is Acme spinning off any large business segments?", True),
+    ("What was the gross margin in FY2022?", False),
+    ("Is Acme capital intensive?", False),  # a judgement: ratios from the statements decide it
+    ("Describe the trend shown in the revenue chart on page 4.", False),  # the figure answers it
+])
+def test_told_in_words_is_a_narrative_question_that_no_ratio_decides(text: str, told: bool) -> None:
+    assert parse(text).told_in_words is told

@@ -290,3 +290,79 @@ def test_a_few_passages_keep_a_place_among_tables() -> None:
     mixed = [Candidate(1, "text", 0.6), Candidate(2, "table", 0.5), Candidate(3, "text", 0.6)]
     assert with_passages(mixed, 3, 2) == mixed  # already enough passages
     assert [c.chunk_id for c in with_passages(ranked[:7], 6, 2)] == [1, 2, 3, 4, 5, 6]  # no passage to bring in
+
+
+def test_passages_lead_for_a_question_told_in_words() -> None:
+    from engine.ask.retrieve import passages_lead
+
+    ranked = [Candidate(i, "table", 0.5) for i in range(1, 6)] + [Candidate(i, "text", 0.6) for i in range(6, 10)]
+    pages = {i: ("d", i) for i in range(1, 10)}  # a page each
+    # the fused first keeps its place; the first passages come next, the other tables behind them
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    assert passages_lead(ranked, pages, 0) == ranked
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 9)] == [1, 6, 7, 8, 9, 2, 3, 4, 5]  # fewer: all
+    # a table on a leading passage's page is one hit with it: it leads too, in fused order (ahead of the passage)
+    pages.update({4: ("d", 7)})
+    assert [c.chunk_id for c in passages_lead(ranked, pages, 3)] == [1, 4, 6, 7, 8, 2, 3, 5, 9]
+    # ... but a table of a page whose passage does not lead stays behind; so does one of another document
+    assert [c.chunk_id for c in passages_lead(ranked, {**pages, 4: ("d", 9)}, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    assert [c.chunk_id for c in passages_lead(ranked, {**pages, 4: ("e", 7)}, 3)] == [1, 6, 7, 8, 2, 3, 4, 5, 9]
+    # a chunk without a known page is a page of its own, never one with another such chunk
+    assert [c.chunk_id for c in passages_lead(ranked, {}, 2)] == [1, 6, 7, 2, 3, 4, 5, 8, 9]
+    assert passages_lead([], pages, 3) == []
+    # the first of a lexical channel keeps its fused place (a table) or takes the better one of the lead (a passage)
+    lead = [c.chunk_id for c in passages_lead(ranked, {i: ("d", i) for i in range(1, 10)}, 3, {2, 7})]
+    assert lead == [1, 2, 6, 7, 8, 3, 4, 5, 9]
+    lead = [c.chunk_id for c in passages_lead(ranked, {i: ("d", i) for i in range(1, 10)}, 3, {4})]
+    assert lead == [1, 6, 7, 4, 8, 2, 3, 5, 9]
+
+
+def _margin_filing() -> list[FakeDoc]:
+    """A 10-K whose statement tables repeat a driver question's words, and whose answering passage does not lead
+    any channel of its own."""
+    tables = [("table", p, f"Gross margin gross profit net sales cost of sales fiscal 2023 schedule {p}") for p in
+              range(20, 28)]
+    passages = [("text", p, f"Item {p}. Other matters of fiscal 2023 described on page {p}.") for p in range(2, 8)]
+    answer = ("text", 9, "Cost of products sold increased as a percent of sales in fiscal 2023, driven by commodity "
+              "inflation and currency, partially offset by supply chain benefits.")
+    return [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K", "FY2023",
+                    [*tables, *passages, answer])]
+
+
+def test_a_driver_question_gets_passages_first_and_a_statement_question_keeps_its_tables(tmp_path: Path) -> None:
+    lib = build_library(tmp_path, _margin_filing())
+    told = "What drove Acme's gross margin change in fiscal 2023?"
+    evidence = lib.retriever().retrieve(told, scope=["acme2023aaaa"], k=10).evidence
+    led = lib.retriever().settings.narrative_passages
+    plain = lib.retriever(narrative_passages=0).retrieve(told, scope=["acme2023aaaa"], k=10).evidence
+    assert plain[0].modality == "table" and plain[1].modality == "table"  # ranked as any question: tables first
+    assert 9 not in [e.page for e in plain[:2]]
+    assert (evidence[0].page, evidence[0].modality) == (plain[0].page, "table")  # the fused first keeps its place
+    assert [e.modality for e in evidence[1:led + 1]] == ["text"] * led  # then the passages lead
+    assert 9 in [e.page for e in evidence[: led + 1]]  # the answering passage is among them
+    assert any(e.modality == "table" for e in evidence[led + 1:])  # tables keep the other places
+    figure = lib.retriever().retrieve("What was Acme's gross margin in fiscal 2023?", scope=["acme2023aaaa"], k=10)
+    assert figure.evidence[0].modality == "table"  # a figure asked: unchanged
+
+
+def test_the_lexical_search_adds_the_kind_cues_only_where_they_mark_any_answer(tmp_path: Path) -> None:
+    from engine.ask.question import parse
+
+    lib = build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                           "FY2023", [
+        ("text", 2, "Operating margin operating margin operating margin summary."),
+        ("text", 3, "Operating margin declined primarily due to higher freight costs, partially offset by pricing "
+                    "actions, and was driven by lower volumes in our industrial segment during the year."),
+    ])])
+    r = lib.retriever()
+    drivers = parse("What drove the operating margin decline?")
+    assert "due to" in drivers.searched_cues and "driven by" in drivers.searched_cues
+    _, lexical, _ = r.channels(drivers.text, ["acme2023aaaa"], False, 10, drivers.text, (), drivers.searched_cues)
+    assert lexical[0][0].chunk_id == next(c.id for c in lib.store.chunks() if c.page == 3)
+    _, lexical, _ = r.channels(drivers.text, ["acme2023aaaa"], False, 10, drivers.text)
+    assert lexical[0][0].chunk_id == next(c.id for c in lib.store.chunks() if c.page == 2)  # the cues decide it
+    assert parse("What legal proceedings is Acme involved in?").searched_cues  # a lawsuit's words: one subject
+    # customers, suppliers and acquisitions share the parties kind: its cues would pull one to the other
+    assert parse("Which companies did Acme acquire in 2023?").searched_cues == ()
+    assert parse("What was Acme's operating margin in 2023?").searched_cues == ()
+    assert parse("Is Acme capital intensive?").searched_cues == ()

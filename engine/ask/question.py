@@ -438,6 +438,21 @@ class Question:
         return self.formula is not None and _YEAR_IN.search(self.formula[0]) is not None
 
     @property
+    def told_in_words(self) -> bool:
+        """Its answer is the filing's own sentences: it asks a narrative kind (``narrative``), is no judgement (standard
+        ratios read from the statements decide those) and names no chart or figure (``figures``: the figure answers
+        it). Retrieval puts passages ahead of tables and figures for it."""
+        return bool(self.narrative) and self.intent is not Intent.JUDGEMENT and not self.figures
+
+    @property
+    def searched_cues(self) -> tuple[str, ...]:
+        """The cue phrases the lexical search of passages adds for it: its kind's when it is told in words and the
+        kind's cues mark an answer whatever its subject (``[narrative.KIND] searched``: "due to", "driven by",
+        "offset by" for what drove a change); () otherwise."""
+        kind = narrative().kind(self.narrative) if self.told_in_words else None
+        return kind.cues if kind is not None and kind.searched else ()
+
+    @property
     def expansion(self) -> Expansion:
         """The question with financial synonyms and its periods spelled as filings spell them (retrieval)."""
         return expand(self.text)

@@ -5,7 +5,10 @@
    top p figures >= theta_image join (thresholds calibrated per embedder, ``mfr-tui calibrate``);
 3. hybrid: a BM25 channel over chunks and table cells, with the question expanded by financial synonyms, fused
    with the dense ranking by reciprocal rank;
-4. optional reranking of the fused candidates by the ``reranker`` role.
+4. optional reranking of the fused candidates by the ``reranker`` role;
+5. places: at most ``max_per_page`` items of one page; a question told in words (``Question.told_in_words``) gets
+   ``narrative_passages`` passages, with the tables of their pages, right behind the fused first (``passages_lead``),
+   any other at least ``min_passages`` passages; a statement it needs keeps the last place.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -184,6 +187,31 @@ def with_passages(ranked: Sequence[Candidate], k: int, quota: int) -> list[Candi
     return kept + extra
 
 
+def passages_lead(
+    ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], n: int, firsts: Collection[int] = (),
+) -> list[Candidate]:
+    """The order for a question told in words. Fused by margin over thresholds, tables and figures would take the
+    places ahead of the passage that answers it, so the first ``n`` passages (text chunks) lead; but a page is one
+    hit, whatever the chunk that found it: the tables and figures of those passages' pages lead with them (the
+    table on the MD&A page that tells the change), all in their fused order; the other candidates follow in theirs.
+    A candidate that is first somewhere keeps its fused place, or a better one: the fused first, and the chunks in
+    ``firsts`` (the first of each lexical channel: the best match of a ranking of its own is strong evidence, of any
+    modality)."""
+    if n <= 0 or not ranked:
+        return list(ranked)
+    page = lambda c: pages.get(c.chunk_id, ("", c.chunk_id))  # noqa: E731 - an unknown chunk is a page of its own
+    head = {id(c) for c in [c for c in ranked[1:] if c.modality == "text"][:n]}
+    told = {page(c) for c in ranked[1:] if id(c) in head}
+    lead = [c for c in ranked[1:] if id(c) in head or (c.modality != "text" and page(c) in told)]
+    led = {id(c) for c in lead}
+    order = [ranked[0], *lead, *[c for c in ranked[1:] if id(c) not in led]]
+    where = {id(c): i for i, c in enumerate(order)}
+    held = {i: c for i, c in enumerate(ranked) if c.chunk_id in firsts and i < where[id(c)]}
+    kept = {id(c) for c in held.values()}
+    others = iter(c for c in order if id(c) not in kept)
+    return [held[i] if i in held else next(others) for i in range(len(order))]
+
+
 class Retriever:
     """Tiered dense retrieval, BM25, fusion, routing and reranking. Thread-safe; caches per library state."""
 
@@ -308,15 +336,16 @@ class Retriever:
 
     def channels(
         self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None,
-        statements: Sequence[str] = (),
+        statements: Sequence[str] = (), cues: Sequence[str] = (),
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
         """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
         are searched with ``passages`` when given (the question without the scope's company name: the name is
         in every statement's header, where it helps a table question, and pulls those pages ahead of the
-        passage a narrative question needs)."""
+        passage a narrative question needs), their lexical search with ``cues`` too (``Question.searched_cues``:
+        the words that mark the kind of passage asked for, "due to", "driven by", whatever its subject)."""
         s = self.settings
         lists, exp = self.dense_lists(question, doc_ids, everything, depth, passages)
-        text_terms = self.expansion(passages).lexical if passages else exp.lexical
+        text_terms = " ".join([self.expansion(passages).lexical if passages else exp.lexical, *cues])
         lexical: list[list[Candidate]] = []
         if s.hybrid:
             # Passages and tables/figures can be ranked apart, so a statement's line items compete for a top
@@ -432,7 +461,8 @@ class Retriever:
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = question if q.statements else passages
-        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements)
+        lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements,
+                                            q.searched_cues)
         t_search = time.perf_counter()
         theta = self.thresholds()
         ranked, tier = fuse(lists, lexical, theta, s, k, q.figures)
@@ -441,7 +471,11 @@ class Retriever:
             ranked = self.rerank(question, ranked, timings)
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
-        ranked = with_passages(spread_pages(ranked[: k * 4], pages, s.max_per_page), k, s.min_passages)
+        ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)
+        if q.told_in_words:
+            firsts = {lst[0].chunk_id for lst in lexical if lst}
+            ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
+        ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k)
         runs: dict[tuple[str, int], list[str]] = {}
         evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]

@@ -199,6 +199,9 @@ class NarrativeKind:
     against: tuple[str, ...] = ()
     """Phrases (lower case) of a sentence that does not answer this kind (what may happen, not what did: "may",
     "could"; a list of exhibits: "incorporated by reference")."""
+    searched: bool = False
+    """The cues mark this kind's answer whatever its subject (a cause's connectives, a lawsuit's words): the lexical
+    search of passages adds them to a question of this kind."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +227,8 @@ def narrative() -> Narrative:
         raw = tomllib.load(fh)["narrative"]
     kinds = tuple(
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
-                      tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())))
+                      tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
+                      bool(spec.get("searched", False)))
         for name, spec in raw.items() if name not in {"summary", "elsewhere"}
     )
     return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())),
