@@ -234,6 +234,30 @@ def test_a_figure_given_for_another_period_or_an_input_called_missing_is_folded(
     assert one_voice(backlog, q, None, comp, resolve(q, tables), None, stated=True).folded == []
 
 
+def test_a_term_given_as_the_metric_named_after_it_is_folded() -> None:
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    cash = table("Consolidated Statement of Cash Flows, Fiscal years ended", ["2022"],
+                 {"Operating Profit": [11512.0], "Depreciation and amortization": [2763.0],
+                  "Capital spending": [5207.0]})
+    tables = [TableSource(1, cash)]
+    q = parse("What is the FY2022 unadjusted EBITDA less capex? Define unadjusted EBITDA as unadjusted operating "
+              "income + depreciation and amortization.")
+    comp = compute(q, tables)
+    assert comp is not None and comp.result == 9068.0
+    res = resolve(q, tables)
+    # capex named only inside the metric's name: its 5,207 is given as the metric
+    said = one_voice("Therefore, the FY2022 unadjusted EBITDA less capex is $5,207 million [1].", q, None, comp, res,
+                     None, stated=True)
+    assert said.text == "" and len(said.folded) == 1
+    # capex named as itself stays a term of the computation
+    assert one_voice("Capex was $5,207 million [1].", q, None, comp, res, None, stated=True).folded == []
+
+
 def test_a_change_measured_against_the_later_period_is_folded() -> None:
     from asking import compute, resolve
     from test_formulas import table

@@ -446,6 +446,12 @@ def _arithmetic(sentence: str) -> str:
     return ""
 
 
+def _without_metric(sentence: str, item: str) -> str:
+    """``sentence`` without the places where ``item`` is part of a metric's name, not itself ("EBITDA less capex is
+    $5,207 million" names capex only as what EBITDA is reduced by)."""
+    return re.sub(rf"\b(?:less|minus|net of|after)\s+{re.escape(item.lower())}(?![a-z])", " ", sentence.lower())
+
+
 def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, main: Sequence[float],
                      support: Sequence[tuple[float, str]], names: Sequence[str], metric: bool = False) -> str:
     """Why a sentence's figure contradicts the code's cells or computation ('' when it does not): a cell of
@@ -459,7 +465,8 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
         return ""
     names_it = any(_names(sentence, n) for n in names)
     for q in said:
-        if any(same_number(q, value) and (not item or _names(sentence, item)) for value, item in support):
+        if any(same_number(q, value) and (not item or _names(_without_metric(sentence, item), item))
+               for value, item in support):
             continue  # a term or constant of the computation, said as what it is ("multiplying by 100")
         v = judge(q, res, calendar, [])
         if v.status in {"other_period", "other_row"} and res.cells:
