@@ -269,6 +269,8 @@ def _scale(table: dict[str, Any], label: str, raw: str) -> float:
     return scale
 
 
+_BESIDE_PARTS = (["other"], ["all"], ["less"], ["excluding"])
+"""A row label's first word that makes it a line beside a breakdown's parts ("Other Health Care"), not a part."""
 PART_ROW, PART_WIDER, PART_TITLE, PART_NEAR = 2.0, 1.9, 1.5, 1.2
 """Row fit of a part's row: its label is the part's name ("iPhone®" for "iPhone"), holds it ("Subscription services"
 for "services"), or the part is only the table's title (the rows under it fit the measure); or, when no row names
@@ -299,7 +301,7 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
         return row_fit(m, label, asked_stems, named) >= ROW_MIN
 
     def names_part(label: str) -> float:
-        if label.lower().split()[:1] in (["other"], ["all"], ["less"], ["excluding"]):
+        if label.lower().split()[:1] in _BESIDE_PARTS:
             return 0.0  # "Other Health Care": a line beside the part, not the part
         have = stems(label)
         return PART_ROW if have == want else PART_WIDER if want <= have else 0.0
@@ -364,7 +366,7 @@ def _by_own_word(rows: Sequence[tuple[int, str]], want: set[str]) -> list[tuple[
     """The rows of one block that hold a word of ``want`` that no other row of the block holds (not a line beside
     the parts: "Other", "Total ...")."""
     have = [(i, label, stems(label)) for i, label in rows
-            if label.lower().split()[:1] not in (["other"], ["all"], ["less"], ["excluding"], ["total"])]
+            if label.lower().split()[:1] not in [*_BESIDE_PARTS, ["total"]]]
     own = {w for w in want if sum(1 for _, _, h in have if w in h) == 1}
     return [(i, label) for i, label, h in have if h & own]
 

@@ -26,6 +26,8 @@ REFUSAL = re.compile(
     re.I,
 )
 """Phrases that make an answer's first sentence a refusal (``refuses``)."""
+CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+"""A citation marker an answer writes: "[2]", "[1, 3]" (the numbers in its group)."""
 
 
 def refuses(text: str) -> bool:
@@ -217,7 +219,7 @@ def definition_flag(check: Check, computation: Computation) -> Check:
 
 def cited_markers(text: str, used: Sequence[Evidence]) -> list[Citation]:
     """The sources a text cites by ``[n]`` (or ``[n, m]``) markers, each once, in marker order."""
-    markers = sorted({int(m) for group in re.findall(r"\[(\d+(?:\s*,\s*\d+)*)\]", text)
+    markers = sorted({int(m) for group in CITATION.findall(text)
                       for m in re.findall(r"\d+", group)})
     return [Citation(marker=n, doc=used[n - 1].doc, page=used[n - 1].page, modality=used[n - 1].modality,
                      region_id=used[n - 1].region_id, chunk_id=used[n - 1].chunk_id)

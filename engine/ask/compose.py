@@ -16,7 +16,7 @@ from datetime import date
 from itertools import combinations
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
-from engine.ask.checks import answer_numbers, refuses, result_like
+from engine.ask.checks import CITATION, answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import Question
@@ -40,9 +40,11 @@ _FIGURES = re.compile(r"[-$€£\d,.%()×*]+|\b(?:x|million|billion|thousand|usd
 _AVERAGE_OF = re.compile(r"\[[\d,\s]+\]|\b(?:the\s+)?(?:average|avg)\b\.?(?:\s+of\b)?(?:\s+the\b)?|\bbetween\b.*$",
                          re.I)
 _LETTERS = re.compile(r"[a-z]{3}", re.I)
+_PERIOD_WORD = r"(?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d))"
+"""One character of a period's words: no clause break, but the comma of "July 1, 2023" and the point of "10.5"."""
 _PERIOD_AFTER = re.compile(
     r"\s*(?:million|billion|thousand)?\s*\)?\s*\(?\s*(?:in|for|during|as\s+of|at\s+the\s+end\s+of|at|by|on)\s+"
-    r"((?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d)){1,60}?)"
+    rf"({_PERIOD_WORD}{{1,60}}?)"
     r"(?=\s*(?:,(?!\s*(?:19|20)\d{2})|[;.()\[\n]|$)|\s+(?:and|to|from|compared|versus|vs|which|while|representing|"
     r"with|or|but|an?|the)\b)", re.I)
 """The period a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022",
@@ -227,7 +229,7 @@ def _for_another_period(sentence: str, points: dict[str, list[tuple[Period, floa
 
 
 _AGAINST_BASE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|against|relative\s+to)\s+(?:the\s+)?"
-                           r"((?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d)){1,40})", re.I)
+                           rf"({_PERIOD_WORD}{{1,40}})", re.I)
 """The base a change is measured against ("a 7.1% increase compared to Q3 FY2023")."""
 
 
@@ -535,7 +537,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         else:
             kept.append(sentence)
     # a citation left alone after its sentence was folded ("... is -4,625. [1]") says nothing
-    kept = [k for k in kept if re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", "", k).strip()] if folded else kept
+    kept = [k for k in kept if CITATION.sub("", k).strip()] if folded else kept
     return Voiced(" ".join(kept), folded)
 
 

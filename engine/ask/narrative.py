@@ -18,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from engine.ask.checks import refuses
+from engine.ask.checks import CITATION, refuses
 from engine.ask.prompt import summary_messages
 from engine.ask.question import Question
 from engine.ask.statements import stems
@@ -224,7 +224,6 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
 
 
 _REFUSAL_LEAD = re.compile(r"^\s*insufficient information\s*[:.-]\s*", re.I)
-_CITED = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 
 
 def partly(text: str, quotes: Sequence[Quote], q: Question) -> str:
@@ -234,10 +233,10 @@ def partly(text: str, quotes: Sequence[Quote], q: Question) -> str:
     quote and name something of the quotes that the question does not (a party, a product, an amount): a reply
     that only restates what is missing declines."""
     rest = _REFUSAL_LEAD.sub("", text, count=1).strip()
-    if rest == text.strip() or not _CITED.search(rest) or refuses(_CITED.sub("", rest)):
+    if rest == text.strip() or not CITATION.search(rest) or refuses(CITATION.sub("", rest)):
         return ""
     generic = narrative().generic
-    own = {_stem(w) for w in _CONTENT.findall(_CITED.sub(" ", rest))
+    own = {_stem(w) for w in _CONTENT.findall(CITATION.sub(" ", rest))
            if w.lower() not in STOPWORDS and w.lower() not in generic}
     return rest if (own & _said(x.text for x in quotes)) - _said([q.text]) else ""
 
@@ -358,7 +357,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     texts = [*(x.text for x in quotes), q.text, *names]
     stated = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
-    body = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", summary)
+    body = CITATION.sub(" ", summary)
     for v in quantities(body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
