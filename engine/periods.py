@@ -481,6 +481,11 @@ def column_period(header: str, context: str = "") -> Period | None:
                   label=text)
 
 
+PERIOD_WORDS = frozenset({*(m.lower() for m in _MONTH_NAMES), *_ORDINAL, *_SMALL, *_TENS, "quarter", "quarters",
+                          "month", "months", "week", "weeks", "year", "years", "half", "fiscal", "annual", "period",
+                          "periods", "interim", "ended", "ending"})
+"""The words that name a period and nothing else ("the first nine months", "fourth quarter"): no subject of a
+question is matched by them."""
 _FIRST_WEEK = 7
 """Days of January in which a fiscal year that ends there is the year before's (a 52/53-week calendar year)."""
 _OTHER_DURATION = re.compile(

@@ -192,3 +192,19 @@ def test_a_series_question_that_also_asks_why_quotes_each_filing_under_the_serie
     assert "Lower sales of Mac and iPad drove the decline" in a.text
     assert any(x.text == DRIVERS["zeta23q3dddd"] for x in a.quotes)
     assert a.quotes[0].doc == "ZETA_2023Q3_10Q"
+
+
+def test_a_filing_that_says_nothing_material_changed_answers_no_across_filings(tmp_path: Path) -> None:
+    docs = zeta_docs()
+    for d in docs:
+        d.chunks.append(("text", 22, "Critical Accounting Estimates. There have been no material changes to the "
+                                     "Company's critical accounting estimates since its annual report."))
+    lib = library(tmp_path, docs, reply="Yes, there are significant changes in Zeta's accounting policies [1].")
+    q = "Are there any significant changes or new disclosures in Zeta's accounting policies in these 10-Qs?"
+    a = answered(lib, q)[-1].answer
+    assert a.summarised and not a.refused and a.quotes
+    said = a.text.split("\n\n", 1)[1]
+    assert said.startswith("No: \u201cThere have been no material changes to the Company's critical accounting")
+    assert "(ZETA_2023Q3_10Q, p. 22) [1]" in said  # the newest filing saying so
+    assert "Yes, there are significant changes" not in a.text
+    assert any("the code decided No" in f for f in a.contradicted)

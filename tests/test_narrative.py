@@ -211,6 +211,85 @@ def test_a_yes_no_summary_is_decided_by_what_the_quotes_state() -> None:
     assert SUMMARY_YES_NO_RULE not in told.content
 
 
+def _quote(text: str, source: int = 2) -> Quote:
+    return Quote(text=text, doc="ACME_2023_10Q", doc_id="acme", page=20 + source, source=source, chunk_id=source,
+                 region_id=None, bbox=None, score=1.0)
+
+
+@pytest.mark.parametrize(("question", "sentence", "no"), [
+    # the interim report's "no material changes" to the subject asked
+    ("Are there any significant changes in Acme's accounting policies?",
+     "There have been no material changes to the Company\u2019s critical accounting estimates since the 2022 Form "
+     "10-K.", True),
+    ("Has Acme changed any of its significant accounting policies this quarter?",
+     "There have been no material changes to our significant accounting policies disclosed in Note 1.", True),
+    ("Have there been any changes to Acme's risk factors?",
+     "There have been no material changes to our risk factors since our annual report.", True),
+    # the legal note's closing sentence answers a question about material proceedings
+    ("Is Acme involved in any materially important lawsuits or legal proceedings?",
+     "Management believes that the final outcome of these legal proceedings will not have a material adverse effect "
+     "on our financial statements.", True),
+    ("Were there any changes in Acme's internal control over financial reporting?",
+     "There was no change in our internal control over financial reporting during the quarter.", True),
+    # ... but not a question about proceedings at all: some exist, none is material
+    ("Is Acme involved in any lawsuits?",
+     "Management believes that the final outcome of these legal proceedings will not have a material adverse effect "
+     "on our financial statements.", False),
+    # another subject: a change in internal control says nothing of accounting policies
+    ("Are there any significant changes in Acme's accounting policies?",
+     "There were no changes in our internal control over financial reporting during the first quarter.", False),
+    # the period's words name no subject
+    ("Did Acme's operating expenses change significantly over the first nine months?",
+     "There were no changes in our internal control over financial reporting during the first quarter.", False),
+    # one item named, its effect immaterial: the item exists
+    ("Did Acme make any significant acquisitions?",
+     "Pro forma results have not been presented because the effects of the Zeta acquisition were not material to "
+     "our consolidated results of operations.", False),
+    # not a yes/no question
+    ("What changes did Acme make to its accounting policies?",
+     "There have been no material changes to our significant accounting policies.", False),
+])
+def test_a_quote_saying_nothing_of_the_subject_happened_decides_no(question: str, sentence: str, no: bool) -> None:
+    from engine.ask.narrative import absence
+
+    decided = absence(parse(question), [_quote("We sell widgets in 40 countries.", 1), _quote(sentence, 3)])
+    assert (decided is not None) is no
+    if decided is not None:
+        assert decided.verdict is False and decided.text.startswith("No: \u201c" + sentence[:20])
+        assert decided.text.endswith("(ACME_2023_10Q, p. 23) [3]")
+
+
+def test_the_absence_sentence_leads_the_quotes_wherever_it_ranked() -> None:
+    q = parse("Has Acme reported any materially important ongoing legal battles?")
+    texts = ["We and our subsidiaries are party to a variety of litigation, claims, legal or regulatory proceedings, "
+             "inquiries and investigations, including matters related to our advertising and product labels. "
+             "Litigation claims filed in court by plaintiffs seek damages. A class action lawsuit was filed. While "
+             "the results of such litigation, claims, legal or regulatory proceedings cannot be predicted with "
+             "certainty, management believes that the final outcome of the foregoing will not have a material "
+             "adverse effect on our financial statements."]
+    quotes = find_quotes(q, _evidence(texts), {}, FakeEmbedder(), most=2)
+    assert len(quotes) == 2 and "will not have a material adverse effect" in quotes[0].text
+
+
+def test_the_model_is_told_the_quotes_no_and_its_yes_is_folded(tmp_path: Path) -> None:
+    text = ("Legal proceedings. We are party to litigation, claims and legal proceedings from time to time. "
+            "Management believes that the final outcome of these legal proceedings will not have a material adverse "
+            "effect on our financial statements.")
+    llm = FakeLLM(lambda msgs: "Yes, Acme reported material legal battles [1]. It is party to litigation [1].")
+    lib = build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                            "FY2023", [("text", 1, "Acme Widgets annual report fiscal year 2023"),
+                                                       ("text", 30, text)])], llm=llm)
+    a = list(Answerer(lib.settings, lib.models).answer(
+        "Has Acme reported any materially important legal proceedings?", lib.retriever(),
+        scope=["acme2023aaaa"]))[-1].answer
+    user = llm.prompts[0][-1].content
+    # the verdict and its source reach the model; the quote's words stay inside the fenced sources
+    assert "Decided by a quote: No, as source [" in user
+    assert a.text.startswith("No: \u201cManagement believes that the final outcome")
+    assert "It is party to litigation" in a.text and "reported material legal battles" not in a.text
+    assert any("says Yes; the code decided No" in f for f in a.contradicted)
+
+
 def test_the_summary_of_a_later_part_is_asked_that_part() -> None:
     quote = Quote(text="The increase in sales and marketing costs is primarily due to increased payroll and related "
                        "expenses for personnel engaged in marketing and selling activities.", doc="ACME_2023_10Q",

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine.ask.cells import Cell, Resolution, TableSource, resolve
 from engine.ask.checks import refuses
-from engine.ask.compose import CellWork, one_voice, refusal_text
+from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
-from engine.ask.narrative import check_summary, quotes_each, quotes_text, summarise, told
+from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
 from engine.ask.question import Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
@@ -586,19 +586,21 @@ def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[
     if cancelled():
         raise Cancelled("Answer cancelled.")
     # with a series stated (a question that also asks in words), the summary may repeat its figures
+    said_no = absence(q, quotes) if w.decision is None else None  # a filing says nothing of it happened
     summary = summarise(answerer.models.llm(), q, quotes, w.stated if w.series else "",
-                        answerer.settings.max_answer_tokens, cancelled, _labels(w))
+                        answerer.settings.max_answer_tokens, cancelled, _labels(w), said_no)
     if cancelled():
         raise Cancelled("Answer cancelled.")
-    if summary is None:
+    if summary is None and said_no is None:
         return None, quotes
-    voiced = one_voice(summary.text.strip(), q, w.decision, w.computation, w.resolution, w.calendar, bool(w.series))
-    said = voiced.text
+    voiced = one_voice(summary.text.strip() if summary else "", q, w.decision or said_no, w.computation,
+                       w.resolution, w.calendar, bool(w.series))
+    said = with_stated(voiced.text, said_no.text, True, True, bool(voiced.folded)) if said_no else voiced.text
     if not said:
         return None, quotes  # all of it contradicted the series: the passages answer, the quotes if they refuse
     yield TokenStreamed(said)
     answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, w.computation, t0, t_ret,
-                             summary.completion_tokens, resolution=w.resolution if w.series else None,
+                             summary.completion_tokens if summary else 0, resolution=w.resolution if w.series else None,
                              calendar=w.calendar, extractive=w.stated if w.series else "", folded=voiced.folded,
                              quotes=quotes, unsupported=check_summary(said, w.stated, quotes, q, w.used),
                              summarised=True)

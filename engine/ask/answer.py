@@ -14,6 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from engine.ask.across import answer_across, stream_header
@@ -44,7 +45,7 @@ from engine.ask.compose import (
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import check_summary, find_quotes, quote_citations, summarise
+from engine.ask.narrative import absence, check_summary, find_quotes, quote_citations, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
@@ -220,6 +221,8 @@ class Answerer:
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)
+            if (said_no := absence(q, quotes)) is not None:  # a quote says nothing of it happened: that is the No
+                cells = replace(cells, decision=said_no)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
@@ -231,6 +234,7 @@ class Answerer:
             text = LEADING_VERDICT.sub("", text, count=1)
         voiced = one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
         text = voiced.text
+        extractive = extractive or cells.verdict  # a quote's No is stated like a verdict: first
         note = disagreement(text, res, calendar, computation)
         if note:
             yield TokenStreamed(note)
@@ -251,7 +255,8 @@ class Answerer:
         comp_text = cells.computation.text if cells.computation else ""
         spent = 0
         if quotes:
-            summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled)
+            summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled,
+                                decided=cells.decision)
             if summary is not None:
                 yield TokenStreamed(summary.text.strip())
                 return summary.text.strip(), summary.completion_tokens, 1, True

@@ -19,13 +19,14 @@ from functools import cache
 import numpy as np
 
 from engine.ask.checks import CITATION, refuses
+from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.question import Question
+from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
-from engine.periods import asked_period
+from engine.periods import PERIOD_WORDS, asked_period
 from engine.sentences import split_sentences
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative
@@ -200,23 +201,74 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
             break
         if _repeats(s, quotes):
             continue
-        e = used[i]
-        quotes.append(Quote(text=s, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
-                            region_id=e.region_id, bbox=e.bbox, score=score))
+        quotes.append(_quote(used, i, s, score))
+    # a yes/no question's passages that say, in the filing's words, that nothing of it happened answer it No: the
+    # one sharing most of its subject leads, wherever it ranked ("management believes that the final outcome ...
+    # will not have a material adverse effect" ranks below the sentence listing the litigation the filer is party to)
+    if q.yes_no:
+        said = max(((states_absence(q, s), -order, i, s) for order, (i, s) in enumerate(found)
+                    if not _repeats(s, skip)), default=None)
+        if said is not None and said[0] > max((states_absence(q, x.text) for x in quotes), default=0):
+            quotes = [_quote(used, said[2], said[3], best), *(x for x in quotes if x.text != said[3])][:most]
     return quotes
 
 
+def _quote(used: Sequence[Evidence], i: int, sentence: str, score: float) -> Quote:
+    e = used[i]
+    return Quote(text=sentence, doc=e.doc, doc_id=e.doc_id, page=e.page, source=i + 1, chunk_id=e.chunk_id,
+                 region_id=e.region_id, bbox=e.bbox, score=score)
+
+
+def absence(q: Question, quotes: Sequence[Quote]) -> Decision | None:
+    """No, decided by the filing's own words, for a yes/no question whose quotes include a sentence saying that
+    nothing (material) of its subject happened (``states_absence``): "Are there any significant changes in Apple's
+    accounting policies?" beside "There have been no material changes to the Company's critical accounting
+    estimates". The quote sharing most of the question's subject is named. None otherwise: the summary of the
+    quotes decides."""
+    best = max(quotes, key=lambda x: states_absence(q, x.text), default=None)
+    if best is None or not states_absence(q, best.text):
+        return None
+    return Decision("absence", f"No: \u201c{best.text}\u201d ({best.doc}, p. {best.page}) [{best.source}]",
+                    verdict=False)
+
+
+def states_absence(q: Question, sentence: str) -> int:
+    """How many words of a yes/no question's subject a sentence shares that answers it No in the filing's own words
+    (0 when it does not): it holds one of the vocabulary's ``[narrative.absence]`` phrases and shares a word of the
+    question's subject (not a word any filing sentence uses, a connective, the asked period's, nor a materiality or
+    change word): an
+    interim report's "no changes in our internal control" does not answer a question about its accounting
+    policies. A phrase that says only that nothing *material* happened answers a question that asks about
+    something material or about changes."""
+    if not q.yes_no:
+        return 0
+    words = narrative()
+    phrases = words.none + (words.immaterial if q.words & words.material or "change" in q.stems else ())
+    low = sentence.lower().replace("\u2019", "'")
+    if not any(p in low for p in phrases):
+        return 0
+    plain = stems(" ".join((*words.none, *words.immaterial, *words.material)))
+    # the period asked names no subject: "during the first nine months" shares "first" with any quarter's sentence
+    subject = {w for w in q.stems - _said_by_any() - plain - stems(" ".join(PERIOD_WORDS))
+               if w not in STOPWORDS and w not in CONNECTIVES and len(w) > 3}
+    return len(stems(sentence) & subject)
+
+
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
-              cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None) -> Generation | None:
+              cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None,
+              decided: Decision | None = None) -> Generation | None:
     """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
-    filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several); None when it finds no answer in them."""
+    filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several; ``decided``: the No a quote decided,
+    ``absence``); None when it finds no answer in them."""
     # a question whose one narrative part follows another ("Has there been any significant change in operating
     # expenses? If so, what are the key drivers?"): the code stated the first part, the quotes answer the second,
     # and asked the whole the model restates the code's figures instead of the quotes' reasons
     part = told(q)
     asked = replace(part, text=_query(part)) if part is not None and part is not q else q
-    gen = llm.chat(summary_messages(asked, quotes, stated, labels), max_tokens=max_tokens, temperature=0.0,
-                   cancelled=cancelled)
+    # the verdict and the source that decides it; not the quote's words, which are filing text and stay fenced
+    verdict = f"No, as source [{CITATION.findall(decided.text)[-1]}] states" if decided is not None else ""
+    gen = llm.chat(summary_messages(asked, quotes, stated, labels, verdict),
+                   max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
     if refuses(gen.text):
         said = partly(gen.text, quotes, q)
         return replace(gen, text=said) if said else None

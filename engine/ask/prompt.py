@@ -120,11 +120,11 @@ def build_messages(question: Question, blocks: Sequence[str], computation: str =
 
 
 def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = "",
-                     labels: Mapping[str, str] | None = None) -> list[ChatMessage]:
+                     labels: Mapping[str, str] | None = None, decided: str = "") -> list[ChatMessage]:
     """The prompt of a narrative answer's summary: the quoted sentences only, each numbered by the source it was
     read from (and named by its filing's label, doc id -> label, when ``labels`` has one: quotes of several
-    filings) and fenced as data, what the code stated (a computed change) when there is one, and the rule to
-    write at most two sentences from them."""
+    filings) and fenced as data, what the code stated (a computed change) when there is one, the Yes or No a quote
+    ``decided`` (``narrative.absence``), and the rule to write at most two sentences from them."""
     blocks: dict[int, list[Quote]] = {}
     for x in quotes:
         blocks.setdefault(x.source, []).append(x)
@@ -133,6 +133,7 @@ def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = 
         f"[{n}] {named[xs[0].doc_id] + ': ' if xs[0].doc_id in named else ''}{xs[0].doc}, page {xs[0].page}, quoted\n"
         + _fenced(" ".join(x.text for x in xs)) for n, xs in blocks.items())
     head = f"Computed: {stated}\n\n" if stated else ""
+    head += f"Decided by a quote: {decided}\n\n" if decided else ""
     rule = f"{SUMMARY_YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
     user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{rule}\nAnswer (cite sources like [1]):"
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]

@@ -158,9 +158,10 @@ _PART_WORDS = re.compile(r"[A-Za-z][\w&'’-]*(?:\s+[A-Za-z][\w&'’-]*){0,5}")
 _PART_BEFORE = re.compile(r"(?<![\w'’.-])((?:[\w&-]*[A-Z][\w&-]*\s+){0,2}[\w&-]*[A-Z][\w&-]*)\s+"
                           r"(?:\([^)]*\)\s+)?(?:segment\s+|net\s+)?$")
 """A part of a measure named before it, in capitals: "iPhone net sales", "AWS revenue", "Data Center sales"."""
-_PART_STOP = frozenset("over across in for during between from at as and or compared versus vs since to by of with "
+CONNECTIVES = frozenset("over across in for during between from at as and or compared versus vs since to by of with "
                        "on that which this these those were was is are has have".split())
-"""Words that end a part's name written after its measure ("revenue from iPhone sales over the quarters")."""
+"""Words that join a question's nouns and name nothing: they end a part's name written after its measure ("revenue
+from iPhone sales over the quarters"), and no subject is matched by them."""
 _MOVED = re.compile(r"(?i:fluctuat\w*|evolv\w*|mov(?:e|ed|es|ing)|trend\w*|perform\w*|compar\w*|shift\w*|vari\w*)")
 """Verbs of movement besides ``_CHANGED``'s ("fluctuated", "evolved", "trended"): they end a part's name."""
 _PART_HEADS = frozenset("sales segment segments business division unit product products line category region regions "
@@ -1024,7 +1025,7 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
                 # "and" inside a name in capitals: "Computing and Mobile Phones", "Safety and Industrial"
                 named = (w.lower() in ("and", "&") and bool(words) and words[-1][:1].isupper()
                          and n + 1 < len(run_words) and run_words[n + 1][:1].isupper())
-                if not named and (w.lower() in _PART_STOP or _CHANGED.fullmatch(w) or _MOVED.fullmatch(w)):
+                if not named and (w.lower() in CONNECTIVES or _CHANGED.fullmatch(w) or _MOVED.fullmatch(w)):
                     break  # "revenue from iPhone sales fluctuated across quarters"
                 words.append(w)
                 if w.lower() in _PART_HEADS:

@@ -214,6 +214,12 @@ class Narrative:
     """Words a summary may use without a quote behind them."""
     elsewhere: tuple[str, ...] = ()
     """Phrases of a sentence that sends the reader elsewhere (a cross-reference, a table's lead-in or footnote)."""
+    none: tuple[str, ...] = ()
+    """Phrases of a sentence that says nothing of its subject happened ("there were no changes in")."""
+    immaterial: tuple[str, ...] = ()
+    """Phrases of a sentence that says nothing material of its subject happened ("no material changes to")."""
+    material: frozenset[str] = frozenset()
+    """A question's words that ask about something material ("material", "significant")."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -229,10 +235,14 @@ def narrative() -> Narrative:
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
                       bool(spec.get("searched", False)))
-        for name, spec in raw.items() if name not in {"summary", "elsewhere"}
+        for name, spec in raw.items() if name not in {"summary", "elsewhere", "absence"}
     )
+    absence = raw.get("absence", {})
     return Narrative(kinds, frozenset(w.lower() for w in raw.get("summary", {}).get("generic", ())),
-                     tuple(x.lower() for x in raw.get("elsewhere", {}).get("phrases", ())))
+                     tuple(x.lower() for x in raw.get("elsewhere", {}).get("phrases", ())),
+                     tuple(x.lower() for x in absence.get("none", ())),
+                     tuple(x.lower() for x in absence.get("immaterial", ())),
+                     frozenset(x.lower() for x in absence.get("asked", ())))
 
 
 @dataclass(frozen=True)
