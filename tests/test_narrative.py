@@ -223,8 +223,11 @@ def _quote(text: str, source: int = 2) -> Quote:
      "10-K.", True),
     ("Has Acme changed any of its significant accounting policies this quarter?",
      "There have been no material changes to our significant accounting policies disclosed in Note 1.", True),
-    ("Have there been any changes to Acme's risk factors?",
+    ("Have there been any material changes to Acme's risk factors?",
      "There have been no material changes to our risk factors since our annual report.", True),
+    # nothing *material* is no answer to whether anything changed: the same 10-Q may state an estimate it changed
+    ("Did Acme change any accounting estimates this quarter?",
+     "There have been no material changes to our Critical Accounting Policies and Estimates.", False),
     # the legal note's closing sentence answers a question about material proceedings
     ("Is Acme involved in any materially important lawsuits or legal proceedings?",
      "Management believes that the final outcome of these legal proceedings will not have a material adverse effect "

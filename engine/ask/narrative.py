@@ -238,12 +238,14 @@ def states_absence(q: Question, sentence: str) -> int:
     question's subject (not a word any filing sentence uses, a connective, the asked period's, nor a materiality or
     change word): an
     interim report's "no changes in our internal control" does not answer a question about its accounting
-    policies. A phrase that says only that nothing *material* happened answers a question that asks about
-    something material or about changes."""
+    policies. A phrase that says only that nothing *material* happened answers only a question that asks about
+    something material or significant: "Did NVIDIA change any accounting estimates?" is Yes beside "There have been
+    no material changes to our Critical Accounting Policies and Estimates" when the same 10-Q says "This change in
+    accounting estimate became effective at the beginning of fiscal year 2024"."""
     if not q.yes_no:
         return 0
     words = narrative()
-    phrases = words.none + (words.immaterial if q.words & words.material or "change" in q.stems else ())
+    phrases = words.none + (words.immaterial if q.words & words.material else ())
     low = sentence.lower().replace("\u2019", "'")
     if not any(p in low for p in phrases):
         return 0
