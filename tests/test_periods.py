@@ -434,3 +434,19 @@ def test_a_balance_sheets_bare_year_is_that_fiscal_years_end_balance_when_the_ca
     assert matches(asked, bare, None) == 0.6  # no calendar: the year's end is not known
     other = column_period("2017", "Consolidated Statements of Financial Position (Dollars in millions)")
     assert other is not None and matches(asked, other, Calendar(12, 31)) == 0.0
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("In fiscal 2022, we acquired Current Health.", [(2022, True, "fiscal 2022")]),
+    ("acquired in FY2021 and FY'22", [(2021, True, "FY2021"), (2022, True, "FY'22")]),
+    ("Q4 FY22 sales rose", [(2022, True, "Q4 FY22")]),
+    ("the 2022/23 year", [(2023, True, "2022/23")]),
+    # a date's year is the date's; a bare year is named, but not as a fiscal one
+    ("as of June 30, 2022 compared to 2021", [(2021, False, "2021")]),
+    ("fiscal year 2023 ended January 28, 2023", [(2023, True, "fiscal year 2023")]),
+    ("$2,021 million and 2,022 units", []),
+])
+def test_years_named_as_years_not_as_dates(text: str, named: list[tuple[int, bool, str]]) -> None:
+    from engine.periods import years_named
+
+    assert years_named(text) == named

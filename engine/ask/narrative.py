@@ -26,7 +26,7 @@ from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
-from engine.periods import PERIOD_WORDS, asked_period
+from engine.periods import PERIOD_WORDS, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative
@@ -349,25 +349,7 @@ def _said(texts: Iterable[str]) -> set[str]:
     return {_stem(w) for t in texts for w in _CONTENT.findall(t)}
 
 
-_FISCAL_YEAR = re.compile(r"\b(?:FY\s*'?|fiscal\s+(?:year\s+)?)((?:19|20)\d{2}|\d{2})\b", re.I)
-"""A fiscal year as a summary names it ("FY2021", "fiscal 2022", "FY'22")."""
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
-_IN_DATE = re.compile(r"[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s*$")
-"""What comes before a year that is a date's ("November 2, 2021"), not a fiscal year's."""
-
-
-def _year(text: str) -> int:
-    y = int(text)
-    return y + 2000 if y < 100 else y
-
-
-def _years_named(text: str) -> set[int]:
-    """The years a text names as years (fiscal or bare: "fiscal 2022", "in 2021"), not those inside a date."""
-    out = {_year(m.group(1)) for m in _FISCAL_YEAR.finditer(text)}
-    for m in _YEAR.finditer(text):
-        if not _IN_DATE.search(text[max(0, m.start() - 16):m.start()]):
-            out.add(int(m.group(0)))
-    return out
 
 
 def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
@@ -420,11 +402,11 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _for_other_years(body, quotes) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
-    years = {y for t in texts if t != q.text for y in _years_named(t)}
+    years = {y for t in texts if t != q.text for y, _, _ in years_named(t)}
     for sentence in split_sentences(body):
-        for m in _FISCAL_YEAR.finditer(sentence):
-            if _year(m.group(1)) not in years and not _NEGATION.search(sentence):
-                out.append(m.group(0).strip())
+        for y, fiscal, written in years_named(sentence):
+            if fiscal and y not in years and not _NEGATION.search(sentence):
+                out.append(written)
     known = _said(texts)
     generic = narrative().generic
     for w in _CONTENT.findall(body):
