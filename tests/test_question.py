@@ -679,3 +679,23 @@ def test_a_stated_cell_written_a_thousand_times_off_is_folded() -> None:
     for right in ("Research and development rose to $2.294 billion [1].", "It was 2,294 million [1].",
                   "Acme also paid $1 million in fees [1]."):
         assert voiced(right).folded == [], right
+
+
+@pytest.mark.parametrize(("text", "direction"), [
+    ("Did Acme's gross margin deteriorate in FY2023?", "down"),
+    ("Has revenue risen since FY2021?", "up"),
+    ("Was the drop in operating income larger than 10%?", "down"),
+    ("What was the gain on sale of investments in FY2022?", ""),  # a line item's name, no direction
+])
+def test_direction_words_are_the_vocabularys(text: str, direction: str) -> None:
+    assert parse(text).direction == direction
+
+
+def test_the_model_and_the_question_read_directions_with_the_same_words() -> None:
+    from engine.ask.compose import _direction_of
+
+    for word, way in [("deteriorated", "down"), ("risen", "up"), ("shrank", "down"), ("gained", "up")]:
+        assert _direction_of(f"Gross margin {word} in FY2023 [1].") == way
+        assert parse(f"Has gross margin {word} in FY2023?").direction == way
+    ranked = parse("Which segment gained the most in FY2023?").ranking
+    assert ranked is not None and ranked.by_change and ranked.highest

@@ -23,7 +23,7 @@ from engine.ask.question import Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
-from engine.vocabulary import canonical
+from engine.vocabulary import canonical, directions
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -50,9 +50,6 @@ _PERIOD_AFTER = re.compile(
 """The period a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022",
 "$7.482 billion in Q3 FY2023", "5,433 million as of June 25, 2022")."""
 _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
-_UP = re.compile(r"\b(?:increas\w*|rise|rose|risen|grow|grew|grown|growth|higher|improv\w*|expand\w*)\b", re.I)
-_DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall|fell|fallen|reduc\w*|lower|shr[iu]nk\w*|contract\w*|"
-                   r"deteriorat\w*)\b", re.I)
 _FLAT = re.compile(r"\b(?:unchanged|flat|no (?:significant |material )?change|remained (?:the same|stable|steady))\b",
                    re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n't\b", re.I)
@@ -118,7 +115,8 @@ def _direction_of(sentence: str) -> str:
         return "flat"
     if _NEGATED.search(sentence):
         return ""
-    up, down = bool(_UP.search(sentence)), bool(_DOWN.search(sentence))
+    rises, falls = directions()
+    up, down = bool(rises.search(sentence)), bool(falls.search(sentence))
     return "up" if up and not down else "down" if down and not up else ""
 
 

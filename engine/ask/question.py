@@ -27,6 +27,7 @@ from engine.vocabulary import (
     LineItem,
     breakdown_named,
     canonical,
+    directions,
     items_named,
     judgements,
     longest_item_words,
@@ -109,9 +110,6 @@ _LEAD = re.compile(r"^(?:what|how|was|is|the|much|did|of|by)\b\s*", re.I)
 _ROUND = re.compile(r"round(?:ed)?(?: (?:your|the) answer)? to (?:the nearest )?(\d|one|two|three|four|zero)\s+"
                     r"decimal(?: places?| points?)?|(\d|one|two|three) decimal places?", re.I)
 _PLACES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
-_DOWN = re.compile(r"\b(?:drop|dropped|declin\w*|decreas\w*|fall|fell|reduc\w*|lower|shr[iu]nk\w*|contract\w*)\b",
-                   re.I)
-_UP = re.compile(r"\b(?:increas\w*|rise|rose|grow|grew|growth|higher|improv\w*|expand\w*)\b", re.I)
 _ANY_CHANGE = re.compile(r"\b(?:chang\w*|differ\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
 _THRESHOLD = re.compile(r"\b(?P<word>exceed(?:s|ed)?|surpass(?:es|ed)?|top(?:s|ped)?|"
@@ -534,7 +532,8 @@ def _rounding(text: str) -> int | None:
 
 
 def _direction(low: str) -> str:
-    down, up = bool(_DOWN.search(low)), bool(_UP.search(low))
+    rises, falls = directions()
+    down, up = bool(falls.search(low)), bool(rises.search(low))
     if down and not up:
         return "down"
     if up and not down:
@@ -561,8 +560,6 @@ def _which_of(plain: str) -> tuple[str, str] | None:
 
 
 _WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,5})", re.I)
-_FALLS = re.compile(r"\b(?:drops?|dropped|declin\w*|decreas\w*|fall|fell|falls|shr[iu]nk\w*|contract\w*)\b", re.I)
-_RISES = re.compile(r"\b(?:grow\w*|grew|increas\w*|rise|rises|rising|rose|gain\w*|expan\w*)\b", re.I)
 
 
 def _breakdown_ranking(plain: str) -> Ranking | None:
@@ -580,7 +577,8 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
         most, least = _MOST.search(rest), _LEAST.search(rest)
         if bool(most) == bool(least):
             return None
-        falls, rises = _FALLS.search(rest), _RISES.search(rest)
+        up, down = directions()
+        falls, rises = down.search(rest), up.search(rest)
         highest = bool(most)
         if falls and not rises:
             highest = not highest  # the biggest drop is the lowest change

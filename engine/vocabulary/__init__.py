@@ -302,3 +302,18 @@ def breakdown_named(word: str) -> str:
                for w in (name, *words)):
             return name
     return ""
+
+
+@cache
+def directions() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The words that say a figure went up, and those that say it went down (``[directions]``), each one pattern
+    of whole words; a listed word ending in * takes any ending."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["directions"]
+
+    def words(listed: list[str]) -> re.Pattern[str]:
+        alts = sorted((re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in listed), key=len,
+                      reverse=True)
+        return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.I)
+
+    return words(raw["up"]), words(raw["down"])
