@@ -208,3 +208,5 @@ def test_a_filing_that_says_nothing_material_changed_answers_no_across_filings(t
     assert "(ZETA_2023Q3_10Q, p. 22) [1]" in said  # the newest filing saying so
     assert "Yes, there are significant changes" not in a.text
     assert any("the code decided No" in f for f in a.contradicted)
+    # the quote's page and the note on the model are the code's words: nothing of them is flagged as unsupported
+    assert a.unsupported == []

@@ -602,7 +602,7 @@ def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[
     answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, w.computation, t0, t_ret,
                              summary.completion_tokens if summary else 0, resolution=w.resolution if w.series else None,
                              calendar=w.calendar, extractive=w.stated if w.series else "", folded=voiced.folded,
-                             quotes=quotes, unsupported=check_summary(said, w.stated, quotes, q, w.used),
+                             quotes=quotes, unsupported=check_summary(voiced.text, w.stated, quotes, q, w.used),
                              summarised=True)
     answer.filings = [f.label for f in w.scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in w.series for p in s.points]
