@@ -196,8 +196,9 @@ def test_a_figure_given_for_another_period_or_an_input_called_missing_is_folded(
 
     # a verdict's figure for each year: the lowest margin said to be another year's
     margin = parse("Are gross margins historically consistent (not fluctuating more than roughly 2% each year)?")
-    steady = Decision("consistency", "Yes. ...", verdict=True, figures=(22.371, 22.488, 21.409),
-                      periods=tuple(fiscal_year_period(y) for y in (2021, 2022, 2023)))
+    figures = (22.371, 22.488, 21.409)
+    steady = Decision("consistency", "Yes. ...", verdict=True, figures=figures,
+                      dated=tuple((fiscal_year_period(y), v) for y, v in zip((2021, 2022, 2023), figures, strict=True)))
     res = resolve(margin, [])
     said = one_voice("The highest was 22.5% in 2022, and the lowest was 21.4% in 2021 [1].", margin, steady, None,
                      res, None, stated=True)

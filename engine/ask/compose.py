@@ -192,10 +192,9 @@ def _period_points(question: Question, decision: Decision | None, computation: C
         for c in [*res.cells, *res.candidates]:
             if c.period is not None and c.row in rows and (c.period, c.value) not in points.get(c.row, []):
                 points.setdefault(c.row, []).append((c.period, c.value))
-    if decision is not None and decision.periods:
+    if decision is not None and decision.dated:
         name = question.ratio[0] if question.ratio else question.measures[0].name if question.measures else "figure"
-        points[name] = [
-            (p, v) for p, v in zip(decision.periods, decision.figures, strict=False) if p is not None]
+        points[name] = list(decision.dated)
     return points
 
 

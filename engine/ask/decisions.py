@@ -63,9 +63,9 @@ class Decision:
     """The items a ranking chose from when the question lists none (a breakdown's rows: "United States", ...)."""
     ends: tuple[float, float] | None = None
     """(from, to) of a change the decision states, oldest first."""
-    periods: tuple[Period | None, ...] = ()
-    """The period each of ``figures`` is for, where the decision names them (a margin for each of three years, a
-    line item for each quarter): a sentence that gives one period's figure as another's contradicts it."""
+    dated: tuple[tuple[Period, float], ...] = ()
+    """The figures the decision names with their periods (a margin for each of three years, a line item for each
+    quarter): a sentence that gives one period's figure as another's contradicts it."""
 
 
 @dataclass

@@ -179,7 +179,8 @@ def series_decision(name: str, q: Question, top: Cell, points: Sequence[Cell],
     moved = f"; the highest {spread * 100:.1f}% above the lowest" if q.notable and not q.trend and low else ""
     text = (f"{_yes(yes)}. {top.label}: {series}; {total * 100:+.1f}% from the first to the last{moved} "
             f"[{top.marker}].")
-    return Decision(name, text, yes, tuple(c.amount for c in points), periods=tuple(c.period for c in points))
+    return Decision(name, text, yes, tuple(c.amount for c in points),
+                    dated=tuple((c.period, c.amount) for c in points if c.period is not None))
 
 
 class RankingVerdict:
@@ -353,7 +354,7 @@ class ConsistencyVerdict:
         text = (f"{_yes(steady)}. The largest change from one year to the next is {widest:+.2f}{unit}, "
                 f"{'within' if steady else 'more than'} {said} ({values}).")
         return Decision(self.name, text, steady, tuple(r.value for _, r in series),
-                        periods=tuple(fiscal_year_period(y) for y, _ in series))
+                        dated=tuple((fiscal_year_period(y), r.value) for y, r in series))
 
 
 class TrendVerdict:
@@ -388,7 +389,7 @@ class TrendVerdict:
         text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
                 f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
         return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result),
-                        periods=(fiscal_year_period(year - 1), fiscal_year_period(year)))
+                        dated=((fiscal_year_period(year - 1), before.result), (fiscal_year_period(year), comp.result)))
 
 
 def statement_lookup(work: Work) -> Lookup:
