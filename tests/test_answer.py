@@ -905,3 +905,15 @@ def test_a_change_between_two_balance_dates_is_computed_from_both_columns() -> N
     # one date: its cell, nothing computed; a date the table lacks: no change
     assert [c.raw for c in resolve("What were inventories at July 30, 2022?", tables, cal).cells] == ["6,861"]
     assert compute("How did inventories change from January 29, 2022 to July 29, 2023?", tables, cal) is None
+
+
+def test_the_factor_that_makes_a_percent_is_no_figure_of_the_answer() -> None:
+    from engine.ask.checks import answer_numbers
+
+    said = [q.value for q in answer_numbers("The average is (495 / 21,523) * 100 = 1.91%, i.e. 495 × 100 / 21,523.")]
+    assert 100 not in said and 495 in said and 21523 in said
+    said = [q.value for q in answer_numbers("Dividing capex by revenue and multiplying by 100 gives 2.2%.")]
+    assert 100 not in said
+    # a figure of 100 is still one
+    assert 100 in [q.value for q in answer_numbers("Capital expenditures were $100 million in FY2022.")]
+    assert 100.5 in [q.value for q in answer_numbers("Revenue was x 100.5 million.")]
