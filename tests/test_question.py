@@ -535,6 +535,13 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
     for holds in ("FCF is $3,676.2 - $460.8 = $3,215.4 million.", "$1.2 billion + $300 million = $1.5 billion",
                   "Average = ($25,309 + $34,616) / 2 = $30,008 million", "It fell 20.84% - 19.10% = 1.74%"):
         assert _arithmetic(holds) == "", holds
+    # a division written out: the model's pooled ratio under the code's average of yearly ratios
+    assert _arithmetic("The 3 year average is (495 / 21,523) * 100 = 1.91%.").endswith("does not hold (2.3)")
+    assert _arithmetic("The ratio is 2,000 / 4,000 = 0.6").endswith("does not hold (0.5)")
+    for holds in ("FY2017: 155 / 7,017 * 100 = 2.21%", "$94,943 million / $12,483 million = 7.6",
+                  "$2.5 billion / $10,000 million = 25%", "Days: 365 / 7.6 = 48 days",
+                  "Average = (25,309 + 34,616)/2 = 29,963"):
+        assert _arithmetic(holds) == "", holds
     income = table("Consolidated Statements of Cash Flows", ["2023"], {"Net sales": [100.0]})
     ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
     pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",

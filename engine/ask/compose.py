@@ -32,6 +32,9 @@ _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
+_RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:/|÷|\bdivided by\b)\s*(?P<b>{_AMOUNT})\s*\)?"
+                        r"\s*(?P<pct>(?:[*×x]|\btimes\b)\s*100\s*)?=\s*" rf"(?P<c>{_AMOUNT})", re.I)
+"""A division the model wrote out: "155 / 7,017 = 2.21%", "(495 / 21,523) * 100 = 1.91%"."""
 _DEFINES = re.compile(r"=|\b(?:is|are|was|were)\s+(?:calculated|computed|defined|derived|determined)\s+(?:as|by)\b",
                       re.I)
 """Where a sentence starts defining a metric: "X = A / B", "X is calculated as A / B"."""
@@ -419,9 +422,9 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
 
 
 def _arithmetic(sentence: str) -> str:
-    """Why a sum or difference the model wrote out does not hold ("$3,215.40 - $460.80 = $3,215.40"); ''
-    otherwise. Only plain runs count ("a + b - c = d"); a parenthesised or divided expression is left alone. A
-    scale word written once ("$3,676.2 - $460.8 = $3,215.4 million") is the run's."""
+    """Why a sum or difference the model wrote out does not hold ("$3,215.40 - $460.80 = $3,215.40"), or a
+    division (``_division``); '' otherwise. Only plain runs count ("a + b - c = d"); a parenthesised sum is left
+    alone. A scale word written once ("$3,676.2 - $460.8 = $3,215.4 million") is the run's."""
     said = answer_numbers(sentence)
     run: list[tuple[str, Quantity]] = []  # (operator before it, figure) joined by + or -
     for a, b in zip(said, said[1:], strict=False):
@@ -442,6 +445,28 @@ def _arithmetic(sentence: str) -> str:
                 shown = " ".join(sentence[run[0][1].start:b.end].split())
                 return f"{shown} does not hold ({fmt(total / (b.scale if one_scale else 1))})"
         run = []
+    return _division(sentence)
+
+
+def _division(sentence: str) -> str:
+    """Why a division the model wrote out does not hold ("(495 / 21,523) * 100 = 1.91%": it is 2.30); ''
+    otherwise. A percent result, or a run times 100, is the quotient times 100; the result may be rounded to the
+    places it shows."""
+    for m in _RATIO_RUN.finditer(sentence):
+        numerator = m.group("a").strip()
+        if sentence[:m.start()].rstrip()[-1:] in {"+", "-", "−", "*", "×", "/"} or (
+                numerator.endswith(")") and "(" not in numerator):
+            continue  # the last term of a longer run: "($25,309 + $34,616) / 2 = $29,963"
+        a, b, c = (quantities(m.group(k)) for k in ("a", "b", "c"))
+        if not a or not b or not c or not b[0].value:
+            continue
+        x, y, z = a[0], b[0], c[0]
+        one_scale = x.scale == y.scale or 1.0 in {x.scale, y.scale}  # a scale word written once is the run's
+        quotient = abs(x.value) / abs(y.value) * (1.0 if one_scale else x.scale / y.scale)
+        if m.group("pct") or z.percent:
+            quotient *= 100
+        if abs(quotient - abs(z.value)) > max(0.5 * 10 ** -z.decimals, 0.005 * abs(z.value)):
+            return f"{' '.join(m.group(0).split())} does not hold ({fmt(quotient)})"
     return ""
 
 
