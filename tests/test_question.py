@@ -552,6 +552,15 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
     assert listed.folded and "picks investing" in listed.folded[0]
     after = one_voice("The most cash came from operations [1].", ranked, pick, None, res, None, stated=False)
     assert after.folded == []
+    # the sentence that points back at a folded pick stands on it, and goes with it
+    remnant = one_voice("The most cash flow for Nike in FY2023 was from other investing activities, which resulted in "
+                        "a gain of $52 million. This can be seen in the table under \"Other investing activities\", "
+                        "which shows a positive amount of $52 million [2].", ranked, pick, None, res, None,
+                        stated=False)
+    assert remnant.text == "" and len(remnant.folded) == 2 and "continues the sentence before" in remnant.folded[1]
+    kept = one_voice("The most cash came from operations [1]. This reflects higher net income.", ranked, pick, None,
+                     res, None, stated=False)
+    assert kept.folded == [] and "This reflects" in kept.text
 
 
 def test_a_line_item_set_against_another_reads_as_the_sign_of_their_difference() -> None:

@@ -32,6 +32,8 @@ _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
+_CONTINUES = re.compile(r"^\W*(?:this|that|these|those|it|which|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
+"""A sentence that opens by pointing back at the one before it ("This can be seen in the table under ...")."""
 _RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:/|÷|\bdivided by\b)\s*(?P<b>{_AMOUNT})\s*\)?"
                         r"\s*(?P<pct>(?:[*×x]|\btimes\b)\s*100\s*)?=\s*" rf"(?P<c>{_AMOUNT})", re.I)
 """A division the model wrote out: "155 / 7,017 = 2.21%", "(495 / 21,523) * 100 = 1.91%"."""
@@ -532,9 +534,12 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     points = _period_points(question, decision, computation, res, stated)
     kept: list[str] = []
     folded: list[str] = []
+    last_folded = False
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
         why = ""
-        if decision is not None and decision.verdict is not None:
+        if last_folded and _CONTINUES.match(sentence):
+            why = "continues the sentence before it, which contradicts the code"
+        if not why and decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
         if not why and decision is not None:
             why = _other_choice(sentence, decision, question)
@@ -558,6 +563,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             folded.append(f"{sentence} ({why})")
         else:
             kept.append(sentence)
+        last_folded = bool(why)
     # a citation left alone after its sentence was folded ("... is -4,625. [1]") says nothing
     kept = [k for k in kept if CITATION.sub("", k).strip()] if folded else kept
     return Voiced(" ".join(kept), folded)
