@@ -291,6 +291,7 @@ def test_the_model_is_told_the_quotes_no_and_its_yes_is_folded(tmp_path: Path) -
     assert a.text.startswith("No: \u201cManagement believes that the final outcome")
     assert "It is party to litigation" in a.text and "reported material legal battles" not in a.text
     assert any("says Yes; the code decided No" in f for f in a.contradicted)
+    assert a.unsupported == []  # the code's No and its page are not the model's words
 
 
 def test_the_summary_of_a_later_part_is_asked_that_part() -> None:

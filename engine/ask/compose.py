@@ -32,7 +32,7 @@ _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
-_CONTINUES = re.compile(r"^\W*(?:this|that|these|those|it|which|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
+_CONTINUES = re.compile(r"^\W*(?:this|that|these|those|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
 """A sentence that opens by pointing back at the one before it ("This can be seen in the table under ...")."""
 _RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:/|÷|\bdivided by\b)\s*(?P<b>{_AMOUNT})\s*\)?"
                         r"\s*(?P<pct>(?:[*×x]|\btimes\b)\s*100\s*)?=\s*" rf"(?P<c>{_AMOUNT})", re.I)
