@@ -716,3 +716,11 @@ def test_the_model_and_the_question_read_directions_with_the_same_words() -> Non
         assert parse(f"Has gross margin {word} in FY2023?").direction == way
     ranked = parse("Which segment gained the most in FY2023?").ranking
     assert ranked is not None and ranked.by_change and ranked.highest
+
+
+def test_a_metrics_terms_name_the_statements_to_search() -> None:
+    # "R&D to asset ratio" is R&D / total assets: the balance sheet holds the second term, though the question's
+    # words name only an income statement line
+    q = parse("what is R&D to asset ratio for Activision Blizzard in FY 2019?")
+    assert q.formula is not None and "income" in q.statements and "balance" in q.statements
+    assert parse("What was Acme's revenue in FY2022?").statements == ("income",)

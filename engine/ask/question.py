@@ -985,6 +985,19 @@ def averaged_years(question: str) -> list[int]:
     count = int(n) if n.isdigit() else _WORDS[n]
     return list(range(a, b + 1)) if b - a + 1 == count else []
 
+def _statements(text: str, formula: tuple[str, str] | None) -> tuple[str, ...]:
+    """The statements a question's figures come from: those it names or whose line items it asks about, and those
+    holding its metric's terms ("R&D to asset ratio" is R&D / total assets: the balance sheet holds the second)."""
+    found = statements_asked(text)
+    if formula is not None:
+        terms = "; ".join(canonical(t.strip()) for t in _FORMULA_SPLIT.split(formula[0]) if t.strip())
+        found += [s for s in statements_asked(terms) if s not in found]
+    return tuple(found)
+
+
+_FORMULA_SPLIT = re.compile(r"[-+*/()]")
+
+
 def statements_asked(question: str) -> list[str]:
     """The statements a question names, or else those whose line items it asks about (in a stable order)."""
     named = [kind for kind, pattern in NAMED.items() if pattern.search(question)]
@@ -1061,6 +1074,7 @@ def _one(text: str) -> Question:
     measures = _measures(text)
     scale = _SCALE.search(text)
     against = set_against(text)
+    formula = definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against else None)
     q = Question(
         text=text,
         focus=focused,
@@ -1074,7 +1088,7 @@ def _one(text: str) -> Question:
         why=bool(_WHY.search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first),
         counted=_counted(focused),
-        formula=definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against else None),
+        formula=formula,
         averaged=tuple(averaged_years(text)),
         ratio=ratio_named(text),
         averages_stated=bool(_AVERAGE_WORDS.search(text)),
@@ -1109,7 +1123,7 @@ def _one(text: str) -> Question:
         quoted=tuple([(m.group(1).strip(), False) for m in _QUOTED.finditer(text) if m.group(1).strip()]
                      + [(m.group(0), True) for m in _LONG_FIGURE.finditer(text)]),
         possessives=_possessives(text),
-        statements=tuple(statements_asked(text)),
+        statements=_statements(text, formula),
         figures=bool(FIGURE_WORDS.search(text)),
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
         scale=SCALES[scale.group(1).lower()] if scale else None,
