@@ -724,3 +724,22 @@ def test_a_metrics_terms_name_the_statements_to_search() -> None:
     q = parse("what is R&D to asset ratio for Activision Blizzard in FY 2019?")
     assert q.formula is not None and "income" in q.statements and "balance" in q.statements
     assert parse("What was Acme's revenue in FY2022?").statements == ("income",)
+
+
+def test_a_sentence_denying_the_asked_direction_contradicts_a_yes() -> None:
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    q = parse("Does Adobe have an improving Free cashflow conversion as of FY2022?")
+    yes = Decision("trend", "Yes. It went from 142.72 for fiscal 2021 to 155.51 for fiscal 2022.", verdict=True,
+                   figures=(142.72, 155.51))
+    res = resolve(q, [])
+    said = one_voice("The Free cashflow conversion for Adobe as of FY2022 is 155.51%, which is not improving.", q, yes,
+                     None, res, None, stated=False)
+    assert said.text == "" and "says it did not go up; the code decided Yes" in said.folded[0]
+    kept = one_voice("It improved, and not only in the US [1].", q, yes, None, res, None, stated=False)
+    assert kept.folded == []
+    no = Decision("trend", "No. It went from 155.51 to 142.72.", verdict=False, figures=(155.51, 142.72))
+    assert one_voice("It is not improving [1].", q, no, None, res, None, stated=False).folded == []

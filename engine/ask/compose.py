@@ -133,6 +133,8 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
         return f"says {said.group(1).capitalize()}; the code decided {'Yes' if decision.verdict else 'No'}"
     asserted = _direction_of(sentence)
     want = question.direction
+    if decision.verdict and want in {"up", "down"} and _denies(sentence, want):
+        return f"says it did not go {want}; the code decided Yes"  # "155.51%, which is not improving"
     if not asserted or want not in {"up", "down", "any"}:
         return ""
     happened = asserted in {"up", "down"} if want == "any" else asserted == want
@@ -140,6 +142,14 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     if (not decision.verdict and happened) or (decision.verdict and opposite):
         return f"says it went {asserted}; the code decided {'Yes' if decision.verdict else 'No'}"
     return ""
+
+
+def _denies(sentence: str, way: str) -> bool:
+    """Whether a sentence says the figure did not go ``way`` ("is not improving", "did not increase", "has not
+    grown"): a negation at most three words before one of that direction's words."""
+    rises, falls = directions()
+    words = rises if way == "up" else falls
+    return any(_NEGATED.search(" ".join(sentence[:m.start()].split()[-3:])) for m in words.finditer(sentence))
 
 
 def _names(sentence: str, name: str) -> bool:
