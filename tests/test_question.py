@@ -743,3 +743,21 @@ def test_a_sentence_denying_the_asked_direction_contradicts_a_yes() -> None:
     assert kept.folded == []
     no = Decision("trend", "No. It went from 155.51 to 142.72.", verdict=False, figures=(155.51, 142.72))
     assert one_voice("It is not improving [1].", q, no, None, res, None, stated=False).folded == []
+
+
+def test_the_computed_result_given_as_another_line_item_is_folded() -> None:
+    from engine.ask.compose import _result_as_other_item
+    from engine.ask.decisions import Computation
+    from engine.ask.formulas import Term
+
+    q = parse("What is the FY2022 unadjusted EBITDA less capex for PepsiCo? Define unadjusted EBITDA as unadjusted "
+              "operating income + depreciation and amortization [from cash flow statement].")
+    done = Computation("formula", 9068.0, "(11,512 + 2,763) - 5,207 = 9068.00", [
+        Term("operating income", "Operating Profit", "2022", 11512.0, 3),
+        Term("d&a", "Depreciation and amortization", "2022", 2763.0, 6),
+        Term("capex", "Capital spending", "2022", 5207.0, 6)])
+    assert "computed result, not cogs" in _result_as_other_item("- **Cost of goods sold**: $9,068 million", q, done)
+    for fine in ("Therefore, the FY2022 unadjusted EBITDA less capex for PepsiCo is $9,068 million.",
+                 "Capex of $5,207 million is subtracted to give $9,068 million.",
+                 "Cost of goods sold was $40,576 million."):
+        assert _result_as_other_item(fine, q, done) == "", fine

@@ -23,7 +23,7 @@ from engine.ask.question import Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
-from engine.vocabulary import canonical, directions
+from engine.vocabulary import canonical, directions, items_named
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -141,6 +141,25 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     opposite = asserted == "flat" if want == "any" else asserted in {"flat", {"up": "down", "down": "up"}[want]}
     if (not decision.verdict and happened) or (decision.verdict and opposite):
         return f"says it went {asserted}; the code decided {'Yes' if decision.verdict else 'No'}"
+    return ""
+
+
+def _result_as_other_item(sentence: str, question: Question, computation: Computation | None) -> str:
+    """Why a sentence gives the code's computed result as another line item's figure ("Cost of goods sold: $9,068
+    million" where 9,068 is the computed EBITDA less capex): the item named last before the figure, in its own
+    clause, is neither one the question asks for nor a term of the computation. '' otherwise."""
+    if computation is None:
+        return ""
+    allowed = {m.item.name for m in question.measures if m.item is not None}
+    allowed |= {canonical(t.item) for t in computation.cells}
+    terms = [t.value for t in computation.cells]
+    for q in answer_numbers(sentence):
+        if not same_number(q, computation.result) or any(same_number(q, v) for v in terms):
+            continue
+        clause = re.split(r"\s[-–•]\s|[;,(]|\n", sentence[max(0, q.start - 60):q.start])[-1]
+        named = [it.name for it in items_named(clause)]
+        if len(named) == 1 and named[0] not in allowed:
+            return f"{q.raw.strip()} is the code's computed result, not {named[0]}"
     return ""
 
 
@@ -569,6 +588,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})
+        if not why:
+            why = _result_as_other_item(sentence, question, computation)
         if why:
             folded.append(f"{sentence} ({why})")
         else:
