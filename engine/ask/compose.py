@@ -34,7 +34,7 @@ _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
 _CONTINUES = re.compile(r"^\W*(?:this|that|these|those|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
 """A sentence that opens by pointing back at the one before it ("This can be seen in the table under ...")."""
-_RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:/|÷|\bdivided by\b)\s*(?P<b>{_AMOUNT})\s*\)?"
+_RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:{_DIVIDED.pattern})\s*(?P<b>{_AMOUNT})\s*\)?"
                         r"\s*(?P<pct>(?:[*×x]|\btimes\b)\s*100\s*)?=\s*" rf"(?P<c>{_AMOUNT})", re.I)
 """A division the model wrote out: "155 / 7,017 = 2.21%", "(495 / 21,523) * 100 = 1.91%"."""
 _DEFINES = re.compile(r"=|\b(?:is|are|was|were)\s+(?:calculated|computed|defined|derived|determined)\s+(?:as|by)\b",

@@ -206,9 +206,10 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     # one sharing most of its subject leads, wherever it ranked ("management believes that the final outcome ...
     # will not have a material adverse effect" ranks below the sentence listing the litigation the filer is party to)
     if q.yes_no:
-        said = max(((states_absence(q, s), -order, i, s) for order, (i, s) in enumerate(found)
-                    if not _repeats(s, skip)), default=None)
-        if said is not None and said[0] > max((states_absence(q, x.text) for x in quotes), default=0):
+        absent = absence_scorer(q)
+        said = max(((n, -order, i, s) for order, (i, s) in enumerate(found)
+                    if (n := absent(s)) and not _repeats(s, skip)), default=None)
+        if said is not None and said[0] > max((absent(x.text) for x in quotes), default=0):
             quotes = [_quote(used, said[2], said[3], best), *(x for x in quotes if x.text != said[3])][:most]
     return quotes
 
@@ -221,39 +222,49 @@ def _quote(used: Sequence[Evidence], i: int, sentence: str, score: float) -> Quo
 
 def absence(q: Question, quotes: Sequence[Quote]) -> Decision | None:
     """No, decided by the filing's own words, for a yes/no question whose quotes include a sentence saying that
-    nothing (material) of its subject happened (``states_absence``): "Are there any significant changes in Apple's
+    nothing (material) of its subject happened (``absence_scorer``): "Are there any significant changes in Apple's
     accounting policies?" beside "There have been no material changes to the Company's critical accounting
     estimates". The quote sharing most of the question's subject is named. None otherwise: the summary of the
     quotes decides."""
-    best = max(quotes, key=lambda x: states_absence(q, x.text), default=None)
-    if best is None or not states_absence(q, best.text):
+    score = absence_scorer(q)
+    best = max(((score(x.text), x) for x in quotes), key=lambda t: t[0], default=None)
+    if best is None or not best[0]:
         return None
-    return Decision("absence", f"No: \u201c{best.text}\u201d ({best.doc}, p. {best.page}) [{best.source}]",
-                    verdict=False)
+    x = best[1]
+    return Decision("absence", f"No: \u201c{x.text}\u201d ({x.doc}, p. {x.page}) [{x.source}]", verdict=False)
 
 
-def states_absence(q: Question, sentence: str) -> int:
-    """How many words of a yes/no question's subject a sentence shares that answers it No in the filing's own words
-    (0 when it does not): it holds one of the vocabulary's ``[narrative.absence]`` phrases and shares a word of the
-    question's subject (not a word any filing sentence uses, a connective, the asked period's, nor a materiality or
-    change word): an
-    interim report's "no changes in our internal control" does not answer a question about its accounting
-    policies. A phrase that says only that nothing *material* happened answers only a question that asks about
-    something material or significant: "Did NVIDIA change any accounting estimates?" is Yes beside "There have been
-    no material changes to our Critical Accounting Policies and Estimates" when the same 10-Q says "This change in
-    accounting estimate became effective at the beginning of fiscal year 2024"."""
+def absence_scorer(q: Question) -> Callable[[str], int]:
+    """For one question, how many words of its subject a sentence shares that answers it No in the filing's own
+    words (0 when it does not, and for every sentence when the question is not yes/no): the sentence holds one of
+    the vocabulary's ``[narrative.absence]`` phrases and shares a word of the question's subject (not a word any
+    filing sentence uses, a connective, a period's, nor a materiality or change word): an interim report's "no
+    changes in our internal control" does not answer a question about its accounting policies. A phrase that says
+    only that nothing *material* happened answers only a question that asks about something material or
+    significant: "Did NVIDIA change any accounting estimates?" is Yes beside "There have been no material changes
+    to our Critical Accounting Policies and Estimates" when the same 10-Q says "This change in accounting estimate
+    became effective at the beginning of fiscal year 2024". The question's subject is read once."""
     if not q.yes_no:
-        return 0
+        return lambda sentence: 0
     words = narrative()
     phrases = words.none + (words.immaterial if q.words & words.material else ())
-    low = sentence.lower().replace("\u2019", "'")
-    if not any(p in low for p in phrases):
-        return 0
-    plain = stems(" ".join((*words.none, *words.immaterial, *words.material)))
     # the period asked names no subject: "during the first nine months" shares "first" with any quarter's sentence
-    subject = {w for w in q.stems - _said_by_any() - plain - stems(" ".join(PERIOD_WORDS))
-               if w not in STOPWORDS and w not in CONNECTIVES and len(w) > 3}
-    return len(stems(sentence) & subject)
+    subject = {w for w in q.stems - _no_subject() if w not in STOPWORDS and w not in CONNECTIVES and len(w) > 3}
+
+    def score(sentence: str) -> int:
+        low = sentence.lower().replace("\u2019", "'")
+        return len(stems(sentence) & subject) if any(p in low for p in phrases) else 0
+
+    return score
+
+
+@cache
+def _no_subject() -> frozenset[str]:
+    """The stems that name no subject of a question: the words any filing sentence uses, the absence phrases' own
+    words, the materiality words and the period words."""
+    words = narrative()
+    return _said_by_any() | frozenset(stems(" ".join((*words.none, *words.immaterial, *words.material,
+                                                      *PERIOD_WORDS))))
 
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,

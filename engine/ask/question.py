@@ -985,6 +985,7 @@ def averaged_years(question: str) -> list[int]:
     count = int(n) if n.isdigit() else _WORDS[n]
     return list(range(a, b + 1)) if b - a + 1 == count else []
 
+
 def _statements(text: str, formula: tuple[str, str] | None) -> tuple[str, ...]:
     """The statements a question's figures come from: those it names or whose line items it asks about, and those
     holding its metric's terms ("R&D to asset ratio" is R&D / total assets: the balance sheet holds the second)."""
