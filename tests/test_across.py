@@ -98,6 +98,8 @@ def test_the_question_says_latest_last_n_across_and_versus() -> None:
     assert parse("How has total net sales changed over time?").across
     assert parse("List the impact for each reported period.").across
     assert parse("What legal proceedings are disclosed in these 10-Qs?").across
+    assert parse("What effective tax rate did Orchard report in its latest quarterly filing?").latest
+    assert parse("the newest annual filing").latest and not parse("the latest news").latest
     plain = parse("What was the FY2018 capital expenditure?")
     assert not (plain.latest or plain.last or plain.across)
 

@@ -54,8 +54,8 @@ def test_short_forms_of_the_registered_name() -> None:
 
 
 def test_tickers_are_whole_capital_tokens_or_dollar_tags() -> None:
-    assert route("ORCH revenue", LIBRARY).doc_ids == ["orch1", "orch2"]
-    assert route("what did $orch report", LIBRARY).doc_ids == ["orch1", "orch2"]
+    assert route("ORCH revenue in 2023", LIBRARY).doc_ids == ["orch1", "orch2"]
+    assert route("what did $orch report in 2023", LIBRARY).doc_ids == ["orch1", "orch2"]
     assert route("LEX cash flow in 2022", LIBRARY).doc_ids == ["lex22"]
     assert route("Did MaM's net earnings grow?", LIBRARY).doc_ids == ["mj22"]  # written with a capital inside
     assert route("orch revenue", LIBRARY).doc_ids == []  # a lower-case word is not a ticker
@@ -106,8 +106,8 @@ def test_the_longer_of_two_names_wins() -> None:
 
 
 def test_form_narrows_only_when_it_matches() -> None:
-    assert route("Orchard Devices 10-Q revenue", LIBRARY).doc_ids == ["orch1", "orch2"]
-    assert route("Orchard Devices 10-K revenue", LIBRARY).doc_ids == ["orch1", "orch2"]
+    assert route("Orchard Devices 10-Q revenue in 2023", LIBRARY).doc_ids == ["orch1", "orch2"]
+    assert route("Orchard Devices 10-K revenue in 2023", LIBRARY).doc_ids == ["orch1", "orch2"]
 
 
 def test_nothing_named_means_no_route() -> None:
@@ -178,3 +178,39 @@ def test_the_scope_companys_name_is_left_out_of_the_search() -> None:
         "Compare Orchard Devices and Fine Buy revenue")
     # nothing left to search with
     assert without_company(parse("Orchard Devices?", LIBRARY), orchard) == "Orchard Devices?"
+
+
+def test_no_period_named_means_the_companys_current_reports() -> None:
+    lib = [doc("k17", "BX_2017_10K", "Boxwell Stores Inc.", "10-K", "FY2017"),
+           doc("k23", "BX_2023_10K", "Boxwell Stores Inc.", "10-K", "FY2023"),
+           doc("q24", "BX_2024Q2_10Q", "Boxwell Stores Inc.", "10-Q", "2023-07-29"),
+           doc("e24", "BX_8K_2024", "Boxwell Stores Inc.", "8-K", "FY2024"),
+           doc("p21", "PF_2021_10K", "Parkfield Labs Inc.", "10-K", "FY2021"),
+           doc("p23", "PF_2023Q2_10Q", "Parkfield Labs Inc.", "10-Q", "2023-07-02")]
+    # the newest report and the annual report it updates; an older 10-K is superseded; an 8-K reports no period
+    r = route("How does Boxwell record merchandise inventories?", lib)
+    assert r.doc_ids == ["k23", "q24", "e24"] and r.matched["current"] == ["newest"]
+    # an annual report two years before the newest 10-Q is not the one it updates
+    assert route("How much does Parkfield expect to pay for the separation?", lib).doc_ids == ["p23"]
+    # a form named: that form's newest; a year named: that year's filings; several periods asked: all of them
+    assert route("What acquisitions does Boxwell's 10-K describe?", lib).doc_ids == ["k23"]
+    assert route("Boxwell's revenue in 2017", lib).doc_ids == ["k17"]
+    assert route("How has Boxwell's gross margin changed over time?", lib).doc_ids == ["k17", "k23", "q24", "e24"]
+    # two registrants of one group are not one company's reports
+    arms = [doc("grp", "G_2021", "Vetra Group", "10-K", "FY2021"),
+            doc("fin", "F_2022", "Vetra Finance N.V.", "10-K", "FY2022")]
+    assert route("Vetra revenue", arms).doc_ids == ["grp", "fin"]
+
+
+def test_a_period_without_a_company_routes_to_the_filings_that_report_it() -> None:
+    lib = [doc("k23", "BX_2023_10K", "Boxwell Stores Inc.", "10-K", "FY2023"),
+           doc("q24", "BX_2024Q2_10Q", "Boxwell Stores Inc.", "10-Q", "2023-07-29"),
+           doc("p21", "PF_2021_10K", "Parkfield Labs Inc.", "10-K", "FY2021"),
+           doc("deck", "investor-day", "Parkfield Labs Inc.", "", "")]
+    # a library of one company's filings is asked without its name; a deck's period cannot be read: it stays
+    r = route("Was there any drop in cash between FY 2023 and Q2 of FY2024?", lib)
+    assert r.doc_ids == ["q24", "deck"] and "company" not in r.matched
+    assert route("What was revenue in 2021?", lib).doc_ids == ["p21", "deck"]
+    # nothing narrowed: no route (the whole library is searched)
+    assert route("What was revenue in 2030?", lib).doc_ids == []
+    assert route("What was total restricted cash at year end?", lib).doc_ids == []

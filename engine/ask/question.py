@@ -121,7 +121,7 @@ _OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?
                            r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
                            r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
 _LATEST = re.compile(r"\b(?:most\s+recent|latest|newest|current)\s+(?:(?:fiscal|reported|reporting)\s+)?"
-                     r"(?:quarter|year|period|10-?q|10-?k|filing|report|quarterly\s+report|annual\s+report)s?\b",
+                     r"(?:quarter|year|period|10-?q|10-?k|(?:quarterly\s+|annual\s+)?(?:filing|report))s?\b",
                      re.I)
 """It asks about the newest filing ("the most recent 10-Q", "the latest quarter")."""
 _ACROSS = re.compile(

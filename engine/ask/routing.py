@@ -236,6 +236,55 @@ def doc_years(doc: Document) -> tuple[set[int], set[int]]:
     return exact, covered
 
 
+def company_key(doc_company: str, cik: str) -> str:
+    """One company's key: its CIK where printed, else its name's shortest form ("apple")."""
+    if cik:
+        return cik.lstrip("0") or cik
+    forms = name_forms(doc_company)
+    return min(forms, key=len) if forms else doc_company.strip().lower()
+
+
+CURRENT_REPORTS = ("8-K", "DEF", "S-", "424")
+"""Forms that report an event, a vote or an offering, never a period's statements."""
+
+
+def is_periodic(doc: Document) -> bool:
+    """A report of a period's statements (10-K, 10-Q, 20-F, 40-F, a fiscal-year report), not of an event, a vote
+    or an offering (an 8-K dated in a fiscal year, "FY2023", still reports no period of its own)."""
+    form = doc_form(doc)
+    return not form.startswith(CURRENT_REPORTS) and (form.startswith(("10-K", "10-Q", "20-F", "40-F"))
+                                                      or is_annual(doc))
+
+
+def _recency(doc: Document) -> tuple[int, int, str]:
+    """Sort key of a periodic report, oldest first: the latest year it is for, its quarter (a year's report after
+    its third quarter), its filing date."""
+    exact, _ = doc_years(doc)
+    return (max(exact, default=0), 4 if is_annual(doc) else int(doc_quarter(doc) or 0), doc.filing_date or "")
+
+
+def current_filings(documents: Sequence[Document]) -> list[Document]:
+    """A company's current reports among ``documents``: its newest periodic report and the annual report that one
+    updates (the newest annual report for the year before the newest report's, or the same year). A question that
+    names no period is about the company as it stands now: an older report is superseded by these (a 10-K of
+    2017 beside the 2023 10-K and a 10-Q of fiscal 2024 keeps the last two; a 10-K of 2021 beside a 10-Q of 2023
+    leaves the 10-Q alone). Documents that report no period (an 8-K, a proxy, a deck) are all kept."""
+    by_company: dict[str, list[Document]] = {}
+    kept: list[Document] = []
+    for d in documents:
+        if is_periodic(d):  # one registrant's reports: a group and its financing arm each file their own
+            by_company.setdefault(d.cik.lstrip("0") or max(name_forms(d.company), key=len, default=d.company),
+                                  []).append(d)
+        else:
+            kept.append(d)
+    for reports in by_company.values():
+        newest = max(reports, key=_recency)
+        year = _recency(newest)[0]
+        annual = [d for d in reports if d is not newest and is_annual(d) and _recency(d)[0] >= year - 1]
+        kept += [newest, *([max(annual, key=_recency)] if annual and not is_annual(newest) else [])]
+    return [d for d in documents if any(d is k for k in kept)]
+
+
 def doc_quarter(doc: Document) -> str:
     m = re.search(r"q([1-4])", f"{doc.fiscal_period} {doc.name}".lower())
     return m.group(1) if m else ""
@@ -252,17 +301,22 @@ def doc_form(doc: Document) -> str:
 
 
 def route(question: Question | str, documents: Sequence[Document]) -> Route:
-    """The documents a question names by company, narrowed by year/period and form when those match too. The
-    years and quarter are the parsed question's (``Question.asked``: the one period grammar the resolver uses)."""
+    """The documents a question names by company, narrowed by year/period and form when those match too (a
+    company's current reports when it names no period: ``current_filings``); with no company named, the
+    documents for the period or form it names, if that narrows the library. The years and quarter are the parsed
+    question's (``Question.asked``: the one period grammar the resolver uses)."""
     from engine.ask.question import parse
 
     q = question if not isinstance(question, str) else parse(question, documents)
     companies = dict(q.companies)
-    if not companies:
-        return Route([], "")
-    picked = [d for d in documents if d.id in companies]
-    matched: dict[str, list[str]] = {"company": sorted({max(h, key=len) for h in companies.values()})}
     years = list(q.asked.years)
+    if not companies and not (years or q.asked.quarter is not None or q.forms):
+        return Route([], "")
+    # no company named: the filings that report the period or form asked (a library of one company's filings is
+    # asked without its name)
+    picked = [d for d in documents if d.id in companies] if companies else list(documents)
+    matched: dict[str, list[str]] = (
+        {"company": sorted({max(h, key=len) for h in companies.values()})} if companies else {})
     if years:
         exact = [d for d in picked if doc_years(d)[0] & set(years)]
         if exact:
@@ -289,5 +343,15 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
         if narrowed:
             picked = narrowed
             matched["form"] = sorted(q.forms)
+    if not companies:  # what a period cannot be read of (an 8-K, a deck, a survey) stays in
+        unread = [d for d in documents if d not in picked and (not is_periodic(d) or not doc_years(d)[0])]
+        picked = [d for d in documents if d in picked or d in unread]
+        if len(picked) == len(documents):
+            return Route([], "")
+    if companies and not years and q.asked.quarter is None and not (q.across or q.last):
+        current = current_filings(picked)
+        if len(current) < len(picked):
+            picked = current
+            matched["current"] = ["newest"]
     reason = " ".join(f"{k}={','.join(v)}" for k, v in matched.items())
     return Route([d.id for d in picked], reason, matched)

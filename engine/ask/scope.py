@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from engine.ask.question import Question
-from engine.ask.routing import doc_form, is_annual, name_forms
+from engine.ask.routing import company_key, doc_form, is_annual, is_periodic, name_forms
 from engine.periods import Calendar, Period
 from engine.types import Document
 
@@ -128,25 +128,13 @@ class Scope:
         return "\n".join([line, *notes])
 
 
-def company_key(doc_company: str, cik: str) -> str:
-    """One company's key: its CIK where printed, else its name's shortest form ("apple")."""
-    if cik:
-        return cik.lstrip("0") or cik
-    forms = name_forms(doc_company)
-    return min(forms, key=len) if forms else doc_company.strip().lower()
-
-
-CURRENT_REPORTS = ("8-K", "DEF", "S-", "424")
-"""Forms that report an event, a vote or an offering, never a period's statements."""
-
-
 def filing_of(doc: Document, calendar: Calendar | None) -> Filing | None:
     """The filing a periodic report is (its company, form and the period it reports, named with ``calendar``);
     None for a document that reports no period of its own (an 8-K, a proxy, a deck)."""
+    if not is_periodic(doc):
+        return None
     form = doc_form(doc)
     annual = is_annual(doc)
-    if form.startswith(CURRENT_REPORTS) or not (form.startswith(("10-K", "10-Q", "20-F", "40-F")) or annual):
-        return None  # an 8-K dated in a fiscal year ("FY2023") still reports no period of its own
     months = 12 if annual and not form.startswith("10-Q") else 3
     end: date | None = None
     fy: int | None = None
