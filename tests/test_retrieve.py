@@ -366,3 +366,28 @@ def test_the_lexical_search_adds_the_kind_cues_only_where_they_mark_any_answer(t
     assert parse("Which companies did Acme acquire in 2023?").searched_cues == ()
     assert parse("What was Acme's operating margin in 2023?").searched_cues == ()
     assert parse("Is Acme capital intensive?").searched_cues == ()
+
+
+def test_each_statement_a_question_needs_keeps_a_place() -> None:
+    """Capital intensity reads the income statement, the balance sheet and the cash flow statement: each one's own
+    table (not the MD&A's summary of it) keeps a place, one place in ``PIN_FROM_K`` at most."""
+    from types import SimpleNamespace
+
+    from engine.ask.retrieve import Candidate, Retriever
+    from engine.types import Chunk
+
+    own = {"income": [71, 81], "balance": [72], "cash_flow": [73, 83]}  # 83: the MD&A's cash flow summary
+
+    def chunks(ids: list[int]) -> list[Chunk]:
+        return [Chunk(id=i, doc_id="d", modality="table", page=i, text="t") for i in ids]
+
+    me = SimpleNamespace(store=SimpleNamespace(chunks=chunks), statement_tables=lambda doc_id: own)
+    ranked = [Candidate(71, "table", 0.6), Candidate(83, "table", 0.5),
+              *[Candidate(i, "text", 0.4) for i in range(1, 9)]]
+    stated = [[Candidate(cid, "table", 0.0, 2, "statement") for cid in (71, 72, 83, 73, 81)]]
+    out = Retriever.pin_statement(me, ranked, stated, {}, 10, ("income", "balance", "cash_flow"))  # type: ignore[arg-type]
+    assert [c.chunk_id for c in out] == [71, 83, 1, 2, 3, 4, 5, 6, 72, 73]
+    # five places: one pin; one statement asked: only the channel's first table, as before
+    assert [c.chunk_id for c in Retriever.pin_statement(me, ranked[:5], stated, {}, 5, ("income", "balance",  # type: ignore[arg-type]
+                                                                                      "cash_flow"))][-1:] == [72]
+    assert Retriever.pin_statement(me, ranked, stated, {}, 10, ("income",)) == ranked  # type: ignore[arg-type]

@@ -155,3 +155,22 @@ def test_a_statement_whose_title_the_text_layer_lost_is_known_by_its_rows() -> N
                              "share") == INCOME
     assert statement_by_rows("Segment assets\nRows: Total assets; Capital expenditures") is None
     assert statement_by_rows("no rows line: total assets total liabilities") is None
+
+
+def test_a_heading_that_names_the_statement_in_a_sentence_is_not_the_statement() -> None:
+    from engine.ask.statements import statement_priority
+
+    md_and_a = ("Cash Flows: / Cash flows from operating, investing and financing activities are provided in the "
+                "tables that follow. Individual amounts in the Consolidated Statement of Cash Flows exclude the")
+    read_with = ("LIQUIDITY / Cash Flows / This data should be read in conjunction with our Consolidated Statements "
+                 "of Cash Flows.")
+    note = ("PART II / Item 8 / Gains (losses), net of tax, on derivative instruments recognized in our consolidated "
+            "comprehensive income statements were as follows:")
+    statement = "Orchard Devices Inc. / Consolidated Statement of Cash Flows / Years ended December 31"
+    assert statement_priority(statement) == 0
+    assert statement_priority(md_and_a) > statement_priority(statement)
+    assert statement_priority(read_with) > statement_priority(statement)
+    assert statement_priority(note) == 3
+    # an abbreviation's full stop is no sentence: the title stands
+    assert statement_priority("Lexicon Co. / Consolidated statements of income (unaudited) Lexicon Co. Consolidated "
+                              "statements of income (unaudited)") == 0

@@ -476,7 +476,7 @@ class Retriever:
             firsts = {lst[0].chunk_id for lst in lexical if lst}
             ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
         ranked = with_passages(ranked, k, s.min_passages)
-        ranked = self.pin_statement(ranked, lexical, chunks, k)
+        ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         runs: dict[tuple[str, int], list[str]] = {}
         evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
@@ -493,22 +493,42 @@ class Retriever:
         )
 
     def pin_statement(self, ranked: list[Candidate], lexical: Sequence[Sequence[Candidate]],
-                      chunks: dict[int, Chunk], k: int) -> list[Candidate]:
-        """A primary statement the question needs keeps a place among the ``k``: the statement channel's first
+                      chunks: dict[int, Chunk], k: int, kinds: Sequence[str] = ()) -> list[Candidate]:
+        """The primary statements the question needs keep a place among the ``k``: the statement channel's first
         table when it has a row the question names outright ("operating income" and the income statement's
         "Operating income"), or when none of that channel's tables made it in (a margin asked of a company whose
-        income statement has no such line: the statement shows it). Fusion alone can rank them out behind
-        passages that repeat the question's words. It takes the last place."""
+        income statement has no such line: the statement shows it); and, for a question that needs several
+        statements (``kinds``: capital intensity reads capex in the cash flow statement, revenue in the income
+        statement and fixed assets in the balance sheet), each statement's own table that did not make it in.
+        Fusion alone can rank them out behind passages that repeat the question's words. They take the last
+        places, at most one place in ``PIN_FROM_K``."""
         stated = next((lst for lst in lexical if lst and lst[0].channel == "statement"), None)
         if not stated or k < PIN_FROM_K:
             return ranked
-        top, have = stated[0], {c.chunk_id for c in ranked}
-        if top.chunk_id in have or (top.score < STATEMENT_PIN and any(c.chunk_id in have for c in stated)):
+        have = {c.chunk_id for c in ranked[:k]}
+        pins: list[int] = []
+        top = stated[0]
+        if not (top.chunk_id in have or (top.score < STATEMENT_PIN and any(c.chunk_id in have for c in stated))):
+            pins.append(top.chunk_id)
+        if len(kinds) > 1:
+            # each statement's own table (the consolidated statement), not a summary of it in the MD&A
+            kind_of = {ids[0]: kind for d in {c.doc_id for c in self.store.chunks(ids=[c.chunk_id for c in stated])}
+                       for kind, ids in self.statement_tables(d).items() if ids}
+            shown = {kind_of.get(cid) for cid in [*have, *pins]}
+            for kind in kinds:
+                first = next((c.chunk_id for c in stated if kind_of.get(c.chunk_id) == kind), None)
+                if kind not in shown and first is not None:
+                    pins.append(first)
+                    shown.add(kind)
+        pins = pins[: k // PIN_FROM_K]
+        if not pins:
             return ranked
-        if top.chunk_id not in chunks:
-            chunks.update({c.id: c for c in self.store.chunks(ids=[top.chunk_id])})
-        pinned = Candidate(top.chunk_id, "table", 0.0, 2, "statement")  # no similarity score: none was measured
-        return [*ranked[: k - 1], pinned] if len(ranked) >= k else [*ranked, pinned]
+        missing = [cid for cid in pins if cid not in chunks]
+        if missing:
+            chunks.update({c.id: c for c in self.store.chunks(ids=missing)})
+        pinned = [Candidate(cid, "table", 0.0, 2, "statement") for cid in pins]  # no similarity score was measured
+        kept = [c for c in ranked if c.chunk_id not in pins]
+        return [*kept[: k - len(pinned)], *pinned] if len(kept) >= k - len(pinned) else [*kept, *pinned]
 
     def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
         """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""

@@ -88,11 +88,24 @@ def heading(index_text: str) -> str:
 def statement_priority(title: str) -> int:
     """Order among the tables of one statement: the consolidated statement itself first (0, condensed in a
     10-Q too), then one not called consolidated (1: Microsoft's "INCOME STATEMENTS"; a parent company's
-    "Balance Sheets"), then comprehensive income and the parent company's own statements (2)."""
-    head = re.sub(r"\s+", " ", title[:300].lower())
+    "Balance Sheets"), then comprehensive income and the parent company's own statements (2), then a table
+    whose heading names the statement only inside a sentence (3: the MD&A's "Cash flows ... are provided in the
+    tables that follow. Individual amounts in the Consolidated Statement of Cash Flows exclude ..."; a note's
+    "... recognized in our consolidated comprehensive income statements were as follows"): it is about the
+    statement, not the statement."""
+    titles = " ".join(part for part in re.split(r" / |\n", title[:300]) if not _PROSE.search(part))
+    head = re.sub(r"\s+", " ", titles.lower())
+    if statement_of(titles) is None:
+        return 3
     if re.search(r"comprehensive|parent", head):
         return 2
     return 0 if re.search(r"(consolidated|group|combined) (statements?|balance|income|cash)", head) else 1
+
+
+_PROSE = re.compile(r"\b(?:is|are|was|were|has|have|had|should|would|may|can|will|must|provides?|provided|"
+                    r"includes?|included|excludes?|excluded|reflect(?:s|ed|ing)?|recogni[sz]ed|follows?|"
+                    r"following)\b", re.I)
+"""Verbs of a heading line that is a sentence, not a title."""
 
 
 
