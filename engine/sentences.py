@@ -60,3 +60,28 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def split_sentences(text: str) -> list[str]:
     """The sentences of a passage (``sentence_spans``), whitespace folded."""
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
+
+
+_BULLET = re.compile(r"[•●▪]")
+
+
+def with_lists(text: str, limit: int) -> list[str]:
+    """``split_sentences``, where a sentence introducing a bulleted list ("... was primarily driven by the
+    following:") is followed by the list's items, joined to it with their bullets, as many whole items as fit in
+    ``limit`` characters: alone, the lead-in says nothing. The items stay sentences of their own too."""
+    spans = sentence_spans(text)
+    pieces = [" ".join(text[a:b].split()) for a, b in spans]
+    out: list[str] = []
+    for k, piece in enumerate(pieces):
+        if piece.endswith(":"):
+            joined = piece
+            for j in range(k + 1, len(spans)):
+                if not _BULLET.search(text[spans[j - 1][1]:spans[j][0]]):
+                    break
+                longer = f"{joined} • {pieces[j]}"
+                if len(longer) > limit:
+                    break
+                joined = longer
+            piece = joined
+        out.append(piece)
+    return out

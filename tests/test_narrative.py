@@ -126,6 +126,30 @@ def test_quotes_rank_the_driver_sentence_first_with_doc_and_page() -> None:
     assert not any(x.text.startswith("Revenue by segment") for x in quotes)
 
 
+def test_a_sentence_introducing_a_list_is_quoted_with_its_items() -> None:
+    from engine.sentences import with_lists
+
+    text = ("Segment margin was 30.3% versus 34.8%. The decrease was primarily driven by the following: "
+            "• One-time vaccine exit costs of $1.5 billion in 2022 • Currency impacts in cost of products sold "
+            "partially offset by: • Lower litigation expense in 2022 Medical Segment: margin was 16.8%.")
+    pieces = with_lists(text, 700)
+    lead = ("The decrease was primarily driven by the following: • One-time vaccine exit costs of $1.5 billion in "
+            "2022 • Currency impacts in cost of products sold partially offset by: • Lower litigation expense in 2022 "
+            "Medical Segment: margin was 16.8%.")
+    assert pieces[1] == lead and pieces[2] == split_sentences(text)[2]  # the items stay sentences of their own
+    # only whole items that fit; a colon with no bullet after it joins nothing
+    assert with_lists(text, 120)[1] == ("The decrease was primarily driven by the following: • One-time vaccine "
+                                        "exit costs of $1.5 billion in 2022")
+    assert with_lists("Revenue was as follows: Cloud grew. Devices fell.", 700) == split_sentences(
+        "Revenue was as follows: Cloud grew. Devices fell.")
+    # the drivers question gets the lead-in with its items, once, not the bare lead-in or an item again
+    q = parse("What drove the segment margin change in 2022?")
+    quotes = find_quotes(q, _evidence([text]), {}, FakeEmbedder())
+    texts = [x.text for x in quotes]
+    assert lead in texts and "The decrease was primarily driven by the following:" not in texts
+    assert not any(t != lead and t in lead for t in texts)
+
+
 def test_cue_words_of_the_kind_asked_lift_a_sentence() -> None:
     plain = "Gross margin in 2023 was lower with higher raw material costs and with inflation."
     cued = "Gross margin in 2023 was lower, driven by higher raw material costs, as a result of inflation."

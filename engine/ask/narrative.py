@@ -27,7 +27,7 @@ from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, asked_period, years_named
-from engine.sentences import split_sentences
+from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative
 
@@ -91,7 +91,7 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     passages = [i for i, e in enumerate(used)
                 if not (e.region_id in regions and regions[e.region_id].table) and e.modality != "image"][:PASSAGES]
     for i in passages:
-        for s in split_sentences(used[i].text):
+        for s in with_lists(used[i].text, MAX_CHARS):
             key = " ".join(s.lower().split())
             if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS or "|" in s:
                 continue  # "|": a page's running header or footer ("Apple Inc. | Q3 2023 Form 10-Q | 12"), a row
@@ -158,9 +158,12 @@ def _query(q: Question) -> str:
 
 
 def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
-    """Whether a sentence shares more than ``SAME`` of its words with a quote already taken."""
+    """Whether a sentence shares more than ``SAME`` of its words with a quote already taken, or one holds the other
+    (a list's item and the lead-in quoted with its items)."""
     words = set(sentence.lower().split())
-    return any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w)) for x in quotes)
+    low = " ".join(sentence.lower().split())
+    return any(len(words & (w := set(x.text.lower().split()))) > SAME * max(len(words), len(w))
+               or low in (other := " ".join(x.text.lower().split())) or other in low for x in quotes)
 
 
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
