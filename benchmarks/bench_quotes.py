@@ -4,7 +4,10 @@ For each free-text question of an eval report (the questions its scorer read by 
 the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
 no model; none when the code decides the answer). A quote "holds the key phrase" when it shares a run of
 ``SHINGLE`` words with the gold evidence text the dev record carries (the quote is the gold evidence's own
-sentence), or when the quotes together hold at least half of the gold answer's content words. The time is from
+sentence), or when the quotes together hold at least half of the gold answer's content words. Where the code
+decides the answer (no quotes), what it states before the model (cells, computation, verdict) is measured
+apart: it holds the gold when it holds all of the gold's figures, or half the words of a gold without figures
+(``shown_holds_gold``: quotes or stated). The time is from
 retrieval done to the quotes ready (the embedder on the candidate sentences); the machine is shared unless said
 otherwise.
 
@@ -41,6 +44,19 @@ def from_gold(quote: str, evidence: list[str]) -> bool:
     return any(g in " ".join(_words(ev)) for ev in evidence for g in grams if g)
 
 
+def holds(gold: str, shown: str, tokenize: Any) -> bool:
+    """Whether text shown holds a gold answer's claim: each of its figures (years aside) at the precision written
+    (``numbers.same_number``), else, for a gold without figures, at least half of its content words."""
+    from engine.numbers import quantities, same_number
+
+    figures = [g for g in quantities(gold) if not (1900 <= g.value <= 2100 and g.decimals == 0 and not g.percent)]
+    if figures:
+        have = [v.value for v in quantities(shown)]
+        return all(any(same_number(g, v) for v in have) for g in figures)
+    words = set(tokenize(gold))
+    return bool(words) and len(words & set(tokenize(shown))) >= len(words) / 2
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-dir", required=True, help="a library holding the questions' filings")
@@ -70,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         q = parse(r.question, engine.documents())
         retrieval = retriever.retrieve(q, scope=docs)
         regions = answerer.regions_of(engine.store, retrieval.evidence)
-        decided = answerer.cells(q, engine.store, retrieval.evidence, regions).decision is not None
+        work = answerer.cells(q, engine.store, retrieval.evidence, regions)
+        decided = work.decision is not None
         t0 = time.perf_counter()
         quotes = [] if decided else find_quotes(q, retrieval.evidence, regions, embedder)  # as the answerer does
         seconds = time.perf_counter() - t0
@@ -82,12 +99,20 @@ def main(argv: list[str] | None = None) -> int:
                "quotes": [x.to_json() for x in quotes], "seconds": round(seconds, 4),
                "from_gold": any(from_gold(x.text, evidence) for x in quotes), "holds_gold_words": held}
         row["key_phrase"] = row["from_gold"] or held
+        # what the answer shows before the model where the code answers: the stated cells, the computation and
+        # the verdict; they hold the gold's claim when they hold all of its figures (years aside), or, for a gold
+        # without figures, half of its content words
+        row["stated"] = "\n".join(t for t in (work.extractive, work.verdict) if t)
+        row["stated_holds_gold"] = bool(row["stated"]) and holds(r.answer, row["stated"], tokenize)
+        row["shown_holds_gold"] = row["key_phrase"] or row["stated_holds_gold"]
         rows.append(row)
         if args.show:
             print(f"--- {r.id} [{q.narrative or 'not narrative'}] key phrase: {row['key_phrase']} "
                   f"({seconds:.2f}s)\nQ: {r.question[:160]}\nGOLD: {r.answer[:160]}")
             for x in quotes:
                 print(f"  > {x.text[:220]} ({x.doc} p.{x.page}, {x.score:.2f})")
+            if row["stated"]:
+                print(f"  stated (holds the gold: {row['stated_holds_gold']}): {row['stated'][:300]}")
     narrative = [x for x in rows if x["narrative"] and not x["decided"]]
     times = [x["seconds"] for x in narrative]
     summary = {
@@ -97,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         "key_phrase_in_quotes": sum(1 for x in rows if x["key_phrase"]),
         "from_gold_evidence": sum(1 for x in rows if x["from_gold"]),
         "holds_gold_words": sum(1 for x in rows if x["holds_gold_words"]),
+        "stated_holds_gold": sum(1 for x in rows if x["stated_holds_gold"]),
+        "shown_holds_gold": sum(1 for x in rows if x["shown_holds_gold"]),
         "quotes_seconds_p50": round(statistics.median(times), 4) if times else None,
     }
     print(summary)
