@@ -150,6 +150,16 @@ def test_a_sentence_introducing_a_list_is_quoted_with_its_items() -> None:
     assert not any(t != lead and t in lead for t in texts)
 
 
+def test_a_sentence_on_the_costs_that_make_a_margin_answers_what_drove_it() -> None:
+    costs = "Cost of products sold increased as a percent to sales in 2022, driven by freight and currency impacts."
+    other = "Sales growth in 2022 was partially offset by supply constraints and by currency impacts."
+    q = parse("What drove the gross margin change in 2022?")
+    assert find_quotes(q, _evidence([other + " " + costs]), {}, FakeEmbedder())[0].text == costs
+    # the credit is for naming the measure: a question about sales gets the sales sentence
+    sales = parse("What drove the sales change in 2022?")
+    assert find_quotes(sales, _evidence([other + " " + costs]), {}, FakeEmbedder())[0].text == other
+
+
 def test_cue_words_of_the_kind_asked_lift_a_sentence() -> None:
     plain = "Gross margin in 2023 was lower with higher raw material costs and with inflation."
     cued = "Gross margin in 2023 was lower, driven by higher raw material costs, as a result of inflation."

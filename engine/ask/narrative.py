@@ -29,7 +29,7 @@ from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
-from engine.vocabulary import NarrativeKind, narrative
+from engine.vocabulary import NarrativeKind, narrative, vocabulary
 
 PASSAGES = 8
 """The top passages (text, in the evidence order) whose sentences are ranked."""
@@ -177,9 +177,12 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     kind = narrative().kind(q.narrative)
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
+    costs = _costs(q)
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
-        lexical = len(telling & stems(s)) / len(want) if want else 0.0
+        head = s.split(" • ")[0].lower()  # a list's lead-in says what the list is about, not its items
+        own = stems(s) | next((named for labels, named in costs if any(x in head for x in labels)), frozenset())
+        lexical = len(telling & own) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         off = AGAINST if kind is not None and _against(kind, s.lower()) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
@@ -215,6 +218,22 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         if said is not None and said[0] > max((absent(x.text) for x in quotes), default=0):
             quotes = [_quote(used, said[2], said[3], best), *(x for x in quotes if x.text != said[3])][:most]
     return quotes
+
+
+def _costs(q: Question) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+    """(labels of an item subtracted to make an asked measure, the stems the question names that measure with):
+    a filing tells why a margin moved through the costs that make it ("Cost of products sold increased as a percent
+    to sales driven by: ..." answers what drove gross margin), so a sentence naming one names the measure."""
+    out = []
+    for m in q.measures:
+        if m.item is None or "-" not in m.item.derived:
+            continue
+        named = q.stems & stems(" ".join(m.names))
+        for term in m.item.derived.split("-")[1:]:
+            item = vocabulary().items.get(term.strip())
+            if item is not None and named:
+                out.append((tuple(x.lower() for x in item.labels), named))
+    return out
 
 
 def _quote(used: Sequence[Evidence], i: int, sentence: str, score: float) -> Quote:
