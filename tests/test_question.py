@@ -327,12 +327,45 @@ def test_a_year_two_namings_could_mean_is_answered_the_filers_way_and_the_other_
     assert note.startswith("Read as the filing's fiscal 2022; the filing does not say how it names its years.")
     assert "means the year ended January 29, 2022 (the filing's fiscal 2021) instead: 6,152 million" in note
     assert note.endswith("[1].")
-    # a filing that names its years says which: no other reading
+    # a filing that names its years: its naming is used, and said; the other reading is still given
     stated = read_calendar(["Net sales for fiscal 2022 (52 weeks ended January 28, 2023) rose."],
                            [(c, "") for c in columns])
     assert stated.naming_stated
-    assert naming_note(q, [TableSource(1, income, calendar=stated)], stated,
-                       resolve(q, [TableSource(1, income, calendar=stated)], stated)) == ""
+    by_filer = [TableSource(1, income, calendar=stated)]
+    res = resolve(q, by_filer, stated)
+    assert res.cells[0].value == 8630.9
+    note = naming_note(q, by_filer, stated, res)
+    assert note.startswith("Fiscal 2022 as the filing names its years (fiscal 2022 = ")
+    assert "means the year ended January 29, 2022 (the filing's fiscal 2021) instead: 6,152 million" in note
+
+
+def test_a_computation_over_years_two_namings_could_mean_gives_the_other_readings_result() -> None:
+    from asking import resolve
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import naming_note
+    from engine.ask.computations import compute
+    from engine.periods import read_calendar
+
+    columns = ["Fiscal Year Ended January 28, 2023", "January 29, 2022", "January 30, 2021"]
+    income = {"title": "Consolidated Statements of Earnings", "units": "$ in millions", "scale": 1e6,
+              "columns": columns, "rows": [
+                  {"label": "Revenue", "values": ["46,298", "51,761", "47,262"], "numbers": [46298, 51761, 47262]},
+                  {"label": "Gross profit", "values": ["9,912", "11,640", "10,573"], "numbers": [9912, 11640, 10573]}]}
+    cal = read_calendar(["FISCAL 2023 FORM 10-K. For the fiscal year ended January 28, 2023."],
+                        [(c, "") for c in columns])
+    tables = [TableSource(1, income, calendar=cal)]
+    q = parse("What is the change in gross margin from FY2021 to FY2022?")
+    res = resolve(q, tables, cal)
+    comp = compute(q, tables, cal, res)
+    assert comp is not None and round(comp.result, 2) == 0.12  # the filer's fiscal 2022 and 2021
+    note = naming_note(q, tables, cal, res, comp)
+    assert ("If \u201cfiscal 2022\u201d and \u201cfiscal 2021\u201d mean the filing's fiscal 2023 and 2022 "
+            "instead:") in note
+    assert "change = -1.08 percentage points" in note
+    # a December year end has one naming: no note
+    dec = read_calendar(["For the fiscal year ended December 31, 2022."], [("2022", ""), ("2021", "")])
+    assert naming_note(q, tables, dec, res, comp) == ""
 
 
 def test_wordings_of_the_same_question_parse_the_same() -> None:

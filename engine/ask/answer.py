@@ -145,7 +145,7 @@ class Answerer:
         said = extractive_text(res, computation, calendar)
         if said and computation is None and not counts_what_is_asked(q, res):
             said = ""  # "how many vendors ...": a cell whose row counts no vendors is not the answer
-        if said and computation is None and (note := naming_note(q, sources, calendar, res)):
+        if said and (note := naming_note(q, sources, calendar, res, computation)):
             said = f"{said}\n{note}"
         stated = f"{verdict.text}\n{said}".strip() if verdict is not None else said
         return CellWork(res, computation, calendar, gap.text if gap else "", stated, verdict)

@@ -84,25 +84,42 @@ def extractive_text(res: Resolution, computation: Computation | None, calendar: 
 
 
 def naming_note(question: Question, sources: Sequence[TableSource], calendar: Calendar | None,
-                res: Resolution) -> str:
-    """For a stated cell of a fiscal year the question names, when the filing does not say how it names its
-    years and the year end allows two namings (``Calendar.other_reading``: a year ending January to March): the
-    reading used, and the cell of the other reading with its value. '' otherwise."""
+                res: Resolution, computation: Computation | None = None) -> str:
+    """For a fiscal year the question names whose year end allows two namings (``Calendar.other_reading``: a year
+    ending January to March, "fiscal 2022" the year ended January 2023 for one retailer and January 2022 for
+    another): the reading used, and the other reading's stated cell or computed result with its value. The
+    filer's own naming is used where the filing states it (the note then says so), else assumed (the note says
+    that too). '' where no other reading applies or the filings hold no figure for it."""
     asked = question.asked
-    if (calendar is None or calendar.naming_stated or not res.confident or not res.cells or asked.fiscal_year is None
-            or asked.fiscal_year not in asked.fiscal_named or asked.end is not None or asked.instant is not None):
+    if (calendar is None or asked.fiscal_year is None or asked.fiscal_year not in asked.fiscal_named
+            or asked.end is not None or asked.instant is not None
+            or (computation is None and not (res.confident and res.cells))):
         return ""
     other = calendar.other_reading(asked.fiscal_year)
     if other is None:
         return ""
-    alt = resolve(question.shifted(other - asked.fiscal_year), sources, calendar)
+    shifted = question.shifted(other - asked.fiscal_year)
+    alt = resolve(shifted, sources, calendar)
+    head = (f"Fiscal {asked.fiscal_year} as the filing names its years ({calendar.naming_rule()})."
+            if calendar.naming_stated else
+            f"Read as the filing's fiscal {asked.fiscal_year}; the filing does not say how it names its years.")
+    if computation is not None:
+        from engine.ask.computations import compute
+
+        again = compute(shifted, sources, calendar, alt)
+        if again is None or math.isclose(again.result, computation.result, rel_tol=1e-9, abs_tol=1e-12):
+            return ""
+        named = sorted(set(asked.fiscal_named), reverse=True)
+        said = " and ".join(f"\u201cfiscal {y}\u201d" for y in named)
+        meant = " and ".join(str(y + other - asked.fiscal_year) for y in named)
+        return (f"{head} If {said} mean{'s' if len(named) == 1 else ''} the filing's fiscal {meant} instead: "
+                f"{again.text}")
     c = next((c for c in alt.cells if c.period_fit >= 0.99 and c.row == res.cells[0].row), None)
     if c is None:
         return ""
     span = f"year ended {c.period.end:%B %-d, %Y}" if c.period is not None and c.period.end else c.column
-    return (f"Read as the filing's fiscal {asked.fiscal_year}; the filing does not say how it names its years. If "
-            f"\u201cfiscal {asked.fiscal_year}\u201d means the {span} (the filing's fiscal {other}) instead: "
-            f"{res.shown(c)} ({c.doc}, p. {c.page}) [{c.marker}].")
+    return (f"{head} If \u201cfiscal {asked.fiscal_year}\u201d means the {span} (the filing's fiscal {other}) "
+            f"instead: {res.shown(c)} ({c.doc}, p. {c.page}) [{c.marker}].")
 
 
 @dataclass
