@@ -468,6 +468,11 @@ class MfrApp(App[None]):
         self.ask_pane.set_evidence(self.draft)
         self._answer_note = Text.assemble(
             ("Answering ", "bold"), (f"from {len(r.evidence)} pieces of evidence · tier {r.tier}", "dim"))
+        if r.routed:  # the filings the question was routed to (its company's current reports when it names no period)
+            names = {d.id: d.name for d in self.library.documents}
+            shown = [names.get(i, i) for i in r.scope]
+            listed = ", ".join(shown[:3]) + (f" +{len(shown) - 3}" if len(shown) > 3 else "")
+            self._answer_note.append(visible_text(f" · routed to {listed} ({r.route})"), style="dim")
         self._show_answer_progress()
 
     def on_cells_found(self, message: CellsFound) -> None:

@@ -254,8 +254,11 @@ class FakeEngine:
         history: Sequence[dict[str, Any]] | None = None,
         table: dict[str, Any] | None = None,
         cell: dict[str, Any] | None = None,
+        route: str = "",
     ) -> None:
         self.settings = settings or Settings()
+        self.route = route
+        """What routing matched (the library is searched routed to the first filing), '' for no routing."""
         self._docs: dict[str, Document] = {d.id: d for d in (documents if documents is not None
                                                                else default_documents())}
         self.ingest_gate = ingest_gate
@@ -451,7 +454,8 @@ class FakeEngine:
         narrative = "what drove" in question.lower() and not refused
         evidence = [] if refused else self._narrative_evidence() if narrative else self._evidence()
         tier = "text+tables+figures" if evidence else "text"
-        yield RetrievalDone(Retrieval(question, evidence, tier, [d.id for d in self.documents()]))
+        searched = [d.id for d in self.documents()][: 1 if self.route else None]
+        yield RetrievalDone(Retrieval(question, evidence, tier, searched, routed=bool(self.route), route=self.route))
         stated = "" if refused or "capital" not in question.lower() else STATED
         if stated:
             yield CellsResolved([dict(self.cell)], stated)

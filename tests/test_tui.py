@@ -239,6 +239,20 @@ async def test_answer_streams_then_shows_checks_and_evidence(settings: Settings)
         assert [str(table.get_row_at(i)[2]) for i in range(4)] == ["60", "48", "44", "49"]
 
 
+async def test_the_filings_a_question_was_routed_to_are_named_while_it_is_answered(settings: Settings) -> None:
+    gate = threading.Event()
+    app, engine = make_app(settings, answer_gate=gate, route="company=3m current=newest")
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot)
+        status = app.query_one("#ask-status", Static)
+        first = engine.documents()[0].name
+        await wait_until(pilot, lambda: "routed to" in str(status.render()))
+        assert f"routed to {first} (company=3m current=newest)" in str(status.render())
+        gate.set()
+        await wait_until(pilot, lambda: app.answer is not None)
+
+
 async def test_stated_cell_shows_before_the_model_and_once_after(settings: Settings) -> None:
     gate = threading.Event()
     app, _ = make_app(settings, stream_gate=gate)
