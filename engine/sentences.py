@@ -73,7 +73,10 @@ def with_lists(text: str, limit: int) -> list[str]:
     pieces = [" ".join(text[a:b].split()) for a, b in spans]
     out: list[str] = []
     for k, piece in enumerate(pieces):
-        if piece.endswith(":"):
+        # an item of a list that opens a list of its own ("• Currency impacts partially offset by: • ...") is the
+        # outer list's: its lead-in holds the whole, and the item alone is no lead-in of another subject
+        item = k > 0 and bool(_BULLET.search(text[spans[k - 1][1]:spans[k][0]]))
+        if piece.endswith(":") and not item:
             joined = piece
             for j in range(k + 1, len(spans)):
                 if not _BULLET.search(text[spans[j - 1][1]:spans[j][0]]):

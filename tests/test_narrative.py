@@ -136,7 +136,8 @@ def test_a_sentence_introducing_a_list_is_quoted_with_its_items() -> None:
     lead = ("The decrease was primarily driven by the following: • One-time vaccine exit costs of $1.5 billion in "
             "2022 • Currency impacts in cost of products sold partially offset by: • Lower litigation expense in 2022 "
             "Medical Segment: margin was 16.8%.")
-    assert pieces[1] == lead and pieces[2] == split_sentences(text)[2]  # the items stay sentences of their own
+    assert pieces[1] == lead and pieces[2:] == split_sentences(text)[2:]  # the items stay sentences of their own
+    assert pieces[3] == "Currency impacts in cost of products sold partially offset by:"  # an item opens no list
     # only whole items that fit; a colon with no bullet after it joins nothing
     assert with_lists(text, 120)[1] == ("The decrease was primarily driven by the following: • One-time vaccine "
                                         "exit costs of $1.5 billion in 2022")

@@ -417,6 +417,13 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     right = one_voice("Operations brought in the most cash [1].", ranked, pick, None, resolve(ranked, tables), None,
                       stated=False)
     assert right.folded == []
+    # no item named: an amount called the largest that none of the ranked items is
+    unranked = one_voice("The figure is $52 million, which is the largest amount among the three categories.", ranked,
+                         pick, None, resolve(ranked, tables), None, stated=False)
+    assert unranked.folded and "calls $52 million the largest" in unranked.folded[0]
+    for kept in ("The largest was $1,824 million [1].", "The highest inflow was $1.8 billion [1].",
+                 "It was the largest of the three [1]."):
+        assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept
 
 
 def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_folded() -> None:

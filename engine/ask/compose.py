@@ -466,6 +466,16 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     pick = before[-1] if before else next((n for at, n in spots if at > most.start()), "")
     if pick and pick != decision.choice:
         return f"picks {pick}; the code found {decision.choice}"
+    # no item named: an amount called the largest (or the least) that is none of the ranked items' ("The figure is
+    # $52 million, which is the largest amount among the three") picks something the ranking does not hold
+    amounts = [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
+    def written(v: Quantity, f: float) -> bool:  # "$1.8 billion" is 1,824 million as written
+        return same_number(v, f) or abs(abs(v.value) * v.scale - abs(f)) <= 0.5 * 10 ** -v.decimals * v.scale
+
+    if not spots and amounts and decision.figures and not any(
+            written(v, f) for v in amounts for f in decision.figures):
+        return (f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}, which none of the ranked items is; "
+                f"the code found {decision.choice}")
     return ""
 
 
