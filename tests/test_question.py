@@ -426,6 +426,27 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
         assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept
 
 
+def test_a_term_of_the_computation_given_another_items_amount_is_folded() -> None:
+    from engine.ask.compose import _term_given_another_value
+    from engine.ask.decisions import Computation
+    from engine.ask.formulas import Term
+
+    turns = Computation("formula", 2.72, "31,089 / (avg(10,387, 12,483)) = 2.72",
+                        [Term("cogs", "Cost of products sold", "2022", 31089.0, 2),
+                         Term("inventory", "Total inventories", "2021", 10387.0, 3),
+                         Term("inventory", "Total inventories", "2022", 12483.0, 3)], steps=[11435.0])
+    why = _term_given_another_value("From the table: - Cost of Goods Sold (COGS) for 2022: $94,943 million - "
+                                    "Average Inventory for 2022: $12,483 million", turns)
+    assert why == "gives $94,943 million for Cost of Goods Sold; the code's is 31,089"
+    for kept in ("Cost of goods sold for 2022 was $31,089 million [2].",  # the code's own
+                 "Cost of goods sold was $29,855 million in 2021 and $31,089 million in 2022.",  # another year's
+                 "Divide by the cost of sales of 2022: $94,943 / $31,089 = 3.05",  # the term is what divides
+                 "Cost of sales rose 3.0% while net sales grew 1.3%.",  # a change, not an amount
+                 "1. Identify the cost of goods sold. 2. Divide it by the average inventory.",  # a list's numbers
+                 "Net sales were $94,943 million against cost of sales of $31,089 million."):  # each its own
+        assert _term_given_another_value(kept, turns) == "", kept
+
+
 def test_a_term_given_for_the_wrong_year_or_a_definition_of_the_models_own_is_folded() -> None:
     from asking import compute, resolve
     from test_formulas import table

@@ -23,7 +23,7 @@ from engine.ask.question import Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
-from engine.vocabulary import canonical, directions, items_named
+from engine.vocabulary import canonical, directions, items_named, vocabulary
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -469,13 +469,54 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     # no item named: an amount called the largest (or the least) that is none of the ranked items' ("The figure is
     # $52 million, which is the largest amount among the three") picks something the ranking does not hold
     amounts = [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
-    def written(v: Quantity, f: float) -> bool:  # "$1.8 billion" is 1,824 million as written
-        return same_number(v, f) or abs(abs(v.value) * v.scale - abs(f)) <= 0.5 * 10 ** -v.decimals * v.scale
-
     if not spots and amounts and decision.figures and not any(
-            written(v, f) for v in amounts for f in decision.figures):
+            _as_written(v, f) for v in amounts for f in decision.figures):
         return (f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}, which none of the ranked items is; "
                 f"the code found {decision.choice}")
+    return ""
+
+
+def _as_written(v: Quantity, f: float) -> bool:
+    """Whether ``f`` is the amount ``v`` writes, to its written precision ("$1.8 billion" is 1,824 million)."""
+    return same_number(v, f) or abs(abs(v.value) * v.scale - abs(f)) <= 0.5 * 10 ** -v.decimals * v.scale
+
+
+def _term_given_another_value(sentence: str, computation: Computation | None) -> str:
+    """Why a sentence gives a term of the code's computation an amount the code read for none of its terms ('' when
+    it does not): "Cost of Goods Sold (COGS) for 2022: $94,943 million" where the code's cost of goods sold is
+    31,089 (94,943 is net sales). The amount is the first after the term's name and before any other line item's
+    (a year, a percent, a list's "1." aside); a name inside another item's ("sales" in "cost of sales") is that
+    item's. Any of the computation's terms, steps or result passes, so only a figure from outside it is folded."""
+    if computation is None:
+        return ""
+    allowed = [*(t.value for t in computation.cells), *computation.steps, computation.result]
+    low = sentence.lower()
+    named = sorted({(m.start(), m.end(), key) for key, item in vocabulary().items.items()
+                    for f in {key, *item.labels, *item.asked} if f
+                    for m in re.finditer(rf"(?<![a-z]){re.escape(f.lower())}(?![a-z])", low)})
+    for t in computation.cells:
+        item = vocabulary().items.get(t.item)
+        forms = {f.lower() for f in (t.item, t.label, *(item.labels + item.asked if item else ())) if f}
+        for form in sorted(forms, key=lambda f: (-len(f), f)):
+            for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", low):
+                if any(a <= m.start() and m.end() <= b and (a, b) != m.span() and key != t.item
+                       for a, b, key in named):
+                    continue  # "sales" inside "cost of sales"
+                stop = min([a for a, _, key in named if a >= m.end() and key != t.item] + [m.end() + 60])
+                whole = re.match(r"[\d,.]*", sentence[stop:])  # a number cut at the window's end, whole
+                tail = sentence[m.end():stop] + (whole.group(0) if whole else "")
+                after = [q for q in quantities(tail) if not q.percent
+                         and (q.currency or q.scale != 1 or abs(q.value) >= 100)
+                         and not (1900 <= q.value <= 2100 and not q.decimals and not q.currency)]
+                if not after or re.match(r"\s*[/÷]", tail[after[0].end:]):
+                    continue  # "by net sales: $41,879 / $135,987": the term is what divides
+                q = after[0]
+                own = [abs(x.value) for x in computation.cells if x.item == t.item] or [abs(t.value)]
+                amount = abs(q.value) * q.scale
+                other = all(amount > 2 * v * 1e6 or amount * 2 < v for v in own) and all(
+                    abs(q.value) > 2 * v or abs(q.value) * 2 < v for v in own)
+                if other and not any(_as_written(q, v) for v in allowed):
+                    return f"gives {q.raw.strip()} for {sentence[m.start():m.end()]}; the code's is {fmt(t.value)}"
     return ""
 
 
@@ -616,7 +657,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})
         if not why:
-            why = _result_as_other_item(sentence, question, computation)
+            why = _result_as_other_item(sentence, question, computation) or _term_given_another_value(
+                sentence, computation)
         if why:
             folded.append(f"{sentence} ({why})")
         else:
