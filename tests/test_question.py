@@ -407,6 +407,13 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     voiced = one_voice(said, q, None, change, res, None, stated=True)
     assert voiced.folded and "from 19.1% to 20.8%" in voiced.folded[0]
     assert one_voice("It fell from 20.8% to 19.1% [1].", q, None, change, res, None, stated=True).folded == []
+    # a sentence pointing back at a folded one goes with it, unless it only reads the code's own direction
+    back = one_voice("It went from 19.1% to 20.8% [1]. This indicates a decline in the margin.", q, None, change,
+                     res, None, stated=True)
+    assert back.text == "This indicates a decline in the margin." and len(back.folded) == 1
+    for leaning in ("This indicates an improving margin.", "This shows a decline to 18.5% [1]."):
+        assert len(one_voice(f"It went from 19.1% to 20.8% [1]. {leaning}", q, None, change, res, None,
+                             stated=True).folded) == 2, leaning
     # a ranking: a sentence that picks another listed item
     ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
     pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",

@@ -142,6 +142,16 @@ def _direction_of(sentence: str) -> str:
     return "up" if up and not down else "down" if down and not up else ""
 
 
+def _stands_on_the_code(sentence: str, ends: tuple[float, float] | None) -> bool:
+    """Whether a sentence pointing back at a folded one asserts only a direction the code's own change has ("This
+    indicates a significant increase in inventory levels" after a sentence folded for one wrong endpoint of an
+    increase the code computed): it then reads the code's change, not the folded figure. A figure of its own, or no
+    change computed by the code, and it goes with the folded sentence."""
+    if ends is None or answer_numbers(sentence) or ends[1] == ends[0]:
+        return False
+    return _direction_of(sentence) == ("up" if ends[1] > ends[0] else "down")
+
+
 def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence contradicts a Yes/No decision ('' when it does not)."""
     assert decision.verdict is not None
@@ -634,7 +644,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     last_folded = False
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
         why = ""
-        if last_folded and _CONTINUES.match(sentence):
+        if last_folded and _CONTINUES.match(sentence) and not _stands_on_the_code(sentence, ends):
             why = "continues the sentence before it, which contradicts the code"
         if not why and decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
