@@ -411,7 +411,11 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     back = one_voice("It went from 19.1% to 20.8% [1]. This indicates a decline in the margin.", q, None, change,
                      res, None, stated=True)
     assert back.text == "This indicates a decline in the margin." and len(back.folded) == 1
-    for leaning in ("This indicates an improving margin.", "This shows a decline to 18.5% [1]."):
+    kept = one_voice("It went from 19.1% to 20.8% [1]. This shows the margin was reduced without harming sales.",
+                     q, None, change, res, None, stated=True)
+    assert kept.text == "This shows the margin was reduced without harming sales."
+    for leaning in ("This indicates an improving margin.", "This shows a decline to 18.5% [1].",
+                    "This means the margin did not decline.", "This indicates it was unchanged."):
         assert len(one_voice(f"It went from 19.1% to 20.8% [1]. {leaning}", q, None, change, res, None,
                              stated=True).folded) == 2, leaning
     # a ranking: a sentence that picks another listed item

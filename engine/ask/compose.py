@@ -147,9 +147,17 @@ def _stands_on_the_code(sentence: str, ends: tuple[float, float] | None) -> bool
     indicates a significant increase in inventory levels" after a sentence folded for one wrong endpoint of an
     increase the code computed): it then reads the code's change, not the folded figure. A figure of its own, or no
     change computed by the code, and it goes with the folded sentence."""
-    if ends is None or answer_numbers(sentence) or ends[1] == ends[0]:
+    if ends is None or answer_numbers(sentence) or ends[1] == ends[0] or _FLAT.search(sentence):
         return False
-    return _direction_of(sentence) == ("up" if ends[1] > ends[0] else "down")
+    rises, falls = directions()
+    said = set()
+    for way, pattern in (("up", rises), ("down", falls)):
+        for m in pattern.finditer(sentence):
+            # a negation just before the direction word turns it ("did not increase"); one elsewhere in the
+            # sentence is about something else ("reduce inventory without compromising availability")
+            if not _NEGATED.search(" ".join(sentence[:m.start()].split()[-3:])):
+                said.add(way)
+    return said == {"up" if ends[1] > ends[0] else "down"}
 
 
 def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> str:
