@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from itertools import combinations
 
 from engine.ask.cells import Resolution, TableSource, judge, resolve
@@ -149,15 +150,21 @@ def _stands_on_the_code(sentence: str, ends: tuple[float, float] | None) -> bool
     change computed by the code, and it goes with the folded sentence."""
     if ends is None or answer_numbers(sentence) or ends[1] == ends[0] or _FLAT.search(sentence):
         return False
+    asserted, _ = _ways(sentence)
+    return asserted == {"up" if ends[1] > ends[0] else "down"}
+
+
+def _ways(sentence: str) -> tuple[set[str], set[str]]:
+    """(directions a sentence asserts, directions it denies), each direction word read with the three words before
+    it: a negation there turns it ("did not increase", "is not improving"); one elsewhere in the sentence is about
+    something else ("reduce inventory without compromising availability")."""
     rises, falls = directions()
-    said = set()
+    asserted: set[str] = set()
+    denied: set[str] = set()
     for way, pattern in (("up", rises), ("down", falls)):
         for m in pattern.finditer(sentence):
-            # a negation just before the direction word turns it ("did not increase"); one elsewhere in the
-            # sentence is about something else ("reduce inventory without compromising availability")
-            if not _NEGATED.search(" ".join(sentence[:m.start()].split()[-3:])):
-                said.add(way)
-    return said == {"up" if ends[1] > ends[0] else "down"}
+            (denied if _NEGATED.search(" ".join(sentence[:m.start()].split()[-3:])) else asserted).add(way)
+    return asserted, denied
 
 
 def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> str:
@@ -201,9 +208,7 @@ def _result_as_other_item(sentence: str, question: Question, computation: Comput
 def _denies(sentence: str, way: str) -> bool:
     """Whether a sentence says the figure did not go ``way`` ("is not improving", "did not increase", "has not
     grown"): a negation at most three words before one of that direction's words."""
-    rises, falls = directions()
-    words = rises if way == "up" else falls
-    return any(_NEGATED.search(" ".join(sentence[:m.start()].split()[-3:])) for m in words.finditer(sentence))
+    return way in _ways(sentence)[1]
 
 
 def _names(sentence: str, name: str) -> bool:
@@ -499,6 +504,19 @@ def _as_written(v: Quantity, f: float) -> bool:
     return same_number(v, f) or abs(abs(v.value) * v.scale - abs(f)) <= 0.5 * 10 ** -v.decimals * v.scale
 
 
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A lower-case line item name as a whole phrase."""
+    return re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])")
+
+
+@cache
+def _item_names() -> list[tuple[str, str, re.Pattern[str]]]:
+    """(item, name, pattern) of every name of every vocabulary line item (its key, labels and asked forms), compiled
+    once: there are more than the regular expression module keeps compiled."""
+    return [(key, f, _name_pattern(f)) for key, item in vocabulary().items.items()
+            for f in sorted({x.lower() for x in (key, *item.labels, *item.asked) if x})]
+
+
 def _term_given_another_value(sentence: str, computation: Computation | None) -> str:
     """Why a sentence gives a term of the code's computation an amount the code read for none of its terms ('' when
     it does not): "Cost of Goods Sold (COGS) for 2022: $94,943 million" where the code's cost of goods sold is
@@ -509,14 +527,12 @@ def _term_given_another_value(sentence: str, computation: Computation | None) ->
         return ""
     allowed = [*(t.value for t in computation.cells), *computation.steps, computation.result]
     low = sentence.lower()
-    named = sorted({(m.start(), m.end(), key) for key, item in vocabulary().items.items()
-                    for f in {key, *item.labels, *item.asked} if f
-                    for m in re.finditer(rf"(?<![a-z]){re.escape(f.lower())}(?![a-z])", low)})
+    named = sorted({(m.start(), m.end(), key) for key, _, pattern in _item_names() for m in pattern.finditer(low)})
     for t in computation.cells:
         item = vocabulary().items.get(t.item)
         forms = {f.lower() for f in (t.item, t.label, *(item.labels + item.asked if item else ())) if f}
         for form in sorted(forms, key=lambda f: (-len(f), f)):
-            for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", low):
+            for m in _name_pattern(form).finditer(low):
                 if any(a <= m.start() and m.end() <= b and (a, b) != m.span() and key != t.item
                        for a, b, key in named):
                     continue  # "sales" inside "cost of sales"

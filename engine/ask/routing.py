@@ -244,6 +244,14 @@ def company_key(doc_company: str, cik: str) -> str:
     return min(forms, key=len) if forms else doc_company.strip().lower()
 
 
+def registrant_key(doc: Document) -> str:
+    """One registrant's key: its CIK where printed, else its name's longest form (a group and its financing arm,
+    "vetra" and "vetra finance", are two registrants, where ``company_key`` makes them one company)."""
+    if doc.cik:
+        return company_key(doc.company, doc.cik)
+    return max(name_forms(doc.company), key=len, default=doc.company)
+
+
 CURRENT_REPORTS = ("8-K", "DEF", "S-", "424")
 """Forms that report an event, a vote or an offering, never a period's statements."""
 
@@ -272,9 +280,8 @@ def current_filings(documents: Sequence[Document]) -> list[Document]:
     by_company: dict[str, list[Document]] = {}
     kept: list[Document] = []
     for d in documents:
-        if is_periodic(d):  # one registrant's reports: a group and its financing arm each file their own
-            by_company.setdefault(d.cik.lstrip("0") or max(name_forms(d.company), key=len, default=d.company),
-                                  []).append(d)
+        if is_periodic(d):
+            by_company.setdefault(registrant_key(d), []).append(d)
         else:
             kept.append(d)
     for reports in by_company.values():
@@ -282,7 +289,8 @@ def current_filings(documents: Sequence[Document]) -> list[Document]:
         year = _recency(newest)[0]
         annual = [d for d in reports if d is not newest and is_annual(d) and _recency(d)[0] >= year - 1]
         kept += [newest, *([max(annual, key=_recency)] if annual and not is_annual(newest) else [])]
-    return [d for d in documents if any(d is k for k in kept)]
+    ids = {d.id for d in kept}
+    return [d for d in documents if d.id in ids]
 
 
 def doc_quarter(doc: Document) -> str:
@@ -344,8 +352,8 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
             picked = narrowed
             matched["form"] = sorted(q.forms)
     if not companies:  # what a period cannot be read of (an 8-K, a deck, a survey) stays in
-        unread = [d for d in documents if d not in picked and (not is_periodic(d) or not doc_years(d)[0])]
-        picked = [d for d in documents if d in picked or d in unread]
+        ids = {d.id for d in picked}
+        picked = [d for d in documents if d.id in ids or not is_periodic(d) or not doc_years(d)[0]]
         if len(picked) == len(documents):
             return Route([], "")
     if companies and not years and q.asked.quarter is None and not (q.across or q.last):
