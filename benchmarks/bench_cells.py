@@ -23,7 +23,7 @@ from typing import Any
 
 from common import EVAL, open_library, write_json
 
-from mfr_eval.selection import HALVES
+from mfr_eval.selection import HALVES, half_of, record_company
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             tally[f"{kind}_right"] += score.correct
             tally[f"{kind}_numeric"] += numeric
         row = {
-            "id": r.id, "question": r.question, "gold": r.answer, "kind": kind, "yes_no": parse(
+            "id": r.id, "half": half_of(record_company(r)), "numeric": numeric,
+            "question": r.question, "gold": r.answer, "kind": kind, "yes_no": parse(
                 r.question).yes_no, "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
             "cells": [c.to_json() for c in work.resolution.cells], "measures": work.resolution.measures,
             "asked": work.resolution.asked.text, "ms": round(ms, 1),
@@ -89,12 +90,29 @@ def main(argv: list[str] | None = None) -> int:
         "stated_right": right,
         "stated_precision": round(right / len(said), 3) if said else None,
         "period_gaps": sum(1 for x in rows if x["gap"]),
+        "halves": {h: halves(x for x in rows if x["half"] == h) for h in HALVES},
     }
     print(summary)
     path = write_json("bench_cells", {"summary": summary, "rows": rows}, args.out)
     print(f"wrote {path}")
     engine.close()
     return 0
+
+
+def halves(rows: Any) -> dict[str, Any]:
+    """One half's figures: the halves differ in their mix of kinds (free-text golds have no cell to state), so
+    besides stated-and-right over all questions, the resolver's precision and the numeric golds stated right."""
+    rows = list(rows)
+    said = [x for x in rows if x["extractive"]]
+    right = sum(1 for x in said if x["correct"])
+    numeric = [x for x in rows if x["numeric"]]
+    numeric_right = sum(1 for x in numeric if x["extractive"] and x["correct"])
+    return {
+        "questions": len(rows), "stated": len(said), "stated_right": right,
+        "stated_precision": round(right / len(said), 3) if said else None,
+        "numeric": len(numeric), "numeric_stated_right": numeric_right,
+        "numeric_right_share": round(numeric_right / len(numeric), 3) if numeric else None,
+    }
 
 
 if __name__ == "__main__":
