@@ -75,6 +75,13 @@ _YEAR_WORD = re.compile(r"\b(?:years?|annual|annually|full[\s-]year)\b", re.I)
 _QUARTER_WORD = re.compile(r"\bquarters?\b", re.I)
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _ORD_QUARTER = re.compile(r"\b(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b", re.I)
+# the year a quarter is written with when the quarter's own token does not hold it: after it ("second quarter of
+# fiscal 2024", "Q2 of 2023", "third quarter 2022") or before it ("2023 Q2", "FY24 Q1", "fiscal 2023 first quarter")
+_QUARTER_YEAR_AFTER = re.compile(
+    r"^\s*(?:of\s+|in\s+)?(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)['’]?(?P<y2>\d{4}|\d{2})(?!\d)"
+    r"|(?P<y>(?:19|20)\d{2})(?!\d))", re.I)
+_QUARTER_YEAR_BEFORE = re.compile(
+    r"(?:(?:fiscal\s+(?:year\s+)?|FY\s*)['’]?(?P<y2>\d{4}|\d{2})|(?<![\d$.,])(?P<y>(?:19|20)\d{2}))\s*$", re.I)
 # "Q4", "Q4 2022", "Q4'22", "Q4FY22", "Q4 FY2022"; "4Q22", "4Q 2022"
 _Q_TOKEN = re.compile(
     r"\bQ(?P<q>[1-4])(?:\s*[-'’]?\s*(?:FY|F)?\s*['’]?(?P<y>\d{4}|\d{2})\b)?(?![a-z])"
@@ -316,6 +323,7 @@ class _Parts:
     fiscal_years: list[tuple[int, int]] = field(default_factory=list)  # (year, position)
     bare_years: list[tuple[int, int]] = field(default_factory=list)
     quarter: int | None = None
+    quarter_years: list[int] = field(default_factory=list)  # the years a quarter is written with
     half: bool = False
     months: list[int] = field(default_factory=list)
     weeks: int | None = None
@@ -323,6 +331,13 @@ class _Parts:
     quarter_word: bool = False
     ytd: bool = False
     pieces: list[tuple[int, str]] = field(default_factory=list)  # (position, matched text)
+
+
+def _quarter_year(text: str, start: int, end: int, p: _Parts) -> None:
+    """The year written next to a quarter that names none itself (``_QUARTER_YEAR_AFTER``/``_BEFORE``), if any."""
+    m = _QUARTER_YEAR_AFTER.match(text[end:end + 24]) or _QUARTER_YEAR_BEFORE.search(text[max(0, start - 20):start])
+    if m:
+        p.quarter_years.append(_year2(m["y"] or m["y2"]))
 
 
 def _parts(text: str) -> _Parts:
@@ -340,12 +355,16 @@ def _parts(text: str) -> _Parts:
         y = m["y"] or m["y2"]
         if y:
             p.fiscal_years.append((_year2(y), m.start()))
+            p.quarter_years.append(_year2(y))
+        else:
+            _quarter_year(rest, m.start(), m.end(), p)
         p.pieces.append((m.start(), m.group(0)))
         spans.append((m.start(), m.end()))
     rest = _blank(rest, spans)
     for m in _ORD_QUARTER.finditer(rest):
         if p.quarter is None:
             p.quarter = _ORDINAL[m["o"].lower()]
+        _quarter_year(rest, m.start(), m.end(), p)
         p.pieces.append((m.start(), m.group(0)))
     spans = []
     for m in _FISCAL.finditer(rest):
@@ -533,6 +552,10 @@ class Asked:
     instants: tuple[date, ...] = ()
     """Every balance date it names, in order ("from January 28, 2023 to July 29, 2023": both); ``instant`` is the
     first."""
+    quarter_years: tuple[int, ...] = ()
+    """The years a quarter is written with ("Q2 2023", "second quarter of fiscal 2024", "FY24 Q1"), in order: the
+    quarter asked is of those years; a year named without one ("from year-end 2021 to the end of Q2 2023": 2021) is a
+    year. Empty when the quarter names no year ("Q2", "the second quarter"): it is of every year named."""
 
 
 _ENDED_BEFORE = re.compile(r"\b(?:end(?:ed|ing|s)?|through|thru)\s*(?:on\s+)?$", re.I)
@@ -580,7 +603,8 @@ def asked_period(question: str) -> Asked:
     pieces = [s for _, s in sorted(p.pieces)]
     fiscal_named = tuple(sorted({y for y, _ in p.fiscal_years}))
     return Asked(fiscal_year=fiscal_year, quarter=p.quarter, months=months, instant=instant, years=tuple(years),
-                 text="; ".join(pieces), end=end, fiscal_named=fiscal_named, instants=tuple(instants))
+                 text="; ".join(pieces), end=end, fiscal_named=fiscal_named, instants=tuple(instants),
+                 quarter_years=tuple(dict.fromkeys(p.quarter_years)))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -324,3 +324,44 @@ def test_an_8k_dated_in_a_fiscal_year_is_no_filing_of_a_period() -> None:
                       title="", company="PepsiCo, Inc.", form_type="10-K", fiscal_period="FY2022")
     f = filing_of(annual, None)
     assert f is not None and f.fiscal_year == 2022 and f.months == 12
+
+
+def balances(doc_id: str, name: str, form: str, period: str, cover: str, columns: list[str],
+             debt: tuple[float, float], cash: tuple[float, float]) -> FakeDoc:
+    """A December filer's balance sheet: long-term debt and cash at two dates."""
+    company = "Sigma Pharma Inc."
+    table = {"title": "CONSOLIDATED BALANCE SHEETS", "units": "in millions", "columns": columns,
+             "rows": [{"label": "Cash and cash equivalents", "values": [f"{c:,.0f}" for c in cash],
+                       "numbers": list(cash)},
+                      {"label": "Long-term debt", "values": [f"{d:,.0f}" for d in debt], "numbers": list(debt)}]}
+    return FakeDoc(doc_id, name, company, form, period, [
+        ("text", 1, f"{company} FORM {form} {cover} {CALENDAR_YEAR}"),
+        ("table", 2, "Consolidated balance sheets cash and cash equivalents long-term debt", table),
+    ])
+
+
+def sigma_docs() -> list[FakeDoc]:
+    """A 10-K for 2021 and a 10-Q for the second quarter of 2023: the 10-Q's balance sheet goes back to the end of
+    2022 only, so a balance at the end of 2021 is the 10-K's."""
+    return [
+        balances("sigma21kaaaa", "SIGMA_2021_10K", "10-K", "FY2021", "For the fiscal year ended December 31, 2021.",
+                 ["December 31, 2021", "December 31, 2020"], (36195, 37133), (1944, 1784)),
+        balances("sigma23q2bbb", "SIGMA_2023Q2_10Q", "10-Q", "2023Q2", "For the quarterly period ended July 2, 2023.",
+                 ["July 2, 2023", "December 31, 2022"], (61356, 32884), (2632, 416)),
+    ]
+
+
+def test_a_balance_before_the_years_a_10q_reports_is_read_from_the_10k_of_its_year(tmp_path: Path) -> None:
+    lib = library(tmp_path, sigma_docs())
+    for text, old, new in (
+        ("How did Sigma's long-term debt change from December 31, 2021 to July 2, 2023?", "36,195", "61,356"),
+        ("Compare Sigma's cash and cash equivalents at year-end 2021 with the balance at the end of Q2 2023.",
+         "1,944", "2,632"),
+    ):
+        plan = scope_of(lib, text)
+        assert plan is not None and plan.header().startswith("2 filings:")
+        assert [f.form for f in plan.filings] == ["10-K", "10-Q"]
+        stated = next(e for e in ask(lib, text) if isinstance(e, CellsResolved)).text
+        assert old in stated and new in stated, stated
+    # a year the 10-Q states itself (its balance sheet's December 2022 column): that one filing answers
+    assert scope_of(lib, "How did Sigma's long-term debt change from December 31, 2022 to July 2, 2023?") is None

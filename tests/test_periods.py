@@ -450,3 +450,21 @@ def test_years_named_as_years_not_as_dates(text: str, named: list[tuple[int, boo
     from engine.periods import years_named
 
     assert years_named(text) == named
+
+
+@pytest.mark.parametrize(("text", "years", "quarter", "of"), [
+    ("Compare cash at year-end 2021 with the balance at the end of Q2 2023.", (2021, 2023), 2, (2023,)),
+    ("revenue in Q4FY22", (2022,), 4, (2022,)),
+    ("4Q22 revenue", (2022,), 4, (2022,)),
+    ("the second quarter of fiscal 2024 against FY2022", (2024, 2022), 2, (2024,)),
+    ("FY24 Q1 sales", (2024,), 1, (2024,)),
+    ("fiscal 2023 first quarter margin", (2023,), 1, (2023,)),
+    ("Q2 of 2023 versus 2021", (2023, 2021), 2, (2023,)),
+    ("Q2 2023 and Q2 2022 net sales", (2023, 2022), 2, (2023, 2022)),
+    ("revenue in Q2", (), 2, ()),
+    ("in the second quarter, 2021 and 2022 compared", (2021, 2022), 2, ()),
+])
+def test_the_years_a_quarter_is_written_with(text: str, years: tuple[int, ...], quarter: int,
+                                             of: tuple[int, ...]) -> None:
+    a = asked_period(text)
+    assert (a.years, a.quarter, a.quarter_years) == (years, quarter, of)

@@ -153,6 +153,19 @@ def test_a_year_routes_to_its_report_and_the_next_annual_report_that_restates_it
     assert route("Lexicon's revenue in 2022?", gs).doc_ids == ["lex21"]  # no 2022 filing: the company's filings
 
 
+def test_a_year_the_later_filing_does_not_cover_keeps_its_own_filing() -> None:
+    pf = [doc("pf21", "PF_2021_10K", "Pinefield Inc.", "10-K", "FY2021"),
+          doc("pf23", "PF_2023Q2_10Q", "Pinefield Inc.", "10-Q", "2023Q2")]
+    # the 10-Q goes back to December 2022 only: December 2021 is the 10-K's
+    assert route("How did Pinefield's long-term debt change from December 31, 2021 to July 2, 2023?",
+                 pf).doc_ids == ["pf23", "pf21"]
+    # the quarter is of the year written with it; the year written alone is a year
+    assert route("Compare Pinefield's cash at year-end 2021 with the balance at the end of Q2 2023.",
+                 pf).doc_ids == ["pf23", "pf21"]
+    # a year the later report covers (its balance sheet's December 2022 column): that report alone
+    assert route("Pinefield's debt at year-end 2022 against the end of Q2 2023?", pf).doc_ids == ["pf23"]
+
+
 def test_a_company_that_writes_its_name_in_lower_case_is_named_in_lower_case() -> None:
     brand = Document(id="b1", sha256="", path="x.pdf", name="x", pages=1, status="ready", company="zelkova")
     plain = Document(id="p1", sha256="", path="y.pdf", name="y", pages=1, status="ready", company="Block")

@@ -329,8 +329,12 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
         exact = [d for d in picked if doc_years(d)[0] & set(years)]
         if exact:
             latest = max(max(doc_years(d)[0] & set(years)) for d in exact)
-            # "FY2022 vs FY2021" names two years: the filing for the later one covers both.
-            exact = [d for d in exact if latest in doc_years(d)[0]] if len(years) > 1 else exact
+            if len(years) > 1:
+                # "FY2022 vs FY2021" names two years: the filing for the later one covers both; a year it does not
+                # cover (December 2021 beside a 2023 10-Q, which goes back to December 2022) keeps its own filing
+                later = [d for d in exact if latest in doc_years(d)[0]]
+                uncovered = set(years) - set().union(*(doc_years(d)[1] for d in later))
+                exact = later + [d for d in exact if d not in later and doc_years(d)[0] & uncovered]
             # the next year's annual report restates the year as its comparative column
             restating = [d for d in picked if d not in exact and latest + 1 in doc_years(d)[0]
                          and set(years) <= doc_years(d)[1] and is_annual(d)]
@@ -342,9 +346,13 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
                 picked = covering
                 matched["year"] = [str(y) for y in sorted(set(years))]
     if q.asked.quarter is not None:
-        narrowed = [d for d in picked if doc_quarter(d) == str(q.asked.quarter)]
+        # the quarter is of the years written with it ("year-end 2021 ... Q2 2023": 2023), else of every year
+        of = set(q.asked.quarter_years)
+        quartered = [d for d in picked if not of or doc_years(d)[0] & of or not doc_years(d)[0]]
+        narrowed = [d for d in quartered if doc_quarter(d) == str(q.asked.quarter)]
         if narrowed:
-            picked = narrowed
+            ids = {d.id for d in quartered} - {d.id for d in narrowed}
+            picked = [d for d in picked if d.id not in ids]
             matched["quarter"] = [f"Q{q.asked.quarter}"]
     if q.forms:
         narrowed = [d for d in picked if doc_form(d) in q.forms]

@@ -207,16 +207,49 @@ REPORTED_YEARS, REPORTED_BALANCES = 2, 1
 sheets, in a 10-K. Years further apart than that are in no one report."""
 
 
+_SLACK_DAYS = 10
+"""A balance date this close to a filing's period end is that end (52/53-week filers)."""
+REPORTED_QUARTERLY = 1
+"""The fiscal year a quarterly report states besides its own: the same quarter a year before, and the balance
+sheet at the end of the year before."""
+
+
 def _years_apart(q: Question, filings: Sequence[Filing]) -> bool:
-    """Whether the years a question names are further apart than one annual report states, and the library holds a
-    report of more than one of them ("from fiscal 2018 to fiscal 2023": the 2018 and the 2023 10-Ks; inventories
-    at the end of 2017 and of 2019: the 2017 and 2019 balance sheets)."""
+    """Whether no one report of the library states every year a question names, and it holds reports of more than
+    one of them ("from fiscal 2018 to fiscal 2023": the 2018 and the 2023 10-Ks; inventories at the end of 2017 and
+    of 2019: the 2017 and 2019 balance sheets; debt at December 31, 2021 and at July 2, 2023: the 2021 10-K and the
+    2023 10-Q, whose balance sheet goes back only to the end of 2022)."""
     years = set(q.asked.years)
-    balance = any(m.item is not None and m.item.balance for m in q.measures)
-    if len(years) < 2 or max(years) - min(years) <= (REPORTED_BALANCES if balance else REPORTED_YEARS):
+    if len(years) < 2:
         return False
-    annual = {f.fiscal_year for f in filings if f.months == 12 and f.fiscal_year in years}
-    return len(annual) >= 2
+    balance = any(m.item is not None and m.item.balance for m in q.measures)
+    back = REPORTED_BALANCES if balance else REPORTED_YEARS
+    for f in filings:
+        if f.fiscal_year is not None and years <= set(
+                range(f.fiscal_year - (back if f.months == 12 else REPORTED_QUARTERLY), f.fiscal_year + 1)):
+            return False
+    return len({f.fiscal_year for f in filings if f.fiscal_year in years}) >= 2
+
+
+def _of_years(q: Question, mine: Sequence[Filing], form: str) -> list[Filing]:
+    """One company's filings for the years a question names, oldest first: for a year written with a quarter
+    ("Q2 2023"; every year when the quarter names none) the report of that quarter; for each year, the filings of
+    the form the series is read from, else whichever report that year (the balance at the end of 2021 is in the
+    2021 10-K when the other year asked is a 10-Q's)."""
+    out: list[Filing] = []
+    quarter, quartered = q.asked.quarter, set(q.asked.quarter_years)
+    years = set(q.asked.years)
+    for day in q.asked.instants:  # a balance date is the filing whose period ends on it ("July 29, 2023": Q2 FY2024)
+        ending = [f for f in mine if f.end is not None and abs((f.end - day).days) <= _SLACK_DAYS]
+        if ending:
+            out += [f for f in ending if f.form.split("/")[0] == form] or ending
+            years.discard(day.year)
+    for year in sorted(years):
+        of_year = [f for f in mine if f.fiscal_year == year]
+        if quarter is not None and (not quartered or year in quartered):
+            of_year = [f for f in of_year if f.quarter == quarter]
+        out += [f for f in of_year if f.form.split("/")[0] == form] or of_year
+    return sorted(dict.fromkeys(out), key=lambda f: f.order)
 
 
 def filing_scope(q: Question, documents: Sequence[Document],
@@ -240,19 +273,17 @@ def filing_scope(q: Question, documents: Sequence[Document],
     reason = "versus" if two else "latest" if q.latest and not (q.across or q.last) else (
         f"last {q.last}" if q.last else "across")
     form = _form_wanted(q, filings)
-    filings = [f for f in filings if f.form.split("/")[0] == form]
+    if not q.asked.years:
+        filings = [f for f in filings if f.form.split("/")[0] == form]
     filings, superseded = _dedupe(filings)
     chosen: list[Filing] = []
     for company in companies:
         mine = sorted((f for f in filings if f.company == company), key=lambda f: f.order)
-        years = set(q.asked.years)
-        if years:
-            hit = [f for f in mine if f.fiscal_year in years
-                   and (q.asked.quarter is None or f.quarter == q.asked.quarter)]
-            mine = hit or mine
+        if q.asked.years:
+            mine = _of_years(q, mine, form) or [f for f in mine if f.form.split("/")[0] == form]
         if q.last:
             mine = mine[-q.last:]
-        elif reason == "latest" or (two and not (q.across or q.last) and not years):
+        elif reason == "latest" or (two and not (q.across or q.last) and not q.asked.years):
             mine = mine[-1:]
         chosen += mine
     if not chosen or (len(chosen) == 1 and len(filings) <= 1 and not q.latest):
