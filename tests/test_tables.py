@@ -76,6 +76,24 @@ def test_parse_words_inside_a_box_only() -> None:
     assert 999 not in tab.table_numbers(table)
 
 
+def test_a_box_that_starts_at_the_first_row_takes_the_headings_printed_just_above_it() -> None:
+    words = [(200, 40, 420, 50, "Consolidated"), (230, 52, 300, 62, "Balance"), (302, 52, 340, 62, "Sheets"),
+             (352, 70, 398, 80, "December"), (400, 70, 406, 80, "2,"), (432, 70, 478, 80, "December"),
+             (480, 70, 486, 80, "3,"), (376, 84, 400, 94, "2022"), (456, 84, 480, 94, "2021")]
+    words += _row(100, "Cash and cash equivalents", ["$4,236", "$3,844"])
+    words += _row(114, "Total assets", ["$27,165", "$27,241"])
+    table = tab.parse_words(words, box=(50, 98, 500, 130))
+    assert table is not None and table["columns"] == ["December 2, 2022", "December 3, 2021"]
+    # a lead-in sentence that names a year is no heading; nor are a contents page's numbers
+    lead = [(300, 84, 340, 94, "stores"), (342, 84, 360, 94, "at"), (362, 84, 380, 94, "the"),
+            (382, 84, 400, 94, "end"), (402, 84, 414, 94, "of"), (416, 84, 440, 94, "fiscal"),
+            (456, 84, 480, 94, "2017:")]
+    rows = _row(100, "Alberta", ["20", "21"]) + _row(114, "Ontario", ["60", "61"])
+    assert tab.parse_words(lead + rows, box=(50, 98, 500, 130))["columns"] == ["", ""]  # type: ignore[index]
+    pages = [(394, 84, 400, 94, "11"), (474, 84, 480, 94, "24")]
+    assert tab.parse_words(pages + rows, box=(50, 98, 500, 130))["columns"] == ["", ""]  # type: ignore[index]
+
+
 def test_no_numeric_column_is_no_table() -> None:
     words = [(60, 100, 90, 110, "Just"), (95, 100, 130, 110, "prose"), (135, 100, 160, 110, "here")]
     assert tab.parse_words(words) is None

@@ -323,6 +323,7 @@ def parse_words(
     words: Sequence[Word], box: Box | None = None, title: str = "", units: str = "", source: str = "textlayer"
 ) -> dict[str, Any] | None:
     """Read a table from words (PDF points) inside ``box``; None when there is no numeric column at all."""
+    every = words
     if box is not None:
         x0, y0, x1, y1 = box
         words = [w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1]
@@ -351,18 +352,9 @@ def parse_words(
             if i.lead is not None and (j := _assign(i, strong)) is not None and i.lead > heads[j][0] - 90:
                 heads[j][0] = min(heads[j][0], i.lead)
     label_edge = min(h[0] for h in heads)
-    columns_raw: list[list[str]] = [[] for _ in strong]
-    header_lines = [ln for k, ln in enumerate(lines[:first_data])]
-    for ln in header_lines:
-        for phrase in _phrases(ln.items):
-            if phrase.x0 < label_edge - 12:
-                continue
-            hits = [j for j, (a, b, _) in enumerate(heads) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
-            if not hits:
-                j = _assign(phrase, heads, slack=10.0)
-                hits = [j] if j is not None else []
-            for j in hits:
-                columns_raw[j].append(phrase.text)
+    columns = _column_heads(lines[:first_data], heads, label_edge)
+    if box is not None and not any(columns):
+        columns = _headings_above(every, box, heads, label_edge) or columns
     rows: list[dict[str, Any]] = []
     pending_label: dict[str, Any] | None = None
     for ln in lines[first_data:]:
@@ -406,7 +398,6 @@ def parse_words(
         rows.append({"label": label, "values": values, "numbers": numbers})
     if not any(any(v is not None for v in r["numbers"]) for r in rows):
         return None
-    columns = [" ".join(parts).strip() for parts in columns_raw]
     return {
         "title": title,
         "units": units,
@@ -415,6 +406,54 @@ def parse_words(
         "rows": rows,
         "source": source,
     }
+
+
+def _column_heads(header_lines: Sequence[Line], heads: list[list[float]], label_edge: float) -> list[str]:
+    """Each column's heading: the phrases of the lines above the first row that lie over its extent."""
+    columns_raw: list[list[str]] = [[] for _ in heads]
+    for ln in header_lines:
+        for phrase in _phrases(ln.items):
+            if phrase.x0 < label_edge - 12:
+                continue
+            hits = [j for j, (a, b, _) in enumerate(heads) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
+            if not hits:
+                j = _assign(phrase, heads, slack=10.0)
+                hits = [j] if j is not None else []
+            for j in hits:
+                columns_raw[j].append(phrase.text)
+    return [" ".join(parts).strip() for parts in columns_raw]
+
+
+HEADINGS_ABOVE = 40.0
+"""How far above a table's box (PDF points, about three lines) its column headings are looked for when none are
+inside it: a layout box that starts at the first row leaves "December 2, / 2022" printed just above it."""
+
+
+def _headings_above(words: Sequence[Word], box: Box, heads: list[list[float]], label_edge: float) -> list[str] | None:
+    """The column headings printed just above ``box``: the lines nearest it, upwards, while they name periods
+    (``_header_like``: dates, years, period words); None when there are none."""
+    x1, y0 = box[2], box[1]
+    band = [w for w in words if y0 - HEADINGS_ABOVE <= (w[1] + w[3]) / 2 < y0
+            and (w[0] + w[2]) / 2 >= label_edge - 12 and w[0] <= x1 + 24]
+    lines = [Line(min(w[1] for w in ws), max(w[3] for w in ws), _items(ws))
+             for ws in group_lines(band, TABLE_LINE_OVERLAP)]
+    taken: list[Line] = []
+    for ln in sorted(lines, key=lambda ln: -ln.top):
+        # outside the box a line must be headings only: periods, with no word of a sentence ("International segment
+        # stores at the end of fiscal 2017:" names a year and is the table's lead-in)
+        if not _names_periods(ln):
+            break
+        taken.insert(0, ln)
+    columns = _column_heads(taken, heads, label_edge)
+    named = any(is_year(w) or re.fullmatch(rf"(?:{_MONTHS})", w, re.I) for c in columns for w in c.split())
+    return columns if named else None  # a year or a month: not a contents page's numbers ("1 11 24 25")
+
+
+def _names_periods(line: Line) -> bool:
+    """Whether a line is headings only: period words and years, or a month's day ("December 2,")."""
+    return bool(line.items) and all(
+        _PERIOD_WORD.match(i.text) or is_year(i.text) or re.fullmatch(r"(?:[1-9]|[12]\d|3[01]),?", i.text)
+        for i in line.items)
 
 
 def _phrases(items: list[Item]) -> list[Item]:
