@@ -611,7 +611,13 @@ def asked_period(question: str) -> Asked:
 # A filing's calendar
 
 
-_SLACK = timedelta(days=10)  # 52/53-week years end within a week of their nominal day
+SLACK = timedelta(days=10)
+"""Two period ends this close are one (52/53-week years end within a week of their nominal day)."""
+
+
+def same_end(a: date | None, b: date | None) -> bool:
+    """Whether two period ends are one (within ``SLACK``)."""
+    return a is not None and b is not None and abs(a - b) <= SLACK
 
 
 @dataclass(frozen=True)
@@ -648,7 +654,7 @@ class Calendar:
         anchors = [a for a in (self._anchor(y) for y in (d.year - 1, d.year, d.year + 1)) if a is not None]
         if not anchors:
             return d.year
-        near = [a for a in anchors if abs(a - d) <= _SLACK]
+        near = [a for a in anchors if abs(a - d) <= SLACK]
         if near:
             return near[0].year
         return min(a for a in anchors if a > d).year
@@ -681,7 +687,7 @@ class Calendar:
     def at_year_end(self, d: date) -> bool:
         """Whether ``d`` is a fiscal year end (within ten days of the nominal one)."""
         anchor = self._anchor(self._year_end_year(d))
-        return anchor is not None and abs(anchor - d) <= _SLACK
+        return anchor is not None and abs(anchor - d) <= SLACK
 
     def other_reading(self, fiscal_year: int) -> int | None:
         """The filer's label for the year that "fiscal ``fiscal_year``" names under the other naming, or None where
@@ -1280,7 +1286,7 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
         # beside the same quarter a year before)
         q_end = cover_period.end
         earlier = Counter((p.end.month, p.end.day) for p in periods if p.instant and p.end is not None
-                          and timedelta(days=40) < q_end - p.end < timedelta(days=365) - _SLACK)
+                          and timedelta(days=40) < q_end - p.end < timedelta(days=365) - SLACK)
         if earlier:
             (month, day), _ = earlier.most_common(1)[0]
             source = f"balance sheet at {_MONTH_NAMES[month - 1]} {day}, beside {_fmt_date(q_end)}"
@@ -1326,7 +1332,7 @@ def read_calendar(page_texts: Sequence[str], column_headers: Sequence[tuple[str,
     if cover_period is not None and cover_period.end is not None:
         # a column after the period the cover reports is a schedule (debt maturities, lease payments by year,
         # a forecast), not a period the filing reports
-        last = cover_period.end + _SLACK
+        last = cover_period.end + SLACK
         reported = [p for p in reported if newest(p)[0] <= last]
     ordered = tuple(sorted(reported, key=newest, reverse=True))
     return Calendar(year_end_month=month, year_end_day=day, shift=shift, weeks=weeks, periods=ordered, source=source,
@@ -1364,7 +1370,7 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
             gap = abs(p.end - asked.instant)
             if gap.days == 0:
                 return 1.0 if (p.instant or p.months is None) else 0.5
-            if gap <= _SLACK and (cal is None or cal.weeks):
+            if gap <= SLACK and (cal is None or cal.weeks):
                 return 0.8 if (p.instant or p.months is None) else 0.4
             return 0.0
         if (p.months is None and p.year is not None and cal is not None and cal.year_end_month is not None
@@ -1381,7 +1387,7 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
                 # ("2016" in a June filer's 10-K: the year ended June 30, 2016)
                 return 1.0 if cal.end_year(p.year) == asked.end.year else 0.0
             return 0.4 if p.year == asked.end.year and p.months in (None, asked.months) else 0.0
-        if abs(p.end - asked.end) > _SLACK:
+        if abs(p.end - asked.end) > SLACK:
             return 0.0
         if p.instant:
             return 0.5

@@ -34,7 +34,7 @@ from engine.ask.verdicts import series_decision
 from engine.errors import Cancelled
 from engine.models.protocols import Embedder
 from engine.numbers import show
-from engine.periods import Asked, Calendar, what_it_is
+from engine.periods import Asked, Calendar, same_end, what_it_is
 from engine.types import (
     Answer,
     AnswerEvent,
@@ -52,8 +52,6 @@ from engine.types import (
 if TYPE_CHECKING:
     from engine.ask.answer import Answerer, Searcher
 
-_SLACK_DAYS = 10
-"""Two period ends this close are one period (52/53-week filers end their quarters on different days)."""
 MAX_MEASURES = 3
 """Series for at most this many of the measures a question names."""
 QUOTES_EACH = 2
@@ -117,10 +115,6 @@ def asked_in(filing: Filing, balance: bool) -> Asked:
                  years=years, text=text, fiscal_named=years)
 
 
-def _near(a: date | None, b: date | None) -> bool:
-    return a is not None and b is not None and abs((a - b).days) <= _SLACK_DAYS
-
-
 def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:
     """Whether a cell reports the named part of the company: the resolver read it as the part's row, or its row or
     its table names it."""
@@ -153,7 +147,7 @@ def resolve_in(q: Question, found: FilingFound) -> None:
             c for c in res.candidates
             if c.region_id == cell.region_id and c.row == cell.row and c.period is not None
             and c.period.end is not None and c.period.months == length and c.period.instant == cell.period.instant
-            and not (cell.period.end is not None and _near(c.period.end, cell.period.end))
+            and not (cell.period.end is not None and same_end(c.period.end, cell.period.end))
         ] if cell.period is not None else []
 
 
@@ -204,7 +198,7 @@ def series_of(q: Question, scope: Scope, found: Sequence[FilingFound]) -> list[S
                     continue
                 end = cell.period.end if cell.period is not None else None
                 reports = [(g.filing, c) for g in mine if g is not f for c in g.others.get(m.name, [])
-                           if c.period is not None and _near(c.period.end, end)]
+                           if c.period is not None and same_end(c.period.end, end)]
                 newer = [(g, c) for g, c in reports if g.order > f.filing.order]
                 source, used = max(newer, key=lambda gc: gc[0].order) if newer else (f.filing, cell)
                 restated = [(g, c) for g, c in [(f.filing, cell), *reports]

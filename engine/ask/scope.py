@@ -21,7 +21,7 @@ from datetime import date
 
 from engine.ask.question import Question
 from engine.ask.routing import company_key, doc_form, is_annual, is_periodic, name_forms
-from engine.periods import Calendar, Period
+from engine.periods import Calendar, Period, same_end
 from engine.types import Document
 
 _ISO = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})$")
@@ -207,8 +207,6 @@ REPORTED_YEARS, REPORTED_BALANCES = 2, 1
 sheets, in a 10-K. Years further apart than that are in no one report."""
 
 
-_SLACK_DAYS = 10
-"""A balance date this close to a filing's period end is that end (52/53-week filers)."""
 REPORTED_QUARTERLY = 1
 """The fiscal year a quarterly report states besides its own: the same quarter a year before, and the balance
 sheet at the end of the year before."""
@@ -240,7 +238,7 @@ def _of_years(q: Question, mine: Sequence[Filing], form: str) -> list[Filing]:
     quarter, quartered = q.asked.quarter, set(q.asked.quarter_years)
     years = set(q.asked.years)
     for day in q.asked.instants:  # a balance date is the filing whose period ends on it ("July 29, 2023": Q2 FY2024)
-        ending = [f for f in mine if f.end is not None and abs((f.end - day).days) <= _SLACK_DAYS]
+        ending = [f for f in mine if same_end(f.end, day)]
         if ending:
             out += [f for f in ending if f.form.split("/")[0] == form] or ending
             years.discard(day.year)
