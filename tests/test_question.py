@@ -449,6 +449,13 @@ def test_a_term_of_the_computation_given_another_items_amount_is_folded() -> Non
     why = _term_given_another_value("From the table: - Cost of Goods Sold (COGS) for 2022: $94,943 million - "
                                     "Average Inventory for 2022: $12,483 million", turns)
     assert why == "gives $94,943 million for Cost of Goods Sold; the code's is 31,089"
+    # one year's balance given as the average the code worked out
+    assert _term_given_another_value("From the table: - Average Inventory for 2022: $12,483 million", turns) == (
+        "gives $12,483 million for the average, one year's balance; the code's average is 11,435")
+    for kept in ("The average inventory was $11,435 million.", "Inventory at the end of 2022 was $12,483 million.",
+                 "Average inventory: (10,387 + 12,483) / 2 = 11,435",
+                 "1. Calculate the average inventory for 2021 and 2022: - 2021 inventory: $10,387 million"):
+        assert _term_given_another_value(kept, turns) == "", kept
     for kept in ("Cost of goods sold for 2022 was $31,089 million [2].",  # the code's own
                  "Cost of goods sold was $29,855 million in 2021 and $31,089 million in 2022.",  # another year's
                  "Divide by the cost of sales of 2022: $94,943 / $31,089 = 3.05",  # the term is what divides

@@ -541,17 +541,39 @@ def _term_given_another_value(sentence: str, computation: Computation | None) ->
                 tail = sentence[m.end():stop] + (whole.group(0) if whole else "")
                 after = [q for q in quantities(tail) if not q.percent
                          and (q.currency or q.scale != 1 or abs(q.value) >= 100)
-                         and not (1900 <= q.value <= 2100 and not q.decimals and not q.currency)]
+                         and not (1900 <= abs(q.value) <= 2100 and not q.decimals and not q.currency)]
                 if not after or re.match(r"\s*[/÷]", tail[after[0].end:]):
                     continue  # "by net sales: $41,879 / $135,987": the term is what divides
                 q = after[0]
                 own = [abs(x.value) for x in computation.cells if x.item == t.item] or [abs(t.value)]
+                written_out = re.match(r"\s*\)?\s*[-+/÷×*]", tail[q.end:])  # "(10,387 + 12,483) / 2"
+                # "the average accounts payable for FY2016 and FY2017: - FY2016 accounts payable: $25,309": the
+                # amount is the later mention's, a year's own
+                again = any(_name_pattern(f).search(tail[:q.start].lower()) for f in forms)
+                if not (written_out or again) and (
+                        why := _one_year_as_the_average(sentence, m.start(), q, own, computation)):
+                    return why
                 amount = abs(q.value) * q.scale
                 other = all(amount > 2 * v * 1e6 or amount * 2 < v for v in own) and all(
                     abs(q.value) > 2 * v or abs(q.value) * 2 < v for v in own)
                 if other and not any(_as_written(q, v) for v in allowed):
                     return f"gives {q.raw.strip()} for {sentence[m.start():m.end()]}; the code's is {fmt(t.value)}"
     return ""
+
+
+_AVERAGED = re.compile(r"\b(?:average|avg\.?|mean)\s+(?:[a-z&'’-]+\s+){0,2}$", re.I)
+
+
+def _one_year_as_the_average(sentence: str, at: int, q: Quantity, own: list[float], computation: Computation) -> str:
+    """Why a sentence gives an averaged term one year's balance ('' when it does not): "Average Inventory for 2022:
+    $12,483 million" where the code averaged 10,387 and 12,483 to 11,435. Only where the code worked out an
+    average (``Computation.steps``) and the amount is one of the averaged balances, not the average."""
+    if not computation.steps or len(own) < 2 or not _AVERAGED.search(sentence[max(0, at - 40):at]):
+        return ""
+    if not any(_as_written(q, v) for v in own) or any(_as_written(q, v) for v in computation.steps):
+        return ""
+    average = next((v for v in computation.steps if min(own) <= abs(v) <= max(own)), computation.steps[0])
+    return f"gives {q.raw.strip()} for the average, one year's balance; the code's average is {fmt(average)}"
 
 
 def _arithmetic(sentence: str) -> str:
