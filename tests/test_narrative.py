@@ -577,3 +577,43 @@ def test_a_code_decision_is_answered_without_quotes(tmp_path: Path) -> None:
 ])
 def test_told_in_words_is_a_narrative_question_that_no_ratio_decides(text: str, told: bool) -> None:
     assert parse(text).told_in_words is told
+
+
+def test_a_filings_own_list_of_drivers_is_the_summary_as_the_filing_parts_it() -> None:
+    from engine.ask.narrative import listed
+
+    q = parse("What drove gross margin change as of FY2022 for Acme?")
+    lst = _quote("Percentages in chart are as a percent to total sales) Cost of products sold increased as a "
+                 "percent to sales driven by: • One-time plant exit related costs • Currency impacts in the Devices "
+                 "segment • Commodity inflation in the Tools segment partially offset by • Supply chain benefits in "
+                 "the Tools segment The amortization expense included in cost of products sold was $4.3 billion.", 5)
+    assert listed(q, [lst]) == (
+        "Cost of products sold increased as a percent to sales driven by: One-time plant exit related costs; Currency "
+        "impacts in the Devices segment; Commodity inflation in the Tools segment; partially offset by: Supply chain "
+        "benefits in the Tools segment [5].")
+    headed = _quote("The increase was primarily driven by the following: • Lower litigation expense • Supply chain "
+                    "benefits in 2022 Devices Segment: In 2022, the segment margin was 30.3%.", 3)
+    assert listed(q, [headed]) == ("The increase was primarily driven by the following: Lower litigation expense; "
+                                   "Supply chain benefits in 2022 [3].")
+    # not the kind asked, no cause in the lead-in, no list, or a list that is not the best quote: the model summarises
+    assert listed(parse("Who are Acme's largest customers?"), [lst]) == ""
+    assert listed(q, [_quote("These transactions involve risks such as: • Integration • Retention of staff")]) == ""
+    assert listed(q, [_quote("Gross margin fell primarily due to higher freight costs.")]) == ""
+    assert listed(q, [_quote("Gross margin fell primarily due to higher freight costs."), lst]) == ""
+
+
+def test_a_listed_driver_answer_asks_the_model_for_no_summary(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Gross margin fell due to supply chain benefits [1].")
+    page = ("Cost of products sold increased as a percent to sales driven by: • Higher freight and logistics costs "
+            "• Currency impacts in the Devices segment partially offset by: • Supply chain benefits in the Tools "
+            "segment The amortization expense was $4.3 billion.")
+    lib = build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                           "FY2023", [("text", 1, "Acme Widgets annual report fiscal year 2023"),
+                                                      ("text", 7, page)])], llm=llm)
+    events = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                             lib.retriever(), scope=["acme2023aaaa"]))
+    a = events[-1].answer
+    assert isinstance(events[-1], AnswerFinished) and a.summarised and a.unsupported == []
+    assert ("driven by: Higher freight and logistics costs; Currency impacts in the Devices segment; partially offset "
+            "by: Supply chain benefits in the Tools segment [") in a.text
+    assert llm.prompts == []  # the filing's list is the summary: no model rewrites which item is which

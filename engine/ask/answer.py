@@ -45,7 +45,7 @@ from engine.ask.compose import (
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import absence, check_summary, find_quotes, quote_citations, summarise
+from engine.ask.narrative import absence, check_summary, find_quotes, listed, quote_citations, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
@@ -254,6 +254,9 @@ class Answerer:
         res = cells.resolution
         comp_text = cells.computation.text if cells.computation else ""
         spent = 0
+        if quotes and (said := listed(q, quotes)):  # the filing lists its drivers: the list, as it parts them
+            yield TokenStreamed(said)
+            return said, 0, 0, True
         if quotes:
             summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled,
                                 decided=cells.decision)

@@ -310,6 +310,52 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     return None if bare(gen.text, quotes) else gen
 
 
+_SENTENCE_START = re.compile(r"[.)!?]\s+(?=[A-Z])")
+_AFTER_LIST = re.compile(r"(?<=[a-z0-9%)])\s+(?=(?:The|This|These|That|Our|We|In|For|As|During|Excluding|Including|"
+                         r"It|Its|On|At|Such|See|Refer)\s)"
+                         r"|\s+(?=(?:[A-Z][\w&’'-]*\s+){0,3}[A-Z][\w&’'-]*:\s)")
+"""Where a list's last item ends, the item having no period: the next sentence ("... segment The intangible asset
+...") or a heading ("... in 2022 Pharmaceutical Segment: In 2022, ...")."""
+_OFFSET = re.compile(r"^(?P<item>.*?)\s*(?P<lead>\b(?:(?:partially|partly|largely)\s+)?offset\s+by)\s*:?\s*$", re.I)
+
+
+def listed(q: Question, quotes: Sequence[Quote]) -> str:
+    """The filing's own list of what drove the change asked, stated as the summary ('' when there is none): a
+    question asking for drivers whose best quote is a lead-in naming a cause ("Cost of products sold increased as a
+    percent to sales driven by:") with its bulleted items. An "offset by:" among them ("... segments partially
+    offset by: • Supply chain benefits") parts the items that drove the change from those that offset it, as the
+    filing parts them. Every word is the filing's, so a model cannot give an offset as a driver or leave items out
+    (JnJ's gross margin: the model named one of three drivers and gave the offset as a fourth)."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
+    if kind is None or not kind.searched or not quotes or " • " not in quotes[0].text:
+        return ""
+    lead, *items = [x.strip() for x in quotes[0].text.split(" • ")]
+    if not lead.endswith(":") or not _cues(kind, lead.lower()):
+        return ""
+    # the lead-in's own sentence ("... total sales) Cost of products sold increased ... driven by:"), and the last
+    # item up to the sentence after the list (bullets end with no period: "... segment The intangible asset ...")
+    lead = lead[max((m.end() for m in _SENTENCE_START.finditer(lead)), default=0):]
+    items[-1] = _AFTER_LIST.split(items[-1], maxsplit=1)[0]
+    drove: list[str] = []
+    offset: list[str] = []
+    offset_lead = ""
+    for item in items:
+        m = _OFFSET.match(item)
+        if m and not offset_lead:
+            if m["item"]:
+                drove.append(m["item"].rstrip(" ;,"))
+            offset_lead = m["lead"]
+            continue
+        (offset if offset_lead else drove).append(item.rstrip(" ;,."))
+    if not drove:
+        return ""
+    said = f"{lead[:-1].rstrip()}: {'; '.join(drove)}"
+    if offset:
+        said += f"; {offset_lead}: {'; '.join(offset)}"
+    return f"{said} [{quotes[0].source}]."
+
+
 _REFUSAL_LEAD = re.compile(r"^\s*insufficient information\s*[:.-]\s*", re.I)
 
 
