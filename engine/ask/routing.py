@@ -217,8 +217,17 @@ def is_annual(doc: Document) -> bool:
         doc.fiscal_period or "").startswith("FY")
 
 
+REPORTED_YEARS, REPORTED_BALANCES = 2, 1
+"""The fiscal years an annual report states besides its own: three years of income and cash flows, two balance
+sheets, in a 10-K. Years further apart than that are in no one report."""
+REPORTED_QUARTERLY = 1
+"""The fiscal year a quarterly report states besides its own: the same quarter a year before, and the balance
+sheet at the end of the year before."""
+
+
 def doc_years(doc: Document) -> tuple[set[int], set[int]]:
-    """(fiscal years the filing is for, years its figures cover: up to two before an annual report's).
+    """(fiscal years the filing is for, years its figures cover: ``REPORTED_YEARS`` before an annual report's,
+    ``REPORTED_QUARTERLY`` before a quarterly one's).
 
     Years come from the fiscal period and the file name, a year standing alone: a date run together in a
     name is a filing date ("20220202-alphabet-10k" is the FY2021 report)."""
@@ -231,8 +240,9 @@ def doc_years(doc: Document) -> tuple[set[int], set[int]]:
             exact.add(int(m.group(1)))
     covered = set(exact)
     annual = is_annual(doc)
+    back = REPORTED_YEARS if annual else REPORTED_QUARTERLY
     for y in exact:
-        covered.update({y - 1, y - 2} if annual else {y - 1})
+        covered.update(range(y - back, y))
     return exact, covered
 
 
@@ -334,7 +344,8 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
                 # cover (December 2021 beside a 2023 10-Q, which goes back to December 2022) keeps its own filing
                 later = [d for d in exact if latest in doc_years(d)[0]]
                 uncovered = set(years) - set().union(*(doc_years(d)[1] for d in later))
-                exact = later + [d for d in exact if d not in later and doc_years(d)[0] & uncovered]
+                ids = {d.id for d in later}
+                exact = later + [d for d in exact if d.id not in ids and doc_years(d)[0] & uncovered]
             # the next year's annual report restates the year as its comparative column
             restating = [d for d in picked if d not in exact and latest + 1 in doc_years(d)[0]
                          and set(years) <= doc_years(d)[1] and is_annual(d)]

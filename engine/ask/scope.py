@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from datetime import date
 
 from engine.ask.question import Question
-from engine.ask.routing import company_key, doc_form, is_annual, is_periodic, name_forms
+from engine.ask.routing import (
+    REPORTED_BALANCES,
+    REPORTED_QUARTERLY,
+    REPORTED_YEARS,
+    company_key,
+    doc_form,
+    is_annual,
+    is_periodic,
+    name_forms,
+)
 from engine.periods import Calendar, Period, same_end
 from engine.types import Document
 
@@ -68,6 +77,11 @@ class Filing:
     def order(self) -> tuple[date, int, int]:
         """Sort key, oldest first: the period's end, else its fiscal year and quarter."""
         return (self.end or date(self.fiscal_year or 1900, 12, 31), self.fiscal_year or 0, self.quarter or 4)
+
+    @property
+    def base_form(self) -> str:
+        """The form without its amendment mark: "10-K" for a 10-K/A."""
+        return self.form.split("/")[0]
 
     @property
     def amended(self) -> bool:
@@ -190,7 +204,7 @@ def _dedupe(filings: list[Filing]) -> tuple[list[Filing], list[Superseded]]:
 def _form_wanted(q: Question, filings: Sequence[Filing]) -> str:
     """The form a series is read from: the one the question names, else quarters' or years' by its words, else
     the form most of the filings are ("10-Q" or "10-K")."""
-    bases = [f.form.split("/")[0] for f in filings]
+    bases = [f.base_form for f in filings]
     named = [f for f in q.forms if f in bases]
     if named:
         return named[0]
@@ -202,14 +216,6 @@ def _form_wanted(q: Question, filings: Sequence[Filing]) -> str:
     return "10-Q" if quarterly > len(bases) - quarterly else next((b for b in bases if b != "10-Q"), "10-Q")
 
 
-REPORTED_YEARS, REPORTED_BALANCES = 2, 1
-"""The fiscal years an annual report states besides its own: three years of income and cash flows, two balance
-sheets, in a 10-K. Years further apart than that are in no one report."""
-
-
-REPORTED_QUARTERLY = 1
-"""The fiscal year a quarterly report states besides its own: the same quarter a year before, and the balance
-sheet at the end of the year before."""
 
 
 def _years_apart(q: Question, filings: Sequence[Filing]) -> bool:
@@ -240,13 +246,13 @@ def _of_years(q: Question, mine: Sequence[Filing], form: str) -> list[Filing]:
     for day in q.asked.instants:  # a balance date is the filing whose period ends on it ("July 29, 2023": Q2 FY2024)
         ending = [f for f in mine if same_end(f.end, day)]
         if ending:
-            out += [f for f in ending if f.form.split("/")[0] == form] or ending
+            out += [f for f in ending if f.base_form == form] or ending
             years.discard(day.year)
     for year in sorted(years):
         of_year = [f for f in mine if f.fiscal_year == year]
         if quarter is not None and (not quartered or year in quartered):
             of_year = [f for f in of_year if f.quarter == quarter]
-        out += [f for f in of_year if f.form.split("/")[0] == form] or of_year
+        out += [f for f in of_year if f.base_form == form] or of_year
     return sorted(dict.fromkeys(out), key=lambda f: f.order)
 
 
@@ -272,13 +278,13 @@ def filing_scope(q: Question, documents: Sequence[Document],
         f"last {q.last}" if q.last else "across")
     form = _form_wanted(q, filings)
     if not q.asked.years:
-        filings = [f for f in filings if f.form.split("/")[0] == form]
+        filings = [f for f in filings if f.base_form == form]
     filings, superseded = _dedupe(filings)
     chosen: list[Filing] = []
     for company in companies:
         mine = sorted((f for f in filings if f.company == company), key=lambda f: f.order)
         if q.asked.years:
-            mine = _of_years(q, mine, form) or [f for f in mine if f.form.split("/")[0] == form]
+            mine = _of_years(q, mine, form) or [f for f in mine if f.base_form == form]
         if q.last:
             mine = mine[-q.last:]
         elif reason == "latest" or (two and not (q.across or q.last) and not q.asked.years):

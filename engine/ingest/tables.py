@@ -430,8 +430,8 @@ inside it: a layout box that starts at the first row leaves "December 2, / 2022"
 
 
 def _headings_above(words: Sequence[Word], box: Box, heads: list[list[float]], label_edge: float) -> list[str] | None:
-    """The column headings printed just above ``box``: the lines nearest it, upwards, while they name periods
-    (``_header_like``: dates, years, period words); None when there are none."""
+    """The column headings printed just above ``box``: the lines nearest it, upwards, while they are headings only
+    (``_names_periods``: period words, years, a month's day); None when they name no year or month."""
     x1, y0 = box[2], box[1]
     band = [w for w in words if y0 - HEADINGS_ABOVE <= (w[1] + w[3]) / 2 < y0
             and (w[0] + w[2]) / 2 >= label_edge - 12 and w[0] <= x1 + 24]
