@@ -73,6 +73,8 @@ _HALF = re.compile(r"\b(?:(?:first|second|1st|2nd)\s+half|half[\s-]years?|semi-?
 _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd)\b", re.I)
 _YEAR_WORD = re.compile(r"\b(?:years?|annual|annually|full[\s-]year)\b", re.I)
 _QUARTER_WORD = re.compile(r"\bquarters?\b", re.I)
+_YEAR_ENDED = re.compile(r"\b(?:fiscal\s+)?years?\s+end(?:ed|ing)\s*$", re.I)
+"""Words before a date that make it a year's end ("Year Ended December 31, 2017"), whatever else the heading names."""
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _ORD_QUARTER = re.compile(r"\b(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b", re.I)
 # the year a quarter is written with when the quarter's own token does not hold it: after it ("second quarter of
@@ -463,6 +465,10 @@ def column_period(header: str, context: str = "") -> Period | None:
     elif years_named:
         year = years_named.pop()
     quarter = p.quarter
+    year_of_quarter = quarter is not None and end is not None and bool(_YEAR_ENDED.search(text[: p.dates[0].start]))
+    if year_of_quarter and end is not None:
+        # "Year Ended December 31, 2017 ... Third Quarter": the date ends the year the quarter is of, not the quarter
+        fiscal_year, end = end.year, None
     if fiscal_year is None and (quarter is not None or p.half) and year is not None and end is None:
         fiscal_year = year  # "Q4 2022", "H1 2023": quarters and halves are counted in fiscal years
     if fiscal_year is not None and year is None and end is None and p.fiscal_years and p.quarter is not None:
@@ -473,7 +479,7 @@ def column_period(header: str, context: str = "") -> Period | None:
     if end is not None and _INSTANT_HEAD.search(text[: p.dates[0].start]):
         instant = True
     # a date with no year ("June 30") takes the one year the header or context shows
-    if end is None:
+    if end is None and not year_of_quarter:
         mds = _month_days(text)
         ctx_years = {y for y, _ in _parts(context).bare_years} if context else set()
         y_for_md = year if year is not None else (next(iter(ctx_years)) if len(ctx_years) == 1 else None)

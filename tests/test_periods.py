@@ -58,6 +58,9 @@ from engine.periods import Asked, Calendar, Period, asked_period, column_period,
         ("2022", "Third Quarter Results, unaudited", (None, 2022, 3, False, 2022, 3)),
         # ... but not where the title names a year's duration too
         ("2023", "Fourth Quarter and Full Year", (None, 2023, 3, False, None, None)),
+        # a quarter under the year it is of: the date ends the year, not the quarter
+        ("Year Ended December 31, 2017 (1) Third Quarter (2)", "", (None, 2017, 3, False, 2017, 3)),
+        ("Fourth Quarter Ended December 31, 2017", "", (date(2017, 12, 31), 2017, 3, False, None, 4)),
     ],
 )
 def test_column_period(header: str, context: str, expected: tuple[object, ...]) -> None:

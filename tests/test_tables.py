@@ -94,6 +94,22 @@ def test_a_box_that_starts_at_the_first_row_takes_the_headings_printed_just_abov
     assert tab.parse_words(pages + rows, box=(50, 98, 500, 130))["columns"] == ["", ""]  # type: ignore[index]
 
 
+def test_a_footnote_mark_on_a_year_heading_keeps_the_line_a_heading() -> None:
+    # "2019   2018 (1)": the mark is the heading's, not a value of -1 in a row with no label
+    words = [(340, 70, 470, 80, "Years"), (376, 84, 400, 94, "2019"), (456, 84, 480, 94, "2018"),
+             (482, 84, 491, 94, "(1)")]
+    words += _row(100, "Total net revenues", ["$6,489", "$7,500"])
+    words += _row(114, "Operating income", ["1,607", "1,988"])
+    table = tab.parse_words(words)
+    assert table is not None
+    assert [r["label"] for r in table["rows"]] == ["Total net revenues", "Operating income"]
+    assert table["columns"][0].endswith("2019") and "2018" in table["columns"][1]
+    # a value of (1) set apart from the number before it is still a value
+    far = _row(100, "Segment", ["2019", "(1)"], cols=(400.0, 480.0)) + _row(114, "Other", ["5", "6"])
+    rows = tab.parse_words(far)["rows"]  # type: ignore[index]
+    assert rows[0]["numbers"][1] == -1
+
+
 def test_no_numeric_column_is_no_table() -> None:
     words = [(60, 100, 90, 110, "Just"), (95, 100, 130, 110, "prose"), (135, 100, 160, 110, "here")]
     assert tab.parse_words(words) is None

@@ -254,6 +254,17 @@ def _items(words: list[Word]) -> list[Item]:
         elif (
             it.kind == "num"
             and k > 0
+            and _FOOTNOTE.match(it.text)
+            and glued[k - 1].kind == "num"
+            and is_year(glued[k - 1].text)
+            and it.x0 - glued[k - 1].x1 < 4
+        ):
+            # a footnote mark set on a period heading ("2019   2018 (1)"): the heading's, not a value of -1, so the
+            # line stays the table's headings
+            it.kind, it.number = "text", None
+        elif (
+            it.kind == "num"
+            and k > 0
             and is_year(it.text)
             and glued[k - 1].kind == "text"
             and segment[k] == segment[k - 1]
