@@ -538,6 +538,23 @@ def test_a_metric_with_two_common_definitions_is_flagged_with_the_other(tmp_path
         assert c2 is not None and c2.definition_note == ""
 
 
+def test_return_on_capital_employed_and_on_average_equity_are_standard_ratios() -> None:
+    table = {**BALANCES, "rows": [*BALANCES["rows"],
+                                  {"label": "Total current liabilities", "values": ["57,883", "43,816"],
+                                   "numbers": [57883.0, 43816.0]},
+                                  {"label": "Operating income", "values": ["4,106", "4,186"],
+                                   "numbers": [4106.0, 4186.0]},
+                                  {"label": "Total stockholders' equity", "values": ["27,709", "19,285"],
+                                   "numbers": [27709.0, 19285.0]}]}
+    for said in ("What is Acme's return on capital employed for FY2017?", "Acme's ROCE in fiscal 2017?"):
+        c = compute(said, [TableSource(1, table)])
+        assert c is not None and c.result == pytest.approx(4106 / (131310 - 57883) * 100, abs=1e-3)
+    # "after-tax return on average equity" says which equity: the average, with no second definition
+    c = compute("What is the after-tax return on average equity for FY2017?", [TableSource(1, table)])
+    assert c is not None and c.result == pytest.approx(3033 / ((27709 + 19285) / 2) * 100, abs=1e-3)
+    assert c.definition_note == ""
+
+
 def test_a_ratio_to_a_bare_balance_word_is_to_its_total() -> None:
     table = {**BALANCES, "rows": [*BALANCES["rows"], {"label": "Research and development", "values": [
         "6,605", "4,300"], "numbers": [6605.0, 4300.0]}]}
