@@ -414,6 +414,20 @@ def test_an_item_named_with_a_qualifier_that_makes_it_another_is_not_asked() -> 
     assert sorted(asked("What were revenue and net income in 2021?")) == ["net income", "revenue"]
 
 
+def test_of_one_periods_columns_the_one_whose_heading_the_question_says() -> None:
+    intangibles = {"title": "Intangible assets", "units": "in millions", "columns": [
+        "As of December 31, 2020 Gross Carrying Amount", "As of December 31, 2020 Accumulated Amortization",
+        "As of December 31, 2020 Net Carrying Value"],
+        "rows": [{"label": "Total intangible assets", "values": ["$5,604", "$4,159", "$1,445"],
+                  "numbers": [5604.0, 4159.0, 1445.0]}]}
+    src = [TableSource(1, intangibles)]
+    for said, want in (("What was the value of intangible assets, net, as of December 31, 2020?", 1445.0),
+                       ("What were net intangible assets at the end of 2020?", 1445.0),
+                       ("What were gross intangible assets at December 31, 2020?", 5604.0),
+                       ("What were intangible assets at December 31, 2020?", 5604.0)):  # none said: the first
+        assert [c.value for c in resolve(said, src).cells] == [want], said
+
+
 def test_a_free_worded_measure_resolves_to_the_label_naming_most_of_it() -> None:
     # the question's words hold all of "Revenues", "Deferred revenue" and "Deferred revenue, non-current"
     sheet = {

@@ -20,7 +20,7 @@ from engine.ask.formulas import Lookup, Term, is_outflow
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import statement_of, stems
 from engine.numbers import Quantity, same_number, show
-from engine.periods import Asked, Calendar, Period, column_period, matches, what_it_is
+from engine.periods import PERIOD_WORDS, Asked, Calendar, Period, column_period, matches, what_it_is
 from engine.types import Evidence, Region
 from engine.vocabulary import label_score
 
@@ -446,6 +446,16 @@ def _cell(source: TableSource, label: str, values: Sequence[Any], i: int, number
                 row_fit=row_fit, period_fit=period_fit, part=part)
 
 
+def _heading_named(column: str, words: frozenset[str]) -> int:
+    """How many words of a column heading, besides its period's, the question says: of one period's columns
+    ("Gross Carrying Amount", "Accumulated Amortization", "Net Carrying Value"), "intangible assets, net" asks the
+    net one."""
+    return len({w for w in re.findall(r"[a-z]+", column.lower()) if w not in PERIOD_WORDS and w not in _PLAIN} & words)
+
+
+_PLAIN = frozenset({"as", "of", "at", "the", "and", "in", "for", "to", "on", "a"})
+
+
 def unmarked(label: str) -> str:
     """A row label without its footnote mark ("Pharmaceutical(3)" -> "Pharmaceutical")."""
     return _MARK.sub("", label)
@@ -575,7 +585,8 @@ def resolve(
             if not scored:
                 continue
             c, f = max(scored, key=lambda cf: (round(cf[0].row_fit, 2), round(cf[1], 2), cf[0].marker not in part,
-                                               -order.get(cf[0].marker, 99)))
+                                               -order.get(cf[0].marker, 99),
+                                               _heading_named(cf[0].column, question.words)))
             c.period_fit = f
             chosen.append(c)
     res.cells = chosen[:max_cells]
