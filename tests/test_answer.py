@@ -414,6 +414,22 @@ def test_an_item_named_with_a_qualifier_that_makes_it_another_is_not_asked() -> 
     assert sorted(asked("What were revenue and net income in 2021?")) == ["net income", "revenue"]
 
 
+def test_every_period_shown_states_the_row_in_each_of_its_periods() -> None:
+    income = {"title": "Consolidated Statements of Income", "units": "in millions",
+              "columns": ["Year Ended December 31 2023", "Year Ended December 31 2022", "Year Ended December 31 2021"],
+              "rows": [{"label": "Total sales", "values": ["39,290", "36,602", "35,667"],
+                        "numbers": [39290.0, 36602.0, 35667.0]},
+                       {"label": "Net income", "values": ["2,051", "1,863", "1,712"],
+                        "numbers": [2051.0, 1863.0, 1712.0]}]}
+    src = [TableSource(1, income)]
+    for said in ("What are the revenues of the company for every period shown?",
+                 "What were total revenues in each year presented?",
+                 "Give every revenue figure shown with its unit and period."):
+        assert [c.value for c in resolve(said, src).cells] == [39290.0, 36602.0, 35667.0], said
+    assert [c.value for c in resolve("What were total revenues?", src).cells] == [39290.0]  # one: the newest
+    assert [c.value for c in resolve("What were total revenues in 2022?", src).cells] == [36602.0]
+
+
 def test_of_one_periods_columns_the_one_whose_heading_the_question_says() -> None:
     intangibles = {"title": "Intangible assets", "units": "in millions", "columns": [
         "As of December 31, 2020 Gross Carrying Amount", "As of December 31, 2020 Accumulated Amortization",

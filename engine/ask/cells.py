@@ -446,6 +446,21 @@ def _cell(source: TableSource, label: str, values: Sequence[Any], i: int, number
                 row_fit=row_fit, period_fit=period_fit, part=part)
 
 
+def _every_period(best: Cell, cells: Sequence[Cell]) -> list[Cell]:
+    """The best row's cell in each of its table's columns that names a period, once per period ("revenues for every
+    period shown": 2023, 2022 and 2021 of the income statement), in the table's order."""
+    row = [c for c in cells if c.marker == best.marker and c.row == best.row and c.period is not None]
+    seen: set[tuple[object, ...]] = set()
+    out: list[Cell] = []
+    for c in row:
+        p = c.period
+        key = (p.end, p.year, p.months, p.instant, p.fiscal_year, p.quarter) if p is not None else ()
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out or [best]
+
+
 def _heading_named(column: str, words: frozenset[str]) -> int:
     """How many words of a column heading, besides its period's, the question says: of one period's columns
     ("Gross Carrying Amount", "Accumulated Amortization", "Net Carrying Value"), "intangible assets, net" asks the
@@ -571,14 +586,15 @@ def resolve(
         if not mine:
             continue
         for want in _wants(asked, question.every_quarter):
-            if want.fiscal_year is None and want.instant is None and want.months is None and want.end is None:
+            if want.fiscal_year is None and want.instant is None and want.end is None and (
+                    want.months is None or question.every_period):
                 # no period asked: the first column of each row, the best row first
                 firsts: dict[tuple[int, str], Cell] = {}
                 for c in mine:
                     firsts.setdefault((c.marker, c.row), c)
                 pool = list(firsts.values())
                 best = max(pool, key=lambda c: (round(c.row_fit, 2), c.marker not in part, -order.get(c.marker, 99)))
-                chosen.append(best)
+                chosen += _every_period(best, mine) if question.every_period else [best]
                 continue
             scored = [(c, matches(want, c.period, calendar) if c.period else 0.0) for c in mine]
             scored = [(c, f) for c, f in scored if f > 0]

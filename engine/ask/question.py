@@ -190,6 +190,9 @@ _TOLERANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent(?:age)? points?|pp\b)",
 _AVERAGE_WORDS = re.compile(r"\baverage|\bdefined\b|\bmean\b", re.I)
 _QUARTERS = re.compile(r"\bq[1-4]\b|\bquarter", re.I)
 _EVERY_QUARTER = re.compile(r"same (?:quarter|period)|prior[- ]year quarter", re.I)
+_EVERY_PERIOD = re.compile(r"\b(?:every|each|all(?:\s+the)?)\s+(?:[a-z-]+\s+){0,2}?"
+                           r"(?:periods?|years?|figures?|amounts?)\s+"
+                           r"(?:shown|presented|reported|disclosed|stated|included)\b", re.I)
 _PROPER = re.compile(r"(?<=[a-z,;:]\s)(?:[A-Z][\w&'’.-]*)(?:\s+[A-Z][\w&'’.-]*)*")
 """Capitalised words inside a sentence: names (the company's, a person's), which a row label of the filing may
 repeat ("Best Buy" in a store-count table) without being the line item asked."""
@@ -402,6 +405,9 @@ class Question:
     """It names a day (not only a month)."""
     every_quarter: bool = False
     """It names a quarter for each year it names ("Q2 2023 vs Q2 2022", "the same quarter")."""
+    every_period: bool = False
+    """It asks for the measure in every period the filing shows ("for every period shown", "for each year
+    presented"), not one."""
     quoted: tuple[tuple[str, bool], ...] = ()
     """What it quotes from the document it means: (phrase, is a long figure)."""
     possessives: tuple[str, ...] = ()
@@ -1121,6 +1127,7 @@ def _one(text: str) -> Question:
         forward=bool(_FORWARD.search(text)),
         full_date=names_day(text),
         every_quarter=len(_QUARTERS.findall(text)) >= 2 or bool(_EVERY_QUARTER.search(text)),
+        every_period=bool(_EVERY_PERIOD.search(text)),
         quoted=tuple([(m.group(1).strip(), False) for m in _QUOTED.finditer(text) if m.group(1).strip()]
                      + [(m.group(0), True) for m in _LONG_FIGURE.finditer(text)]),
         possessives=_possessives(text),
