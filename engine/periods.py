@@ -465,10 +465,10 @@ def column_period(header: str, context: str = "") -> Period | None:
     elif years_named:
         year = years_named.pop()
     quarter = p.quarter
-    year_of_quarter = quarter is not None and end is not None and bool(_YEAR_ENDED.search(text[: p.dates[0].start]))
-    if year_of_quarter and end is not None:
+    year_of_quarter = False
+    if quarter is not None and end is not None and _YEAR_ENDED.search(text[: p.dates[0].start]):
         # "Year Ended December 31, 2017 ... Third Quarter": the date ends the year the quarter is of, not the quarter
-        fiscal_year, end = end.year, None
+        fiscal_year, end, year_of_quarter = end.year, None, True
     if fiscal_year is None and (quarter is not None or p.half) and year is not None and end is None:
         fiscal_year = year  # "Q4 2022", "H1 2023": quarters and halves are counted in fiscal years
     if fiscal_year is not None and year is None and end is None and p.fiscal_years and p.quarter is not None:

@@ -19,6 +19,7 @@ from typing import Any
 from engine.ask.formulas import Lookup, Term, is_outflow
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import statement_of, stems
+from engine.library.lexical import STOPWORDS
 from engine.numbers import Quantity, same_number, show
 from engine.periods import PERIOD_WORDS, Asked, Calendar, Period, column_period, matches, what_it_is
 from engine.types import Evidence, Region
@@ -454,7 +455,8 @@ def _every_period(best: Cell, cells: Sequence[Cell]) -> list[Cell]:
     out: list[Cell] = []
     for c in row:
         p = c.period
-        key = (p.end, p.year, p.months, p.instant, p.fiscal_year, p.quarter) if p is not None else ()
+        assert p is not None
+        key = (p.end, p.year, p.months, p.instant, p.fiscal_year, p.quarter)  # a column's own label aside
         if key not in seen:
             seen.add(key)
             out.append(c)
@@ -465,10 +467,8 @@ def _heading_named(column: str, words: frozenset[str]) -> int:
     """How many words of a column heading, besides its period's, the question says: of one period's columns
     ("Gross Carrying Amount", "Accumulated Amortization", "Net Carrying Value"), "intangible assets, net" asks the
     net one."""
-    return len({w for w in re.findall(r"[a-z]+", column.lower()) if w not in PERIOD_WORDS and w not in _PLAIN} & words)
-
-
-_PLAIN = frozenset({"as", "of", "at", "the", "and", "in", "for", "to", "on", "a"})
+    return len({w for w in re.findall(r"[a-z]+", column.lower()) if w not in PERIOD_WORDS and w not in STOPWORDS}
+               & words)
 
 
 def unmarked(label: str) -> str:

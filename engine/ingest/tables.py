@@ -247,20 +247,11 @@ def _items(words: list[Word]) -> list[Item]:
             it.kind == "num"
             and k > 0
             and _FOOTNOTE.match(it.text)
-            and glued[k - 1].kind == "text"
+            and (glued[k - 1].kind == "text" or (glued[k - 1].kind == "num" and is_year(glued[k - 1].text)))
             and it.x0 - glued[k - 1].x1 < 4
         ):
-            it.kind, it.number = "text", None
-        elif (
-            it.kind == "num"
-            and k > 0
-            and _FOOTNOTE.match(it.text)
-            and glued[k - 1].kind == "num"
-            and is_year(glued[k - 1].text)
-            and it.x0 - glued[k - 1].x1 < 4
-        ):
-            # a footnote mark set on a period heading ("2019   2018 (1)"): the heading's, not a value of -1, so the
-            # line stays the table's headings
+            # a footnote mark set on a label word ("Revenue (1)") or on a period heading ("2019   2018 (1)"): the
+            # label's or the heading's, not a value of -1
             it.kind, it.number = "text", None
         elif (
             it.kind == "num"
