@@ -917,6 +917,49 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
     assert said.startswith("Consumer Health: the largest drop"), said
 
 
+def test_a_breakdown_ranked_by_change_uses_the_change_the_table_states() -> None:
+    # a table of each category's share and its comparable sales change (no amounts of the year before): how a
+    # category "performed" is the change the filer states for the period asked, not its share of revenue
+    from engine.ask.verdicts import BreakdownRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(1, 31)
+    mix = {"title": "Domestic segment revenue mix percentages and comparable sales percentage changes by revenue "
+                    "category were as follows:", "units": "", "scale": 1.0,
+           "columns": ["Revenue Mix Three Months Ended", "July 30, 2022",
+                       "Comparable Sales Three Months Ended July 29, 2023", "July 30, 2022"],
+           "rows": [{"label": "Computing and Mobile Phones", "values": ["41%", "42%", "(6.4)%", "(16.6)%"],
+                     "numbers": [41.0, 42.0, -6.4, -16.6]},
+                    {"label": "Appliances", "values": ["16%", "17%", "(16.1)%", "(1.2)%"],
+                     "numbers": [16.0, 17.0, -16.1, -1.2]},
+                    {"label": "Entertainment", "values": ["6%", "5%", "9.0%", "(9.2)%"],
+                     "numbers": [6.0, 5.0, 9.0, -9.2]},
+                    {"label": "Services", "values": ["6%", "5%", "7.6%", "(8.5)%"], "numbers": [6.0, 5.0, 7.6, -8.5]},
+                    {"label": "Total", "values": ["100%", "100%", "(6.3)%", "(12.7)%"],
+                     "numbers": [100.0, 100.0, -6.3, -12.7]}]}
+    tables = [TableSource(4, mix)]
+    for asked in ("Which product category performed the best (by top line) in the domestic market during Q2 of "
+                  "FY2024?", "Which revenue category grew the most in the quarter ended July 29, 2023?"):
+        said = decided(BreakdownRankingVerdict(), asked, tables, cal)
+        assert said.startswith("Entertainment: the largest rise of the 4 categories in the table [4]"), said
+        assert "comparable sales as the table states it" in said and "Services +7.6%" in said and "Total" not in said
+    said = decided(BreakdownRankingVerdict(), "Which category's sales declined the most in Q2 FY2024?", tables, cal)
+    assert said.startswith("Appliances: the largest drop"), said
+    # a period the change columns do not state, and a ranking by amount (a share is no amount): no verdict
+    assert decided(BreakdownRankingVerdict(), "Which category grew the most in Q2 FY2022?", tables, cal) == ""
+    assert decided(BreakdownRankingVerdict(), "Which category had the highest revenue in Q2 FY2024?", tables, cal) == ""
+    # another filer's layout: amounts of one year and a stated "% Change" column naming its years
+    seg = {"title": "Net sales by product category", "units": "(in millions)", "scale": 1e6,
+           "columns": ["2023", "% Change 2023 vs. 2022"],
+           "rows": [{"label": "Footwear", "values": ["33,135", "18%"], "numbers": [33135.0, 18.0]},
+                    {"label": "Apparel", "values": ["13,843", "(1)%"], "numbers": [13843.0, -1.0]},
+                    {"label": "Equipment", "values": ["1,727", "8%"], "numbers": [1727.0, 8.0]},
+                    {"label": "Total net sales", "values": ["48,705", "10%"], "numbers": [48705.0, 10.0]}]}
+    said = decided(BreakdownRankingVerdict(), "Which product category grew sales the most in 2023?",
+                   [TableSource(5, seg)], Calendar(12, 31))
+    assert said.startswith("Footwear: the largest rise of the 3 categories in the table [5]"), said
+
+
 def test_an_answer_refuses_only_when_its_first_sentence_does() -> None:
     from engine.ask.checks import refuses
 

@@ -498,6 +498,31 @@ def column_of(source: TableSource, asked: Asked, calendar: Calendar | None, flow
     return pool[0] if near is None else min(pool, key=lambda i: (abs(i - near), i < near))
 
 
+STATED_CHANGE = re.compile(r"%\s*change|percent(?:age)?\s+change|\bgrowth\b|\bincrease\s*\(decrease\)|"
+                           r"\bcomparable(?:\s+store)?\s+sales\b|\bsame[- ]store\s+sales\b|\borganic\b", re.I)
+"""A column heading whose figures are each row's change over a period, in percent, as the filer states it ("%
+Change", "Comparable Sales Three Months Ended July 29, 2023", "Organic growth"): same-store and comparable sales
+are changes by definition."""
+
+
+def change_columns(source: TableSource, asked: Asked, calendar: Calendar | None) -> list[int]:
+    """The columns of a table that state a change (``STATED_CHANGE``) for the period asked, named in their heading
+    (best fitting first); a change column with no period of its own is read for none."""
+    calendar = source.calendar or calendar
+    fits = [(matches(asked, p, calendar), i) for i, col in enumerate(source.table.get("columns", []))
+            if STATED_CHANGE.search(str(col)) and (p := _change_period(str(col), source.context)) is not None]
+    return [i for fit, i in sorted(fits, key=lambda t: (-t[0], t[1])) if fit > 0.5]
+
+
+_AGAINST = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over|from)\b.*", re.I | re.S)
+
+
+def _change_period(heading: str, context: str) -> Period | None:
+    """The period a change column states its change for: its heading's period, or the period before "vs." ("% Change
+    2023 vs. 2022" is 2023's change)."""
+    return column_period(heading, context) or column_period(_AGAINST.sub("", STATED_CHANGE.sub(" ", heading)), context)
+
+
 def header_names(header: str, names: Sequence[str]) -> bool:
     """Whether a column header or title holds one of ``names`` as words ("Segment Sales 2022" holds "sales")."""
     return any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", header, re.I) for n in names)

@@ -574,7 +574,7 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
     "which" that the vocabulary's ``[breakdowns]`` knows; "the biggest drop" ranks by change, lowest first."""
     for m in _WHICH.finditer(plain):
         words = m.group(1).split()
-        kinds = [(k, breakdown_named(w.strip("'’"))) for k, w in enumerate(words)]
+        kinds = [(k, breakdown_named(re.sub(r"['’]s?$", "", w))) for k, w in enumerate(words)]  # "category's sales"
         named = [(k, b) for k, b in kinds if b]
         if not named:
             continue

@@ -12,8 +12,11 @@ from datetime import date
 
 from engine.ask.cells import (
     CONFIDENT_ROW,
+    STATED_CHANGE,
     Cell,
+    TableSource,
     best_cell,
+    change_columns,
     column_cells,
     column_of,
     header_names,
@@ -245,8 +248,8 @@ class BreakdownRankingVerdict:
         q, asked = work.question, work.resolution.asked
         ranking = q.ranking
         assert ranking is not None
-        if asked.fiscal_year is None:
-            return None
+        if asked.fiscal_year is None and asked.end is None:
+            return None  # no period asked: a breakdown ranks one period's parts
         before = q.shifted(-1).asked  # the same period a year before
         kind = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (ranking.breakdown, *breakdowns()[
             ranking.breakdown])) + r")", re.I)
@@ -256,22 +259,57 @@ class BreakdownRankingVerdict:
             title = str(s.table.get("title", ""))
             if not kind.search(title):
                 continue  # the title says what the rows are: "Geographic Information", "Net sales by segment"
-            now = column_of(s, asked, work.calendar, flow, measure.names)
-            then = column_of(s, before, work.calendar, flow, measure.names, now) if ranking.by_change else None
-            if now is None or (ranking.by_change and then is None):
-                continue
-            cells = column_cells(s, now, measure.name)
-            totals = [c for c in cells if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW]
-            if not totals and not header_names(title + " " + cells[0].column if cells else title, measure.names):
-                continue  # a breakdown of another measure (segment earnings, not sales)
-            old = {c.row: c for c in column_cells(s, then, measure.name)} if then is not None else {}
-            parts = [c for c in cells if c not in totals and not c.percent and not _NOT_A_PART.match(c.row)
-                     and vocabulary_item(c.row) is None and (then is None or c.row in old)]
-            # a subtotal of the others ("Segment earnings before tax") is not a part
-            parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]
-            if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
-                continue  # a label twice: blocks of several breakdowns ("U.S.", "International" under each product)
-            return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work)
+            found = self._by_amounts(s, work, asked, before, flow)
+            if found is None and ranking.by_change:
+                found = self._by_stated_change(s, work, asked)
+            if found is not None:
+                return found
+        return None
+
+    def _parts(self, s: TableSource, work: Work, i: int) -> list[Cell] | None:
+        """The parts of column ``i`` of a breakdown of the question's measure (its total row, or the title or the
+        column heading, names it); None when the table breaks down another measure."""
+        q = work.question
+        measure = q.measures[0]
+        cells = column_cells(s, i, measure.name)
+        totals = [c for c in cells if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW]
+        title = str(s.table.get("title", ""))
+        if not totals and not header_names(title + " " + cells[0].column if cells else title, measure.names):
+            return None  # a breakdown of another measure (segment earnings, not sales)
+        return [c for c in cells if c not in totals and not _NOT_A_PART.match(c.row) and vocabulary_item(c.row) is None]
+
+    def _by_amounts(self, s: TableSource, work: Work, asked: Asked, before: Asked, flow: bool) -> Decision | None:
+        """The parts ranked by their amounts in the period asked, or by their change from the year before."""
+        ranking, measure = work.question.ranking, work.question.measures[0]
+        assert ranking is not None
+        now = column_of(s, asked, work.calendar, flow, measure.names)
+        then = column_of(s, before, work.calendar, flow, measure.names, now) if ranking.by_change else None
+        if now is None or (ranking.by_change and then is None):
+            return None
+        found = self._parts(s, work, now)
+        if found is None:
+            return None
+        old = {c.row: c for c in column_cells(s, then, measure.name)} if then is not None else {}
+        parts = [c for c in found if not c.percent and (then is None or c.row in old)]
+        # a subtotal of the others ("Segment earnings before tax") is not a part
+        parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]
+        if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
+            return None  # a label twice: blocks of several breakdowns ("U.S.", "International" under each product)
+        return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work)
+
+    def _by_stated_change(self, s: TableSource, work: Work, asked: Asked) -> Decision | None:
+        """The parts ranked by the change the table itself states for the period asked, in percent: a column
+        whose heading says it is a change and names the period ("Comparable Sales Three Months Ended July 29,
+        2023" beside the revenue mix; "% Change 2023"), where the table gives no amounts of the year before."""
+        ranking = work.question.ranking
+        assert ranking is not None
+        for i in change_columns(s, asked, work.calendar):
+            found = self._parts(s, work, i)
+            parts = [c for c in found or [] if c.percent]
+            if len(parts) >= 2 and len({c.row for c in parts}) == len(parts):
+                heading = str(s.table["columns"][i])
+                return _ranked(self.name, ranking.highest, parts, {}, ranking.breakdown, work,
+                               stated=STATED_CHANGE.search(heading).group(0).lower())  # type: ignore[union-attr]
         return None
 
 
@@ -292,29 +330,36 @@ def _sums(c: Cell, others: Sequence[Cell]) -> bool:
 
 
 def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell], kind: str,
-            work: Work) -> Decision:
+            work: Work, stated: str = "") -> Decision:
     """The decision of a breakdown ranking: the parts by amount, or (``old``: the same period a year before) by
-    their change in percent, the pick first."""
+    their change in percent, or (``stated``: the change column's heading word) by the change the table states,
+    the pick first."""
     def change(c: Cell) -> float:
+        if stated:
+            return c.value
         o = old[c.row].value
         return (c.value - o) / abs(o) * 100 if o else float("inf") * (1 if c.value > o else -1)
 
-    key = change if old else (lambda c: c.value)
+    moves = bool(old) or bool(stated)
+    key = change if moves else (lambda c: c.value)
     ranked = sorted(parts, key=key, reverse=highest)
     top = ranked[0]
 
     def said(c: Cell) -> str:
         row = unmarked(c.row)
+        if stated:
+            return f"{row} {change(c):+.1f}%"
         if not old:
             return f"{row} {c.shown}"
         return f"{row} {change(c):+.1f}% ({old[c.row].shown} to {c.shown})"
 
-    what = ("largest rise" if highest else "largest drop") if old else ("highest" if highest else "lowest")
-    if old and highest and change(top) < 0:
+    what = ("largest rise" if highest else "largest drop") if moves else ("highest" if highest else "lowest")
+    if moves and highest and change(top) < 0:
         what = "smallest drop"
-    elif old and not highest and change(top) > 0:
+    elif moves and not highest and change(top) > 0:
         what = "smallest rise"
     when = top.period_name(work.calendar) + (f", against {old[top.row].period_name(work.calendar)}" if old else "")
+    when += f", {stated} as the table states it" if stated else ""
     text = (f"{unmarked(top.row)}: the {what} of the {len(parts)} {_plural(kind)} in the table [{top.marker}] "
             f"({when}): " + "; ".join(said(c) for c in ranked) + ".")
     return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row),
