@@ -383,6 +383,21 @@ def test_invented_drivers_and_numbers_are_flagged() -> None:
     assert "Gross" not in flags and "margin" not in flags
 
 
+def test_a_yes_that_repeats_the_question_needs_the_quotes_behind_it() -> None:
+    # the question's words support a summary's other sentences, not the Yes that repeats them: nothing quoted says
+    # card members were retained
+    quotes = [Quote("Card Member loans as of December 31, 2022 and 2021 consisted of gross Card Member loans of "
+                    "$28.5 billion and $26.6 billion.", "AXP_2022_10K", "axp", 107, 1, 1)]
+    q = parse("Was Acme able to retain card members during 2022?")
+    assert unsupported("Yes, Acme was able to retain card members during 2022 [1].", quotes, q, ["Acme"]) == ["retain"]
+    # outside the Yes the question's words count as before
+    assert unsupported("Acme's card member loans rose to $28.5 billion [1]. It was able to retain card members.",
+                       quotes, q, ["Acme"]) == []
+    # a Yes the quotes hold is not flagged
+    held = [Quote("Acme retained 98% of its card members in 2022.", "AXP_2022_10K", "axp", 7, 1, 1)]
+    assert unsupported("Yes, Acme retained 98% of its card members in 2022 [1].", held, q) == []
+
+
 def test_company_names_and_stated_figures_are_supported() -> None:
     q = parse("What drove the gross margin change in 2023 for Acme?")
     flags = unsupported("Acme Widgets' gross margin went from 40.0% to 38.3%, due to raw material costs [2].", QUOTES,

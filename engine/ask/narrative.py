@@ -487,11 +487,19 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             if fiscal and y not in years and not _NEGATION.search(sentence):
                 out.append(written)
     known = _said(texts)
+    quoted = _said(t for t in texts if t != q.text)
     generic = narrative().generic
-    for w in _CONTENT.findall(body):
-        low = w.lower().strip("'’-")
-        if low in STOPWORDS or low in generic or _stem(w) in known:
-            continue
-        if w not in out:
-            out.append(w)
+    for sentence in split_sentences(body):
+        # a yes/no question's words do not support the Yes that repeats them ("Yes, it was able to retain card
+        # members" where no quote says anything was retained): in that sentence only the quotes count
+        own = quoted if q.yes_no and _YES.match(sentence) else known
+        for w in _CONTENT.findall(sentence):
+            low = w.lower().strip("'’-")
+            if low in STOPWORDS or low in generic or _stem(w) in own:
+                continue
+            if w not in out:
+                out.append(w)
     return out
+
+
+_YES = re.compile(r"\W*yes\b", re.I)
