@@ -429,6 +429,7 @@ def _said(texts: Iterable[str]) -> set[str]:
 
 
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
+_YES = re.compile(r"\W*yes\b", re.I)
 
 
 def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
@@ -486,8 +487,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         for y, fiscal, written in years_named(sentence):
             if fiscal and y not in years and not _NEGATION.search(sentence):
                 out.append(written)
-    known = _said(texts)
     quoted = _said(t for t in texts if t != q.text)
+    known = quoted | _said([q.text])
     generic = narrative().generic
     for sentence in split_sentences(body):
         # a yes/no question's words do not support the Yes that repeats them ("Yes, it was able to retain card
@@ -500,6 +501,3 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             if w not in out:
                 out.append(w)
     return out
-
-
-_YES = re.compile(r"\W*yes\b", re.I)

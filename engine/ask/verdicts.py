@@ -306,10 +306,10 @@ class BreakdownRankingVerdict:
         for i in change_columns(s, asked, work.calendar):
             found = self._parts(s, work, i)
             parts = [c for c in found or [] if c.percent]
-            if len(parts) >= 2 and len({c.row for c in parts}) == len(parts):
-                heading = str(s.table["columns"][i])
+            stated = STATED_CHANGE.search(str(s.table["columns"][i]))  # what ``change_columns`` found it by
+            if stated and len(parts) >= 2 and len({c.row for c in parts}) == len(parts):
                 return _ranked(self.name, ranking.highest, parts, {}, ranking.breakdown, work,
-                               stated=STATED_CHANGE.search(heading).group(0).lower())  # type: ignore[union-attr]
+                               stated=stated.group(0).lower())
         return None
 
 
