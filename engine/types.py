@@ -253,7 +253,8 @@ class Answer:
     """For a narrative question: the filing's sentences that answer it, shown before ``text`` (which is then the
     model's summary of them)."""
     unsupported: list[str] = field(default_factory=list)
-    """Words and numbers of the model's summary that the quotes (and the question) do not contain: flagged."""
+    """Words and numbers of the model's text beside ``quotes`` (its summary of them, or its answer from the whole
+    evidence where it found none in them) that the quotes and the question do not contain: flagged."""
     summarised: bool = False
     """The model's text is its summary of ``quotes`` alone (else it wrote from the whole evidence)."""
     reading: str = ""
@@ -263,6 +264,15 @@ class Answer:
     series: list[dict[str, Any]] = field(default_factory=list)
     """For an answer across filings: one entry per company, measure and period (filing, period, value in the
     answer's scale, page, region): the compare view's cells."""
+
+    @property
+    def unsupported_note(self) -> str:
+        """What a reader should make of ``unsupported``: the summary may add what the filing does not say, or the
+        model answered from the whole evidence, not the quotes, and each word flagged is to be checked on the
+        pages."""
+        if self.summarised:
+            return "the model's summary may add what the filing does not say"
+        return "the model answered from the whole evidence, not from these sentences: check these on the pages"
 
     def withheld(self) -> list[tuple[str, int, str]]:
         """(document, page, sentence) of each sentence of the evidence withheld from the model as addressed to it."""

@@ -220,7 +220,7 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(quoted(answer.quotes) + answer.text + "\n")
     if answer.unsupported:
-        sys.stdout.write("Not in the quoted sentences (the summary may add what the filing does not say): "
+        sys.stdout.write(f"Not in the quoted sentences ({answer.unsupported_note}): "
                          + ", ".join(visible_text(w) for w in answer.unsupported) + "\n")
     for doc, page, sentence in answer.withheld():
         sys.stdout.write(f"Withheld from the model (addressed to an AI model, not filing content), {visible_text(doc)} "

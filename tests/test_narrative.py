@@ -460,7 +460,20 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
                                                         lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(llm.prompts) == 2 and "<source>" in llm.prompts[1][-1].content
     assert not a.refused and a.quotes and a.text.startswith("Raw material costs rose")
-    assert a.unsupported == [] and not a.summarised  # the passages' answer is checked as any answer is
+    # shown beside the quotes, the passages' answer is checked against them as a summary is ("costs" quoted is
+    # "cost"), and the flag says the model wrote from the whole evidence
+    assert a.unsupported == ["money"] and not a.summarised
+    assert a.unsupported_note.startswith("the model answered from the whole evidence")
+
+
+def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:
+    from engine.ask.narrative import check_summary
+
+    q = parse("What drove the gross margin change in 2023 for Acme?")
+    quotes = find_quotes(q, _evidence(MDA), {}, FakeEmbedder())
+    said = "Insufficient information: none of the sources answers the question. Searched: tier text+tables."
+    assert quotes and check_summary(said, "", quotes, q, _evidence(MDA)) == []
+    assert check_summary("Tariffs on steel drove it [1].", "", quotes, q, _evidence(MDA)) == ["Tariffs", "steel"]
 
 
 # --- judgements decided by standard ratios -------------------------------------------------------------------

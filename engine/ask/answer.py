@@ -240,7 +240,7 @@ class Answerer:
             yield TokenStreamed(note)
             text += note
         text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
-        flags = check_summary(voiced.text, extractive, quoted if summarised else [], q, used)  # the model's words
+        flags = check_summary(voiced.text, extractive, quoted, q, used)  # the model's words beside the quotes
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
                                          folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))

@@ -394,8 +394,12 @@ def quotes_text(quotes: Sequence[Quote], labels: Mapping[str, str]) -> str:
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
     """``unsupported`` of an answer's text less what the code ``stated`` before it, the documents' names, the
-    company's aliases and the code's statement counting as supported ([] without quotes)."""
-    if not quotes:
+    company's aliases and the code's statement counting as supported ([] without quotes, and for a reply that
+    declines). The text is the quotes' summary, or, where the model found no answer in the quotes alone, its answer
+    from the whole evidence: shown beside the quotes, it is checked against them all the same (Pfizer's "three
+    main companies acquired" named GlaxoSmithKline from the exhibit list beside a quote of Therachon's acquisition,
+    unflagged)."""
+    if not quotes or refuses(text):
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases), stated]
     return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names)
@@ -419,8 +423,11 @@ def _said_by_any() -> frozenset[str]:
 
 
 def _stem(word: str) -> str:
+    """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
+    "cost"; "loss", "status" and "basis" keep theirs), cut to ``_PREFIX`` letters."""
     w = word.lower().strip("'’-")
     w = w[:-2] if w.endswith(("'s", "’s")) else w
+    w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
     return w[:_PREFIX]
 
 

@@ -87,12 +87,12 @@ def checks_text(answer: Answer) -> Text:
 
 
 def unsupported_text(answer: Answer) -> Text:
-    """The summary's words and numbers that the quotes do not contain, flagged ('' when none)."""
+    """The model's words and numbers beside the quotes that the quotes do not contain, flagged ('' when none)."""
     if not answer.unsupported or not answer.quotes:
         return Text()
     out = Text("⚠ Not in the quoted sentences: ", style="bold black on yellow")
     out.append(plain(", ".join(answer.unsupported)))
-    out.append(" (the model's summary may add what the filing does not say)", style="yellow")
+    out.append(f" ({answer.unsupported_note})", style="yellow")
     return out
 
 
