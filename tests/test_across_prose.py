@@ -68,7 +68,7 @@ def test_no_summary_but_an_answer_from_the_passages_keeps_the_quotes(tmp_path: P
     def reply(msgs):  # type: ignore[no-untyped-def]
         if "at most two sentences" in msgs[-1].content:
             return "No."
-        return "Epsilon Labs settled its patent suit with Zeta [1]."
+        return "Epsilon Labs settled its patent suit with Zeta [1]; Omicron sued over batteries."
 
     lib = library(tmp_path, legal_docs())
     lib.llm.reply = reply
@@ -76,6 +76,9 @@ def test_no_summary_but_an_answer_from_the_passages_keeps_the_quotes(tmp_path: P
     assert not a.refused and a.quotes and not a.summarised
     assert a.text.startswith("4 filings:") and "Epsilon Labs settled its patent suit" in a.text
     assert "The model gave no summary" not in a.text
+    # shown beside the quotes, the passages' answer is checked against them: what no quote says is flagged
+    assert "Omicron" in a.unsupported and "batteries" in a.unsupported and "Epsilon" not in a.unsupported
+    assert a.unsupported_note.startswith("the model answered from the whole evidence")
 
 
 def test_a_summary_of_the_quotes_names_its_filings_and_is_checked(tmp_path: Path) -> None:

@@ -536,7 +536,8 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         text = f"{stated}\n\n{text}"
     answer = answerer.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens, parts=asked,
                              resolution=res if series else None, calendar=calendar,
-                             extractive=stated if series else "", folded=voiced.folded, quotes=quotes)
+                             extractive=stated if series else "", folded=voiced.folded, quotes=quotes,
+                             unsupported=check_summary(voiced.text, stated, quotes, q, used))  # beside the quotes
     answer.filings = [f.label for f in scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
     if refused and quotes and answer.refused:  # a quoted sentence may read like a refusal ("does not include")
