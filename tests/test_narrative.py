@@ -115,6 +115,23 @@ MDA = [
 ]
 
 
+def test_a_risk_list_and_the_certification_are_quoted_after_the_acquisition_itself() -> None:
+    # a risk factor's list of what acquisitions may bring, item by item, and the officers' certification name the
+    # company and acquisitions as often as the sentence reporting one; they rank below it
+    q = parse("Does Acme report any significant new business acquisitions in its 10-Q?")
+    texts = ["These transactions involve risks such as: \u2022 disruption of our ongoing business after we acquire "
+             "a company; \u2022 the difficulty of incorporating acquired operations and technology into our offerings; "
+             "\u2022 unknown liabilities of a company we acquired.",
+             "I have reviewed this Quarterly Report on Form 10-Q of Acme Widgets Corporation.",
+             "On February 22, 2023, we acquired Beta Health Inc. for cash consideration of approximately $3.5 billion."]
+    quotes = find_quotes(q, _evidence(texts), {}, FakeEmbedder())
+    assert quotes[0].text.startswith("On February 22, 2023, we acquired Beta Health")
+    # the list's items inherit its lead-in's standing: alone, an item ranks as low as the list
+    alone = find_quotes(q, _evidence([texts[0], texts[2]]), {}, FakeEmbedder())
+    assert alone[0].text.startswith("On February 22, 2023")
+    assert [x.text[:6] for x in alone] == ["On Feb"]  # the items, a shade below it unruled, are not quoted
+
+
 def test_quotes_rank_the_driver_sentence_first_with_doc_and_page() -> None:
     q = parse("What drove the gross margin change in 2023 for Acme?")
     quotes = find_quotes(q, _evidence(MDA), {}, FakeEmbedder())

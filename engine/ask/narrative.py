@@ -178,13 +178,17 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     costs = _costs(q)
+    # a list's items are what its lead-in says they are: those of a lead-in against the kind ("These transactions
+    # involve risks such as: • ...") are against it too, quoted alone or with it
+    ruled = {item for _, s in found if " • " in s and kind is not None and _against(kind, s.split(" • ")[0].lower())
+             for item in s.split(" • ")[1:]}
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
         head = s.split(" • ")[0].lower()  # a list's lead-in says what the list is about, not its items
         own = stems(s) | next((named for labels, named in costs if any(x in head for x in labels)), frozenset())
         lexical = len(telling & own) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
-        off = AGAINST if kind is not None and _against(kind, s.lower()) else 0.0
+        off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue - off, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
