@@ -265,6 +265,13 @@ class Answer:
     """For an answer across filings: one entry per company, measure and period (filing, period, value in the
     answer's scale, page, region): the compare view's cells."""
 
+    def unsupported_words(self, most: int = 15) -> str:
+        """``unsupported`` as a reader scans it: the first ``most`` words flagged, then how many more (an answer the
+        model wrote from the whole evidence beside poor quotes may have fifty)."""
+        shown = ", ".join(self.unsupported[:most])
+        more = len(self.unsupported) - most
+        return f"{shown} and {more} more" if more > 0 else shown
+
     @property
     def unsupported_note(self) -> str:
         """What a reader should make of ``unsupported``: the summary may add what the filing does not say, or the

@@ -221,7 +221,7 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
         sys.stdout.write(quoted(answer.quotes) + answer.text + "\n")
     if answer.unsupported:
         sys.stdout.write(f"Not in the quoted sentences ({answer.unsupported_note}): "
-                         + ", ".join(visible_text(w) for w in answer.unsupported) + "\n")
+                         + visible_text(answer.unsupported_words()) + "\n")
     for doc, page, sentence in answer.withheld():
         sys.stdout.write(f"Withheld from the model (addressed to an AI model, not filing content), {visible_text(doc)} "
                          f"p.{page}: \"{visible_text(sentence)}\"\n")

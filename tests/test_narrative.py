@@ -572,6 +572,9 @@ def test_quotes_reach_the_tui_as_text_never_markup() -> None:
     flag = unsupported_text(Answer("q", "s", [], "text", quotes=[hostile], unsupported=["[blink]Russia"]))
     assert "[blink]Russia" in flag.plain
     assert unsupported_text(Answer("q", "s", [], "text")).plain == ""
+    # a long list is cut for the reader, saying how many more there are
+    many = Answer("q", "s", [], "text", quotes=[hostile], unsupported=[f"w{i}" for i in range(40)])
+    assert "w14 and 25 more" in unsupported_text(many).plain and "w15" not in unsupported_text(many).plain
 
 
 def test_each_narrative_part_gets_its_quotes() -> None:

@@ -91,7 +91,7 @@ def unsupported_text(answer: Answer) -> Text:
     if not answer.unsupported or not answer.quotes:
         return Text()
     out = Text("⚠ Not in the quoted sentences: ", style="bold black on yellow")
-    out.append(plain(", ".join(answer.unsupported)))
+    out.append(plain(answer.unsupported_words()))
     out.append(f" ({answer.unsupported_note})", style="yellow")
     return out
 
