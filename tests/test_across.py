@@ -183,6 +183,22 @@ def test_a_model_sentence_contradicting_the_series_direction_is_folded(tmp_path:
     assert not a.contradicted and "fell 1.4%" in a.text
 
 
+def test_the_series_change_given_with_ends_it_is_not_the_change_of_is_folded(tmp_path: Path) -> None:
+    # the code's first-to-last percent, pinned to the peak quarter and the last: those ends make another change
+    lib = library(tmp_path, zeta_docs(), reply="Sales are lower. Total net sales fell 1.4% over the four quarters, "
+                  "from 117,154 to 81,797 [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert len(a.contradicted) == 1 and "1.4% is not the change from 117,154 to 81,797 (-30.2%)" in a.contradicted[0]
+    assert "Sales are lower." in a.text and "117,154 to" not in a.text
+    # the same percent with the series' own ends holds
+    lib = library(tmp_path / "kept", zeta_docs(), reply="Total net sales fell 1.4% over the four quarters, from 83,000 "
+                  "to 81,797 [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert not a.contradicted and "from 83,000" in a.text
+
+
 def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:
     lib = library(tmp_path, [*zeta_docs(), *omega_docs()])
     q = "How do Zeta's net sales compare with Omega's in Q1 2023?"

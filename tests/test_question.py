@@ -621,6 +621,18 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
                   "$2.5 billion / $10,000 million = 25%", "Days: 365 / 7.6 = 48 days",
                   "Average = (25,309 + 34,616)/2 = 29,963"):
         assert _arithmetic(holds) == "", holds
+    # a change in percent given with its two ends: the ends decide it, at the precision they are written
+    assert _arithmetic("Revenue increased by 278.7%, from $10,323 million to $14,514 million.").endswith(
+        "278.7% is not the change from $10,323 million to $14,514 million (+40.6%)")
+    assert _arithmetic("Inventories rose from $5.433 billion in June 2022 to $7.482 billion in April 2023, a 35.3% "
+                       "increase.").startswith("35.3% is not")
+    for holds in ("Net sales increased by 12.6%, from 127,101 million to 143,083 million.",
+                  "Revenue grew from $5.4 billion to $7.4 billion, up 37%.",  # 5.45 -> 7.35 is +34.9%: fits
+                  "Gross margin rose from 40.1% to 43.3%, a 3.2% increase.",  # points
+                  "Gross margin rose from 40.1% to 43.3%, while revenue grew 5%.",  # another clause's percent
+                  "Sales went from 100 to 120, up 20% and 15% above plan.",  # two percents: which is which is unsaid
+                  "From 2021 to 2022 revenue grew 7%."):  # years are no ends
+        assert _arithmetic(holds) == "", holds
     income = table("Consolidated Statements of Cash Flows", ["2023"], {"Net sales": [100.0]})
     ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
     pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",

@@ -600,7 +600,7 @@ def _arithmetic(sentence: str) -> str:
                 shown = " ".join(sentence[run[0][1].start:b.end].split())
                 return f"{shown} does not hold ({fmt(total / (b.scale if one_scale else 1))})"
         run = []
-    return _division(sentence)
+    return _division(sentence) or _growth(sentence)
 
 
 def _division(sentence: str) -> str:
@@ -622,6 +622,55 @@ def _division(sentence: str) -> str:
             quotient *= 100
         if abs(quotient - abs(z.value)) > max(0.5 * 10 ** -z.decimals, 0.005 * abs(z.value)):
             return f"{' '.join(m.group(0).split())} does not hold ({fmt(quotient)})"
+    return ""
+
+
+def _spread(q: Quantity) -> tuple[float, float]:
+    """The values a figure may stand for at the precision it is written ("$5.4 billion": 5.35 to 5.45)."""
+    half = 0.5 * 10 ** -q.decimals
+    return abs(q.value) - half, abs(q.value) + half
+
+
+def _growth(sentence: str) -> str:
+    """Why a change in percent the model gives with its two ends does not hold ("increased by 278.7%, from $10,323
+    million to $14,514 million": those ends make +40.6%); '' otherwise. The percent and the "from A to B" must be
+    in one clause, the clause must say a direction, and the percent must be the clause's only one besides the ends.
+    The ends may be rounded as written: only a percent outside every change they can stand for is wrong. Two
+    percents as ends (a margin) take their difference in points too."""
+    said = answer_numbers(sentence)
+    rises, falls = directions()
+    cuts = [0, *(m.end() for m in _CLAUSES.finditer(sentence)), len(sentence) + 1]
+    for m in _FROM_TO.finditer(sentence):
+        ends = [next((q for q in said if m.start(k) <= q.start < m.end(k)), None) for k in ("a", "b")]
+        a, b = ends
+        if a is None or b is None or a.percent != b.percent:
+            continue
+        lo = max(c for c in cuts if c <= m.start())
+        hi = min(c for c in cuts if c > m.start())
+        clause = sentence[lo:hi]
+        if not (rises.search(clause) or falls.search(clause) or re.search(r"\bchang", clause, re.I)):
+            continue
+        pcts = [q for q in said if q.percent and lo <= q.start < hi and q is not a and q is not b]
+        if len(pcts) != 1:
+            continue
+        p = pcts[0]
+        scale_a, scale_b = a.scale, b.scale
+        if 1.0 in {scale_a, scale_b}:  # a scale word written once ("from 3,833 to $14,514 million") is both's
+            scale_a = scale_b = max(scale_a, scale_b)
+        (a0, a1), (b0, b1) = _spread(a), _spread(b)
+        a0, a1, b0, b1 = a0 * scale_a, a1 * scale_a, b0 * scale_b, b1 * scale_b
+        if a0 <= 0:
+            continue
+        possible = [abs(y - x) / x * 100 for x in (a0, a1) for y in (b0, b1)]
+        if a.percent:
+            possible += [abs(y - x) for x in (a0, a1) for y in (b0, b1)]
+        p0, p1 = _spread(p)
+        if b0 <= a1 and a0 <= b1:
+            possible.append(0.0)  # the ends overlap at their precision: any small change fits
+        if p1 < min(possible) - 1e-9 or p0 > max(possible) + 1e-9:
+            growth = (abs(b.value) * scale_b - abs(a.value) * scale_a) / (abs(a.value) * scale_a) * 100
+            return (f"{p.raw.strip()} is not the change from {a.raw.strip()} to {b.raw.strip()} "
+                    f"({growth:+.1f}%)")
     return ""
 
 
