@@ -220,6 +220,18 @@ def test_the_most_recent_filing_alone_answers_with_its_header(tmp_path: Path) ->
     assert {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}
 
 
+def test_a_metric_of_the_most_recent_filing_is_computed_within_it_for_its_quarter(tmp_path: Path) -> None:
+    # a margin, not a line item: the one filing's revenue and cost of sales for the quarter it reports
+    lib = library(tmp_path, zeta_docs(), reply="The gross margin was 44.52% [1].")
+    events = ask(lib, "What was Zeta's gross margin in the most recent 10-Q?")
+    a = next(e for e in events if isinstance(e, AnswerFinished)).answer
+    assert a.text.startswith("1 filing: ") and "Q3 FY2023" in a.text.splitlines()[0]
+    assert {e.doc for e in a.evidence} == {"ZETA_2023Q3_10Q"}
+    # (81,797 - 45,384) / 81,797: the quarter ended July 1, 2023, not the year-ago column beside it
+    assert "(81,797 - 45,384) / 81,797 * 100 = 44.52%" in a.computation
+    assert not a.contradicted and "44.52%" in a.text
+
+
 def test_the_given_scope_bounds_the_filings(tmp_path: Path) -> None:
     lib = library(tmp_path, zeta_docs())
     r = lib.retriever()

@@ -27,7 +27,7 @@ from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
 from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
-from engine.ask.question import Measure, Question, parse
+from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
 from engine.ask.verdicts import series_decision
@@ -109,10 +109,25 @@ def asked_in(filing: Filing, balance: bool) -> Asked:
             return Asked(fiscal_year=None, quarter=None, months=None, instant=filing.end, years=(), text=text)
         return Asked(fiscal_year=None, quarter=None, months=filing.months, instant=None, years=(), text=text,
                      end=filing.end)
+    return _fiscal(filing, balance)
+
+
+def _fiscal(filing: Filing, balance: bool) -> Asked:
+    """The period a filing reports as its fiscal quarter or year ("Q3 FY2023"), as a question names one."""
     fy = filing.fiscal_year
     years = (fy,) if fy is not None else ()
     return Asked(fiscal_year=fy, quarter=filing.quarter, months=None if balance else filing.months, instant=None,
-                 years=years, text=text, fiscal_named=years)
+                 years=years, text=filing.period, fiscal_named=years)
+
+
+def within_one(q: Question, scope: Scope) -> Question | None:
+    """A metric asked of the one filing a scope picked ("What was the gross margin in the most recent 10-Q?"): the
+    question as if it named that filing's fiscal quarter or year, for the single-filing path to compute within that
+    filing (a margin from its revenue and cost of sales, a current ratio from its balance sheet); None otherwise (a
+    figure of one filing is read as a series of one, for the period the filing reports)."""
+    if scope.across or len(scope.filings) != 1 or q.intent is not Intent.RATIO:
+        return None
+    return replace(q, asked=_fiscal(scope.filings[0], balance=False))
 
 
 def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:

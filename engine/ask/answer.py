@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from engine.ask.across import answer_across, stream_header
+from engine.ask.across import answer_across, stream_header, within_one
 from engine.ask.calendars import Calendars
 from engine.ask.cells import Resolution, TableSource, resolve
 from engine.ask.checks import (
@@ -174,10 +174,11 @@ class Answerer:
         t0 = time.perf_counter()
         q = question if isinstance(question, Question) else parse(question, retriever.ready_documents())
         plan = self.scope_of(q, retriever, scope)
-        if plan is not None and (plan.across or q.measures):  # a figure: read for the period its filing reports
+        one = within_one(q, plan) if plan is not None else None  # a metric of the one filing picked
+        if plan is not None and one is None and (plan.across or q.measures):  # a figure: its filing's period
             yield from answer_across(self, q, retriever, plan, cancelled, t0)
         elif plan is not None:
-            yield from stream_header(self._answer(q, retriever, plan.doc_ids, cancelled, t0), plan.header())
+            yield from stream_header(self._answer(one or q, retriever, plan.doc_ids, cancelled, t0), plan.header())
         else:
             yield from self._answer(q, retriever, scope, cancelled, t0)
 
