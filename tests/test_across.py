@@ -199,6 +199,24 @@ def test_the_series_change_given_with_ends_it_is_not_the_change_of_is_folded(tmp
     assert not a.contradicted and "from 83,000" in a.text
 
 
+def test_a_margin_over_the_filings_is_the_margin_computed_in_each_not_its_numerators_amounts(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="The gross margin rose [1].")
+    a = next(e for e in ask(lib, "How has Zeta's gross margin changed over the last four quarters?")
+             if isinstance(e, AnswerFinished)).answer
+    lines = a.text.splitlines()
+    rows = [ln for ln in lines if ln.count(" | ") == 3 and "10-Q" in ln]
+    # each quarter's own (net sales - cost of sales) / net sales, from its own filing: no gross profit row needed
+    assert [r.split(" | ")[2] for r in rows] == ["43.26%", "42.96%", "44.26%", "44.52%"]
+    assert "  computed: (81,797 - 45,384) / 81,797 * 100 = 44.52%" in lines
+    assert "Gross margin from Q3 FY2022 to Q3 FY2023: +1.26 percentage points" in a.computation
+    # side by side, each company's own quarter: the gap in points
+    lib = library(tmp_path / "two", [*zeta_docs(), *omega_docs()], reply="Omega's margin is higher [1].")
+    a = next(e for e in ask(lib, "How does Zeta's gross margin compare with Omega's in Q1 2023?")
+             if isinstance(e, AnswerFinished)).answer
+    assert "42.96%" in a.text and "46.77%" in a.text
+    assert "is higher by 3.81 percentage points" in a.computation
+
+
 def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:
     lib = library(tmp_path, [*zeta_docs(), *omega_docs()])
     q = "How do Zeta's net sales compare with Omega's in Q1 2023?"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.ask.cells import Cell, Resolution, TableSource, resolve
 from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
+from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import Term
 from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
@@ -34,7 +35,7 @@ from engine.ask.verdicts import series_decision
 from engine.errors import Cancelled
 from engine.models.protocols import Embedder
 from engine.numbers import show
-from engine.periods import Asked, Calendar, same_end, what_it_is
+from engine.periods import Asked, Calendar, column_period, same_end, what_it_is
 from engine.types import (
     Answer,
     AnswerEvent,
@@ -72,6 +73,8 @@ class Point:
     """The period in words, with its dates ("third quarter (three months ended June 25, 2022)")."""
     restated: list[tuple[Filing, Cell]] = field(default_factory=list)
     """Other filings' different figures for the same period: a restatement, flagged."""
+    how: str = ""
+    """For a metric, how the figure was computed from the filing's cells."""
 
 
 @dataclass
@@ -98,6 +101,8 @@ class FilingFound:
     """Measure -> the cell of the filing's own period."""
     others: dict[str, list[Cell]] = field(default_factory=dict)
     """Measure -> the same row's cells of other periods of the same length (comparatives), for de-duplication."""
+    how: dict[str, str] = field(default_factory=dict)
+    """Metric -> how the filing's figure was computed ("(143,083 - 75,022) / 143,083 * 100 = 47.57%")."""
 
 
 def asked_in(filing: Filing, balance: bool) -> Asked:
@@ -140,11 +145,53 @@ def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> boo
     return name in cell.row.lower() or (table is not None and name in (table.heading + " " + table.segment).lower())
 
 
+def _sources(found: FilingFound) -> list[TableSource]:
+    """The tables of one filing's evidence, numbered as its evidence is."""
+    return [TableSource.of(i + 1, e, found.regions[e.region_id], found.calendar)
+            for i, e in enumerate(found.retrieval.evidence)
+            if e.region_id in found.regions and found.regions[e.region_id].table]
+
+
+def metric_in(q: Question, found: FilingFound) -> None:
+    """The metric ``q`` names (``q.ratio``: a margin, a tax rate, a turnover) for the period ``found.filing``
+    reports: as the filing reports it in a row of its own, else computed from its cells, as a question naming that
+    period would be answered within the filing (``computations.compute``). Kept as a cell of the metric, placed
+    where its first term is, with how it was computed."""
+    assert q.ratio is not None
+    name, template = q.ratio
+    sources = _sources(found)
+    # the metric itself for the one period, whatever the question asks of the series (its change, a comparison)
+    one = replace(q, asked=_fiscal(found.filing, False), parts=(), intent=Intent.RATIO, changed=False, cagr=False,
+                  growth=False)
+    comp = compute(one, sources, found.calendar, resolve(one, sources, found.calendar))
+    if comp is None or comp.kind not in {"formula", "ratio"} or not comp.cells:
+        return
+    first = comp.cells[0]
+    src = next((x for x in sources if x.marker == first.marker), None)
+    if src is None:
+        return
+    percent = "* 100" in template
+    # a quotient is a pure number; a sum or difference of line items (free cash flow) is in their table's unit
+    scale = 1.0 if "/" in template else float(src.table.get("scale") or 1.0)
+    found.cells[name] = Cell(first.marker, src.doc, src.page, src.region_id, name[:1].upper() + name[1:],
+                             first.column, f"{comp.result:,.2f}{'%' if percent else ''}",
+                             comp.result, scale, percent, column_period(first.column, src.context), name, 1.0, 1.0)
+    found.others[name] = []
+    if "as reported" not in comp.text:  # a row of its own is shown as the cell it is
+        found.how[name] = re.sub(r"\s*\(cells from [^)]*\)\s*$|\s*\[\d+\]", "", comp.text)
+
+
+def measured(q: Question, found: Sequence[FilingFound]) -> list[str]:
+    """What the series are of: the metric the question names when any filing gave it (a margin over four quarters
+    is the margin, not its numerator's amounts), else each measure asked."""
+    if q.ratio is not None and any(q.ratio[0] in f.cells for f in found):
+        return [q.ratio[0]]
+    return [m.name for m in q.measures[:MAX_MEASURES]]
+
+
 def resolve_in(q: Question, found: FilingFound) -> None:
     """Resolve each measure of ``q`` for the period ``found.filing`` reports, from that filing's tables only."""
-    used = found.retrieval.evidence
-    sources = [TableSource.of(i + 1, e, found.regions[e.region_id], found.calendar)
-               for i, e in enumerate(used) if e.region_id in found.regions and found.regions[e.region_id].table]
+    sources = _sources(found)
     for m in q.measures[:MAX_MEASURES]:
         balance = bool(m.item is not None and m.item.balance)
         one = replace(q, measures=(m,), asked=asked_in(found.filing, balance), parts=())
@@ -201,27 +248,27 @@ def series_of(q: Question, scope: Scope, found: Sequence[FilingFound]) -> list[S
     """Each measure's series for each company, oldest period first: a period's figure is the newest filing's that
     reports it; a different figure of another filing for the same period is kept as a restatement."""
     out: list[Series] = []
-    for m in q.measures[:MAX_MEASURES]:
+    for name in measured(q, found):
         for company in scope.companies:
             mine = [f for f in found if f.filing.company == company]
             points: list[Point] = []
             missing: list[Filing] = []
             for f in mine:
-                cell = f.cells.get(m.name)
+                cell = f.cells.get(name)
                 if cell is None:
                     missing.append(f.filing)
                     continue
                 end = cell.period.end if cell.period is not None else None
-                reports = [(g.filing, c) for g in mine if g is not f for c in g.others.get(m.name, [])
+                reports = [(g.filing, c) for g in mine if g is not f for c in g.others.get(name, [])
                            if c.period is not None and same_end(c.period.end, end)]
                 newer = [(g, c) for g, c in reports if g.order > f.filing.order]
                 source, used = max(newer, key=lambda gc: gc[0].order) if newer else (f.filing, cell)
                 restated = [(g, c) for g, c in [(f.filing, cell), *reports]
                             if g is not source and abs(c.amount - used.amount) > 0.5 * max(1.0, used.scale)]
                 period = what_it_is(used.period, f.calendar) if used.period is not None else used.column
-                points.append(Point(f.filing, used, source, period, restated))
+                points.append(Point(f.filing, used, source, period, restated, f.how.get(name, "")))
             if points:
-                out.append(Series(company, mine[0].filing.who if mine else company, m.name, points, missing))
+                out.append(Series(company, mine[0].filing.who if mine else company, name, points, missing))
     return out
 
 
@@ -264,8 +311,10 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         steps += [change] + ([change / abs(vals[0]) * 100] if vals[0] else [])
         steps += [(hi.cell.amount - lo.cell.amount) / abs(lo.cell.amount) * 100] if lo.cell.amount else []
         who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
+        moved = (f"{change:+.2f} percentage points" if first.cell.percent  # a margin moves in points
+                 else f"{said(change)} ({_pct(vals[0], vals[-1])})")
         texts.append(f"{who}{first.cell.label} from {first.filing.period} to {last.filing.period}: "
-                     f"{said(change)} ({_pct(vals[0], vals[-1])}); highest {hi.filing.period} "
+                     f"{moved}; highest {hi.filing.period} "
                      f"({said(hi.cell.amount)}), lowest {lo.filing.period} ({said(lo.cell.amount)})")
         if ends is None:
             ends, result = (vals[0], vals[-1]), change
@@ -280,7 +329,8 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
         steps.append(abs(gap) / abs(lo.cell.amount) * 100 if lo.cell.amount else 0.0)
         texts.append(f"{a.cell.label}: {sa.who} {a.filing.period} {_said(a.cell.amount, a.cell, scale)} against "
                      f"{sb.who} {b.filing.period} {_said(b.cell.amount, b.cell, scale)}; {more.who}'s is higher by "
-                     f"{_said(abs(gap), a.cell, scale)} ({_pct(lo.cell.amount, hi.cell.amount)})")
+                     + (f"{abs(gap):.2f} percentage points" if a.cell.percent
+                        else f"{_said(abs(gap), a.cell, scale)} ({_pct(lo.cell.amount, hi.cell.amount)})"))
         if ends is None:
             result = gap
     if not texts:
@@ -363,6 +413,8 @@ def table_text(scope: Scope, series: Sequence[Series], scale: float | None, foun
             src = "" if p.source is p.filing else f" (as reported in {p.source.label})"
             lines.append(f"{p.filing.label} | {p.period} | {p.cell.shown_in(scale)} | "
                          f"{p.cell.doc} p. {p.cell.page}{src} [{p.cell.marker}]")
+            if p.how:
+                lines.append(f"  computed: {p.how}")
             for g, c in p.restated:
                 lines.append(f"  restated: {g.label} reports {c.shown_in(scale)} for this period ({c.doc} p. "
                              f"{c.page}); the newer figure is used")
@@ -465,6 +517,9 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
     store = retriever.store
     found = search_each(q, scope, retriever, lambda d: answerer.calendar(store, d), answerer.regions_of, cancelled)
     for f in found:
+        if q.ratio is not None:
+            metric_in(q, f)
+    for f in found if q.ratio is None or not any(q.ratio[0] in f.cells for f in found) else ():
         resolve_in(q, f)
         if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
                        and m.item.statement in SPOKEN]:
