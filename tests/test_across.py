@@ -217,6 +217,28 @@ def test_a_margin_over_the_filings_is_the_margin_computed_in_each_not_its_numera
     assert "is higher by 3.81 percentage points" in a.computation
 
 
+def test_a_list_item_giving_one_quarters_figure_for_another_is_folded(tmp_path: Path) -> None:
+    lib = library(tmp_path, zeta_docs(), reply="Sales fell. By quarter: - Q3 FY2022: 81,797 - Q3 FY2023: 83,000 [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert len(a.contradicted) == 1 and "gives 81,797 for Q3 FY2022" in a.contradicted[0]
+    assert a.text.endswith("Sales fell.")
+    lib = library(tmp_path / "kept", zeta_docs(), reply="By quarter: - Q1 FY2023: 117,154 - Q3 FY2023: 81,797 [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert not a.contradicted and "Q1 FY2023: 117,154" in a.text
+
+
+def test_each_item_of_a_numbered_list_is_checked_on_its_own(tmp_path: Path) -> None:
+    # one item's figure is the code's change; the next one's points between two amounts are not a change of them
+    lib = library(tmp_path, zeta_docs(), reply="1. Sales fell 1.4% over the period [1]. 2. Services: a 1.4 percentage "
+                  "point decrease from $21,213 to $22,998.")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert len(a.contradicted) == 1 and "which are not percents" in a.contradicted[0]
+    assert "Sales fell 1.4%" in a.text and "21,213" not in a.text
+
+
 def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:
     lib = library(tmp_path, [*zeta_docs(), *omega_docs()])
     q = "How do Zeta's net sales compare with Omega's in Q1 2023?"

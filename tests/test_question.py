@@ -631,8 +631,15 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
                   "Gross margin rose from 40.1% to 43.3%, a 3.2% increase.",  # points
                   "Gross margin rose from 40.1% to 43.3%, while revenue grew 5%.",  # another clause's percent
                   "Sales went from 100 to 120, up 20% and 15% above plan.",  # two percents: which is which is unsaid
-                  "From 2021 to 2022 revenue grew 7%."):  # years are no ends
+                  "From 2021 to 2022 revenue grew 7%.",  # years are no ends
+                  "Gross margin rose 1.0 percentage point, from 43.26% to 44.26%.",
+                  "Gross margin rose 120 basis points, from 43.3% to 44.5%."):
         assert _arithmetic(holds) == "", holds
+    # a change in points: the difference of two percents, never of two amounts
+    assert _arithmetic("It saw a 1.26 percentage point increase in gross margin from 43.26% to 44.26%.").endswith(
+        "1.26 percentage point is not the change from 43.26% to 44.26% (+1.00 points)")
+    assert _arithmetic("It saw a 1.26 percentage point increase in gross margin from $21,213 to $22,998.").endswith(
+        "which are not percents")
     income = table("Consolidated Statements of Cash Flows", ["2023"], {"Net sales": [100.0]})
     ranked = parse("Among operations, investing and financing activities, which brought in the most cash in FY2023?")
     pick = Decision("ranking", "Operations: 1,824 million, the highest of the 3.", choice="operations",

@@ -28,7 +28,7 @@ from engine.vocabulary import canonical, directions, items_named, vocabulary
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[]|\d{1,2}\.\s+\S)|\n+")
 _AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|thousand|percent))?"
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
@@ -272,17 +272,29 @@ def _period_points(question: Question, decision: Decision | None, computation: C
     return points
 
 
+def _label_before(prefix: str) -> str:
+    """The label of a list item that gives the figure after ``prefix`` ("- Q3 FY2022: " -> "Q3 FY2022"; "Fiscal
+    2023: $" -> "Fiscal 2023"); '' when the figure has no label of its own."""
+    colon = re.search(r":\s*[-(]?[$€£]?\s*$", prefix)
+    if colon is None:
+        return ""
+    label = re.split(r"[:\n•*;(]|\s[-–]\s", prefix[:colon.start()])[-1].strip(" -–")
+    return label if 2 <= len(label) <= 40 else ""
+
+
 def _for_another_period(sentence: str, points: dict[str, list[tuple[Period, float]]],
                         calendar: Calendar | None) -> str:
     """Why a sentence gives the code's figure of one period as another period's ("the lowest was 21.4% in 2021"
-    where 21.41% is FY2023's; "$7.482 billion in Q3 FY2023" where 7,482 is the balance at the end of Q2); ''
-    otherwise. The period is read with the questions' own grammar (``periods.asked_period``) from the words right
-    after the figure; a row's period that fits them best is the one claimed."""
+    where 21.41% is FY2023's; "$7.482 billion in Q3 FY2023" where 7,482 is the balance at the end of Q2; a list's
+    "- Q3 FY2022: 12.5%" where 12.5% is Q3 FY2023's); '' otherwise. The period is read with the questions' own
+    grammar (``periods.asked_period``) from the words right after the figure, or from a list item's label before it;
+    a row's period that fits them best is the one claimed."""
     for q in answer_numbers(sentence):
         said = _PERIOD_AFTER.match(sentence, q.end)
-        if said is None:
+        when = said.group(1) if said is not None else _label_before(sentence[max(0, q.start - 60):q.start])
+        if not when:
             continue
-        asked = asked_period(said.group(1))
+        asked = asked_period(when)
         if asked.fiscal_year is None and asked.quarter is None and asked.instant is None and asked.end is None:
             continue
         for label, row in points.items():
@@ -294,7 +306,7 @@ def _for_another_period(sentence: str, points: dict[str, list[tuple[Period, floa
             if any(same_number(q, v) for v in claimed):
                 continue
             if any(same_number(q, v) for (_, v), f in zip(row, fits, strict=True) if f < best):
-                when = said.group(1).strip()
+                when = when.strip()
                 return f"gives {q.raw.strip()} for {when}; the code's {label.lower()} for {when} is {fmt(claimed[0])}"
     return ""
 
@@ -631,18 +643,22 @@ def _spread(q: Quantity) -> tuple[float, float]:
     return abs(q.value) - half, abs(q.value) + half
 
 
+_POINTS = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(percentage[\s-]+points?|pp\b|basis[\s-]+points?|bps\b)", re.I)
+"""A change written in points ("1.26 percentage points", "120 basis points")."""
+
+
 def _growth(sentence: str) -> str:
-    """Why a change in percent the model gives with its two ends does not hold ("increased by 278.7%, from $10,323
-    million to $14,514 million": those ends make +40.6%); '' otherwise. The percent and the "from A to B" must be
-    in one clause, the clause must say a direction, and the percent must be the clause's only one besides the ends.
-    The ends may be rounded as written: only a percent outside every change they can stand for is wrong. Two
-    percents as ends (a margin) take their difference in points too."""
+    """Why a change the model gives with its two ends does not hold ("increased by 278.7%, from $10,323 million to
+    $14,514 million": those ends make +40.6%; "1.26 percentage points, from 43.26% to 44.26%": they are 1.00 apart;
+    points between two amounts); '' otherwise. The change and the "from A to B" must be in one clause, the clause
+    must say a direction, and the change must be the clause's only percent or points besides the ends. The ends
+    may be rounded as written: only a change outside every one they can stand for is wrong. Two percents as ends
+    (a margin) take their difference in points for a percent too."""
     said = answer_numbers(sentence)
     rises, falls = directions()
     cuts = [0, *(m.end() for m in _CLAUSES.finditer(sentence)), len(sentence) + 1]
     for m in _FROM_TO.finditer(sentence):
-        ends = [next((q for q in said if m.start(k) <= q.start < m.end(k)), None) for k in ("a", "b")]
-        a, b = ends
+        a, b = (next((q for q in said if m.start(k) <= q.start < m.end(k)), None) for k in ("a", "b"))
         if a is None or b is None or a.percent != b.percent:
             continue
         lo = max(c for c in cuts if c <= m.start())
@@ -651,26 +667,35 @@ def _growth(sentence: str) -> str:
         if not (rises.search(clause) or falls.search(clause) or re.search(r"\bchang", clause, re.I)):
             continue
         pcts = [q for q in said if q.percent and lo <= q.start < hi and q is not a and q is not b]
-        if len(pcts) != 1:
+        points = list(_POINTS.finditer(clause))
+        if len(pcts) + len(points) != 1:
             continue
-        p = pcts[0]
         scale_a, scale_b = a.scale, b.scale
         if 1.0 in {scale_a, scale_b}:  # a scale word written once ("from 3,833 to $14,514 million") is both's
             scale_a = scale_b = max(scale_a, scale_b)
         (a0, a1), (b0, b1) = _spread(a), _spread(b)
         a0, a1, b0, b1 = a0 * scale_a, a1 * scale_a, b0 * scale_b, b1 * scale_b
-        if a0 <= 0:
-            continue
-        possible = [abs(y - x) / x * 100 for x in (a0, a1) for y in (b0, b1)]
-        if a.percent:
-            possible += [abs(y - x) for x in (a0, a1) for y in (b0, b1)]
-        p0, p1 = _spread(p)
-        if b0 <= a1 and a0 <= b1:
-            possible.append(0.0)  # the ends overlap at their precision: any small change fits
+        apart = [abs(y - x) for x in (a0, a1) for y in (b0, b1)] + ([0.0] if b0 <= a1 and a0 <= b1 else [])
+        if pcts:
+            raw, (p0, p1) = pcts[0].raw.strip(), _spread(pcts[0])
+            if a0 <= 0:
+                continue
+            possible = [abs(y - x) / x * 100 for x in (a0, a1) for y in (b0, b1)] + (apart if a.percent else [])
+            possible += [0.0] if b0 <= a1 and a0 <= b1 else []
+            worked = f"{(abs(b.value) * scale_b - abs(a.value) * scale_a) / (abs(a.value) * scale_a) * 100:+.1f}%"
+        else:
+            pt = points[0]
+            raw = " ".join(pt.group(0).split())
+            per = 100.0 if pt.group(2).lower().startswith(("basis", "bps")) else 1.0
+            digits = len(pt.group(1).partition(".")[2])
+            half = 0.5 * 10 ** -digits
+            p0, p1 = (float(pt.group(1)) - half) / per, (float(pt.group(1)) + half) / per
+            if not a.percent:  # points are a difference of percents, not of two amounts
+                return f"{raw} is not the change from {a.raw.strip()} to {b.raw.strip()}, which are not percents"
+            possible = apart
+            worked = f"{abs(b.value) - abs(a.value):+.2f} points"
         if p1 < min(possible) - 1e-9 or p0 > max(possible) + 1e-9:
-            growth = (abs(b.value) * scale_b - abs(a.value) * scale_a) / (abs(a.value) * scale_a) * 100
-            return (f"{p.raw.strip()} is not the change from {a.raw.strip()} to {b.raw.strip()} "
-                    f"({growth:+.1f}%)")
+            return f"{raw} is not the change from {a.raw.strip()} to {b.raw.strip()} ({worked})"
     return ""
 
 
