@@ -239,6 +239,15 @@ def test_each_item_of_a_numbered_list_is_checked_on_its_own(tmp_path: Path) -> N
     assert "Sales fell 1.4%" in a.text and "21,213" not in a.text
 
 
+def test_an_amount_of_the_code_written_as_a_percent_is_folded(tmp_path: Path) -> None:
+    # -1,203 is the change in amount (-1.4% the change in percent): "1,203%" is neither
+    lib = library(tmp_path, zeta_docs(), reply="Sales fell. That is a 1,203% decrease [1].")
+    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert len(a.contradicted) == 1 and "1,203% is the code's amount -1,203 written as a percent" in a.contradicted[0]
+    assert a.text.endswith("Sales fell.")
+
+
 def test_two_companies_side_by_side_each_with_its_own_calendar(tmp_path: Path) -> None:
     lib = library(tmp_path, [*zeta_docs(), *omega_docs()])
     q = "How do Zeta's net sales compare with Omega's in Q1 2023?"

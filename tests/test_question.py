@@ -635,6 +635,19 @@ def test_a_sum_that_does_not_hold_and_a_ranking_pick_after_the_list_are_folded()
                   "Gross margin rose 1.0 percentage point, from 43.26% to 44.26%.",
                   "Gross margin rose 120 basis points, from 43.3% to 44.5%."):
         assert _arithmetic(holds) == "", holds
+    # an amount of the code written as a percent: the tax expense as "a rate of 2,306%" under a computed 18.92%
+    from engine.ask.cells import Resolution as _Res
+    from engine.ask.compose import _percent_of_an_amount
+    from engine.ask.decisions import Computation
+    from engine.ask.formulas import Term
+    rate = Computation("formula", 18.92, "2,306 / 12,189 * 100 = 18.92%", [
+        Term("income tax expense", "Provision for income taxes", "2023", 2306.0, 1),
+        Term("pretax income", "Income before income taxes", "2023", 12189.0, 1)])
+    none = _Res(asked=parse("What is the effective tax rate?").asked, cells=[], measures=[], confident=False)
+    assert _percent_of_an_amount("The notes indicate a different effective tax rate of 2,306%.", rate, none,
+                                 False).startswith("2,306% is the code's amount 2,306")
+    for holds in ("The effective tax rate is 18.92%.", "Taxes rose 150% on the year."):
+        assert _percent_of_an_amount(holds, rate, none, False) == "", holds
     # a change in points: the difference of two percents, never of two amounts
     assert _arithmetic("It saw a 1.26 percentage point increase in gross margin from 43.26% to 44.26%.").endswith(
         "1.26 percentage point is not the change from 43.26% to 44.26% (+1.00 points)")

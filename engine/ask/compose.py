@@ -699,6 +699,31 @@ def _growth(sentence: str) -> str:
     return ""
 
 
+def _percent_of_an_amount(sentence: str, computation: Computation | None, res: Resolution, stated: bool) -> str:
+    """Why a percent the model writes is one of the code's amounts with a percent sign ("a different effective tax
+    rate of 2,306%" where 2,306 is the income tax expense; "a 528% increase" where 528 is the change in amount);
+    '' otherwise. Only a percent of 100 or more, equal as written to an amount and to none of the code's percents,
+    counts: a share that size is rare, an amount called a percent is not."""
+    amounts = [c.value for c in res.cells if not c.percent] if stated else []
+    percents = [c.value for c in res.cells if c.percent]
+    if computation is not None:  # a difference or a series' change is an amount; a ratio or growth a percent
+        amounts += [t.value for t in computation.cells]
+        if computation.kind in {"series", "difference"}:  # its steps mix amounts and percents: work the percents
+            amounts.append(computation.result)
+            values = [t.value for t in computation.cells]
+            percents += [(b - a) / abs(a) * 100 for a in values for b in values if a]
+        else:
+            percents += [computation.result, *computation.steps]
+    for q in answer_numbers(sentence):
+        if not q.percent or abs(q.value) < 100 or q.scale != 1.0:
+            continue
+        near = 0.5 * 10 ** -q.decimals + 1e-9
+        amount = next((a for a in amounts if abs(abs(q.value) - abs(a)) <= near), None)
+        if amount is not None and not any(abs(abs(q.value) - abs(p)) <= near for p in percents):
+            return f"{q.raw.strip()} is the code's amount {fmt(amount)} written as a percent"
+    return ""
+
+
 def _without_metric(sentence: str, item: str) -> str:
     """``sentence`` without the places where ``item`` is part of a metric's name, not itself ("EBITDA less capex is
     $5,207 million" names capex only as what EBITDA is reduced by)."""
@@ -783,6 +808,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why:
             why = (_own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
                    or _arithmetic(sentence))
+        if not why:
+            why = _percent_of_an_amount(sentence, computation, res, stated)
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"})
