@@ -209,6 +209,13 @@ def test_a_margin_over_the_filings_is_the_margin_computed_in_each_not_its_numera
     assert [r.split(" | ")[2] for r in rows] == ["43.26%", "42.96%", "44.26%", "44.52%"]
     assert "  computed: (81,797 - 45,384) / 81,797 * 100 = 44.52%" in lines
     assert "Gross margin from Q3 FY2022 to Q3 FY2023: +1.26 percentage points" in a.computation
+    # a definition carries the last year the question names: each filing works it for its own year
+    from engine.ask.across import _formula_of
+    q = parse("How has Zeta's gross margin changed from fiscal 2018 to fiscal 2023?")
+    older = next(f for f in scope_of(lib, "How has Zeta's total net sales changed over time?").filings
+                 if f.label.endswith("Q3 FY2022"))
+    assert q.formula == ("gross profit / revenue * 100", "2023")
+    assert _formula_of(q, older) == ("gross profit / revenue * 100", "2022")
     # side by side, each company's own quarter: the gap in points
     lib = library(tmp_path / "two", [*zeta_docs(), *omega_docs()], reply="Omega's margin is higher [1].")
     a = next(e for e in ask(lib, "How does Zeta's gross margin compare with Omega's in Q1 2023?")
