@@ -89,12 +89,12 @@ def to_csv(grid: Grid) -> str:
         w.writerow([_cell(company), _cell(measure),
                     *["" if v is None else f"{v:.0f}" if v.is_integer() else f"{v}" for v in values]])
     w.writerow([])
-    w.writerow(["company", "measure", "period", "filing", "document", "page", "shown", "restated"])
+    w.writerow(["company", "measure", "period", "filing", "document", "page", "shown", "restated", "computed"])
     for (i, c), cell in sorted(grid.cells.items()):
         company, measure = grid.rows[i]
         w.writerow([_cell(x) for x in (company, measure, grid.columns[c], cell.get("filing", ""), cell.get("doc", ""),
                                        cell.get("page", ""), cell.get("shown", ""),
-                                       "; ".join(cell.get("restated") or []))])
+                                       "; ".join(cell.get("restated") or []), cell.get("how", ""))])
     return out.getvalue()
 
 
@@ -110,10 +110,13 @@ def to_markdown(grid: Grid, title: str = "") -> str:
     for i, (company, measure) in enumerate(grid.rows):
         cells = [_md(cell_text(grid.cells.get((i, c)))) for c in range(len(grid.columns))]
         lines.append(f"| {_md(company)} | {_md(measure)} | " + " | ".join(cells) + " |")
-    lines += ["", "| Company | Period | Filing | Page |", "|---|---|---|---|"]
+    computed = any(cell.get("how") for cell in grid.cells.values())  # a metric: how each figure was worked out
+    lines += ["", "| Company | Period | Filing | Page |" + (" Computed |" if computed else ""),
+              "|---|---|---|---|" + ("---|" if computed else "")]
     for (i, c), cell in sorted(grid.cells.items()):
         lines.append(f"| {_md(grid.rows[i][0])} | {_md(grid.columns[c])} | {_md(cell.get('filing', ''))} | "
-                     f"{_md(cell.get('doc', ''))} p. {_md(cell.get('page', ''))} |")
+                     f"{_md(cell.get('doc', ''))} p. {_md(cell.get('page', ''))} |"
+                     + (f" {_md(cell.get('how', ''))} |" if computed else ""))
     return "\n".join(lines) + "\n"
 
 

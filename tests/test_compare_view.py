@@ -42,6 +42,19 @@ def test_csv_and_markdown_carry_every_figure_with_its_filing_and_page() -> None:
     assert "3M_2018_10K p. 60" in md and "(restated)" in md
 
 
+def test_a_metrics_exports_say_how_each_figure_was_computed() -> None:
+    a = series_answer()
+    for p in a.series:
+        p.update(measure="gross margin", row="Gross margin", shown="44.52%", value=44.52,
+                 how="36,413 / 81,797 * 100 = 44.52%")
+    grid = grid_of(a)
+    rows = list(csv.reader(io.StringIO(to_csv(grid))))
+    assert "computed" in rows[4] and any(r[-1] == "36,413 / 81,797 * 100 = 44.52%" for r in rows[5:])
+    md = to_markdown(grid)
+    assert "| Company | Period | Filing | Page | Computed |" in md and "p. 60 | 36,413 / 81,797 * 100 = 44.52% |" in md
+    assert "Computed" not in to_markdown(grid_of(series_answer()))  # line items: no such column
+
+
 def test_a_label_opening_with_a_formula_sign_is_quoted_in_the_csv() -> None:
     a = series_answer()
     a.series[0]["company"] = "=HYPERLINK(\"x\")"

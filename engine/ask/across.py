@@ -704,6 +704,7 @@ def point_json(s: Series, p: Point, scale: float | None) -> dict[str, Any]:
         "region_id": p.cell.region_id,
         "marker": p.cell.marker,
         "restated": [f"{g.label}: {c.shown_in(scale)}" for g, c in p.restated],
+        "how": p.how,
     }
 
 
