@@ -184,7 +184,7 @@ def metric_in(q: Question, found: FilingFound) -> None:
                              first.column, f"{comp.result:,.2f}{'%' if percent else ''}",
                              comp.result, scale, percent, column_period(first.column, src.context), name, 1.0, 1.0)
     found.others[name] = []
-    if "as reported" not in comp.text:  # a row of its own is shown as the cell it is
+    if len(comp.cells) > 1:  # worked out from several cells; a row of its own is shown as the cell it is
         found.how[name] = re.sub(r"\s*\(cells from [^)]*\)\s*$|\s*\[\d+\]", "", comp.text)
 
 
@@ -526,11 +526,12 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
     for f in found:
         if q.ratio is not None:
             metric_in(q, f)
-    for f in found if q.ratio is None or not any(q.ratio[0] in f.cells for f in found) else ():
-        resolve_in(q, f)
-        if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
-                       and m.item.statement in SPOKEN]:
-            search_statements(q, f, missing, retriever, answerer.regions_of)
+    if q.ratio is None or measured(q, found) != [q.ratio[0]]:  # no filing gave the metric: its line items
+        for f in found:
+            resolve_in(q, f)
+            if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
+                           and m.item.statement in SPOKEN]:
+                search_statements(q, f, missing, retriever, answerer.regions_of)
     one_unit(q, found)
     series = series_of(q, scope, found)
     used = numbered(found, series, answerer.settings.top_k)
