@@ -81,6 +81,15 @@ def ask(lib: Library, text: str, scope: list[str] | None = None):  # type: ignor
     return list(Answerer(lib.settings, lib.models).answer(text, lib.retriever(), scope=scope))
 
 
+SALES = "How has Zeta's total net sales changed over time?"
+
+
+def answered(path: Path, reply: str, question: str = SALES):  # type: ignore[no-untyped-def]
+    """The answer to ``question`` over Zeta's four 10-Qs when the model replies ``reply``."""
+    return next(e for e in ask(library(path, zeta_docs(), reply=reply), question)
+                if isinstance(e, AnswerFinished)).answer
+
+
 def scope_of(lib: Library, text: str):  # type: ignore[no-untyped-def]
     r = lib.retriever()
     a = Answerer(lib.settings, lib.models)
@@ -171,31 +180,23 @@ def test_a_series_is_resolved_per_filing_and_stated_as_a_table(tmp_path: Path) -
 
 
 def test_a_model_sentence_contradicting_the_series_direction_is_folded(tmp_path: Path) -> None:
-    lib = library(tmp_path, zeta_docs(), reply="Net sales went from $81.8 billion to $83.0 billion [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path, "Net sales went from $81.8 billion to $83.0 billion [1].")
     assert a.contradicted and "went from" in a.contradicted[0]
     assert "81.8 billion to" not in a.text
     # the series' own first-to-last change, in percent, is the code's figure: kept
-    lib = library(tmp_path / "kept", zeta_docs(), reply="Total net sales fell 1.4% over the four quarters [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path / "kept", "Total net sales fell 1.4% over the four quarters [1].")
     assert not a.contradicted and "fell 1.4%" in a.text
 
 
 def test_the_series_change_given_with_ends_it_is_not_the_change_of_is_folded(tmp_path: Path) -> None:
     # the code's first-to-last percent, pinned to the peak quarter and the last: those ends make another change
-    lib = library(tmp_path, zeta_docs(), reply="Sales are lower. Total net sales fell 1.4% over the four quarters, "
-                  "from 117,154 to 81,797 [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path, "Sales are lower. Total net sales fell 1.4% over the four quarters, "
+                 "from 117,154 to 81,797 [1].")
     assert len(a.contradicted) == 1 and "1.4% is not the change from 117,154 to 81,797 (-30.2%)" in a.contradicted[0]
     assert "Sales are lower." in a.text and "117,154 to" not in a.text
     # the same percent with the series' own ends holds
-    lib = library(tmp_path / "kept", zeta_docs(), reply="Total net sales fell 1.4% over the four quarters, from 83,000 "
-                  "to 81,797 [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path / "kept", "Total net sales fell 1.4% over the four quarters, from 83,000 "
+                 "to 81,797 [1].")
     assert not a.contradicted and "from 83,000" in a.text
 
 
@@ -210,12 +211,12 @@ def test_a_margin_over_the_filings_is_the_margin_computed_in_each_not_its_numera
     assert "  computed: (81,797 - 45,384) / 81,797 * 100 = 44.52%" in lines
     assert "Gross margin from Q3 FY2022 to Q3 FY2023: +1.26 percentage points" in a.computation
     # a definition carries the last year the question names: each filing works it for its own year
-    from engine.ask.across import _formula_of
+    from engine.ask.across import as_of
     q = parse("How has Zeta's gross margin changed from fiscal 2018 to fiscal 2023?")
     older = next(f for f in scope_of(lib, "How has Zeta's total net sales changed over time?").filings
                  if f.label.endswith("Q3 FY2022"))
     assert q.formula == ("gross profit / revenue * 100", "2023")
-    assert _formula_of(q, older) == ("gross profit / revenue * 100", "2022")
+    assert as_of(q, older).formula == ("gross profit / revenue * 100", "2022")
     # side by side, each company's own quarter: the gap in points
     lib = library(tmp_path / "two", [*zeta_docs(), *omega_docs()], reply="Omega's margin is higher [1].")
     a = next(e for e in ask(lib, "How does Zeta's gross margin compare with Omega's in Q1 2023?")
@@ -225,32 +226,24 @@ def test_a_margin_over_the_filings_is_the_margin_computed_in_each_not_its_numera
 
 
 def test_a_list_item_giving_one_quarters_figure_for_another_is_folded(tmp_path: Path) -> None:
-    lib = library(tmp_path, zeta_docs(), reply="Sales fell. By quarter: - Q3 FY2022: 81,797 - Q3 FY2023: 83,000 [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path, "Sales fell. By quarter: - Q3 FY2022: 81,797 - Q3 FY2023: 83,000 [1].")
     assert len(a.contradicted) == 1 and "gives 81,797 for Q3 FY2022" in a.contradicted[0]
     assert a.text.endswith("Sales fell.")
-    lib = library(tmp_path / "kept", zeta_docs(), reply="By quarter: - Q1 FY2023: 117,154 - Q3 FY2023: 81,797 [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path / "kept", "By quarter: - Q1 FY2023: 117,154 - Q3 FY2023: 81,797 [1].")
     assert not a.contradicted and "Q1 FY2023: 117,154" in a.text
 
 
 def test_each_item_of_a_numbered_list_is_checked_on_its_own(tmp_path: Path) -> None:
     # one item's figure is the code's change; the next one's points between two amounts are not a change of them
-    lib = library(tmp_path, zeta_docs(), reply="1. Sales fell 1.4% over the period [1]. 2. Services: a 1.4 percentage "
-                  "point decrease from $21,213 to $22,998.")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path, "1. Sales fell 1.4% over the period [1]. 2. Services: a 1.4 percentage "
+                 "point decrease from $21,213 to $22,998.")
     assert len(a.contradicted) == 1 and "which are not percents" in a.contradicted[0]
     assert "Sales fell 1.4%" in a.text and "21,213" not in a.text
 
 
 def test_an_amount_of_the_code_written_as_a_percent_is_folded(tmp_path: Path) -> None:
     # -1,203 is the change in amount (-1.4% the change in percent): "1,203%" is neither
-    lib = library(tmp_path, zeta_docs(), reply="Sales fell. That is a 1,203% decrease [1].")
-    a = next(e for e in ask(lib, "How has Zeta's total net sales changed over time?")
-             if isinstance(e, AnswerFinished)).answer
+    a = answered(tmp_path, "Sales fell. That is a 1,203% decrease [1].")
     assert len(a.contradicted) == 1 and "1,203% is the code's amount -1,203 written as a percent" in a.contradicted[0]
     assert a.text.endswith("Sales fell.")
 

@@ -132,14 +132,16 @@ def within_one(q: Question, scope: Scope) -> Question | None:
     figure of one filing is read as a series of one, for the period the filing reports)."""
     if scope.across or len(scope.filings) != 1 or q.intent is not Intent.RATIO:
         return None
-    return replace(q, asked=_fiscal(scope.filings[0], balance=False), formula=_formula_of(q, scope.filings[0]))
+    return as_of(q, scope.filings[0])
 
 
-def _formula_of(q: Question, filing: Filing) -> tuple[str, str] | None:
-    """The question's metric definition for the fiscal year ``filing`` reports (a definition carries the year it is
-    worked for: "fiscal 2018 to fiscal 2023" reads its metric for 2023)."""
+def as_of(q: Question, filing: Filing) -> Question:
+    """``q`` as if it named the period ``filing`` reports, its fiscal quarter or year; its metric's definition
+    worked for that year too (a definition carries the year it is worked for: "fiscal 2018 to fiscal 2023" reads
+    its metric for 2023)."""
     fy = filing.fiscal_year
-    return (q.formula[0], str(fy)) if q.formula is not None and fy is not None else q.formula
+    formula = (q.formula[0], str(fy)) if q.formula is not None and fy is not None else q.formula
+    return replace(q, asked=_fiscal(filing, balance=False), formula=formula)
 
 
 def _of_segment(cell: Cell, segment: str, sources: Sequence[TableSource]) -> bool:
@@ -168,8 +170,7 @@ def metric_in(q: Question, found: FilingFound) -> None:
     name, template = q.ratio
     sources = _sources(found)
     # the metric itself for the one period, whatever the question asks of the series (its change, a comparison)
-    one = replace(q, asked=_fiscal(found.filing, False), formula=_formula_of(q, found.filing), parts=(),
-                  intent=Intent.RATIO, changed=False, cagr=False, growth=False)
+    one = replace(as_of(q, found.filing), parts=(), intent=Intent.RATIO, changed=False, cagr=False, growth=False)
     comp = compute(one, sources, found.calendar, resolve(one, sources, found.calendar))
     if comp is None or comp.kind not in {"formula", "ratio"} or not comp.cells:
         return
@@ -183,7 +184,6 @@ def metric_in(q: Question, found: FilingFound) -> None:
     found.cells[name] = Cell(first.marker, src.doc, src.page, src.region_id, name[:1].upper() + name[1:],
                              first.column, f"{comp.result:,.2f}{'%' if percent else ''}",
                              comp.result, scale, percent, column_period(first.column, src.context), name, 1.0, 1.0)
-    found.others[name] = []
     if len(comp.cells) > 1:  # worked out from several cells; a row of its own is shown as the cell it is
         found.how[name] = re.sub(r"\s*\(cells from [^)]*\)\s*$|\s*\[\d+\]", "", comp.text)
 

@@ -637,10 +637,10 @@ def _division(sentence: str) -> str:
     return ""
 
 
-def _spread(q: Quantity) -> tuple[float, float]:
+def _spread(value: float, decimals: int) -> tuple[float, float]:
     """The values a figure may stand for at the precision it is written ("$5.4 billion": 5.35 to 5.45)."""
-    half = 0.5 * 10 ** -q.decimals
-    return abs(q.value) - half, abs(q.value) + half
+    half = 0.5 * 10 ** -decimals
+    return abs(value) - half, abs(value) + half
 
 
 _POINTS = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(percentage[\s-]+points?|pp\b|basis[\s-]+points?|bps\b)", re.I)
@@ -673,23 +673,21 @@ def _growth(sentence: str) -> str:
         scale_a, scale_b = a.scale, b.scale
         if 1.0 in {scale_a, scale_b}:  # a scale word written once ("from 3,833 to $14,514 million") is both's
             scale_a = scale_b = max(scale_a, scale_b)
-        (a0, a1), (b0, b1) = _spread(a), _spread(b)
+        (a0, a1), (b0, b1) = _spread(a.value, a.decimals), _spread(b.value, b.decimals)
         a0, a1, b0, b1 = a0 * scale_a, a1 * scale_a, b0 * scale_b, b1 * scale_b
-        apart = [abs(y - x) for x in (a0, a1) for y in (b0, b1)] + ([0.0] if b0 <= a1 and a0 <= b1 else [])
+        overlap = [0.0] if b0 <= a1 and a0 <= b1 else []  # the ends meet at their precision: any small change fits
+        apart = [abs(y - x) for x in (a0, a1) for y in (b0, b1)] + overlap
         if pcts:
-            raw, (p0, p1) = pcts[0].raw.strip(), _spread(pcts[0])
+            raw, (p0, p1) = pcts[0].raw.strip(), _spread(pcts[0].value, pcts[0].decimals)
             if a0 <= 0:
                 continue
-            possible = [abs(y - x) / x * 100 for x in (a0, a1) for y in (b0, b1)] + (apart if a.percent else [])
-            possible += [0.0] if b0 <= a1 and a0 <= b1 else []
+            possible = [abs(y - x) / x * 100 for x in (a0, a1) for y in (b0, b1)] + (apart if a.percent else overlap)
             worked = f"{(abs(b.value) * scale_b - abs(a.value) * scale_a) / (abs(a.value) * scale_a) * 100:+.1f}%"
         else:
             pt = points[0]
             raw = " ".join(pt.group(0).split())
             per = 100.0 if pt.group(2).lower().startswith(("basis", "bps")) else 1.0
-            digits = len(pt.group(1).partition(".")[2])
-            half = 0.5 * 10 ** -digits
-            p0, p1 = (float(pt.group(1)) - half) / per, (float(pt.group(1)) + half) / per
+            p0, p1 = (x / per for x in _spread(float(pt.group(1)), len(pt.group(1).partition(".")[2])))
             if not a.percent:  # points are a difference of percents, not of two amounts
                 return f"{raw} is not the change from {a.raw.strip()} to {b.raw.strip()}, which are not percents"
             possible = apart
