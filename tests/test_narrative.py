@@ -374,6 +374,28 @@ def test_a_fiscal_year_the_quotes_do_not_give_a_fact_is_unsupported() -> None:
     assert unsupported("Acme acquired Current Health Ltd. in FY2021 for $389 million [3].", [quote], q) == ["FY2021"]
     assert unsupported("Acme acquired Current Health Ltd. in fiscal 2022 for $389 million [3]. The quotes name no "
                        "acquisition in FY2021 or FY2023.", [quote], q) == []
+    # the document's name names the filing, not the year of what it reports
+    assert unsupported("Acme acquired Current Health Ltd. in FY2023 [3].", [quote], q,
+                       names=["ACME_2023_10K"]) == ["FY2023"]
+    # a year the code stated is supported
+    assert unsupported("Acme acquired Current Health Ltd. in FY2023 [3].", [quote], q,
+                       stated="FY2023: 1 acquisition") == []
+
+
+def test_the_summary_prompt_names_the_years_asked_that_no_quote_names() -> None:
+    from engine.ask.prompt import summary_messages
+
+    quote = Quote(text="In fiscal 2022, we acquired all of the outstanding shares of Current Health Ltd.",
+                  doc="ACME_2023_10K", doc_id="acme", page=51, source=3, chunk_id=1, region_id=None, bbox=None,
+                  score=1.0)
+    user = summary_messages(parse("What are major acquisitions that Acme has done in FY2023, FY2022 and FY2021?"),
+                            [quote])[-1].content
+    assert ("Of the years asked, the quotes are about fiscal 2022 only: answer for fiscal 2022, with the year each "
+            "quote states.") in user
+    # every year asked is quoted, none is, or none is asked: no such rule
+    for asked in ("What acquisitions did Acme make in fiscal 2022?", "What acquisitions did Acme make?",
+                  "What acquisitions did Acme make in 2019 and 2020?"):
+        assert "the quotes name" not in summary_messages(parse(asked), [quote])[-1].content
 
 
 def test_a_figure_question_gets_no_quotes() -> None:

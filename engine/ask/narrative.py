@@ -405,8 +405,8 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     unflagged)."""
     if not quotes or refuses(text):
         return []
-    names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases), stated]
-    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names)
+    names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
+    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated)
 
 
 def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Sequence[Citation]) -> list[Citation]:
@@ -474,26 +474,29 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
     return out
 
 
-def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = ()) -> list[str]:
+def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
+                stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
-    that neither the quotes, the question nor ``names`` contain (the documents' names, the company's aliases, what
-    the code stated: a computed change the summary may repeat)."""
+    that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
+    code ``stated`` (a computed change the summary may repeat) contain. A fiscal year a fact is given for must be
+    one the quotes or the code's statement name: a document's name ("BESTBUY_2023_10K") names the filing, not the
+    year of what it reports."""
     if not summary.strip() or not quotes:
         return []
-    texts = [*(x.text for x in quotes), q.text, *names]
-    stated = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
+    texts = [*(x.text for x in quotes), q.text, *names, stated]
+    figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
     body = CITATION.sub(" ", summary)
     for v in quantities(body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
-        if not {round(c, 6) for c in v.candidates()} & stated:
+        if not {round(c, 6) for c in v.candidates()} & figures:
             out.append(v.raw.strip())
     out += [f for f in _for_other_years(body, quotes) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
-    years = {y for t in texts if t != q.text for y, _, _ in years_named(t)}
+    years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
     for sentence in split_sentences(body):
         for y, fiscal, written in years_named(sentence):
             if fiscal and y not in years and not _NEGATION.search(sentence):

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.ask.question import Question
 from engine.models.protocols import LLM, ChatMessage
+from engine.periods import years_named
 from engine.types import Evidence, Quote, Region
 from engine.untrusted import withhold_instructions, withhold_value
 
@@ -135,8 +136,24 @@ def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = 
     head = f"Computed: {stated}\n\n" if stated else ""
     head += f"Decided by a quote: {decided}\n\n" if decided else ""
     rule = f"{SUMMARY_YES_NO_RULE}\n{SUMMARY_RULE}" if question.yes_no else SUMMARY_RULE
+    if periods := _periods_unquoted(question, quotes):
+        rule += "\n" + periods
     user = f"{head}Sources:\n{sources}\n\nQuestion: {question.text}\n{rule}\nAnswer (cite sources like [1]):"
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
+
+
+def _periods_unquoted(question: Question, quotes: Sequence[Quote]) -> str:
+    """The rule for a question that asks several years of which the quotes name only some ("acquisitions in
+    FY2023, FY2022 and FY2021" beside "In fiscal 2022, we acquired ..."): answer for the years the quotes name.
+    Asked only the question, the 1.5B model gave both acquisitions for all three years; told to say also what the
+    quotes lack, it declined the whole question. '' when every year asked is quoted, or none is."""
+    asked = sorted(set(question.asked.years))
+    quoted = {y: w for x in quotes for y, _, w in reversed(years_named(x.text))}  # as the quotes write them
+    both = [y for y in asked if y in quoted]
+    if not both or len(both) == len(asked):
+        return ""
+    said = ", ".join(quoted[y] or str(y) for y in both)
+    return f"Of the years asked, the quotes are about {said} only: answer for {said}, with the year each quote states."
 
 
 def fuse_messages(question: Question, partials: Sequence[str], computation: str = "") -> list[ChatMessage]:
