@@ -945,6 +945,19 @@ def test_a_breakdown_ranked_by_change_uses_the_change_the_table_states() -> None
         assert "comparable sales as the table states it" in said and "Services +7.6%" in said and "Total" not in said
     said = decided(BreakdownRankingVerdict(), "Which category's sales declined the most in Q2 FY2024?", tables, cal)
     assert said.startswith("Appliances: the largest drop"), said
+    # two segments' tables of the same kind: the one whose title shares the question's words ranks, wherever it is
+    intl = {**mix, "title": mix["title"].replace("Domestic", "International"),
+            "rows": [{"label": "Consumer Electronics", "values": ["30%", "30%", "(3.0)%", "(9.0)%"],
+                      "numbers": [30.0, 30.0, -3.0, -9.0]},
+                     {"label": "Appliances", "values": ["8%", "8%", "4.8%", "(2.0)%"],
+                      "numbers": [8.0, 8.0, 4.8, -2.0]}]}
+    both = [TableSource(6, intl), TableSource(4, mix)]
+    said = decided(BreakdownRankingVerdict(), "Which product category performed the best by sales in the domestic "
+                   "market during Q2 of FY2024?", both, cal)
+    assert said.startswith("Entertainment: the largest rise of the 4 categories in the table [4]"), said
+    said = decided(BreakdownRankingVerdict(), "Which international product category grew sales the most in Q2 FY2024?",
+                   both, cal)
+    assert said.startswith("Appliances: the largest rise of the 2 categories in the table [6]"), said
     # a period the change columns do not state, and a ranking by amount (a share is no amount): no verdict
     assert decided(BreakdownRankingVerdict(), "Which category grew the most in Q2 FY2022?", tables, cal) == ""
     assert decided(BreakdownRankingVerdict(), "Which category had the highest revenue in Q2 FY2024?", tables, cal) == ""

@@ -391,3 +391,32 @@ def test_each_statement_a_question_needs_keeps_a_place() -> None:
     assert [c.chunk_id for c in Retriever.pin_statement(me, ranked[:5], stated, {}, 5, ("income", "balance",  # type: ignore[arg-type]
                                                                                       "cash_flow"))][-1:] == [72]
     assert Retriever.pin_statement(me, ranked, stated, {}, 10, ("income",)) == ranked  # type: ignore[arg-type]
+
+
+def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
+    """"Which product category performed the best in the domestic market?" is decided from the table titled as a
+    breakdown by category; a page of segment tables (results, stores, the revenue mix by category) gives two places
+    to its first two, so that table keeps the last place. Of two such tables (the domestic and the international
+    segment's), the one whose title shares the question's words."""
+    from types import SimpleNamespace
+
+    from engine.ask.question import parse
+    from engine.ask.retrieve import Candidate, Retriever
+    from engine.types import Chunk
+
+    titles = {1: "Domestic segment stores open at the end of the quarter",
+              2: "International segment revenue mix and comparable sales changes by revenue category",
+              3: "Domestic segment revenue mix and comparable sales changes by revenue category"}
+    me = SimpleNamespace(store=SimpleNamespace(region=lambda rid: SimpleNamespace(title=titles.get(rid, ""))))
+    chunks = {i: Chunk(id=i, doc_id="d", modality="table" if i in titles else "text", page=i, text="t",
+                       region_id=i if i in titles else None) for i in range(1, 20)}
+    fused = [Candidate(1, "table", 0.6), Candidate(2, "table", 0.55), *[Candidate(i, "text", 0.5) for i in (4, 5)],
+             Candidate(3, "table", 0.45), *[Candidate(i, "text", 0.4) for i in range(6, 16)]]
+    spread = [c for c in fused if c.chunk_id != 3] + [fused[4]]  # the page's third table moved behind
+    q = parse("Which product category performed the best by sales in the domestic market during Q2 of FY2024?")
+    out = Retriever.pin_breakdown(me, spread, fused, chunks, 10, q)  # type: ignore[arg-type]
+    assert [c.chunk_id for c in out[:10]] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 3]
+    # the international one asked, already among the ten: nothing moves; no breakdown ranked: nothing moves
+    international = parse("Which international product category grew sales the most in Q2 FY2024?")
+    assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, international) == spread  # type: ignore[arg-type]
+    assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, parse("What was revenue in Q2 FY2024?")) == spread  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from engine.types import Document
 from engine.vocabulary import (
     LineItem,
     breakdown_named,
+    breakdown_title,
     canonical,
     directions,
     items_named,
@@ -480,6 +481,18 @@ class Question:
         bits = [self.intent.value.replace("_", "/"), what, when, who,
                 f"{len(self.parts)} parts" if self.parts else ""]
         return " · ".join(b for b in bits if b)
+
+    def breakdown_order(self, titles: Sequence[str]) -> list[int]:
+        """The indexes of the ``titles`` that name the kind of part the question ranks (``Ranking.breakdown``;
+        the vocabulary's ``breakdown_title``), those sharing more of the question's words first, else in the order
+        given: "the domestic market" ranks the domestic segment's revenue mix by category before the
+        international segment's. Empty when the question ranks no breakdown."""
+        r = self.ranking
+        if r is None or r.names or not r.breakdown:
+            return []
+        kind = breakdown_title(r.breakdown)
+        named = [i for i, t in enumerate(titles) if kind.search(t)]
+        return sorted(named, key=lambda i: -len(self.stems & stems(titles[i])))
 
     def shifted(self, years: int) -> Question:
         """The same question asked ``years`` fiscal years earlier (or later): its periods and its metric's

@@ -471,12 +471,14 @@ class Retriever:
             ranked = self.rerank(question, ranked, timings)
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
-        ranked = spread_pages(ranked[: k * 4], pages, s.max_per_page)
+        fused = ranked[: k * 4]
+        ranked = spread_pages(fused, pages, s.max_per_page)
         if q.told_in_words:
             firsts = {lst[0].chunk_id for lst in lexical if lst}
             ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
         ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
+        ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         runs: dict[tuple[str, int], list[str]] = {}
         evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
@@ -529,6 +531,30 @@ class Retriever:
         pinned = [Candidate(cid, "table", 0.0, 2, "statement") for cid in pins]  # no similarity score was measured
         kept = [c for c in ranked if c.chunk_id not in pins]
         return [*kept[: k - len(pinned)], *pinned] if len(kept) >= k - len(pinned) else [*kept, *pinned]
+
+    def pin_breakdown(self, ranked: list[Candidate], fused: Sequence[Candidate], chunks: dict[int, Chunk], k: int,
+                      q: Question) -> list[Candidate]:
+        """A question that ranks the parts of a breakdown it does not list ("Which product category performed the
+        best in the domestic market?") is decided from the table whose title names that kind of part
+        (``BreakdownRankingVerdict``; ``Question.breakdown_order`` picks among several): the fused ranking's best
+        such table keeps a place among the ``k`` (the last) where the places one page may take pushed it out (a
+        10-Q page of segment tables: the segment's results, its stores, its revenue mix by category)."""
+        if k < PIN_FROM_K or q.ranking is None or not q.ranking.breakdown:
+            return ranked
+        tables = []
+        for c in fused:
+            chunk = chunks.get(c.chunk_id)
+            region = self.store.region(chunk.region_id) if chunk is not None and chunk.region_id else None
+            if c.modality == "table" and region is not None:
+                tables.append((c, region.title or ""))
+        order = q.breakdown_order([t for _, t in tables])
+        if not order:
+            return ranked
+        best = tables[order[0]][0]
+        if any(x.chunk_id == best.chunk_id for x in ranked[:k]):
+            return ranked
+        kept = [x for x in ranked if x.chunk_id != best.chunk_id]
+        return [*kept[: k - 1], best, *kept[k - 1:]]
 
     def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
         """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""

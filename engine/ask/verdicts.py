@@ -30,8 +30,8 @@ from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, show
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, fiscal_year_period, matches
-from engine.vocabulary import breakdowns, judgements, vocabulary
 from engine.vocabulary import item as vocabulary_item
+from engine.vocabulary import judgements, vocabulary
 
 SIGNIFICANT_CHANGE = 0.05
 """A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
@@ -251,14 +251,12 @@ class BreakdownRankingVerdict:
         if asked.fiscal_year is None and asked.end is None:
             return None  # no period asked: a breakdown ranks one period's parts
         before = q.shifted(-1).asked  # the same period a year before
-        kind = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (ranking.breakdown, *breakdowns()[
-            ranking.breakdown])) + r")", re.I)
         measure = q.measures[0]
         flow = measure.item is not None and not measure.item.balance
-        for s in work.sources:
-            title = str(s.table.get("title", ""))
-            if not kind.search(title):
-                continue  # the title says what the rows are: "Geographic Information", "Net sales by segment"
+        # the title says what the rows are ("Geographic Information", "Net sales by segment"); of several, the one
+        # sharing more of the question's words ("domestic") first
+        for i in q.breakdown_order([str(s.table.get("title", "")) for s in work.sources]):
+            s = work.sources[i]
             found = self._by_amounts(s, work, asked, before, flow)
             if found is None and ranking.by_change:
                 found = self._by_stated_change(s, work, asked)

@@ -294,6 +294,13 @@ def breakdowns() -> dict[str, tuple[str, ...]]:
     return {name: tuple(w.lower() for w in words) for name, words in raw.items()}
 
 
+@cache
+def breakdown_title(kind: str) -> re.Pattern[str]:
+    """The words that name a kind of part in a table's title ("region": "Geographic Information", "Net sales by
+    region"; "category": "... by revenue category"): what tells a breakdown's table from the others."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (kind, *breakdowns().get(kind, ()))) + r")", re.I)
+
+
 def breakdown_named(word: str) -> str:
     """The kind of part a word names ("geographic" -> "region", "segments" -> "segment"), or ''."""
     low = word.lower()
