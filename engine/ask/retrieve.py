@@ -543,9 +543,9 @@ class Retriever:
             return ranked
         tables = []
         for c in fused:
-            chunk = chunks.get(c.chunk_id)
+            chunk = chunks.get(c.chunk_id) if c.modality == "table" else None  # only a table's region is read
             region = self.store.region(chunk.region_id) if chunk is not None and chunk.region_id else None
-            if c.modality == "table" and region is not None:
+            if region is not None:
                 tables.append((c, region.title or ""))
         order = q.breakdown_order([t for _, t in tables])
         if not order:
