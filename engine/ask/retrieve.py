@@ -553,8 +553,7 @@ class Retriever:
         best = tables[order[0]][0]
         if any(x.chunk_id == best.chunk_id for x in ranked[:k]):
             return ranked
-        kept = [x for x in ranked if x.chunk_id != best.chunk_id]
-        return [*kept[: k - 1], best, *kept[k - 1:]]
+        return [*[x for x in ranked if x.chunk_id != best.chunk_id][: k - 1], best]
 
     def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
         """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""
