@@ -227,3 +227,46 @@ def test_a_period_without_a_company_routes_to_the_filings_that_report_it() -> No
     # nothing narrowed: no route (the whole library is searched)
     assert route("What was revenue in 2030?", lib).doc_ids == []
     assert route("What was total restricted cash at year end?", lib).doc_ids == []
+
+
+def _dated(id: str, name: str, company: str, period: str, cover: str) -> Document:
+    """A 10-Q whose fiscal period is the date its quarter ends, with the calendar its cover gives."""
+    from dataclasses import replace
+
+    from engine.periods import read_calendar
+
+    calendar = read_calendar([cover]).to_json()
+    return replace(doc(id, name, company, "10-Q", period), calendar=calendar)
+
+
+def test_a_quarter_ended_on_a_date_is_of_the_fiscal_year_its_filer_names() -> None:
+    # the quarter ended July 29, 2023 is the second quarter of fiscal 2024 to this January year-end filer; its
+    # period's calendar year (2023) is not a fiscal year it reports, so a question about the fiscal year ended
+    # January 28, 2023 goes to that year's 10-K alone, and one about fiscal 2024 to the 10-Q
+    cover = ("FORM 10-Q For the quarterly period ended July 29, 2023. Fine Buy Co., Inc. Results for the second "
+             "quarter of fiscal 2024. Our fiscal year ends on the Saturday nearest the end of January. The second "
+             "quarter of fiscal 2024 included 13 weeks ended July 29, 2023.")
+    q2 = _dated("fine24q2", "FB_2024Q2_10Q", "Fine Buy Co., Inc.", "2023-07-29", cover)
+    library = [doc("fine23", "FB_2023_10K", "Fine Buy Co., Inc.", "10-K", "FY2023"), q2]
+    assert doc_years(q2)[0] == {2024}
+    assert doc_years(doc("q2", "FB_2024Q2_10Q", "Fine Buy Co., Inc.", "10-Q", "2023-07-29"))[0] == {2023, 2024}
+    assert route("Fine Buy's capitalization ratio for the fiscal year ending January 28, 2023?", library).doc_ids \
+        == ["fine23"]
+    assert route("Fine Buy's revenue in the second quarter of fiscal 2024?", library).doc_ids == ["fine24q2"]
+    # a date the question names still finds the filing whose period ends on it
+    assert "fine24q2" in route("Fine Buy's cash as of July 29, 2023?", library).doc_ids
+
+
+def test_a_dated_quarter_of_a_filer_naming_its_year_by_the_next_calendar_year() -> None:
+    # a filer whose fiscal 2024 began on January 30, 2023: its quarter ended April 30, 2023 is of fiscal 2024, as
+    # its cover says, while the file is named by the calendar year
+    cover = ("FORM 10-Q For the quarterly period ended April 30, 2023. Nimbus Graphics Corporation. First quarter "
+             "of fiscal year 2024. Our fiscal year 2024 is a 52-week year ending January 28, 2024.")
+    q1 = _dated("nim1", "2023 Q1 NMBS", "Nimbus Graphics Corporation", "2023-04-30", cover)
+    library = [q1, _dated("nim0", "2022 Q3 NMBS", "Nimbus Graphics Corporation", "2022-10-30", cover.replace(
+        "April 30, 2023", "October 30, 2022").replace("First quarter of fiscal year 2024", "Third quarter of fiscal "
+                                                      "year 2023"))]
+    assert 2024 in doc_years(q1)[0]
+    assert route("What were Nimbus's revenues in the first quarter of fiscal 2024?", library).doc_ids == ["nim1"]
+    # a date still finds its quarter: the balance at the end of the quarter ended October 30, 2022
+    assert route("Nimbus's cash as of October 30, 2022?", library).doc_ids == ["nim0"]

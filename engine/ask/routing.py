@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from engine.periods import Calendar, Period
 from engine.types import Document
 
 if TYPE_CHECKING:
@@ -230,10 +232,16 @@ def doc_years(doc: Document) -> tuple[set[int], set[int]]:
     ``REPORTED_QUARTERLY`` before a quarterly one's).
 
     Years come from the fiscal period and the file name, a year standing alone: a date run together in a
-    name is a filing date ("20220202-alphabet-10k" is the FY2021 report)."""
+    name is a filing date ("20220202-alphabet-10k" is the FY2021 report). A fiscal period that is the date the
+    period ends gives the fiscal year its calendar names it by (``fiscal_year_of``: a 10-Q for the quarter ended
+    July 29, 2023 is "the second quarter of fiscal 2024" to a filer whose fiscal 2024 ends in January 2025), not
+    that date's calendar year."""
     exact: set[int] = set()
-    for text in (doc.fiscal_period, doc.name):
+    named = _fiscal_year_ended(doc)
+    for text in ((doc.name,) if named is not None else (doc.fiscal_period, doc.name)):
         exact.update(int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text or ""))
+    if named is not None:
+        exact.add(named)
     if not exact and doc.filing_date:
         m = re.match(r"((?:19|20)\d{2})", doc.filing_date)
         if m:
@@ -244,6 +252,23 @@ def doc_years(doc: Document) -> tuple[set[int], set[int]]:
     for y in exact:
         covered.update(range(y - back, y))
     return exact, covered
+
+
+def period_end(doc: Document) -> date | None:
+    """The date a filing's period ends where its fiscal period is that date ("2023-07-29"); None for one named
+    otherwise ("FY2023", "2023Q1")."""
+    try:
+        return date.fromisoformat(doc.fiscal_period or "")
+    except ValueError:
+        return None
+
+
+def _fiscal_year_ended(doc: Document) -> int | None:
+    """The fiscal year of a filing's period end (``period_end``) by its stored calendar; None without either."""
+    end = period_end(doc)
+    if end is None or not doc.calendar:
+        return None
+    return Calendar.from_json(doc.calendar).fiscal_year_of(Period(end=end, year=end.year, months=None))
 
 
 def company_key(doc_company: str, cik: str) -> str:
@@ -335,10 +360,13 @@ def route(question: Question | str, documents: Sequence[Document]) -> Route:
     picked = [d for d in documents if d.id in companies] if companies else list(documents)
     matched: dict[str, list[str]] = (
         {"company": sorted({max(h, key=len) for h in companies.values()})} if companies else {})
+    # a date the question names is that of a filing whose period ends on it ("as of December 31, 2022": the 10-Q
+    # for the quarter ended then, whatever fiscal year its filer names it by)
+    dated = {x for x in (q.asked.end, *q.asked.instants) if x is not None}
     if years:
-        exact = [d for d in picked if doc_years(d)[0] & set(years)]
+        exact = [d for d in picked if doc_years(d)[0] & set(years) or period_end(d) in dated]
         if exact:
-            latest = max(max(doc_years(d)[0] & set(years)) for d in exact)
+            latest = max((y for d in exact for y in doc_years(d)[0] & set(years)), default=max(years))
             if len(years) > 1:
                 # "FY2022 vs FY2021" names two years: the filing for the later one covers both; a year it does not
                 # cover (December 2021 beside a 2023 10-Q, which goes back to December 2022) keeps its own filing
