@@ -1,8 +1,9 @@
 """Quoted sentences of narrative answers on dev questions: do they hold the gold evidence, and how soon are they ready.
 
 For each free-text question of an eval report (the questions its scorer read by token overlap) whose filing is in
-the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.find_quotes``,
-no model; none when the code decides the answer). A quote "holds the key phrase" when it shares a run of
+the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.shown_quotes``,
+no model: none when the code decides the answer, a narrative question's quotes, the nearest sentences of a
+question no cell answers). A quote "holds the key phrase" when it shares a run of
 ``SHINGLE`` words with the gold evidence text the dev record carries (the quote is the gold evidence's own
 sentence), or when the quotes together hold at least half of the gold answer's content words. Where the code
 decides the answer (no quotes), what it states before the model (cells, computation, verdict) is measured
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
 
-    from engine.ask.narrative import find_quotes
+    from engine.ask.narrative import shown_quotes
     from engine.ask.question import parse
     from engine.library.lexical import tokenize
     from mfr_eval.evaluate import load_records
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         work = answerer.cells(q, engine.store, retrieval.evidence, regions)
         decided = work.decision is not None
         t0 = time.perf_counter()
-        quotes = [] if decided else find_quotes(q, retrieval.evidence, regions, embedder)  # as the answerer does
+        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive))
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))

@@ -11,7 +11,7 @@ from fakes_models import FakeEmbedder, FakeLLM
 from test_retrieve_lib import FakeDoc, build_library
 
 from engine.ask.answer import Answerer
-from engine.ask.narrative import find_quotes, summarise, unsupported
+from engine.ask.narrative import find_quotes, shown_quotes, summarise, unsupported
 from engine.ask.question import Intent, parse
 from engine.sentences import split_sentences
 from engine.types import AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
@@ -402,6 +402,32 @@ def test_a_figure_question_gets_no_quotes() -> None:
     assert find_quotes(parse("What was Acme's total revenue in FY2023?"), _evidence(MDA), {}, FakeEmbedder()) == []
 
 
+CREDIT = [
+    "Acme Widgets current report. Item 1.01 Entry into a Material Definitive Agreement.",
+    "On May 26, 2023, Acme entered into a new $4,200,000,000 five year unsecured revolving credit agreement with "
+    "its lenders. Effective May 26, 2023, Acme terminated its $3,800,000,000 five year unsecured revolving credit "
+    "agreement dated May 27, 2022. The board also approved a new logo for the company's stores.",
+]
+
+
+def test_a_figure_no_cell_answers_is_shown_beside_its_nearest_sentences() -> None:
+    # a figure told in an 8-K's words: no cell states it, so the sentences nearest the question are quoted for the
+    # reader; where a cell states it, or the code decided, nothing is quoted
+    q = parse("By how much did Acme increase its unsecured five year revolving credit agreement on May 26, 2023?")
+    assert not q.narrative
+    used = _evidence(CREDIT)
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=False)
+    said = [x.text for x in shown]
+    new, old = CREDIT[1].split(" Effective")[0], "Effective" + CREDIT[1].split("Effective")[1].split(" The")[0]
+    assert set(said[:2]) == {new, old} and all(x.page == 11 for x in shown)
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=True) == []
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=False) == []
+    # a narrative question's quotes are its kind's, as before
+    told = parse("What drove Acme's gross margin change in 2023?")
+    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False, stated=False) == \
+        find_quotes(told, _evidence(MDA), {}, FakeEmbedder())
+
+
 # --- the summary check --------------------------------------------------------------------------------------
 
 
@@ -503,6 +529,22 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
     # "cost"), and the flag says the model wrote from the whole evidence
     assert a.unsupported == ["money"] and not a.summarised
     assert a.unsupported_note.startswith("the model answered from the whole evidence")
+
+
+def test_the_sentences_shown_beside_a_figure_leave_the_model_the_whole_evidence(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "The agreement rose by $400,000,000, from $3.8 billion to $4.2 billion [1].")
+    lib = build_library(tmp_path, [FakeDoc("acme2023bbbb", "ACME_2023_8K", "Acme Widgets Corporation", "8-K",
+                                           "FY2023", [("text", 1, CREDIT[0]), ("text", 2, CREDIT[1])])], llm=llm)
+    question = "By how much did Acme increase its unsecured five year revolving credit agreement in May 2023?"
+    events = list(Answerer(lib.settings, lib.models).answer(question, lib.retriever(), scope=["acme2023bbbb"]))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("QuotesFound") < kinds.index("TokenStreamed")
+    a = events[-1].answer
+    assert any("$4,200,000,000" in x.text for x in a.quotes) and all(x.page == 2 for x in a.quotes)
+    # one prompt, of the passages (not the quotes' summary), and its answer is not checked as a summary
+    assert len(llm.prompts) == 1 and "at most two sentences" not in llm.prompts[0][-1].content
+    assert a.text.startswith("The agreement rose") and not a.summarised and a.unsupported == []
+    assert any(c.page == 2 for c in a.citations)
 
 
 def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:
@@ -687,3 +729,35 @@ def test_a_listed_driver_answer_asks_the_model_for_no_summary(tmp_path: Path) ->
     assert ("driven by: Higher freight and logistics costs; Currency impacts in the Devices segment; partially offset "
             "by: Supply chain benefits in the Tools segment [") in a.text
     assert llm.prompts == []  # the filing's list is the summary: no model rewrites which item is which
+
+
+def test_a_party_the_quotes_define_and_the_summary_leaves_out_is_named_after_it() -> None:
+    from engine.ask.narrative import also_named
+
+    both = Quote("In fiscal 2022, we acquired all of the outstanding shares of Rowan Care Ltd. (“Rowan Care”) and "
+                 "Two Oaks, LLC d/b/a Perch Furniture (“Perch”).", "ACME_2023_10K", "acme", 44, 4, 4)
+    terms = Quote("We entered into a credit agreement with First Bank, N.A. (the “Credit Agreement”) and issued "
+                  "notes (“2025 Notes”) to fund the acquisition of Rowan Care.", "ACME_2023_10K", "acme", 45, 5, 5)
+    risk = Quote("We may acquire businesses such as Northwind Ltd. (“Northwind”) in the future.", "ACME_2023_10K",
+                 "acme", 12, 6, 6)
+    for asked in ("What are major acquisitions that Acme has done in FY2023, FY2022 and FY2021?",
+                  "Which companies did Acme purchase in fiscal 2021, fiscal 2022 and fiscal 2023?"):
+        q = parse(asked)
+        assert q.narrative == "parties"
+        summary = "Acme acquired Rowan Care Ltd. in fiscal 2022 [4]."
+        # the party left out is named with its quote; a defined agreement or note, a party already named, or one
+        # of a sentence about what may happen is not
+        assert also_named(q, [both, terms, risk], summary) == " The quoted sentences also name Perch [4]."
+        assert also_named(q, [both], summary + " It also bought Perch [4].") == ""
+        assert unsupported(summary + also_named(q, [both], summary), [both], q) == []
+    # a question of another kind gets nothing added
+    assert also_named(parse("What drove Acme's gross margin change in 2023?"), [both], "Costs rose [4].") == ""
+
+
+def test_the_summary_of_a_parties_question_names_every_party_its_quote_defines() -> None:
+    both = Quote("In fiscal 2022, we acquired all of the outstanding shares of Rowan Care Ltd. (“Rowan Care”) and "
+                 "Two Oaks, LLC d/b/a Perch Furniture (“Perch”).", "ACME_2023_10K", "acme", 44, 4, 4)
+    llm = FakeLLM(lambda msgs: "Acme acquired Rowan Care Ltd. [4].")
+    gen = summarise(llm, parse("What acquisitions did Acme make in fiscal 2022?"), [both], "", 200, lambda: False)
+    assert gen is not None
+    assert gen.text == "Acme acquired Rowan Care Ltd. [4]. The quoted sentences also name Perch [4]."

@@ -103,6 +103,28 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
     return out
 
 
+def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder, *,
+                 decided: bool, stated: bool) -> list[Quote]:
+    """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, "the
+    metric does not suit this company": that is the answer); a narrative question's quotes (``find_quotes``), which
+    the model's summary is made from; and for any other question that no cell answers (nothing ``stated``), the
+    sentences of its passages nearest it (``nearest_sentences``), shown so that the model's answer, made from the
+    whole evidence, can be checked against the filing's words ("By how much did it increase its revolving credit
+    facility?" beside "... increased the facility from $X to $Y")."""
+    if decided:
+        return []
+    if q.narrative:
+        return find_quotes(q, used, regions, embedder)
+    return [] if stated else nearest_sentences(q, used, regions, embedder)
+
+
+def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+                      most: int = MAX_QUOTES) -> list[Quote]:
+    """The 1-``most`` sentences of the top passages nearest a question that asks no narrative kind, best first:
+    ranked as quotes are, with no kind's cue words ([] for passages without a sentence)."""
+    return _quotes(q, used, regions, embedder, most, any_kind=True)
+
+
 def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
                 most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
     """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
@@ -167,14 +189,15 @@ def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
 
 
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-            most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
-    """``find_quotes`` of one question (or one part of one)."""
-    if not q.narrative:
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False) -> list[Quote]:
+    """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
+    kind (``nearest_sentences``)."""
+    if not q.narrative and not any_kind:
         return []
     found = candidates(used, regions)
     if not found:
         return []
-    kind = narrative().kind(q.narrative)
+    kind = narrative().kind(q.narrative) if q.narrative else None
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     costs = _costs(q)
@@ -215,7 +238,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     # a yes/no question's passages that say, in the filing's words, that nothing of it happened answer it No: the
     # one sharing most of its subject leads, wherever it ranked ("management believes that the final outcome ...
     # will not have a material adverse effect" ranks below the sentence listing the litigation the filer is party to)
-    if q.yes_no:
+    if q.yes_no and q.narrative:
         absent = absence_scorer(q)
         said = max(((n, -order, i, s) for order, (i, s) in enumerate(found)
                     if (n := absent(s)) and not _repeats(s, skip)), default=None)
@@ -310,8 +333,40 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
                    max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
     if refuses(gen.text):
         said = partly(gen.text, quotes, q)
-        return replace(gen, text=said) if said else None
-    return None if bare(gen.text, quotes) else gen
+        return replace(gen, text=said + also_named(q, quotes, said)) if said else None
+    return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
+
+
+_DEFINED = re.compile(r"\(\s*[“\"]([A-Z0-9][^”\"()]{0,60})[”\"]\s*\)")
+"""A short name a sentence defines for what it has just written out: (“Yardbird”); not (the “Notes”), a term."""
+
+
+def also_named(q: Question, quotes: Sequence[Quote], text: str) -> str:
+    """The names a summary leaves out that its quotes give as answers, said after it ('' when none): for a
+    question of a kind whose answer is names (``not_names`` in the vocabulary: who was acquired, who the customers
+    are), each short name a quote carrying the kind's cues defines right after writing the party out in full
+    ("... acquired ... Current Health Ltd. (“Current Health”) and Two Peaks, LLC d/b/a Yardbird Furniture
+    (“Yardbird”)") that the summary and the question do not name. The model naming one acquisition of two reads as
+    the answer; the filing's sentence names both."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
+    if kind is None or not kind.not_names:
+        return ""
+    said = (text + " " + q.text).lower()
+    named: dict[str, int] = {}
+    for x in quotes:
+        low = x.text.lower()
+        if not _cues(kind, low) or _against(kind, low):
+            continue
+        for m in _DEFINED.finditer(x.text):
+            name = " ".join(m.group(1).split())
+            before = x.text[max(0, m.start() - 80):m.start()]
+            written = re.search(rf"\b{re.escape(name.split()[0])}\b", before) is not None
+            if written and name.lower() not in said and name.split()[-1].lower() not in kind.not_names:
+                named.setdefault(name, x.source)
+    if not named:
+        return ""
+    return " The quoted sentences also name " + ", ".join(f"{n} [{k}]" for n, k in named.items()) + "."
 
 
 _SENTENCE_START = re.compile(r"[.)!?]\s+(?=[A-Z])")
