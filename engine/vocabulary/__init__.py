@@ -202,6 +202,10 @@ class NarrativeKind:
     searched: bool = False
     """The cues mark this kind's answer whatever its subject (a cause's connectives, a lawsuit's words): the lexical
     search of passages adds them to a question of this kind."""
+    not_names: tuple[str, ...] = ()
+    """Last words (lower case) of a term a sentence defines that is no party (the “Credit Agreement”, the “Notes”):
+    for a kind whose answer is names (``[narrative.KIND] not_names`` given), every other defined name in a quote
+    carrying its cues belongs in the answer (``narrative.also_named``)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,7 @@ def narrative() -> Narrative:
     kinds = tuple(
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
-                      bool(spec.get("searched", False)))
+                      bool(spec.get("searched", False)), tuple(c.lower() for c in spec.get("not_names", ())))
         for name, spec in raw.items() if name not in {"summary", "elsewhere", "absence"}
     )
     absence = raw.get("absence", {})
