@@ -747,7 +747,7 @@ def test_a_party_the_quotes_define_and_the_summary_leaves_out_is_named_after_it(
         summary = "Acme acquired Rowan Care Ltd. in fiscal 2022 [4]."
         # the party left out is named with its quote; a defined agreement or note, a party already named, or one
         # of a sentence about what may happen is not
-        assert also_named(q, [both, terms, risk], summary) == " The quoted sentences also name Perch [4]."
+        assert also_named(q, [both, terms, risk], summary) == " [4] also names Perch, in a sentence with “we acquired”."
         assert also_named(q, [both], summary + " It also bought Perch [4].") == ""
         assert unsupported(summary + also_named(q, [both], summary), [both], q) == []
     # a question of another kind gets nothing added
@@ -760,4 +760,4 @@ def test_the_summary_of_a_parties_question_names_every_party_its_quote_defines()
     llm = FakeLLM(lambda msgs: "Acme acquired Rowan Care Ltd. [4].")
     gen = summarise(llm, parse("What acquisitions did Acme make in fiscal 2022?"), [both], "", 200, lambda: False)
     assert gen is not None
-    assert gen.text == "Acme acquired Rowan Care Ltd. [4]. The quoted sentences also name Perch [4]."
+    assert gen.text == "Acme acquired Rowan Care Ltd. [4]. [4] also names Perch, in a sentence with “we acquired”."

@@ -353,20 +353,23 @@ def also_named(q: Question, quotes: Sequence[Quote], text: str) -> str:
     if kind is None or not kind.not_names:
         return ""
     said = (text + " " + q.text).lower()
-    named: dict[str, int] = {}
+    out = ""
     for x in quotes:
         low = x.text.lower()
-        if not _cues(kind, low) or _against(kind, low):
+        cue = max((c for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low)), key=len, default="")
+        if not cue or _against(kind, low):
             continue
+        names: list[str] = []
         for m in _DEFINED.finditer(x.text):
             name = " ".join(m.group(1).split())
             before = x.text[max(0, m.start() - 80):m.start()]
             written = re.search(rf"\b{re.escape(name.split()[0])}\b", before) is not None
             if written and name.lower() not in said and name.split()[-1].lower() not in kind.not_names:
-                named.setdefault(name, x.source)
-    if not named:
-        return ""
-    return " The quoted sentences also name " + ", ".join(f"{n} [{k}]" for n, k in named.items()) + "."
+                names.append(name)
+                said += " " + name.lower()
+        if names:  # the cue says what the sentence tells of them: "we acquired", "accounted for"
+            out += f" [{x.source}] also names {' and '.join(names)}, in a sentence with \u201c{cue}\u201d."
+    return out
 
 
 _SENTENCE_START = re.compile(r"[.)!?]\s+(?=[A-Z])")
