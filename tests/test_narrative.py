@@ -761,3 +761,15 @@ def test_the_summary_of_a_parties_question_names_every_party_its_quote_defines()
     gen = summarise(llm, parse("What acquisitions did Acme make in fiscal 2022?"), [both], "", 200, lambda: False)
     assert gen is not None
     assert gen.text == "Acme acquired Rowan Care Ltd. [4]. [4] also names Perch, in a sentence with “we acquired”."
+
+
+def test_a_no_that_no_quote_denies_is_flagged() -> None:
+    q = parse("Does Acme report any significant new business acquisitions in these 10-Qs?")
+    silent = [Quote("The Company periodically provides certain information for investors on its website.",
+                    "ACME_2023_10Q", "acme", 17, 1, 1)]
+    assert "No" in unsupported("No, Acme does not report any significant new business acquisitions.", silent, q)
+    denies = [Quote("The Company did not complete any business acquisitions during the quarter.", "ACME_2023_10Q",
+                    "acme", 9, 2, 2)]
+    assert "No" not in unsupported("No, Acme does not report any new acquisitions [2].", denies, q)
+    # a Yes, or a question that is not yes/no, is not checked this way
+    assert "No" not in unsupported("No acquisitions are named [1].", silent, parse("What did Acme acquire in 2023?"))

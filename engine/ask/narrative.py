@@ -499,6 +499,7 @@ def _said(texts: Iterable[str]) -> set[str]:
 
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
 _YES = re.compile(r"\W*yes\b", re.I)
+_NO = re.compile(r"\W*no\b", re.I)
 
 
 def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
@@ -552,6 +553,10 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         if not {round(c, 6) for c in v.candidates()} & figures:
             out.append(v.raw.strip())
     out += [f for f in _for_other_years(body, quotes) if f not in out]
+    # a No is the quotes' only where one of them denies something ("Does it report any acquisitions?" answered No
+    # beside quotes that name none: that nothing is quoted is no quote saying there was none)
+    if q.yes_no and _NO.match(body) and not any(_NEGATION.search(x.text) for x in quotes):
+        out.append("No")
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
