@@ -22,6 +22,13 @@ from engine.ask.statements import BALANCE, CASH, EQUITY, INCOME, label_match, st
         ("Notes to Consolidated Financial Statements (continued) / Balance sheet data", None),
         ("Schedule II - Valuation and Qualifying Accounts", None),
         ("Product Development (amounts in millions)", None),
+        # the MD&A's selected data titled as a statement, and Item 8's index of the statements with their pages
+        ("Consolidated Statements of Operations Data / The following table sets forth consolidated data", None),
+        ("Item 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA Table: Item 8. Report of Independent Registered "
+         "Public Accounting Firm F-1 Consolidated Balance Sheets at December 31, 2019 and 2018 F-4 Consolidated "
+         "Statements of Operations for the Years Ended December 31, 2019, 2018, and 2017 F-5 Consolidated "
+         "Statements of Changes in Shareholders' Equity F-7 Consolidated Statements of Cash Flows F-8", None),
+        ("ACME INC. / CONSOLIDATED STATEMENTS OF OPERATIONS / (Amounts in millions, except per share data)", INCOME),
     ],
 )
 def test_statement_of_a_heading(heading: str, kind: str | None) -> None:
@@ -43,6 +50,7 @@ def test_statement_of_a_heading(heading: str, kind: str | None) -> None:
         ("What is effective tax ratio of Best Buy for the fiscal year ending January 28, 2023?", [INCOME]),
         ("What is Return on Capital Employed for the fiscal year?", [INCOME, BALANCE]),
         ("what is Amazon's FY2017 debt to ebitda ratio?", [INCOME, BALANCE, CASH]),
+        ("What is the capitalization ratio of Acme for the fiscal year ending January 28, 2023?", [BALANCE]),
     ],
 )
 def test_statements_a_question_needs(question: str, kinds: list[str]) -> None:

@@ -43,17 +43,26 @@ SPOKEN: dict[str, str] = {INCOME: "income statement", BALANCE: "balance sheet", 
 
 def statement_of(title: str) -> str | None:
     """The primary statement a table heading names, if any (notes, schedules and "selected ... data" extracts
-    are not statements)."""
+    such as the MD&A's "Consolidated Statements of Operations Data" are not statements, nor is Item 8's index,
+    which names every statement with its page: "Consolidated Balance Sheets F-2 Consolidated Statements of
+    Operations F-3 ...")."""
     # Item 8's own title ("Financial Statements and Supplementary Data") heads the first statement's page
     head = re.sub(r"financial statements and supplementa\w* (data|information)", " ", title[:300], flags=re.I)
     if re.search(r"\bnotes? to\b|\bschedule\b|\bsupplementa|\bselected\b|\bsummary\b|\bhighlights\b|"
-                 r"statements? data\b|discussion and analysis|\banalysis\b|\bmd&a\b|off-balance", head, re.I):
+                 r"(?:statements?|sheets?)(?: of [a-z ]{2,30}?)? data\b|discussion and analysis|\banalysis\b|"
+                 r"\bmd&a\b|off-balance", head, re.I):
         return None
     squashed = re.sub(r"[\s'’]+", "", head.lower())
-    for kind, pattern in TITLE_PATTERNS.items():
-        if pattern.search(squashed):
-            return kind
-    return None
+    named = [kind for kind, pattern in TITLE_PATTERNS.items() if pattern.search(squashed)]
+    if not named:
+        return None
+    listed = re.sub(r"[\s'’]+", "", title[:INDEX_CHARS].lower())
+    return named[0] if sum(1 for p in TITLE_PATTERNS.values() if p.search(listed)) < INDEX_KINDS else None
+
+
+INDEX_KINDS, INDEX_CHARS = 3, 1000
+"""A heading naming this many kinds of statement in its first ``INDEX_CHARS`` characters lists them (an index of
+the financial statements)."""
 
 
 _ROW_SIGNATURES: dict[str, tuple[re.Pattern[str], ...]] = {
