@@ -104,6 +104,12 @@ def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
     assert q.ranking.names == ("operations", "investing", "financing activities")
     q = parse("What is the FY2022 net profit margin in USD millions?")
     assert q.formula is not None and q.scale == 1e6 and q.intent is Intent.RATIO
+    # what a line item is made of is told in words, not a figure of it
+    for asked in ("What are the components of cost of sales for Acme's FY2017?",
+                  "What is the composition of Acme's operating expenses in 2022?"):
+        q = parse(asked)
+        assert q.intent is Intent.PROSE and q.narrative == "description" and q.told_in_words
+    assert parse("What was Acme's cost of sales in FY2017?").intent is Intent.VALUE
 
 
 def test_a_question_of_two_parts_carries_its_measure_and_years_into_the_second() -> None:

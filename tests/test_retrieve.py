@@ -362,8 +362,12 @@ def test_the_lexical_search_adds_the_kind_cues_only_where_they_mark_any_answer(t
     _, lexical, _ = r.channels(drivers.text, ["acme2023aaaa"], False, 10, drivers.text)
     assert lexical[0][0].chunk_id == next(c.id for c in lib.store.chunks() if c.page == 2)  # the cues decide it
     assert parse("What legal proceedings is Acme involved in?").searched_cues  # a lawsuit's words: one subject
-    # customers, suppliers and acquisitions share the parties kind: its cues would pull one to the other
-    assert parse("Which companies did Acme acquire in 2023?").searched_cues == ()
+    # customers, suppliers and acquisitions share the parties kind: only the cues in the question's own words are
+    # searched, so one does not pull the other
+    assert parse("Which companies did Acme acquire in 2023?").searched_cues == (
+        "acquired", "acquisition of", "we acquired", "completed the acquisition")
+    assert parse("Who are Acme's largest customers?").searched_cues == ("customer", "customers")
+    assert parse("Who audits Acme?").searched_cues == ()
     assert parse("What was Acme's operating margin in 2023?").searched_cues == ()
     assert parse("Is Acme capital intensive?").searched_cues == ()
 
@@ -420,3 +424,25 @@ def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
     international = parse("Which international product category grew sales the most in Q2 FY2024?")
     assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, international) == spread  # type: ignore[arg-type]
     assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, parse("What was revenue in Q2 FY2024?")) == spread  # type: ignore[arg-type]
+
+
+def test_words_pointing_at_the_document_are_not_searched(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from engine.ask.question import parse
+
+    exhibits = [("text", p, f"This Annual Report on Form 10-K report lists exhibits {p}; the report and the 10-K "
+                            "exhibits mentioned are available on request.") for p in (90, 91, 92)]
+    lib = build_library(tmp_path, [FakeDoc("acme2023aaaa", "ACME_2023_10K", "Acme Widgets Corporation", "10-K",
+                                           "FY2023", [
+        ("text", 40, "Our main products are industrial sensors, valves and pumps."),
+        *exhibits,
+    ])])
+    q = parse("What are the main products of Acme mentioned in this 10K report?")
+    assert q.self_reference.strip() == "mentioned in this 10K report" and q.forms == ("10-K",)
+    r = lib.retriever(hybrid=False).retrieve(q, scope=["acme2023aaaa"], k=2)
+    assert r.evidence[0].page == 40 and r.question == q.text
+    # searched with them, the words about the report pull the exhibit list ahead
+    kept = lib.retriever(hybrid=False).retrieve(replace(q, self_reference=""), scope=["acme2023aaaa"], k=2)
+    assert kept.evidence[0].page == 90
+    assert parse("What was Acme's revenue in 2023?").self_reference == ""

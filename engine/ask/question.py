@@ -77,8 +77,17 @@ _WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|caus
 _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
                              re.I)
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
-_PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key)|"
+_PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
+                    r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|which (?:segment|region|product|customer|business))\b", re.I)
+_CUE_PREFIX = 5
+"""A cue word and a question's word sharing their first five letters say the same thing ("acquisition",
+"acquired")."""
+_SELF_REFERENCE = re.compile(
+    r"\s*,?\s*\b(?:(?:as\s+)?(?:mentioned|stated|reported|disclosed|described|discussed|presented|outlined|named|"
+    r"listed)\s+in|according\s+to|as\s+per)\s+(?:this|the|its|their)\s+(?:(?:annual|quarterly|current)\s+)?"
+    r"(?:10-?k|10-?q|8-?k|report|filing|document|statement)s?(?:\s+(?:report|filing))?\b,?", re.I)
+"""Words pointing at the document asked rather than at what is asked ("... mentioned in this 10K report")."""
 _JUDGEMENT = re.compile(r"\b(?:capital[\s-]intensive|healthy|improving|deteriorat\w*|strong|weak|sustainable|"
                         r"profitable|liquid|solvent|leverag\w+|conservative|aggressive)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w'-]+\s+){0,4}?[\w'-]+?)"
@@ -433,6 +442,10 @@ class Question:
     mentions: tuple[tuple[str, int, int, int], ...] = field(default=(), compare=False, hash=False)
     """Where the text names a company of the library: (document id, start, end, length of a possessive "'s"
     after it), so a search within one company's filings can leave its name out (``routing.without_company``)."""
+    self_reference: str = ""
+    """Its words that point at the document asked, not at what is asked ("mentioned in this 10K report",
+    "according to the filing"): searched, they rank the pages that say "report" and "10-K" (exhibit lists, the
+    cover) ahead of the one that answers, so the search leaves them out."""
     parts: tuple[Question, ...] = ()
     """The parts of a question of several ("net sales in fiscal 2022, and how much did they grow?"), each a
     question of its own with the measure and period of the part before when it names none; () for one part."""
@@ -452,11 +465,18 @@ class Question:
 
     @property
     def searched_cues(self) -> tuple[str, ...]:
-        """The cue phrases the lexical search of passages adds for it: its kind's when it is told in words and the
-        kind's cues mark an answer whatever its subject (``[narrative.KIND] searched``: "due to", "driven by",
-        "offset by" for what drove a change); () otherwise."""
+        """The cue phrases the lexical search of passages adds for it when it is told in words: its kind's when they
+        mark an answer whatever its subject (``[narrative.KIND] searched``: "due to", "driven by", "offset by" for
+        what drove a change); else those of its kind that say what it asks in its own words ("acquired", "we
+        acquired", "completed the acquisition" for the companies acquired, not "customer": customers, suppliers and
+        acquisitions share the parties kind, and its other cues would pull one to the other); () otherwise."""
         kind = narrative().kind(self.narrative) if self.told_in_words else None
-        return kind.cues if kind is not None and kind.searched else ()
+        if kind is None:
+            return ()
+        if kind.searched:
+            return kind.cues
+        asked = {w[:_CUE_PREFIX] for w in self.stems if len(w) >= _CUE_PREFIX}
+        return tuple(c for c in kind.cues if any(len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in stems(c)))
 
     @property
     def expansion(self) -> Expansion:
@@ -1148,6 +1168,7 @@ def _one(text: str) -> Question:
         figures=bool(FIGURE_WORDS.search(text)),
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
         scale=SCALES[scale.group(1).lower()] if scale else None,
+        self_reference=self_ref.group(0) if (self_ref := _SELF_REFERENCE.search(text)) else "",
     )
     q = replace(q, intent=_intent(q))
     # a judgement is of a state ("Does X have a healthy liquidity profile?"); whether it changed over the periods

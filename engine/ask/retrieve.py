@@ -458,9 +458,12 @@ class Retriever:
         everything = not scope and not routed and len(doc_ids) == self.store.document_count()
         depth = max(k, s.min_text_hits) * s.candidate_factor
         passages = question if everything else self.without_company(q, doc_ids)
+        # "... mentioned in this 10K report" points at the document, not at the answer: not searched
+        query, passages = (" ".join(t.replace(q.self_reference, " ").split()) if q.self_reference else t
+                           for t in (question, passages))
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
-        searched = question if q.statements else passages
+        searched = query if q.statements else passages
         lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements,
                                             q.searched_cues)
         t_search = time.perf_counter()
