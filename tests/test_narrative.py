@@ -773,3 +773,24 @@ def test_a_no_that_no_quote_denies_is_flagged() -> None:
     assert "No" not in unsupported("No, Acme does not report any new acquisitions [2].", denies, q)
     # a Yes, or a question that is not yes/no, is not checked this way
     assert "No" not in unsupported("No acquisitions are named [1].", silent, parse("What did Acme acquire in 2023?"))
+
+
+def test_a_declined_summary_of_who_was_acquired_gives_the_parties_its_quotes_name() -> None:
+    from engine.ask.narrative import also_named
+
+    quotes = [Quote("A. Acquisitions Willowbrook On November 17, 2021, we acquired all of the issued and outstanding "
+                    "common stock not already owned by Acme of Willowbrook, a clinical stage company, for $2.0 "
+                    "billion.", "ACME_2021_10K", "acme", 70, 4, 4),
+              Quote("On July 1, 2019, we acquired all the remaining shares of Tessaron, a privately-held company, "
+                    "for $340 million upfront.", "ACME_2021_10K", "acme", 71, 7, 7),
+              Quote("At the acquisition date, we recorded a charge representing an acquired IPR&D asset.",
+                    "ACME_2021_10K", "acme", 71, 8, 8)]
+    q = parse("What are three main companies acquired by Acme mentioned in this 10K report?")
+    named = also_named(q, quotes, "", lead="names").strip()
+    assert named == ("[4] names Willowbrook, in a sentence with “we acquired”. [7] names Tessaron, in a sentence "
+                     "with “we acquired”.")
+    assert unsupported(named, quotes, q) == []
+    # the model's refusal that only points at the quotes is answered with those names, not the whole evidence
+    llm = FakeLLM(lambda msgs: "Insufficient information: [4] and [7]")
+    gen = summarise(llm, q, quotes, "", 200, lambda: False)
+    assert gen is not None and gen.text == named

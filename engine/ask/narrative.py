@@ -332,22 +332,61 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     gen = llm.chat(summary_messages(asked, quotes, stated, labels, verdict),
                    max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
     if refuses(gen.text):
+        # what it still says the quotes state, else the parties the quotes name ("Insufficient information: [4]
+        # and [7]" beside quotes of Trillium's and Therachon's acquisitions)
         said = partly(gen.text, quotes, q)
-        return replace(gen, text=said + also_named(q, quotes, said)) if said else None
+        said = said + also_named(q, quotes, said) if said else also_named(q, quotes, "", lead="names").strip()
+        return replace(gen, text=said) if said else None
     return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
 
 
 _DEFINED = re.compile(r"\(\s*[“\"]([A-Z0-9][^”\"()]{0,60})[”\"]\s*\)")
 """A short name a sentence defines for what it has just written out: (“Yardbird”); not (the “Notes”), a term."""
+_ACQUIRED = re.compile(
+    r"\b(?:acquired|acquisition of)\s+(?:(?:all|substantially all|a majority|the remaining|\d+%)\s+(?:of\s+)?"
+    r"(?:the\s+)?(?:remaining\s+)?(?:issued and outstanding\s+|outstanding\s+)?(?:shares|equity interests?|"
+    r"common stock|stock|interests?)\s+(?:not already owned by\s+(?:[A-Z][\w.&]*\s+){1,4})?of\s+)?"
+    r"(?P<name>(?:[A-Z]|\d+[A-Za-z])[\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|d/b/a))*)"
+    r"(?=\s*[,(.;:]|\s*$|\s+(?:for|in|on|from|and|at|which|that|to|during|by|with)\b)")
+"""A party a sentence says was acquired, named right after it and followed by a comma, a bracket or a preposition
+(not a term used as an adjective: "an acquired IPR&D asset"): "we acquired Array, a ...", "acquired all the
+remaining shares of Therachon, a ...", "acquired all of the issued and outstanding common stock not already owned by
+Pfizer of Trillium, a ..."."""
+_NOT_NAME_WORDS = frozenset("on in for during the as at by with our we it its this that these january february march "
+                            "april may june july august september october november december".split())
 
 
-def also_named(q: Question, quotes: Sequence[Quote], text: str) -> str:
+def _names(kind: NarrativeKind, sentence: str) -> list[str]:
+    """The parties a sentence names: each short name it defines right after writing the party out in full, and
+    each party it says was acquired (``_ACQUIRED``); terms ending in one of the kind's ``not_names`` words (the
+    “Credit Agreement”) are none."""
+    out: list[str] = []
+    for m in _DEFINED.finditer(sentence):
+        name = " ".join(m.group(1).split())
+        if re.search(rf"\b{re.escape(name.split()[0])}\b", sentence[max(0, m.start() - 80):m.start()]):
+            out.append(name)
+    for m in _ACQUIRED.finditer(sentence):
+        words: list[str] = []
+        for w in m.group("name").split()[:MAX_NAME_WORDS]:
+            if w.lower().strip(".,") in _NOT_NAME_WORDS:
+                break
+            words.append(w)
+        name = " ".join(words).rstrip(".,")
+        if name and not any(name.lower() in o.lower() or o.lower() in name.lower() for o in out):
+            out.append(name)
+    return [n for n in out if n.split()[-1].lower().strip(".") not in kind.not_names]
+
+
+MAX_NAME_WORDS = 6
+
+
+def also_named(q: Question, quotes: Sequence[Quote], text: str, lead: str = "also names") -> str:
     """The names a summary leaves out that its quotes give as answers, said after it ('' when none): for a
     question of a kind whose answer is names (``not_names`` in the vocabulary: who was acquired, who the customers
-    are), each short name a quote carrying the kind's cues defines right after writing the party out in full
-    ("... acquired ... Current Health Ltd. (“Current Health”) and Two Peaks, LLC d/b/a Yardbird Furniture
-    (“Yardbird”)") that the summary and the question do not name. The model naming one acquisition of two reads as
-    the answer; the filing's sentence names both."""
+    are), each party a quote carrying the kind's cues names (``_names``: "... acquired ... Current Health Ltd.
+    (“Current Health”) and Two Peaks, LLC d/b/a Yardbird Furniture (“Yardbird”)") that the summary and the
+    question do not name. The model naming one acquisition of two reads as the answer; the filing's sentence names
+    both. With ``lead`` "names" and no text, the names the quotes give, for a summary that declined them."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
     if kind is None or not kind.not_names:
@@ -359,16 +398,10 @@ def also_named(q: Question, quotes: Sequence[Quote], text: str) -> str:
         cue = max((c for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low)), key=len, default="")
         if not cue or _against(kind, low):
             continue
-        names: list[str] = []
-        for m in _DEFINED.finditer(x.text):
-            name = " ".join(m.group(1).split())
-            before = x.text[max(0, m.start() - 80):m.start()]
-            written = re.search(rf"\b{re.escape(name.split()[0])}\b", before) is not None
-            if written and name.lower() not in said and name.split()[-1].lower() not in kind.not_names:
-                names.append(name)
-                said += " " + name.lower()
+        names = [n for n in _names(kind, x.text) if n.lower() not in said]
+        said += " " + " ".join(names).lower()
         if names:  # the cue says what the sentence tells of them: "we acquired", "accounted for"
-            out += f" [{x.source}] also names {' and '.join(names)}, in a sentence with \u201c{cue}\u201d."
+            out += f" [{x.source}] {lead} {' and '.join(names)}, in a sentence with \u201c{cue}\u201d."
     return out
 
 
