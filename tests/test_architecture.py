@@ -51,3 +51,9 @@ def test_import_engine_is_light() -> None:
     res = run(sys.executable, "-c", code)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == ""
+
+
+def test_the_answerer_only_orchestrates() -> None:
+    """The answerer orchestrates (question, retrieval, cells, quotes, the model, checks): prompts, checks,
+    computations, guards and verdicts each live in a module of their own, and it stays under 400 lines."""
+    assert len((REPO / "engine" / "ask" / "answer.py").read_text(encoding="utf-8").splitlines()) < 400

@@ -227,8 +227,7 @@ class Answerer:
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        # from the quotes alone where told in words; a judgement no ratio decided, or a figure, from all evidence
-        quoted = quotes if q.narrative and q.intent is not Intent.JUDGEMENT else []
+        quoted = quotes if q.narrative and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
         text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
