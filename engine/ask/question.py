@@ -84,7 +84,7 @@ _CUE_PREFIX = 5
 """A cue word and a question's word sharing their first five letters say the same thing ("acquisition",
 "acquired")."""
 _SELF_REFERENCE = re.compile(
-    r"\s*,?\s*\b(?:(?:as\s+)?(?:mentioned|stated|reported|disclosed|described|discussed|presented|outlined|named|"
+    r"\b(?:(?:as\s+)?(?:mentioned|stated|reported|disclosed|described|discussed|presented|outlined|named|"
     r"listed)\s+in|according\s+to|as\s+per)\s+(?:this|the|its|their)\s+(?:(?:annual|quarterly|current)\s+)?"
     r"(?:10-?k|10-?q|8-?k|report|filing|document|statement)s?(?:\s+(?:report|filing))?\b,?", re.I)
 """Words pointing at the document asked rather than at what is asked ("... mentioned in this 10K report")."""
