@@ -107,22 +107,10 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
                  decided: bool, stated: bool) -> list[Quote]:
     """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, "the
     metric does not suit this company": that is the answer); a narrative question's quotes (``find_quotes``), which
-    the model's summary is made from; and for any other question that no cell answers (nothing ``stated``), the
-    sentences of its passages nearest it (``nearest_sentences``), shown so that the model's answer, made from the
-    whole evidence, can be checked against the filing's words ("By how much did it increase its revolving credit
-    facility?" beside "... increased the facility from $X to $Y")."""
-    if decided:
-        return []
-    if q.narrative:
-        return find_quotes(q, used, regions, embedder)
-    return [] if stated else nearest_sentences(q, used, regions, embedder)
-
-
-def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-                      most: int = MAX_QUOTES) -> list[Quote]:
-    """The 1-``most`` sentences of the top passages nearest a question that asks no narrative kind, best first:
-    ranked as quotes are, with no kind's cue words ([] for passages without a sentence)."""
-    return _quotes(q, used, regions, embedder, most, any_kind=True)
+    the model's summary is made from; none for a figure (``stated`` is unused: quoting the nearest sentences of
+    every figure no cell states was tried and withdrawn, its extra embedder pass per answer starved a running
+    ingestion in ``test_questions_are_answered_while_ingest_runs_in_threads``)."""
+    return [] if decided else find_quotes(q, used, regions, embedder)
 
 
 def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
@@ -189,10 +177,9 @@ def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
 
 
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-            most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False) -> list[Quote]:
-    """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
-    kind (``nearest_sentences``)."""
-    if not q.narrative and not any_kind:
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
+    """``find_quotes`` of one question (or one part of one)."""
+    if not q.narrative:
         return []
     found = candidates(used, regions)
     if not found:
