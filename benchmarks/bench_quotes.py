@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         work = answerer.cells(q, engine.store, retrieval.evidence, regions)
         decided = work.decision is not None
         t0 = time.perf_counter()
-        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive))
+        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided)  # as the answerer does
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))

@@ -413,10 +413,10 @@ CREDIT = [
 def test_a_figure_no_cell_answers_gets_no_quotes_and_a_decided_answer_none() -> None:
     q = parse("By how much did Acme increase its unsecured five year revolving credit agreement on May 26, 2023?")
     assert not q.narrative
-    assert shown_quotes(q, _evidence(CREDIT), {}, FakeEmbedder(), decided=False, stated=False) == []
+    assert shown_quotes(q, _evidence(CREDIT), {}, FakeEmbedder(), decided=False) == []
     told = parse("What drove Acme's gross margin change in 2023?")
-    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=True, stated=False) == []
-    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False, stated=False) == \
+    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=True) == []
+    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False) == \
         find_quotes(told, _evidence(MDA), {}, FakeEmbedder())
 
 

@@ -77,10 +77,13 @@ def _against(kind: NarrativeKind, low: str) -> bool:
     return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", low) for c in kind.against)
 
 
+def _cues_in(kind: NarrativeKind | None, low: str) -> list[str]:
+    """The cue phrases of ``kind`` a lower-cased sentence carries."""
+    return [] if kind is None else [c for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low)]
+
+
 def _cues(kind: NarrativeKind | None, low: str) -> int:
-    if kind is None:
-        return 0
-    return sum(1 for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low))
+    return len(_cues_in(kind, low))
 
 
 def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tuple[int, str]]:
@@ -104,12 +107,12 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
 
 
 def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder, *,
-                 decided: bool, stated: bool) -> list[Quote]:
+                 decided: bool) -> list[Quote]:
     """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, "the
-    metric does not suit this company": that is the answer); a narrative question's quotes (``find_quotes``), which
-    the model's summary is made from; none for a figure (``stated`` is unused: quoting the nearest sentences of
-    every figure no cell states was tried and withdrawn, its extra embedder pass per answer starved a running
-    ingestion in ``test_questions_are_answered_while_ingest_runs_in_threads``)."""
+    metric does not suit this company": that is the answer), else a narrative question's quotes (``find_quotes``),
+    which the model's summary is made from. (Quoting the nearest sentences of every figure no cell states was tried
+    and withdrawn: its extra embedder pass per answer starved a running ingestion in
+    ``test_questions_are_answered_while_ingest_runs_in_threads``.)"""
     return [] if decided else find_quotes(q, used, regions, embedder)
 
 
@@ -184,7 +187,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     found = candidates(used, regions)
     if not found:
         return []
-    kind = narrative().kind(q.narrative) if q.narrative else None
+    kind = narrative().kind(q.narrative)
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     costs = _costs(q)
@@ -225,7 +228,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     # a yes/no question's passages that say, in the filing's words, that nothing of it happened answer it No: the
     # one sharing most of its subject leads, wherever it ranked ("management believes that the final outcome ...
     # will not have a material adverse effect" ranks below the sentence listing the litigation the filer is party to)
-    if q.yes_no and q.narrative:
+    if q.yes_no:
         absent = absence_scorer(q)
         said = max(((n, -order, i, s) for order, (i, s) in enumerate(found)
                     if (n := absent(s)) and not _repeats(s, skip)), default=None)
@@ -382,7 +385,7 @@ def also_named(q: Question, quotes: Sequence[Quote], text: str, lead: str = "als
     out = ""
     for x in quotes:
         low = x.text.lower()
-        cue = max((c for c in kind.cues if re.search(rf"(?<![a-z]){re.escape(c)}", low)), key=len, default="")
+        cue = max(_cues_in(kind, low), key=len, default="")
         if not cue or _against(kind, low):
             continue
         names = [n for n in _names(kind, x.text) if n.lower() not in said]
