@@ -74,6 +74,31 @@ def test_an_answer_in_another_process_holds_ingestion_until_it_ends(tmp_path: Pa
     assert not signal_.busy()
 
 
+def test_the_wait_ends_with_the_answers_in_flight_not_with_those_that_start_meanwhile(tmp_path: Path) -> None:
+    """Answers that overlap back to back never leave a moment with none running; ingestion waits for the ones
+    running when it came (here, another process's), while an answer that starts during the wait goes on."""
+    data = tmp_path / "data"
+    signal_ = AnswerSignal(data)
+    proc, release = hold_answering(data, tmp_path)
+    waiting, out = threading.Event(), []
+    t = threading.Thread(target=lambda: out.append(signal_.wait(waiting=waiting.set)))
+    try:
+        t.start()
+        assert waiting.wait(30)
+        with signal_.answering():  # a new answer starts while the first still runs, and outlives it
+            release.write_text("")
+            proc.wait(30)
+            t.join(30)
+            assert not t.is_alive(), "the wait also waited for the answer that started during it"
+            assert out and out[0] > 0
+            assert signal_.busy()
+        assert not signal_.busy()
+    finally:
+        release.write_text("")
+        proc.wait(30)
+        t.join(30)
+
+
 def test_a_crashed_answering_process_leaves_nothing_that_blocks(tmp_path: Path) -> None:
     data = tmp_path / "data"
     proc, _ = hold_answering(data, tmp_path)
