@@ -2,13 +2,15 @@
 
 For each free-text question of an eval report (the questions its scorer read by token overlap) whose filing is in
 the library: retrieve in the filing's scope, then find the quotes as the answerer does (``narrative.shown_quotes``,
-no model: none when the code decides the answer, else a narrative question's quotes). A quote "holds the key
-phrase" when it shares a run of ``SHINGLE`` words with the gold evidence text the dev record carries (the quote is
-the gold evidence's own sentence), or when the quotes together hold at least half of the gold answer's content
-words. Where the code decides the answer (no quotes), what it states before the model (cells, computation,
-verdict) is measured apart: it holds the gold when it holds all of the gold's figures, or half the words of a gold
-without figures (``shown_holds_gold``: quotes or stated). The time is from retrieval done to the quotes ready (the
-embedder on the candidate sentences); the machine is shared unless said otherwise.
+no model: none when the code decides the answer, a narrative question's quotes, the nearest sentences of a
+question no cell answers). A quote "holds the key phrase" when it shares a run of
+``SHINGLE`` words with the gold evidence text the dev record carries (the quote is the gold evidence's own
+sentence), or when the quotes together hold at least half of the gold answer's content words. Where the code
+decides the answer (no quotes), what it states before the model (cells, computation, verdict) is measured
+apart: it holds the gold when it holds all of the gold's figures, or half the words of a gold without figures
+(``shown_holds_gold``: quotes or stated). The time is from
+retrieval done to the quotes ready (the embedder on the candidate sentences); the machine is shared unless said
+otherwise.
 
     python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
 """
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         work = answerer.cells(q, engine.store, retrieval.evidence, regions)
         decided = work.decision is not None
         t0 = time.perf_counter()
-        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided)  # as the answerer does
+        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive))
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))

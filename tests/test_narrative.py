@@ -410,13 +410,21 @@ CREDIT = [
 ]
 
 
-def test_a_figure_no_cell_answers_gets_no_quotes_and_a_decided_answer_none() -> None:
+def test_a_figure_no_cell_answers_is_shown_beside_its_nearest_sentences() -> None:
+    # a figure told in an 8-K's words: no cell states it, so the sentences nearest the question are quoted for the
+    # reader; where a cell states it, or the code decided, nothing is quoted
     q = parse("By how much did Acme increase its unsecured five year revolving credit agreement on May 26, 2023?")
     assert not q.narrative
-    assert shown_quotes(q, _evidence(CREDIT), {}, FakeEmbedder(), decided=False) == []
+    used = _evidence(CREDIT)
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=False)
+    said = [x.text for x in shown]
+    new, old = CREDIT[1].split(" Effective")[0], "Effective" + CREDIT[1].split("Effective")[1].split(" The")[0]
+    assert set(said[:2]) == {new, old} and all(x.page == 11 for x in shown)
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=True) == []
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=False) == []
+    # a narrative question's quotes are its kind's, as before
     told = parse("What drove Acme's gross margin change in 2023?")
-    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=True) == []
-    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False) == \
+    assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False, stated=False) == \
         find_quotes(told, _evidence(MDA), {}, FakeEmbedder())
 
 
@@ -521,6 +529,22 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
     # "cost"), and the flag says the model wrote from the whole evidence
     assert a.unsupported == ["money"] and not a.summarised
     assert a.unsupported_note.startswith("the model answered from the whole evidence")
+
+
+def test_the_sentences_shown_beside_a_figure_leave_the_model_the_whole_evidence(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "The agreement rose by $400,000,000, from $3.8 billion to $4.2 billion [1].")
+    lib = build_library(tmp_path, [FakeDoc("acme2023bbbb", "ACME_2023_8K", "Acme Widgets Corporation", "8-K",
+                                           "FY2023", [("text", 1, CREDIT[0]), ("text", 2, CREDIT[1])])], llm=llm)
+    question = "By how much did Acme increase its unsecured five year revolving credit agreement in May 2023?"
+    events = list(Answerer(lib.settings, lib.models).answer(question, lib.retriever(), scope=["acme2023bbbb"]))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("QuotesFound") < kinds.index("TokenStreamed")
+    a = events[-1].answer
+    assert any("$4,200,000,000" in x.text for x in a.quotes) and all(x.page == 2 for x in a.quotes)
+    # one prompt, of the passages (not the quotes' summary), and its answer is not checked as a summary
+    assert len(llm.prompts) == 1 and "at most two sentences" not in llm.prompts[0][-1].content
+    assert a.text.startswith("The agreement rose") and not a.summarised and a.unsupported == []
+    assert any(c.page == 2 for c in a.citations)
 
 
 def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:

@@ -217,16 +217,17 @@ class Answerer:
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
         t_quotes = time.perf_counter()
-        quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=cells.decision is not None)
+        quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=cells.decision is not None,
+                              stated=bool(extractive))
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)
-            if (said_no := absence(q, quotes)) is not None:  # a quote says nothing of it happened: that is the No
+            if q.narrative and (said_no := absence(q, quotes)) is not None:  # a quote says nothing of it happened
                 cells = replace(cells, decision=said_no)
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        quoted = quotes if q.intent is not Intent.JUDGEMENT else []  # a judgement no ratio decided: whole evidence
+        quoted = quotes if q.narrative and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
         text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
@@ -358,10 +359,10 @@ class Answerer:
         """The Answer: citations resolved, refusal detected (and explained), numbers checked against the cells
         the question asked for."""
         citations = cited_markers(text, used)
-        citations += quote_citations(quotes, used, citations)
         refused = refuses(text) or not used
-        if not citations and not refused:
+        if not citations and not refused and not summarised:  # an answer made from the whole evidence cites its own
             citations = inferred_citations(text, used, regions)
+        citations += quote_citations(quotes, used, citations) if q.narrative else []  # not the nearest sentences
         if refused and "Searched:" not in text:
             text = refusal_text(retrieval, text if text.lower().startswith("insufficient") else "")
         cited = [used[c.marker - 1] for c in citations] or list(used)

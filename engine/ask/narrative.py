@@ -107,13 +107,25 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
 
 
 def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder, *,
-                 decided: bool) -> list[Quote]:
+                 decided: bool, stated: bool) -> list[Quote]:
     """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, "the
-    metric does not suit this company": that is the answer), else a narrative question's quotes (``find_quotes``),
-    which the model's summary is made from. (Quoting the nearest sentences of every figure no cell states was tried
-    and withdrawn: its extra embedder pass per answer starved a running ingestion in
-    ``test_questions_are_answered_while_ingest_runs_in_threads``.)"""
-    return [] if decided else find_quotes(q, used, regions, embedder)
+    metric does not suit this company": that is the answer); a narrative question's quotes (``find_quotes``), which
+    the model's summary is made from; and for any other question that no cell answers (nothing ``stated``), the
+    sentences of its passages nearest it (``nearest_sentences``), shown so that the model's answer, made from the
+    whole evidence, can be checked against the filing's words ("By how much did it increase its revolving credit
+    facility?" beside "... increased the facility from $X to $Y")."""
+    if decided:
+        return []
+    if q.narrative:
+        return find_quotes(q, used, regions, embedder)
+    return [] if stated else nearest_sentences(q, used, regions, embedder)
+
+
+def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
+                      most: int = MAX_QUOTES) -> list[Quote]:
+    """The 1-``most`` sentences of the top passages nearest a question that asks no narrative kind, best first:
+    ranked as quotes are, with no kind's cue words ([] for passages without a sentence)."""
+    return _quotes(q, used, regions, embedder, most, any_kind=True)
 
 
 def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
@@ -180,14 +192,15 @@ def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
 
 
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-            most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
-    """``find_quotes`` of one question (or one part of one)."""
-    if not q.narrative:
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False) -> list[Quote]:
+    """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
+    kind (``nearest_sentences``)."""
+    if not q.narrative and not any_kind:
         return []
     found = candidates(used, regions)
     if not found:
         return []
-    kind = narrative().kind(q.narrative)
+    kind = narrative().kind(q.narrative) if q.narrative else None
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     costs = _costs(q)
@@ -228,7 +241,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     # a yes/no question's passages that say, in the filing's words, that nothing of it happened answer it No: the
     # one sharing most of its subject leads, wherever it ranked ("management believes that the final outcome ...
     # will not have a material adverse effect" ranks below the sentence listing the litigation the filer is party to)
-    if q.yes_no:
+    if q.yes_no and q.narrative:
         absent = absence_scorer(q)
         said = max(((n, -order, i, s) for order, (i, s) in enumerate(found)
                     if (n := absent(s)) and not _repeats(s, skip)), default=None)
