@@ -282,3 +282,56 @@ def test_numeric_grid_blocks_leave_out_a_running_head_far_above_the_table() -> N
     assert len(blocks) == 1
     x0, top, x1, bottom = blocks[0]
     assert 140 <= top <= 150 and bottom >= 219 and x1 == 440
+
+
+def _store_counts() -> list[tab.Word]:
+    """A count table laid out as 10-Qs print it: a year over each group of four columns, each column's heading
+    wrapped over three lines and wider than its right-aligned numbers (the first starts left of them), and a
+    dash for "none" set right of where the digits end."""
+    words = _words(60, (232, 253, "Fiscal"), (255, 271, "2024"), (463, 483, "Fiscal"), (485, 501, "2023"))
+    words += _words(72, (145, 194, "Units at"), (307, 356, "Units at"), (378, 427, "Units at"), (537, 586, "Units at"))
+    words += _words(84, (148, 192, "Start of"), (217, 239, "Units"), (262, 284, "Units"), (306, 356, "End of"),
+                    (381, 424, "Start of"), (450, 472, "Units"), (495, 517, "Units"), (537, 587, "End of"))
+    words += _words(96, (144, 197, "Quarter"), (216, 242, "Added"), (262, 286, "Removed"), (320, 345, "Quarter"),
+                    (377, 430, "Quarter"), (448, 475, "Added"), (495, 519, "Removed"), (550, 575, "Quarter"))
+    rows = [("Kiosks", ["512", "-", "(3)", "509", "498", "9", "(2)", "505"]),
+            ("Depots", ["40", "2", "(1)", "41", "36", "-", "-", "36"]),
+            ("Total", ["552", "2", "(4)", "550", "534", "9", "(2)", "541"])]
+    right = [194, 239, 287, 356, 427, 472, 519, 589]
+    for k, (label, values) in enumerate(rows):
+        y = 110 + 12 * k
+        words += _label(y, label, x=18)
+        for v, x1 in zip(values, right, strict=True):
+            x1 = x1 + 2 if v == "-" else x1  # the dash stands past the digits' right edge
+            words += _words(y, (x1 - 4.5 * len(v), x1, v))
+    return words
+
+
+def test_a_year_over_a_group_of_columns_heads_each_of_them() -> None:
+    table = tab.parse_words(_store_counts())
+    assert table is not None
+    assert table["columns"] == [
+        "Fiscal 2024 Units at Start of Quarter", "Fiscal 2024 Units Added", "Fiscal 2024 Units Removed",
+        "Fiscal 2024 Units at End of Quarter", "Fiscal 2023 Units at Start of Quarter", "Fiscal 2023 Units Added",
+        "Fiscal 2023 Units Removed", "Fiscal 2023 Units at End of Quarter"]
+    # a dash past the digits is the column's "none", not a column of its own
+    assert _rows(table)["Kiosks"] == [512, None, -3, 509, 498, 9, -2, 505]
+    assert _rows(table)["Total"] == [552, 2, -4, 550, 534, 9, -2, 541]
+
+
+def test_a_heading_wrapped_over_lines_stays_over_its_own_column() -> None:
+    # "% change / excluding / currency" is one column's heading; it does not spread to the fiscal-year columns
+    words = _words(60, (382, 423, "% change"))
+    words += _words(72, (379, 423, "excluding"))
+    words += _words(84, (225, 271, "Fiscal 2019"), (276, 321, "Fiscal 2018"), (328, 369, "% change"),
+                    (386, 423, "currency"))
+    for k, (label, values) in enumerate([("Footwear", ["10,045", "9,322", "8%", "11%"]),
+                                         ("Apparel", ["4,938", "4,745", "4%", "6%"]),
+                                         ("Equipment", ["1,213", "1,190", "2%", "5%"])]):
+        y = 100 + 12 * k
+        words += _label(y, label, x=19)
+        for v, x1 in zip(values, [268, 319, 376, 437], strict=True):
+            words += _words(y, (x1 - 4.5 * len(v), x1, v))
+    table = tab.parse_words(words)
+    assert table is not None
+    assert table["columns"] == ["Fiscal 2019", "Fiscal 2018", "% change", "% change excluding currency"]

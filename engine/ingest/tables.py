@@ -338,8 +338,16 @@ def parse_words(
     if not data_idx:
         return None
     first_data = data_idx[0]
-    intervals = [(i.x0, i.x1) for k in data_idx for i in lines[k].nums()]
-    spans = _cluster(intervals)
+    # columns are where the numbers stand; a dash for "nothing" is set wherever the typesetter put it (centred, or
+    # right of a right-aligned column's digits) and only makes a column of its own where no number is
+    spans = _cluster([(i.x0, i.x1) for k in data_idx for i in lines[k].nums() if i.kind == "num"])
+    dashes = [(i.x0, i.x1) for k in data_idx for i in lines[k].nums() if i.kind != "num"]
+    for x0, x1 in dashes:
+        if (j := _assign(Item(x0, x1, 0.0, 0.0, "-", "empty"), spans)) is not None and \
+                min(spans[j][1], x1) - max(spans[j][0], x0) > -4.0:
+            spans[j][2] += 1
+    spans = sorted(spans + _cluster([d for d in dashes if not any(
+        min(b, d[1]) - max(a, d[0]) > -4.0 for a, b, _ in spans)]))
     n_rows = len(data_idx)
     min_support = max(2, math.ceil(0.15 * n_rows)) if n_rows >= 3 else 1
     strong = [s for s in spans if s[2] >= min_support]
@@ -354,7 +362,11 @@ def parse_words(
             if i.lead is not None and (j := _assign(i, strong)) is not None and i.lead > heads[j][0] - 90:
                 heads[j][0] = min(heads[j][0], i.lead)
     label_edge = min(h[0] for h in heads)
-    columns = _column_heads(lines[:first_data], heads, label_edge)
+    # where the row labels end: a heading that starts left of the first column but right of every label is the
+    # first column's, printed wider than its numbers ("Total Stores at / Beginning of / Second Quarter")
+    labels_end = max((i.x1 for k in data_idx for i in lines[k].items if i.kind == "text" and i.x1 < label_edge),
+                     default=label_edge - 12)
+    columns = _column_heads(lines[:first_data], heads, label_edge - 12, min(label_edge - 12, labels_end + 6))
     if box is not None and not any(columns):
         columns = _headings_above(every, box, heads, label_edge) or columns
     rows: list[dict[str, Any]] = []
@@ -410,20 +422,66 @@ def parse_words(
     }
 
 
-def _column_heads(header_lines: Sequence[Line], heads: list[list[float]], label_edge: float) -> list[str]:
-    """Each column's heading: the phrases of the lines above the first row that lie over its extent."""
+def _column_heads(header_lines: Sequence[Line], heads: list[list[float]], start: float,
+                  first_from: float | None = None) -> list[str]:
+    """Each column's heading: the phrases of the lines above the first row that lie over its extent. Phrases that
+    start left of ``start`` are the labels' own ("(in millions)", "Year Ended June 30,"), except, from
+    ``first_from`` on, the first column's heading printed wider than its numbers: one of several headings on its
+    line that ends before the second column's ("Total Number / of Shares / Purchased"). A heading line above
+    another whose phrases each stand centred over a run of columns heads the whole run ("Fiscal 2024 | Fiscal
+    2023" over four columns each; "Three Months Ended | Six Months Ended" over two dates each)."""
     columns_raw: list[list[str]] = [[] for _ in heads]
+    first_from = start if first_from is None else first_from
+    first_end = (heads[0][1] + heads[1][0]) / 2 if len(heads) > 1 else heads[0][1] + 12
+    lines = []
     for ln in header_lines:
-        for phrase in _phrases(ln.items):
-            if phrase.x0 < label_edge - 12:
-                continue
-            hits = [j for j, (a, b, _) in enumerate(heads) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
+        phrases = _phrases(ln.items)
+        lines.append([p for p in phrases if p.x0 >= start or (
+            p.x0 >= first_from and p.x1 <= first_end and len(phrases) > 1)])
+    for k, phrases in enumerate(lines):
+        below = next((ln for ln in lines[k + 1:] if ln), None)
+        groups = _groups(phrases, heads, below, [b for ln in lines[k + 1:] for b in ln]) if below else None
+        for n, phrase in enumerate(phrases):
+            if groups is not None:
+                hits = groups[n]
+            else:
+                hits = [j for j, (a, b, _) in enumerate(heads) if min(b + 3, phrase.x1) - max(a - 3, phrase.x0) > 0]
             if not hits:
                 j = _assign(phrase, heads, slack=10.0)
                 hits = [j] if j is not None else []
             for j in hits:
                 columns_raw[j].append(phrase.text)
     return [" ".join(parts).strip() for parts in columns_raw]
+
+
+def _groups(phrases: Sequence[Item], heads: list[list[float]], below: Sequence[Item],
+            under: Sequence[Item]) -> list[list[int]] | None:
+    """The run of columns each phrase of a spanning heading line heads, or None where the line is not one: fewer
+    phrases than columns, the columns shared out at the middle of the gaps between phrases, every phrase centred
+    over its run (within a sixth of the run's width; one heading over a single column of several is not), a lone
+    phrase naming a year or a month (a word centred over a whole table heads only the columns it covers), two
+    heading phrases or more ``under`` each, and none of the next line's (``below``) centred under one of its
+    phrases (that is one column's heading wrapped over two lines: "Weighted- / Average", "% CHANGE / EXCLUDING")."""
+    if not phrases or len(phrases) >= len(heads):
+        return None
+    if len(phrases) == 1 and not any(is_year(w) or re.fullmatch(rf"(?:{_MONTHS})", w, re.I)
+                                     for w in phrases[0].text.split()):
+        return None  # one heading over all the columns is a period ("Year ended December 31, 2018"), not a word
+    if any(abs((p.x0 + p.x1) / 2 - (b.x0 + b.x1) / 2) <= 0.25 * (p.x1 - p.x0) + 2 for p in phrases for b in below):
+        return None
+    cuts = [(a.x1 + b.x0) / 2 for a, b in zip(phrases, phrases[1:], strict=False)]
+    out: list[list[int]] = []
+    for n, phrase in enumerate(phrases):
+        lo = cuts[n - 1] if n else -math.inf
+        hi = cuts[n] if n < len(cuts) else math.inf
+        run = [j for j, (a, b, _) in enumerate(heads) if lo <= (a + b) / 2 < hi]
+        if not run or sum(1 for b in under if lo <= (b.x0 + b.x1) / 2 < hi) < 2:
+            return None  # a heading over a run has the run's own headings below it, two at least
+        left, right = heads[run[0]][0], heads[run[-1]][1]
+        if abs((phrase.x0 + phrase.x1) / 2 - (left + right) / 2) > 0.15 * (right - left) + 6:
+            return None
+        out.append(run)
+    return out if any(len(run) > 1 for run in out) else None
 
 
 HEADINGS_ABOVE = 40.0
@@ -446,7 +504,7 @@ def _headings_above(words: Sequence[Word], box: Box, heads: list[list[float]], l
         if not _names_periods(ln):
             break
         taken.insert(0, ln)
-    columns = _column_heads(taken, heads, label_edge)
+    columns = _column_heads(taken, heads, label_edge - 12)
     named = any(is_year(w) or re.fullmatch(rf"(?:{_MONTHS})", w, re.I) for c in columns for w in c.split())
     return columns if named else None  # a year or a month: not a contents page's numbers ("1 11 24 25")
 
