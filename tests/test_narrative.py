@@ -794,3 +794,38 @@ def test_a_declined_summary_of_who_was_acquired_gives_the_parties_its_quotes_nam
     llm = FakeLLM(lambda msgs: "Insufficient information: [4] and [7]")
     gen = summarise(llm, q, quotes, "", 200, lambda: False)
     assert gen is not None and gen.text == named
+
+
+def test_a_forecast_restated_as_a_fact_is_flagged() -> None:
+    q = parse("What are the key changes in Acme's liquidity over these quarterly reports?")
+    quotes = [Quote("Because of higher tax payments, we anticipate that our operating cash flow will fall in the fourth "
+                    "quarter of fiscal 2025 compared with the third quarter.", "ACME_2025_10Q", "acme", 31, 3, 3),
+              Quote("As of October 27, 2024, we held $9.4 billion in cash and investments, up $1.1 billion from the "
+                    "end of fiscal 2024.", "ACME_2025_10Q", "acme", 30, 4, 4)]
+    flags = unsupported("Operating cash flow fell in the fourth quarter of fiscal 2025 compared with the third "
+                        "quarter [3]. Cash and investments rose $1.1 billion to $9.4 billion [4].", quotes, q)
+    assert "stated as fact (the quote says “anticipate”)" in flags
+    # said as the filing says it, or a fact restated, nothing of the kind is flagged
+    assert not any(f.startswith("stated as fact") for f in unsupported(
+        "Acme expects operating cash flow to fall in the fourth quarter of fiscal 2025 [3]. Cash and investments "
+        "rose $1.1 billion to $9.4 billion [4].", quotes, q))
+
+
+def test_a_quote_that_says_nothing_of_the_item_is_no_driver_of_it() -> None:
+    q = parse("Did Acme's operating expenses change over the quarters, and what drove the change?")
+    quotes = [Quote("The growth in research and development expense was driven primarily by higher headcount-related "
+                    "expenses.", "ACME_2024_10Q", "acme", 22, 5, 5),
+              Quote("The Company's effective tax rate was lower due primarily to a higher foreign tax credit.",
+                    "ACME_2024_10Q", "acme", 24, 6, 6),
+              Quote("Future gross margins can be affected by a variety of factors discussed in the risk factors.",
+                    "ACME_2024_10Q", "acme", 21, 7, 7)]
+    flags = unsupported("The drivers were higher headcount-related expenses [5], a lower effective tax rate [6] and "
+                        "factors affecting gross margins [7].", quotes, q)
+    assert "[6] is not about operating expenses" in flags and "[7] is not about operating expenses" in flags
+    assert "[5] is not about operating expenses" not in flags
+    # a ratio's drivers may be told in the words of its definition's items (cost of sales for a gross margin)
+    margin = parse("What drove Acme's gross margin change in fiscal 2024?")
+    cogs = [Quote("Cost of products sold increased as a percent of sales driven by one-time plant exit costs.",
+                  "ACME_2024_10K", "acme", 34, 2, 2)]
+    assert not any("is not about" in f for f in unsupported("One-time plant exit costs raised cost of products "
+                                                            "sold [2].", cogs, margin))

@@ -569,6 +569,82 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
     return out
 
 
+FORECAST_SHARE = 0.6
+"""The share of a summary sentence's words one quote sentence must hold to be the sentence it restates."""
+
+
+def _forward_word(sentence: str) -> str:
+    """The first of the vocabulary's forward-looking words a sentence uses ('' when none)."""
+    low = sentence.lower()
+    return next((w for w in narrative().forward if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)), "")
+
+
+def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
+    """A summary sentence that restates a quote sentence telling what is expected or may happen ("we expect that
+    our cash flow from operations will decline") without any word that says so ("a decline in cash flow from
+    operations"): it states a forecast as a fact. Each such sentence gives 'stated as fact (the quote says
+    “expect”)'. The quote restated is the one holding most of the sentence's words (``FORECAST_SHARE`` of them,
+    four at least)."""
+    sentences = [(s, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
+        if len(words) < 4 or _forward_word(sentence):
+            continue
+        best, share = max(((s, len(words & said) / len(words)) for s, said in sentences),
+                          key=lambda t: t[1], default=("", 0.0))
+        if share >= FORECAST_SHARE and len(words & _said([best])) >= 4 and (word := _forward_word(best)):
+            flag = f"stated as fact (the quote says “{word}”)"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
+def _subject(q: Question) -> tuple[str, set[str]]:
+    """What a drivers question asks the drivers of, and the stems a sentence about it uses: its line items' names
+    and labels, and for a standard ratio the items of its definition ("gross margin": gross profit, revenue, cost of
+    sales); ('', set()) where it names none."""
+    from engine.vocabulary import item
+
+    names = [m.names or (m.name,) for m in q.measures]
+    if q.ratio is not None:
+        names.append((q.ratio[0],))
+        for piece in re.findall(r"[a-z&][a-z& ]*[a-z&]", q.ratio[1]):
+            if (it := item(piece.strip())) is not None:
+                names.append((it.name, *it.labels))
+                if it.derived:
+                    names += [((d.name, *d.labels)) for p in re.findall(r"[a-z&][a-z& ]*[a-z&]", it.derived)
+                              if (d := item(p.strip())) is not None]
+    if not names:
+        return "", set()
+    plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic)}
+    return names[0][0], _said(n for group in names for n in group) - plain
+
+
+def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
+    """For a question what drove a line item or a ratio: each quote the summary cites ([n]) as a driver whose
+    sentences say nothing of that item (no word of its names, or of its definition's items) gives '[n] is not about
+    operating expenses'. A tax-rate sentence and a risk-factor pointer called the drivers of operating expenses are
+    quoted words in a relation no quote states."""
+    asked = told(q)
+    if asked is None or asked.narrative != "drivers":
+        return []
+    subject, words = _subject(asked)
+    if not words:
+        return []
+    by_source: dict[int, list[str]] = {}
+    for x in quotes:
+        by_source.setdefault(x.source, []).append(x.text)
+    out: list[str] = []
+    for m in CITATION.finditer(summary):
+        for n in (int(k) for k in re.findall(r"\d+", m.group(0))):
+            said = by_source.get(n)
+            flag = f"[{n}] is not about {subject}"
+            if said and not _said(said) & words and flag not in out:
+                out.append(flag)
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -593,6 +669,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     # beside quotes that name none: that nothing is quoted is no quote saying there was none)
     if q.yes_no and _NO.match(body) and not any(_NEGATION.search(x.text) for x in quotes):
         out.append("No")
+    out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
+    out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}

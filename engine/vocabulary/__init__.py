@@ -224,6 +224,9 @@ class Narrative:
     """Phrases of a sentence that says nothing material of its subject happened ("no material changes to")."""
     material: frozenset[str] = frozenset()
     """A question's words that ask about something material ("material", "significant")."""
+    forward: tuple[str, ...] = ()
+    """Words (lower case) of a sentence that tells what is expected or may happen, not what did ("expect", "will",
+    "may"): a summary that states such a quote's content without one of them states a forecast as a fact."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -246,7 +249,8 @@ def narrative() -> Narrative:
                      tuple(x.lower() for x in raw.get("elsewhere", {}).get("phrases", ())),
                      tuple(x.lower() for x in absence.get("none", ())),
                      tuple(x.lower() for x in absence.get("immaterial", ())),
-                     frozenset(x.lower() for x in absence.get("asked", ())))
+                     frozenset(x.lower() for x in absence.get("asked", ())),
+                     tuple(x.lower() for x in raw.get("summary", {}).get("forward", ())))
 
 
 @dataclass(frozen=True)
