@@ -446,3 +446,8 @@ def test_words_pointing_at_the_document_are_not_searched(tmp_path: Path) -> None
     kept = lib.retriever(hybrid=False).retrieve(replace(q, self_reference=""), scope=["acme2023aaaa"], k=2)
     assert kept.evidence[0].page == 90
     assert parse("What was Acme's revenue in 2023?").self_reference == ""
+    # the form named after the report, or the form alone, points at the document too
+    assert parse("What products of Acme are named in this annual report on Form 10-K?").self_reference.strip() == \
+        "named in this annual report on Form 10-K"
+    assert parse("Which risks are discussed in this Form 10-Q?").self_reference.strip() == \
+        "discussed in this Form 10-Q"

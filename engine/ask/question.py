@@ -86,7 +86,8 @@ _CUE_PREFIX = 5
 _SELF_REFERENCE = re.compile(
     r"\b(?:(?:as\s+)?(?:mentioned|stated|reported|disclosed|described|discussed|presented|outlined|named|"
     r"listed)\s+in|according\s+to|as\s+per)\s+(?:this|the|its|their)\s+(?:(?:annual|quarterly|current)\s+)?"
-    r"(?:10-?k|10-?q|8-?k|report|filing|document|statement)s?(?:\s+(?:report|filing))?\b,?", re.I)
+    r"(?:form\s+)?(?:10-?k|10-?q|8-?k|report|filing|document|statement)s?(?:\s+(?:report|filing))?"
+    r"(?:\s+on\s+form\s+(?:10-?k|10-?q|8-?k))?\b,?", re.I)
 """Words pointing at the document asked rather than at what is asked ("... mentioned in this 10K report")."""
 _JUDGEMENT = re.compile(r"\b(?:capital[\s-]intensive|healthy|improving|deteriorat\w*|strong|weak|sustainable|"
                         r"profitable|liquid|solvent|leverag\w+|conservative|aggressive)\b", re.I)
