@@ -798,8 +798,9 @@ def test_a_declined_summary_of_who_was_acquired_gives_the_parties_its_quotes_nam
 
 def test_a_forecast_restated_as_a_fact_is_flagged() -> None:
     q = parse("What are the key changes in Acme's liquidity over these quarterly reports?")
-    quotes = [Quote("Because of higher tax payments, we anticipate that our operating cash flow will fall in the fourth "
-                    "quarter of fiscal 2025 compared with the third quarter.", "ACME_2025_10Q", "acme", 31, 3, 3),
+    quotes = [Quote("Because of higher tax payments, we anticipate that our operating cash flow will fall in the "
+                    "fourth quarter of fiscal 2025 compared with the third quarter.", "ACME_2025_10Q", "acme", 31, 3,
+                    3),
               Quote("As of October 27, 2024, we held $9.4 billion in cash and investments, up $1.1 billion from the "
                     "end of fiscal 2024.", "ACME_2025_10Q", "acme", 30, 4, 4)]
     flags = unsupported("Operating cash flow fell in the fourth quarter of fiscal 2025 compared with the third "

@@ -21,6 +21,7 @@ from engine.ask.verdicts import (
     ThresholdVerdict,
     TrendVerdict,
     Unsuited,
+    UnusualItemsVerdict,
 )
 
 EVIDENCE_GUARDS: tuple[Kind, ...] = (OtherCompany(), Unquoted())
@@ -32,7 +33,7 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 growth."""
 VERDICTS: tuple[Kind, ...] = (
     ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), BreakdownRankingVerdict(),
-    ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(), Unsuited(),
+    ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(), UnusualItemsVerdict(), Unsuited(),
 )
 """Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

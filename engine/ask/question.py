@@ -34,6 +34,7 @@ from engine.vocabulary import (
     longest_item_words,
     narrative,
     ratio_named,
+    unusual_items,
     vocabulary,
 )
 from engine.vocabulary import item as item_named
@@ -412,6 +413,9 @@ class Question:
     """It allows that its metric may not suit the company ("if gross margin is not a useful metric ...")."""
     forward: bool = False
     """It asks about plans, guidance or expectations."""
+    unusual: bool = False
+    """It asks about items outside the ordinary course of business (the vocabulary's ``[unusual] asked``: "one-time
+    items", "events not in its standard business operations")."""
     full_date: bool = False
     """It names a day (not only a month)."""
     every_quarter: bool = False
@@ -1159,6 +1163,7 @@ def _one(text: str) -> Question:
         tolerance=(float(tolerance.group(1)), tolerance.group(0)) if tolerance else None,
         escape=bool(_ESCAPE.search(text)),
         forward=bool(_FORWARD.search(text)),
+        unusual=bool(unusual_items().asked.search(text)),
         full_date=names_day(text),
         every_quarter=len(_QUARTERS.findall(text)) >= 2 or bool(_EVERY_QUARTER.search(text)),
         every_period=bool(_EVERY_PERIOD.search(text)),

@@ -31,7 +31,7 @@ from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, fiscal_year_period, matches
 from engine.vocabulary import item as vocabulary_item
-from engine.vocabulary import judgements, vocabulary
+from engine.vocabulary import judgements, narrative, unusual_items, vocabulary
 
 SIGNIFICANT_CHANGE = 0.05
 """A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
@@ -497,6 +497,73 @@ class JudgementVerdict:
         text = f"{_yes(yes)}, by {len(votes)} standard ratio{'s' if len(votes) > 1 else ''}: {'; '.join(said)}. " \
                f"Thresholds: {judged.source}."
         return Decision(self.name, text, yes, tuple(values))
+
+
+class UnusualItemsVerdict:
+    """Yes, with the rows, on whether items outside the ordinary course of business moved a year's income ("Were
+    there any events not in its standard business operations that substantially increased net income in 2019?"):
+    the income statement's rows of the year asked whose labels report such an item (the vocabulary's
+    ``[unusual]``: a gain on a transaction, an impairment, restructuring, discontinued operations), each with its
+    effect on income (a gain or a discontinued operation's income raises it; a charge, or a gain printed as a
+    negative expense, the other way), in the direction asked. A question about substantial items counts those of
+    ``material`` of net income at least. No such row in the direction asked: no verdict (the notes may still name
+    one; the model answers from the evidence)."""
+
+    name = "unusual items"
+
+    def applies(self, q: Question) -> bool:
+        return q.yes_no and q.unusual
+
+    def decide(self, work: Work) -> Decision | None:
+        q, asked = work.question, work.resolution.asked
+        spec = unusual_items()
+        material = spec.material if q.words & narrative().material else 0.01
+        for s in work.sources:
+            if s.statement != "income" or "comprehensive" in s.titles.lower():
+                continue  # other comprehensive income's gains and losses are not the year's income
+            i = column_of(s, asked, work.calendar, flow=True)
+            if i is None:
+                continue
+            cells = column_cells(s, i, "unusual items")
+            fits = [(row_fit(measure_of("net income"), c.row, set()), -k, c) for k, c in enumerate(cells)]
+            fit, _, net = max(fits, key=lambda t: t[:2], default=(0.0, 0, None))
+            if net is None or fit < CONFIDENT_ROW or not net.value:
+                continue
+            found = []
+            for c in cells:
+                low = c.row.lower()
+                if c.percent or not any(r in low for r in spec.rows) or any(r in low for r in spec.not_rows):
+                    continue
+                effect = _effect(low, c.value)
+                share = abs(effect) / abs(net.value)
+                if effect and share >= material and {"up": effect > 0, "down": effect < 0}.get(q.direction, True):
+                    found.append((c, effect, share))
+            if not found:
+                continue
+            moved = {"up": "raised", "down": "lowered"}.get(q.direction, "moved")
+            said = "; ".join(f"{unmarked(c.row)} {c.shown} as printed ({'raised' if e > 0 else 'lowered'} income "
+                             f"by {abs(e):,.0f}, {share * 100:.0f}% of net income)" for c, e, share in found)
+            text = (f"Yes. The income statement [{s.marker}] ({net.period_name(work.calendar)}) reports items "
+                    f"outside the ordinary course of business that {moved} income: {said}; net income "
+                    f"{net.shown}.")
+            if material > 0.01:
+                text += f" Counted: items of {spec.source}."
+            return Decision(self.name, text, True, tuple(c.amount for c, _, _ in found))
+        return None
+
+
+def _effect(label: str, value: float) -> float:
+    """What a row of an unusual item did to income, from its label (lower case) and its value as printed: a gain
+    raised it and a charge lowered it whichever sign the statement prints them with (a gain shown as a negative
+    expense, "(547)"); a row of either ("gain (loss)") by its sign, read the way its label is set ("(gain)/loss" is
+    an expense line: a positive value lowered income); a discontinued operation's line as printed, unless its label
+    calls it a loss."""
+    gain, loss = "gain" in label, any(w in label for w in ("loss", "charge", "cost", "impairment", "write"))
+    if "discontinued" in label:  # "Discontinued operations, net of tax", "Income (loss) from ...": as printed
+        return -abs(value) if loss and not any(w in label for w in ("income", "gain", "earning")) else value
+    if gain and loss:
+        return -value if "(gain" in label else value
+    return abs(value) if gain else -abs(value)
 
 
 class Unsuited:

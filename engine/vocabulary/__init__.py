@@ -294,6 +294,30 @@ def judgements() -> dict[str, Judgement]:
     }
 
 
+@dataclass(frozen=True)
+class UnusualItems:
+    """What a question about items outside the ordinary course of business asks, and the income-statement rows
+    that report such items (``[unusual]``)."""
+
+    asked: re.Pattern[str]
+    rows: tuple[str, ...]
+    """Phrases (lower case) of a row label that reports such an item: a gain or loss on a sale, an impairment."""
+    not_rows: tuple[str, ...]
+    """Phrases of a row label that is a subtotal or a recurring line however worded ("other (income)")."""
+    material: float
+    """The share of net income an item must reach for a question that asks about substantial items."""
+    source: str
+
+
+@cache
+def unusual_items() -> UnusualItems:
+    """The ``[unusual]`` section, read once from ``financial.toml``."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh)["unusual"]
+    return UnusualItems(re.compile(raw["asked"], re.I), tuple(r.lower() for r in raw["rows"]),
+                        tuple(r.lower() for r in raw["not_rows"]), float(raw["material"]), raw["source"])
+
+
 @cache
 def breakdowns() -> dict[str, tuple[str, ...]]:
     """Kind of part -> the words that name it, in a question or a breakdown table's title (``[breakdowns]``)."""
