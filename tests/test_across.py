@@ -179,6 +179,26 @@ def test_a_series_is_resolved_per_filing_and_stated_as_a_table(tmp_path: Path) -
     assert prompt.count("Total net sales |") == 4
 
 
+def test_an_outflow_printed_negative_is_quoted_as_the_amount_spent(tmp_path: Path) -> None:
+    # cost of sales printed as (47,074): the highest quarter is the one it was largest in, said as a positive amount
+    docs = [quarter(d.id, d.name, d.company, d.fiscal_period, *_dates(d), sales, (-cogs[0], -cogs[1]))
+            for d, sales, cogs in zip(zeta_docs(), [(82959, 81434), (117154, 123945), (94836, 97278), (81797, 83000)],
+                                      [(47074, 46179), (66822, 69702), (52860, 54719), (45384, 47074)], strict=True)]
+    lib = library(tmp_path, docs)
+    a = next(e for e in ask(lib, "How has Zeta's total cost of sales changed over time?")
+             if isinstance(e, AnswerFinished)).answer
+    assert "highest Q1 FY2023 (66,822)" in a.computation and "lowest Q3 FY2023 (45,384)" in a.computation, \
+        a.computation
+    assert a.computation.startswith("Total cost of sales from Q3 FY2022 to Q3 FY2023: -1,690 (-3.6%)"), a.computation
+
+
+def _dates(d: FakeDoc) -> tuple[str, str]:
+    """The quarter's end and the year-ago quarter's, as ``quarter`` took them (from its statement's columns)."""
+    table = next(c[3] for c in d.chunks if c[0] == "table")
+    now, before = (str(c).removeprefix("Three Months Ended ") for c in table["columns"])
+    return now, before
+
+
 def test_a_model_sentence_contradicting_the_series_direction_is_folded(tmp_path: Path) -> None:
     a = answered(tmp_path, "Net sales went from $81.8 billion to $83.0 billion [1].")
     assert a.contradicted and "went from" in a.contradicted[0]

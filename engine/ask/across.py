@@ -26,7 +26,7 @@ from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
-from engine.ask.formulas import Term
+from engine.ask.formulas import Term, is_outflow
 from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
 from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
@@ -299,7 +299,10 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
     ends: tuple[float, float] | None = None
     result = 0.0
     for s in series:
-        vals = [p.cell.amount for p in s.points]
+        # an outflow printed as negative ("Interest expense (617)") is quoted as the amount spent: its highest
+        # period is the one it was largest in
+        sign = -1.0 if is_outflow(s.measure) and all(p.cell.amount <= 0 for p in s.points) else 1.0
+        vals = [sign * p.cell.amount for p in s.points]
         for p in s.points:
             terms.append(Term(s.measure, p.cell.row, p.cell.column, p.cell.value, p.cell.marker))
         steps += vals + [b - a for a, b in zip(vals, vals[1:], strict=False)]
@@ -312,17 +315,18 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
             return _said(v, cell, scale)
 
         change = vals[-1] - vals[0]
-        hi = max(s.points, key=lambda p: p.cell.amount)
-        lo = min(s.points, key=lambda p: p.cell.amount)
+        hi = max(s.points, key=lambda p: sign * p.cell.amount)
+        lo = min(s.points, key=lambda p: sign * p.cell.amount)
+        high, low = sign * hi.cell.amount, sign * lo.cell.amount
         # the first-to-last change and the highest over the lowest, in percent, as the answer states them
         steps += [change] + ([change / abs(vals[0]) * 100] if vals[0] else [])
-        steps += [(hi.cell.amount - lo.cell.amount) / abs(lo.cell.amount) * 100] if lo.cell.amount else []
+        steps += [(high - low) / abs(low) * 100] if low else []
         who = f"{s.who} " if len({x.company for x in series}) > 1 else ""
         moved = (f"{change:+.2f} percentage points" if first.cell.percent  # a margin moves in points
                  else f"{said(change)} ({_pct(vals[0], vals[-1])})")
         texts.append(f"{who}{first.cell.label} from {first.filing.period} to {last.filing.period}: "
                      f"{moved}; highest {hi.filing.period} "
-                     f"({said(hi.cell.amount)}), lowest {lo.filing.period} ({said(lo.cell.amount)})")
+                     f"({said(high)}), lowest {lo.filing.period} ({said(low)})")
         if ends is None:
             ends, result = (vals[0], vals[-1]), change
     for measure in dict.fromkeys(s.measure for s in series):
