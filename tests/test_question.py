@@ -719,9 +719,10 @@ def test_a_ranking_of_parts_the_question_does_not_list_names_their_kind() -> Non
 
 
 def test_a_change_in_a_state_is_the_series_question_not_a_judgement_of_it() -> None:
-    # "healthy liquidity" judges a state; "notable changes in the liquidity position" asks the cash series
+    # "healthy liquidity" judges a state; "notable changes in the liquidity position" asks the cash series (and,
+    # "or cash flows", the three cash flows')
     changed = parse("Are there any notable changes in Acme's liquidity position or cash flows in these 10-Qs?")
-    assert changed.judgement == "" and [m.name for m in changed.measures] == ["cash and cash equivalents"]
+    assert changed.judgement == "" and [m.name for m in changed.measures][0] == "cash and cash equivalents"
     assert parse("Does Acme have a healthy liquidity profile based on its FY22 balance sheet?").judgement == (
         "healthy liquidity")
     # a qualifier belongs to the naming phrase next to it ("cash flows"), not to another one of the same item
@@ -878,3 +879,14 @@ def test_the_computed_result_given_as_another_line_item_is_folded() -> None:
                  "Capex of $5,207 million is subtracted to give $9,068 million.",
                  "Cost of goods sold was $40,576 million."):
         assert _result_as_other_item(fine, q, done) == "", fine
+
+
+def test_a_phrase_naming_several_items_asks_for_each_unless_one_is_named() -> None:
+    measures = [m.name for m in parse("Are there any notable changes in Zeta's liquidity position or cash flows "
+                                      "over these 10-Qs?").measures]
+    assert measures == ["cash and cash equivalents", "cash from operations", "cash from investing",
+                        "cash from financing"]
+    assert [m.name for m in parse("What cash flows from operations did Zeta report in Q3 2022?").measures] == \
+        ["cash from operations"]
+    assert parse("What were Zeta's free cash flows in 2022?").measures == ()
+    assert [m.name for m in parse("How did Zeta's operating cash flows change?").measures] == ["cash from operations"]

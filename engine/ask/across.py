@@ -53,8 +53,9 @@ from engine.types import (
 if TYPE_CHECKING:
     from engine.ask.answer import Answerer, Searcher
 
-MAX_MEASURES = 3
-"""Series for at most this many of the measures a question names."""
+MAX_MEASURES = 4
+"""Series for at most this many of the measures a question names (the cash balance and the three cash flows of
+"its liquidity position or cash flows")."""
 QUOTES_EACH = 2
 """Sentences quoted from each filing for a question told in words (four 10-Qs: at most eight)."""
 

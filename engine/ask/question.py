@@ -29,6 +29,7 @@ from engine.vocabulary import (
     breakdown_title,
     canonical,
     directions,
+    groups,
     items_named,
     judgements,
     longest_item_words,
@@ -309,6 +310,13 @@ def _measures(text: str) -> tuple[Measure, ...]:
                for k in kept for p in k.names):
             continue
         kept.append(m)
+    # a phrase naming several items ("its cash flows") asks for each, unless the question names one of them itself
+    for pattern, names in groups().values():
+        if pattern.search(text) and not any(k.name in names for k in kept):
+            for name in names:
+                it = item_named(name)
+                if it is not None:
+                    kept.append(Measure(it.name, (it.name, *it.labels, *it.asked), it))
     return tuple(kept)
 
 

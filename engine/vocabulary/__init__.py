@@ -319,6 +319,14 @@ def unusual_items() -> UnusualItems:
 
 
 @cache
+def groups() -> dict[str, tuple[re.Pattern[str], tuple[str, ...]]]:
+    """Phrases that name several line items at once (``[groups]``): name -> (the phrase in a question, the items)."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh).get("groups", {})
+    return {name: (re.compile(spec["asked"], re.I), tuple(spec["items"])) for name, spec in raw.items()}
+
+
+@cache
 def breakdowns() -> dict[str, tuple[str, ...]]:
     """Kind of part -> the words that name it, in a question or a breakdown table's title (``[breakdowns]``)."""
     with _FILE.open("rb") as fh:
