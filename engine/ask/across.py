@@ -21,7 +21,7 @@ from datetime import date
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from engine.ask.cells import Cell, Resolution, TableSource, resolve
+from engine.ask.cells import CONFIDENT_ROW, Cell, Resolution, TableSource, resolve
 from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.computations import compute
@@ -219,6 +219,62 @@ def resolve_in(q: Question, found: FilingFound) -> None:
             and c.period.end is not None and c.period.months == length and c.period.instant == cell.period.instant
             and not (cell.period.end is not None and same_end(c.period.end, cell.period.end))
         ] if cell.period is not None else []
+
+
+QUARTER_DAYS = (80, 100)
+"""Days between the ends of two consecutive quarters (13 weeks, or a calendar quarter)."""
+
+
+def quarter_from_year_to_date(q: Question, found: FilingFound, every: Sequence[FilingFound]) -> None:
+    """A flow that a 10-Q states only year to date (NVIDIA's and Apple's cash flows: "Nine Months Ended October
+    29, 2023"), worked out for the filing's quarter as analysts do: the year to date less the year to date of the
+    quarter before, read from any of the company's filings in the scope (the earlier 10-Q, or a later one's
+    comparative column). Kept as the filing's cell, with how it was computed; nothing where either figure is not
+    found (a six- or nine-month figure is never set beside a quarter's)."""
+    filing = found.filing
+    if filing.end is None or filing.months != 3 or not filing.quarter or filing.quarter < 2:
+        return
+    months = 3 * filing.quarter
+    for m in q.measures[:MAX_MEASURES]:
+        if m.name in found.cells or m.item is None or m.item.balance:
+            continue
+        asked = Asked(fiscal_year=None, quarter=None, months=months, instant=None, years=(), text=filing.period,
+                      end=filing.end)
+        res = resolve(replace(q, measures=(m,), asked=asked, parts=()), _sources(found), found.calendar)
+        ytd = next((c for c in res.cells if c.period_fit >= 0.99 and c.period is not None
+                    and c.period.months == months), None)
+        if ytd is None or (q.segment and not _of_segment(ytd, q.segment, _sources(found))):
+            continue
+        before = _year_to_date_before(q, m, filing, months - 3, ytd, every)
+        if before is None:
+            continue
+        value = ytd.amount - before.amount
+        assert ytd.period is not None
+        period = replace(ytd.period, months=3, label=f"three months ended {filing.end:%B %-d, %Y}")
+        found.cells[m.name] = replace(ytd, value=value / ytd.scale, raw=f"{value / ytd.scale:,.0f}", period=period,
+                                      column=period.label)
+        less = f"({before.shown})" if before.amount < 0 else before.shown
+        found.how[m.name] = (f"{ytd.shown} ({ytd.column}, {ytd.doc} p. {ytd.page}) - {less} "
+                             f"({before.column}, {before.doc} p. {before.page})")
+
+
+def _year_to_date_before(q: Question, m: Measure, filing: Filing, months: int, like: Cell,
+                         every: Sequence[FilingFound]) -> Cell | None:
+    """The same row's figure for the ``months`` to the end of the quarter before ``filing``'s, from any filing of
+    the same company in the scope (its own table first)."""
+    assert filing.end is not None
+    mine = sorted((f for f in every if f.filing.company == filing.company), key=lambda f: f.filing is not filing)
+    for f in mine:
+        res = resolve(replace(q, measures=(m,), parts=()), _sources(f), f.calendar)
+        fits = [c for c in res.candidates if c.period is not None and c.period.end is not None
+                and c.period.months == months and not c.period.instant and c.scale == like.scale
+                and QUARTER_DAYS[0] <= (filing.end - c.period.end).days <= QUARTER_DAYS[1]]
+        # the same row, else the row that fits the measure best ("Net cash used in" one year, "provided by" the
+        # next; not the operating row of a statement that fits the financing one less well)
+        best = max(fits, key=lambda c: (c.row == like.row, c.row_fit), default=None)
+        if best is not None and (best.row == like.row or best.row_fit >= CONFIDENT_ROW):
+            return best
+    return None
 
 
 SCALE_SPREAD = 10.0
@@ -537,6 +593,8 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
             if missing := [m for m in q.measures[:MAX_MEASURES] if m.name not in f.cells and m.item is not None
                            and m.item.statement in SPOKEN]:
                 search_statements(q, f, missing, retriever, answerer.regions_of)
+    for f in found:
+        quarter_from_year_to_date(q, f, found)
     one_unit(q, found)
     series = series_of(q, scope, found)
     used = numbered(found, series, answerer.settings.top_k)
