@@ -889,4 +889,7 @@ def test_a_phrase_naming_several_items_asks_for_each_unless_one_is_named() -> No
     assert [m.name for m in parse("What cash flows from operations did Zeta report in Q3 2022?").measures] == \
         ["cash from operations"]
     assert parse("What were Zeta's free cash flows in 2022?").measures == ()
+    # the statement named is not its totals asked
+    assert [m.name for m in parse("What was Zeta's FY2021 capex? Use only the statement of cash flows.").measures] \
+        == ["capex"]
     assert [m.name for m in parse("How did Zeta's operating cash flows change?").measures] == ["cash from operations"]
