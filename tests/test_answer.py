@@ -1020,3 +1020,21 @@ def test_the_factor_that_makes_a_percent_is_no_figure_of_the_answer() -> None:
     # a figure of 100 is still one
     assert 100 in [q.value for q in answer_numbers("Capital expenditures were $100 million in FY2022.")]
     assert 100.5 in [q.value for q in answer_numbers("Revenue was x 100.5 million.")]
+
+
+def test_the_company_named_is_no_row_of_a_measure_the_vocabulary_does_not_know() -> None:
+    # a store-count table whose first row is the company's own store brand: "the number of Acme stores" asks no
+    # "Acme" row
+    from dataclasses import replace
+
+    table = {"title": "Stores open at the end of the second quarters", "units": "", "scale": 1.0,
+             "columns": ["Fiscal 2024 Stores Opened", "Fiscal 2024 Total Stores at End of Second Quarter"],
+             "rows": [{"label": "Acme", "values": ["3", "907"], "numbers": [3.0, 907.0]},
+                      {"label": "Outlet Centers", "values": ["1", "20"], "numbers": [1.0, 20.0]}]}
+    text = "Was there any change in the number of Acme stores between Q2 of FY2024 and FY2023?"
+    asked = q(text)
+    start = text.index("Acme")
+    named = replace(asked, mentions=(("acme2024aaaa", start, start + 4, 0),))
+    # named nowhere in the library, "Acme" is a word of the measure; named as the library's company, it is not
+    assert "acme" in resolve(asked, [TableSource(1, table)]).measures[0].split()
+    assert resolve(named, [TableSource(1, table)]).measures == ["any between change fy number q2 store"]

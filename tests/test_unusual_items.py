@@ -65,3 +65,4 @@ def test_small_items_are_left_out_where_substantial_ones_are_asked_and_other_sta
     oci = _income([("Net income", [5_000.0, 4_000.0]), ("Gain (loss) on pension plans, net of tax", [900.0, 0.0])],
                   title="Consolidated Statements of Comprehensive Income")
     assert decided(UnusualItemsVerdict(), "Did one-time items boost net income in 2024?", [oci]) == ""
+

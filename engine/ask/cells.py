@@ -587,7 +587,10 @@ def resolve(
     the best period fit, then the earliest source. With no period asked, the first column (filings put the
     current period first) of the best row."""
     asked = question.asked
-    ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text))), ())]
+    # a measure the vocabulary does not know is the question's own words, less the company's name where it names
+    # one of the library ("the number of Best Buy stores" is no "Best Buy" row of a store-count table)
+    company = stems(" ".join(question.text[start:end] for _, start, end, _ in question.mentions))
+    ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text) - company)), ())]
     asked_stems = set(question.stems)
     named = question.named
     for alias in {a for names in question.companies.values() for a in names}:
