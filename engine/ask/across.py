@@ -26,7 +26,7 @@ from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
-from engine.ask.formulas import Term, is_outflow
+from engine.ask.formulas import Term, spent_sign
 from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
 from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
@@ -358,7 +358,7 @@ def computation_of(series: Sequence[Series], scale: float | None) -> Computation
     for s in series:
         # an outflow printed as negative ("Interest expense (617)") is quoted as the amount spent: its highest
         # period is the one it was largest in
-        sign = -1.0 if is_outflow(s.measure) and all(p.cell.amount <= 0 for p in s.points) else 1.0
+        sign = spent_sign(s.measure, [p.cell.amount for p in s.points])
         vals = [sign * p.cell.amount for p in s.points]
         for p in s.points:
             terms.append(Term(s.measure, p.cell.row, p.cell.column, p.cell.value, p.cell.marker))

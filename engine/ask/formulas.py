@@ -16,7 +16,7 @@ found and there is no result.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -66,6 +66,12 @@ def is_outflow(item: str) -> bool:
     if known is not None:
         return known.outflow
     return bool(_OUTFLOWS.search(canonical(item)))
+
+
+def spent_sign(item: str, amounts: Sequence[float]) -> float:
+    """-1 where an outflow item is printed negative in every one of ``amounts`` ("Interest expense (617)"), so that
+    the amounts read as what was spent; else 1."""
+    return -1.0 if is_outflow(item) and all(a <= 0 for a in amounts) else 1.0
 
 
 # --- the expression --------------------------------------------------------------------------------------

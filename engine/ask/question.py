@@ -254,13 +254,18 @@ class Measure:
     item: LineItem | None = None
 
 
+def item_measure(it: LineItem) -> Measure:
+    """The measure a vocabulary item is: named by its name, its labels and the words a question asks it by."""
+    return Measure(it.name, (it.name, *it.labels, *it.asked), it)
+
+
 def measure_of(text: str) -> Measure:
     """The measure a phrase names: the vocabulary's item when it knows the phrase, else the phrase's words."""
     from engine.vocabulary import item
 
     it = item(text)
     if it is not None:
-        return Measure(it.name, (it.name, *it.labels, *it.asked), it)
+        return item_measure(it)
     return Measure(text.strip().lower(), ())
 
 
@@ -298,7 +303,7 @@ def _own_words(low: str, start: int, end: int, hits: Sequence[re.Match[str]]) ->
 def _measures(text: str) -> tuple[Measure, ...]:
     """The line items a question names: the vocabulary's first (longest naming phrase first); an item whose
     naming phrase sits inside a longer one's ("sales" inside "cost of sales") is not asked."""
-    found = [Measure(it.name, (it.name, *it.labels, *it.asked), it) for it in items_named(text)]
+    found = [item_measure(it) for it in items_named(text)]
     kept: list[Measure] = []
     low = text.lower()
     for m in found:
@@ -316,7 +321,7 @@ def _measures(text: str) -> tuple[Measure, ...]:
             for name in names:
                 it = item_named(name)
                 if it is not None:
-                    kept.append(Measure(it.name, (it.name, *it.labels, *it.asked), it))
+                    kept.append(item_measure(it))
     return tuple(kept)
 
 

@@ -26,7 +26,7 @@ from engine.ask.cells import (
 )
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Decision, Work
-from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value
+from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value, spent_sign
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, fiscal_year_period, matches
@@ -167,7 +167,7 @@ def series_decision(name: str, q: Question, top: Cell, points: Sequence[Cell],
     over the periods); any change, without "significant"."""
     if len(points) < 2 or points[0].amount == 0:
         return None
-    sign = -1.0 if is_outflow(top.item) and all(c.amount <= 0 for c in points) else 1.0  # expenses printed (472)
+    sign = spent_sign(top.item, [c.amount for c in points])  # expenses printed (472)
     amounts = [sign * c.amount for c in points]
     steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
     total = (amounts[-1] - amounts[0]) / abs(amounts[0])
