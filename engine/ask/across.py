@@ -235,15 +235,16 @@ def quarter_from_year_to_date(q: Question, found: FilingFound, every: Sequence[F
     if filing.end is None or filing.months != 3 or not filing.quarter or filing.quarter < 2:
         return
     months = 3 * filing.quarter
+    asked = Asked(fiscal_year=None, quarter=None, months=months, instant=None, years=(), text=filing.period,
+                  end=filing.end)
+    sources = _sources(found)
     for m in q.measures[:MAX_MEASURES]:
         if m.name in found.cells or m.item is None or m.item.balance:
             continue
-        asked = Asked(fiscal_year=None, quarter=None, months=months, instant=None, years=(), text=filing.period,
-                      end=filing.end)
-        res = resolve(replace(q, measures=(m,), asked=asked, parts=()), _sources(found), found.calendar)
+        res = resolve(replace(q, measures=(m,), asked=asked, parts=()), sources, found.calendar)
         ytd = next((c for c in res.cells if c.period_fit >= 0.99 and c.period is not None
                     and c.period.months == months), None)
-        if ytd is None or (q.segment and not _of_segment(ytd, q.segment, _sources(found))):
+        if ytd is None or (q.segment and not _of_segment(ytd, q.segment, sources)):
             continue
         before = _year_to_date_before(q, m, filing, months - 3, ytd, every)
         if before is None:

@@ -220,10 +220,14 @@ def definition_flag(check: Check, computation: Computation) -> Check:
     return Check(check.value, False, "computed", computation.definition_note, "definition", check.number)
 
 
+def cited_numbers(text: str) -> list[int]:
+    """The numbers a text cites by ``[n]`` (or ``[n, m]``) markers, each once, in the order first cited."""
+    return list(dict.fromkeys(int(m) for group in CITATION.findall(text) for m in re.findall(r"\d+", group)))
+
+
 def cited_markers(text: str, used: Sequence[Evidence]) -> list[Citation]:
     """The sources a text cites by ``[n]`` (or ``[n, m]``) markers, each once, in marker order."""
-    markers = sorted({int(m) for group in CITATION.findall(text)
-                      for m in re.findall(r"\d+", group)})
+    markers = sorted(cited_numbers(text))
     return [Citation(marker=n, doc=used[n - 1].doc, page=used[n - 1].page, modality=used[n - 1].modality,
                      region_id=used[n - 1].region_id, chunk_id=used[n - 1].chunk_id)
             for n in markers if 1 <= n <= len(used)]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.vocabulary import canonical, vocabulary
+from engine.vocabulary import LineItem, canonical, vocabulary
 
 if TYPE_CHECKING:
     from engine.ask.question import Question
@@ -91,6 +91,13 @@ def _tokens(expr: str) -> list[str]:
             out.append({"×": "*", "÷": "/"}.get(tok, tok))
         pos = m.end()
     return out
+
+
+def formula_items(expr: str) -> list[LineItem]:
+    """The vocabulary's line items a formula's terms name, in order ("gross profit / revenue * 100": gross profit,
+    revenue; an averaged balance, "average pp&e between {prev} and {year}", names pp&e)."""
+    bare = re.sub(r"\baverage\s+|\s+between\s+\{prev\}\s+and\s+\{year\}", "", expr)
+    return [it for tok in _tokens(bare) if (it := vocabulary().items.get(tok)) is not None]
 
 
 def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,

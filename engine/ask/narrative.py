@@ -18,8 +18,9 @@ from functools import cache
 
 import numpy as np
 
-from engine.ask.checks import CITATION, refuses
+from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.decisions import Decision
+from engine.ask.formulas import formula_items
 from engine.ask.prompt import summary_messages
 from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
@@ -591,9 +592,9 @@ def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
         words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
         if len(words) < 4 or _forward_word(sentence):
             continue
-        best, share = max(((s, len(words & said) / len(words)) for s, said in sentences),
-                          key=lambda t: t[1], default=("", 0.0))
-        if share >= FORECAST_SHARE and len(words & _said([best])) >= 4 and (word := _forward_word(best)):
+        best, said = max(sentences, key=lambda t: len(words & t[1]), default=("", set()))
+        shared = len(words & said)
+        if shared / len(words) >= FORECAST_SHARE and shared >= 4 and (word := _forward_word(best)):
             flag = f"stated as fact (the quote says “{word}”)"
             if flag not in out:
                 out.append(flag)
@@ -604,17 +605,13 @@ def _subject(q: Question) -> tuple[str, set[str]]:
     """What a drivers question asks the drivers of, and the stems a sentence about it uses: its line items' names
     and labels, and for a standard ratio the items of its definition ("gross margin": gross profit, revenue, cost of
     sales); ('', set()) where it names none."""
-    from engine.vocabulary import item
-
     names = [m.names or (m.name,) for m in q.measures]
     if q.ratio is not None:
         names.append((q.ratio[0],))
-        for piece in re.findall(r"[a-z&][a-z& ]*[a-z&]", q.ratio[1]):
-            if (it := item(piece.strip())) is not None:
-                names.append((it.name, *it.labels))
-                if it.derived:
-                    names += [((d.name, *d.labels)) for p in re.findall(r"[a-z&][a-z& ]*[a-z&]", it.derived)
-                              if (d := item(p.strip())) is not None]
+        for it in formula_items(q.ratio[1]):
+            names.append((it.name, *it.labels))
+            if it.derived:
+                names += [(d.name, *d.labels) for d in formula_items(it.derived)]
     if not names:
         return "", set()
     plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic)}
@@ -635,14 +632,8 @@ def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Questio
     by_source: dict[int, list[str]] = {}
     for x in quotes:
         by_source.setdefault(x.source, []).append(x.text)
-    out: list[str] = []
-    for m in CITATION.finditer(summary):
-        for n in (int(k) for k in re.findall(r"\d+", m.group(0))):
-            said = by_source.get(n)
-            flag = f"[{n}] is not about {subject}"
-            if said and not _said(said) & words and flag not in out:
-                out.append(flag)
-    return out
+    return [f"[{n}] is not about {subject}" for n in cited_numbers(summary)
+            if (said := by_source.get(n)) and not _said(said) & words]
 
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),

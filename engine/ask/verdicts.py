@@ -26,12 +26,12 @@ from engine.ask.cells import (
 )
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Decision, Work
-from engine.ask.formulas import Lookup, Result, Term, evaluate, is_outflow, shown_value, spent_sign
+from engine.ask.formulas import Lookup, Result, Term, evaluate, formula_items, is_outflow, shown_value, spent_sign
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, fiscal_year_period, matches
 from engine.vocabulary import item as vocabulary_item
-from engine.vocabulary import judgements, narrative, unusual_items, vocabulary
+from engine.vocabulary import judgements, narrative, unusual_items
 
 SIGNIFICANT_CHANGE = 0.05
 """A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
@@ -517,7 +517,8 @@ class UnusualItemsVerdict:
     def decide(self, work: Work) -> Decision | None:
         q, asked = work.question, work.resolution.asked
         spec = unusual_items()
-        material = spec.material if q.words & narrative().material else 0.01
+        substantial = bool(q.words & narrative().material)  # "substantially increased": material items only
+        material = spec.material if substantial else 0.01
         for s in work.sources:
             if s.statement != "income" or "comprehensive" in s.titles.lower():
                 continue  # other comprehensive income's gains and losses are not the year's income
@@ -546,7 +547,7 @@ class UnusualItemsVerdict:
             text = (f"Yes. The income statement [{s.marker}] ({net.period_name(work.calendar)}) reports items "
                     f"outside the ordinary course of business that {moved} income: {said}; net income "
                     f"{net.shown}.")
-            if material > 0.01:
+            if substantial:
                 text += f" Counted: items of {spec.source}."
             return Decision(self.name, text, True, tuple(c.amount for c, _, _ in found))
         return None
@@ -584,11 +585,8 @@ class Unsuited:
         q = work.question
         assert q.ratio is not None
         name, template = q.ratio
-        bare = re.sub(r"\baverage\s+|\s+between\s+\{prev\}\s+and\s+\{year\}", "", template)
-        for term in (t.strip() for t in re.split(r"[()*/+]|\s-\s", bare)):
-            it = vocabulary().items.get(term)
-            if it is None:
-                continue
+        for it in formula_items(template):
+            term = it.name
             tables = [s for s in work.sources if s.statement == it.statement]
             if not tables:
                 return None  # the statement was not retrieved: nothing can be said of it
