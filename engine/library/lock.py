@@ -118,16 +118,15 @@ class AnswerSignal:
         except (OSError, UnicodeDecodeError):
             return 0
 
-    def _hand_over(self, slot: int) -> bool:
-        """Send new answers to ``slot``; False where the turn cannot be written (a read-only library)."""
+    def _hand_over(self, slot: int) -> None:
+        """Send new answers to ``slot``; nothing where the turn cannot be written (a read-only library: the wait
+        then lasts until every answer has ended, as with one slot)."""
         tmp = self._turn.with_name(f"{self.TURN}.{os.getpid()}.{threading.get_ident()}")
         try:
             tmp.write_text(str(slot), encoding="ascii")
             os.replace(tmp, self._turn)
-            return True
         except OSError:
             tmp.unlink(missing_ok=True)
-            return False
 
     @contextmanager
     def answering(self) -> Iterator[None]:
@@ -177,7 +176,7 @@ class AnswerSignal:
             return 0.0
         t0 = time.monotonic()
         if slot == now:
-            self._hand_over(1 - now)  # where the turn cannot move (read-only), this waits for every answer
+            self._hand_over(1 - now)
         waiting()
         free = threading.Event()
 
