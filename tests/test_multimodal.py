@@ -488,6 +488,8 @@ def test_reindex_regions_re_embeds_tables_and_figures_from_the_catalogue(tmp_pat
 
 
 def test_statement_channel_brings_the_statement_a_question_needs(tmp_path: Path) -> None:
+    from engine.ask.retrieve import STATEMENT_PIN
+
     pdf = write_filing(tmp_path / "ACME_2023_10K.pdf")
     engine = make_engine(tmp_path)
     res = engine.ingest([pdf])[0]
@@ -499,6 +501,11 @@ def test_statement_channel_brings_the_statement_a_question_needs(tmp_path: Path)
     assert [(c.chunk_id, c.channel) for c in ranked] == [(table.id, "statement")]
     auditor = parse("Who audits ACME?")
     assert retriever.statement_ranking(auditor.text, [res.doc_id], {}, auditor.statements) == []
+    # a row named by another label of its measure: "cost of goods sold" is the row "Cost of sales"
+    cogs = parse("What was ACME's cost of goods sold in 2023?")
+    assert retriever.statement_ranking(cogs.text, [res.doc_id], {}) == []
+    [named] = retriever.statement_ranking(cogs.text, [res.doc_id], {}, (), cogs.measure_labels)
+    assert named.chunk_id == table.id and named.score >= STATEMENT_PIN
     hits = engine.retrieve("What was ACME's gross margin in 2023?", scope=[res.doc_id]).evidence
     assert any(e.modality == "table" and "statement" in e.channel for e in hits)
     engine.settings = engine.settings.with_(statement_channel=False)

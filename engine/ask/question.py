@@ -494,7 +494,17 @@ class Question:
         if kind.searched:
             return kind.cues
         asked = {w[:_CUE_PREFIX] for w in self.stems if len(w) >= _CUE_PREFIX}
+        for group in kind.alike:  # "bought" asks for what "acquired" says
+            said = {w[:_CUE_PREFIX] for x in group for w in stems(x) if len(w) >= _CUE_PREFIX}
+            if said & asked:
+                asked |= said
         return tuple(c for c in kind.cues if any(len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in stems(c)))
+
+    @property
+    def measure_labels(self) -> tuple[str, ...]:
+        """The labels its measures go by in filings (a vocabulary item's name, labels and asked words): the row a
+        question names in words of its own ("income from operations" is the row "Operating income")."""
+        return tuple(dict.fromkeys(n for m in self.measures for n in m.names))
 
     @property
     def expansion(self) -> Expansion:

@@ -336,13 +336,14 @@ class Retriever:
 
     def channels(
         self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None,
-        statements: Sequence[str] = (), cues: Sequence[str] = (),
+        statements: Sequence[str] = (), cues: Sequence[str] = (), names: Sequence[str] = (),
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
         """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
         are searched with ``passages`` when given (the question without the scope's company name: the name is
         in every statement's header, where it helps a table question, and pulls those pages ahead of the
         passage a narrative question needs), their lexical search with ``cues`` too (``Question.searched_cues``:
-        the words that mark the kind of passage asked for, "due to", "driven by", whatever its subject)."""
+        the words that mark the kind of passage asked for, "due to", "driven by", whatever its subject). ``names``:
+        the labels the asked measures go by (``Question.measure_labels``), for the statement channel."""
         s = self.settings
         lists, exp = self.dense_lists(question, doc_ids, everything, depth, passages)
         text_terms = " ".join([self.expansion(passages).lexical if passages else exp.lexical, *cues])
@@ -359,7 +360,7 @@ class Retriever:
                     lexical.append([Candidate(h.chunk_id, h.modality, h.score, _TIER[h.modality], "bm25")  # type: ignore[arg-type]
                                     for h in hits])
         if s.statement_channel and s.use_tables:
-            stated = self.statement_ranking(question, doc_ids, lists, statements)
+            stated = self.statement_ranking(question, doc_ids, lists, statements, names)
             if stated:
                 lexical.append(stated)
         return lists, lexical, exp
@@ -401,11 +402,12 @@ class Retriever:
 
     def statement_ranking(
         self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]],
-        kinds: Sequence[str] = (),
+        kinds: Sequence[str] = (), names: Sequence[str] = (),
     ) -> list[Candidate]:
         """Primary-statement tables a question needs, from each document in scope (with many in scope, from the
-        documents of the best dense hits): first the statement tables with a row the question names
-        (``statements.label_match``, best match first), then the tables of the statements it names or whose
+        documents of the best dense hits): first the statement tables with a row the question names, in its own
+        words or by a label its measure goes by (``names``: "income from operations" asks for the row "Operating
+        income") (``statements.label_match``, best match first), then the tables of the statements it names or whose
         line items it asks about (``kinds``: ``Question.statements``), interleaved by statement: the first table
         of each, then the second, and so on."""
         docs = list(doc_ids)
@@ -417,12 +419,13 @@ class Retriever:
                 if c.doc_id not in seen:
                     seen.append(c.doc_id)
             docs = seen[:limit]
-        asked = stems(question)
+        asked = [stems(question), *(stems(n) for n in names)]
         named: list[tuple[float, int, int]] = []
         for d in docs:
             for ids in self.statement_tables(d).values():
                 for rank, cid in enumerate(ids[:3]):
-                    score = label_match(asked, self.row_labels(cid))
+                    labels = self.row_labels(cid)
+                    score = max(label_match(words, labels) for words in asked)
                     if score > 0:
                         named.append((-score, rank, cid))
         out = [Candidate(cid, "table", -neg, 2, "statement") for neg, _, cid in sorted(named)]
@@ -465,7 +468,7 @@ class Retriever:
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = query if q.statements else passages
         lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements,
-                                            q.searched_cues)
+                                            q.searched_cues, q.measure_labels if s.expansion else ())
         t_search = time.perf_counter()
         theta = self.thresholds()
         ranked, tier = fuse(lists, lexical, theta, s, k, q.figures)
@@ -513,12 +516,14 @@ class Retriever:
         have = {c.chunk_id for c in ranked[:k]}
         pins: list[int] = []
         top = stated[0]
-        if not (top.chunk_id in have or (top.score < STATEMENT_PIN and any(c.chunk_id in have for c in stated))):
+        # each statement's own table (the consolidated statement), not a summary of it in the MD&A nor the statement
+        # of comprehensive income beside the income statement: only it stands for its statement among the k
+        kind_of = {ids[0]: kind for d in {c.doc_id for c in self.store.chunks(ids=[c.chunk_id for c in stated])}
+                   for kind, ids in self.statement_tables(d).items() if ids}
+        if not (top.chunk_id in have or (top.score < STATEMENT_PIN
+                                         and any(c.chunk_id in have and c.chunk_id in kind_of for c in stated))):
             pins.append(top.chunk_id)
         if len(kinds) > 1:
-            # each statement's own table (the consolidated statement), not a summary of it in the MD&A
-            kind_of = {ids[0]: kind for d in {c.doc_id for c in self.store.chunks(ids=[c.chunk_id for c in stated])}
-                       for kind, ids in self.statement_tables(d).items() if ids}
             shown = {kind_of.get(cid) for cid in [*have, *pins]}
             for kind in kinds:
                 first = next((c.chunk_id for c in stated if kind_of.get(c.chunk_id) == kind), None)

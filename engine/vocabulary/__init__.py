@@ -206,6 +206,9 @@ class NarrativeKind:
     """Last words (lower case) of a term a sentence defines that is no party (the “Credit Agreement”, the “Notes”):
     for a kind whose answer is names (``[narrative.KIND] not_names`` given), every other defined name in a quote
     carrying its cues belongs in the answer (``narrative.also_named``)."""
+    alike: tuple[tuple[str, ...], ...] = ()
+    """Groups of words (lower case) a question may use for what a cue says ("bought", "purchased" for "acquired"):
+    a question with one of a group's words asks for the cues of all of them."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,8 @@ def narrative() -> Narrative:
     kinds = tuple(
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
-                      bool(spec.get("searched", False)), tuple(c.lower() for c in spec.get("not_names", ())))
+                      bool(spec.get("searched", False)), tuple(c.lower() for c in spec.get("not_names", ())),
+                      tuple(tuple(w.lower() for w in group) for group in spec.get("alike", ())))
         for name, spec in raw.items() if name not in {"summary", "elsewhere", "absence"}
     )
     absence = raw.get("absence", {})
