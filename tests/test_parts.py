@@ -259,3 +259,18 @@ def test_a_block_of_the_measures_shares_is_no_block_of_its_amounts() -> None:
                     row("Net sales mix:", None, None), row("AWS", 17, 16), row("Consolidated", 100, 100)]}
     assert rows_of(mix, "AWS") == {"AWS/AWS": pytest.approx(1.9)}
     assert [i for i in part_rows(TableSource(1, mix), measure_of("revenue"), "AWS", set())] == [1]
+
+
+def test_a_row_the_vocabulary_labels_as_another_item_is_not_the_measure() -> None:
+    """"Net cash provided by operating activities" shares four of five words with the financing measure's label
+    "Net cash provided by financing activities"; it is the vocabulary's label of cash from operations, so it is
+    not the financing measure, while the financing rows are, in any of their printed forms."""
+    from engine.ask.cells import ROW_MIN, row_fit
+
+    financing = measure_of("cash from financing")
+    assert row_fit(financing, "Net cash provided by operating activities", set()) == 0.0
+    assert row_fit(financing, "Net cash provided by investing activities", set()) == 0.0
+    assert row_fit(financing, "Net cash provided by financing activities", set()) == 2.0
+    assert row_fit(financing, "Net cash provided by (used in) financing activities, continuing", set()) >= ROW_MIN
+    operations = measure_of("cash from operations")
+    assert row_fit(operations, "Net cash used in financing activities", set()) == 0.0

@@ -23,6 +23,7 @@ from engine.library.lexical import STOPWORDS
 from engine.numbers import Quantity, same_number, show
 from engine.periods import PERIOD_WORDS, Asked, Calendar, Period, column_period, matches, what_it_is
 from engine.types import Evidence, Region
+from engine.vocabulary import item as named_item
 from engine.vocabulary import label_score
 
 ROW_MIN = 0.75
@@ -244,6 +245,9 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
             return NAMED_ROW
         if low in measure.item.labels or low == measure.name:
             return 2.0
+        if (other := named_item(label)) is not None and other.name != measure.item.name:
+            return 0.0  # the vocabulary's label of another item ("Net cash provided by operating activities" is
+            # no financing measure, however many of its words it shares)
         # the names a filing prints, not what a question may call the item ("profit" asks for net income, but
         # a row "Gross profit" is not net income)
         return max(label_score(n, label) for n in (measure.item.name, *measure.item.labels))
