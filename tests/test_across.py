@@ -491,3 +491,40 @@ def test_a_balance_before_the_years_a_10q_reports_is_read_from_the_10k_of_its_ye
         assert old in stated and new in stated, stated
     # a year the 10-Q states itself (its balance sheet's December 2022 column): that one filing answers
     assert scope_of(lib, "How did Sigma's long-term debt change from December 31, 2022 to July 2, 2023?") is None
+
+
+def test_several_measures_of_one_company_are_decided_each_and_any_change_is_a_yes() -> None:
+    """"Are there any notable changes in its liquidity position or cash flows?" asks of several measures (cash and
+    the three cash flow totals): a notable move in any one is a Yes, each measure's own verdict said; No only when
+    every one is decided No; a trend of several measures is left to the model."""
+    from datetime import date
+
+    from engine.ask.across import Point, Series, verdict_of
+    from engine.ask.cells import Cell
+    from engine.ask.scope import Filing
+    from engine.periods import Period
+
+    def series(row: str, item: str, values: list[float], company: str = "0001") -> Series:
+        points = []
+        for i, v in enumerate(values):
+            f = Filing(f"d{i}", f"Z{i}", company, "ZETA", "10-Q", date(2023, 3 * i + 3, 28), 3, 2023, i + 1)
+            c = Cell(marker=i + 1, doc=f.name, page=1, region_id=1, row=row, column="c", raw=str(v), value=v,
+                     scale=1e6, percent=False, period=Period(end=f.end, year=2023, months=3), item=item,
+                     row_fit=2.0, period_fit=1.0)
+            points.append(Point(f, c, f, f.period))
+        return Series(company, "ZETA", item, points)
+
+    cash = series("Cash and cash equivalents", "cash", [100, 101, 102])
+    operating = series("Net cash provided by operating activities", "cash from operations", [50, 80, 40])
+    q = parse("Are there any notable changes in Zeta's liquidity position or cash flows over these quarters?")
+    d = verdict_of(q, [cash, operating])
+    assert d is not None and d.verdict is True and d.text.startswith("Yes: 1 of the 2 measures moved by 5% or more")
+    assert "Cash and cash equivalents (no notable change): 100" in d.text
+    assert "Net cash provided by operating activities (a notable change): 50" in d.text
+    flat = series("Net cash provided by operating activities", "cash from operations", [50, 51, 50])
+    d = verdict_of(q, [cash, flat])
+    assert d is not None and d.verdict is False and d.text.startswith("No: none of the 2 measures moved")
+    # two companies' series are a comparison, and a trend of several measures is not one verdict
+    assert verdict_of(q, [cash, series("Cash and cash equivalents", "cash", [1, 9, 3], "0002")]) is None
+    trend = parse("Is there a consistent upward trend in Zeta's cash and cash flows over these quarters?")
+    assert verdict_of(trend, [cash, operating]) is None

@@ -31,7 +31,7 @@ from engine.ask.narrative import absence, check_summary, quotes_each, quotes_tex
 from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
-from engine.ask.verdicts import series_decision
+from engine.ask.verdicts import SIGNIFICANT_CHANGE, series_decision
 from engine.errors import Cancelled
 from engine.models.protocols import Embedder
 from engine.numbers import show
@@ -622,12 +622,33 @@ def work_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Sco
 def verdict_of(q: Question, series: Sequence[Series]) -> Decision | None:
     """Yes or No on how the measure moved over the filings' periods ("Has there been any significant change in
     operating expenses over the reported quarters?"), decided from one company's series as within one filing
-    (``verdicts.series_decision``)."""
-    if not (q.yes_no and (q.over_periods or q.across) and q.trend != q.shift) or len(series) != 1:
+    (``verdicts.series_decision``). Of several measures of one company ("Are there any notable changes in Amazon's
+    liquidity position or cash flows?": its cash and its three cash flow totals), a change in any one is a Yes,
+    each measure's own verdict said; No only when every one of them is decided No. A trend asked of several
+    measures (one trend of all, or of each?) is left to the model, their series shown."""
+    if not (q.yes_no and (q.over_periods or q.across) and q.trend != q.shift) or not series:
         return None
-    points = series[0].points
-    cells = [p.cell for p in points]
-    return series_decision("series", q, cells[-1], cells, [p.filing.period for p in points])
+    if len({s.company for s in series}) != 1 or len(series) > 1 and q.trend:
+        return None
+    decided = []
+    for s in series:
+        cells = [p.cell for p in s.points]
+        decided.append(series_decision("series", q, cells[-1], cells, [p.filing.period for p in s.points]))
+    if len(decided) == 1:
+        return decided[0]
+    yes = any(d is not None and d.verdict for d in decided)
+    if not yes and any(d is None for d in decided):
+        return None
+    said = ("a notable change", "no notable change") if q.notable else ("changed", "unchanged")
+    each = [f"{d.text.split('. ', 1)[1].split(':', 1)[0]} ({said[0] if d.verdict else said[1]}):"
+            f"{d.text.split('. ', 1)[1].split(':', 1)[1]}" for d in decided if d is not None]
+    moved = sum(1 for d in decided if d is not None and d.verdict)
+    by = f" by {SIGNIFICANT_CHANGE:.0%} or more between two of the periods" if q.notable else ""
+    lead = (f"Yes: {moved} of the {len(series)} measures moved{by}." if yes
+            else f"No: none of the {len(series)} measures moved{by}.")
+    return Decision("series", " ".join([lead, *each]), yes,
+                    tuple(f for d in decided if d is not None for f in d.figures),
+                    dated=tuple(x for d in decided if d is not None for x in d.dated))
 
 
 def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: Scope, cancelled: Callable[[], bool],
