@@ -521,6 +521,10 @@ PERIOD_WORDS = frozenset({*(m.lower() for m in _MONTH_NAMES), *_ORDINAL, *_SMALL
                           "periods", "interim", "ended", "ending"})
 """The words that name a period and nothing else ("the first nine months", "fourth quarter"): no subject of a
 question is matched by them."""
+RELATIVE_WORDS = frozenset({"most", "recent", "latest", "last", "prior", "previous", "preceding", "past", "trailing"})
+"""The words that place a period against another ("the most recent 10-Q", "the prior quarter"): what a question
+asks about is no more named by them than by a period's own words ("Were there changes to its accounting policies
+in the most recent 10-Q?" is not about "the most recent fiscal quarter"'s internal control)."""
 _FIRST_WEEK = 7
 """Days of January in which a fiscal year that ends there is the year before's (a 52/53-week calendar year)."""
 _OTHER_DURATION = re.compile(

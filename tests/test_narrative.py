@@ -293,6 +293,12 @@ def _quote(text: str, source: int = 2) -> Quote:
     # another subject: a change in internal control says nothing of accounting policies
     ("Are there any significant changes in Acme's accounting policies?",
      "There were no changes in our internal control over financial reporting during the first quarter.", False),
+    # nor does a period placed against another: "the most recent 10-Q" is not "the most recent fiscal quarter"
+    ("Were there any significant alterations to Acme's accounting policies as reported in the most recent 10-Q?",
+     "During the most recent fiscal quarter, there has not occurred any change in our internal control over "
+     "financial reporting that has materially affected our internal control over financial reporting.", False),
+    ("Were there any significant alterations to Acme's accounting policies as reported in the most recent 10-Q?",
+     "There have been no material changes to our accounting policies since the last annual report.", True),
     # the period's words name no subject
     ("Did Acme's operating expenses change significantly over the first nine months?",
      "There were no changes in our internal control over financial reporting during the first quarter.", False),

@@ -27,7 +27,7 @@ from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
-from engine.periods import PERIOD_WORDS, asked_period, years_named
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
@@ -291,8 +291,8 @@ def absence_scorer(q: Question) -> Callable[[str], int]:
     """For one question, how many words of its subject a sentence shares that answers it No in the filing's own
     words (0 when it does not, and for every sentence when the question is not yes/no): the sentence holds one of
     the vocabulary's ``[narrative.absence]`` phrases and shares a word of the question's subject (not a word any
-    filing sentence uses, a connective, a period's, nor a materiality or change word): an interim report's "no
-    changes in our internal control" does not answer a question about its accounting policies. A phrase that says
+    filing sentence uses, a connective, a period's or a relative period's ("most recent"), nor a materiality or
+    change word): an interim report's "no changes in our internal control" does not answer a question about its accounting policies. A phrase that says
     only that nothing *material* happened answers only a question that asks about something material or
     significant: "Did NVIDIA change any accounting estimates?" is Yes beside "There have been no material changes
     to our Critical Accounting Policies and Estimates" when the same 10-Q says "This change in accounting estimate
@@ -317,7 +317,7 @@ def _no_subject() -> frozenset[str]:
     words, the materiality words and the period words."""
     words = narrative()
     return _said_by_any() | frozenset(stems(" ".join((*words.none, *words.immaterial, *words.material,
-                                                      *PERIOD_WORDS))))
+                                                      *PERIOD_WORDS, *RELATIVE_WORDS))))
 
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
