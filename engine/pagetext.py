@@ -23,7 +23,8 @@ class PageText:
     height: float
     words: list[Word] = field(default_factory=list)
     lines: list[list[int]] = field(default_factory=list)
-    """Indexes into ``words``, one list per visual line, top to bottom."""
+    """Indexes into ``words``, one list per visual line, in reading order (``text_lines``): top to bottom, a
+    two-column block's left column before its right."""
     error: str = ""
 
     @property
@@ -79,3 +80,119 @@ def line_groups(words: Sequence[Word], overlap: float = TEXT_LINE_OVERLAP) -> li
 def group_lines(words: Sequence[Word], overlap: float = TEXT_LINE_OVERLAP) -> list[list[Word]]:
     """The words themselves, grouped as ``line_groups`` groups them."""
     return [[words[i] for i in g] for g in line_groups(words, overlap)]
+
+
+GUTTER_HALF = 4.0
+"""Half the width (points) of the empty band a gutter between two columns of text leaves on every line it splits."""
+COLUMN_SHARE = 0.6
+"""A line's piece on one side of a gutter fills at least this share of its column's width in running text."""
+WORD_GAP = 12.0
+"""The widest space (points) between two words of one column's line of running text; a row of a table of text
+(a signature block, an exhibit list, a list of properties) leaves wider ones between its cells."""
+BALANCE = 0.6
+"""The narrower of two columns of running text is at least this share of the wider's width (a table's narrow
+label column beside its descriptions is no page column)."""
+MIN_SPLIT_LINES = 5
+"""Lines of running text a gutter must split, on both of its sides, to make columns of a page."""
+_LETTERS = 2
+"""Words with letters each side of a gutter needs on a line it splits (a table's numbers are not running text)."""
+
+
+def _texty(ws: Sequence[Word]) -> bool:
+    return sum(1 for w in ws if any(ch.isalpha() for ch in w[4])) >= _LETTERS
+
+
+def _running(ws: Sequence[Word], start: float, end: float) -> bool:
+    """Whether words (left to right) are a line of running text in the column from ``start`` to ``end``: letters,
+    no space wider than ``WORD_GAP``, the column's width filled to ``COLUMN_SHARE``."""
+    return (_texty(ws) and all(b[0] - a[2] < WORD_GAP for a, b in zip(ws, ws[1:], strict=False))
+            and ws[-1][2] - ws[0][0] >= COLUMN_SHARE * (end - start))
+
+
+def _gutter(rows: Sequence[Sequence[Word]], lo: float, hi: float) -> float | None:
+    """The x of the gap between two columns of running text within [lo, hi], if the lines (``rows``, each left to
+    right) have one: an empty band (``GUTTER_HALF`` each side) that at least ``MIN_SPLIT_LINES`` lines bridge with
+    running text on both sides (``_running``), more than any word crosses, the two columns of comparable width
+    (``BALANCE``)."""
+    if len(rows) < MIN_SPLIT_LINES or hi - lo < 4 * GUTTER_HALF:
+        return None
+    left = min(ws[0][0] for ws in rows)
+    right = max(ws[-1][2] for ws in rows)
+    best: tuple[int, float] | None = None
+    x = lo
+    while x <= hi:
+        if min(x - left, right - x) >= BALANCE * max(x - left, right - x):
+            split = crossed = 0
+            for ws in rows:
+                if any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws):
+                    crossed += any(w[0] < x < w[2] for w in ws)
+                    continue
+                a = [w for w in ws if w[2] <= x]
+                b = [w for w in ws if w[0] >= x]
+                split += bool(a and b and _running(a, left, x) and _running(b, x, right))
+            if split >= MIN_SPLIT_LINES and split > crossed and (best is None or split > best[0]):
+                best = (split, x)
+        x += 2.0
+    return None if best is None else best[1]
+
+
+MAX_COLUMNS_DEPTH = 2
+"""A column found may itself hold two (a page of three columns: two of text and one of margin notes)."""
+MIN_BLOCK = 2
+"""Lines of running text split by the gutter a block between two lines across it needs to be read as columns (a
+line of a single-column paragraph whose word spaces happen to leave the gutter empty is no column)."""
+
+
+def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]], width: float,
+                  depth: int = MAX_COLUMNS_DEPTH) -> list[list[int]]:
+    """Visual lines (``line_groups``) in reading order: a page set in columns of running text (an annual report, a
+    proxy statement, a bank's 10-K) is read down its left column, then down its right, instead of across both
+    ("Provision for credit losses was $1.14 billion for 2023, Balance Sheet Planning. We prepare ..."). The lines
+    between two that cross the gutter (a heading, a table or a paragraph across the page) are one block; a block
+    with ``MIN_BLOCK`` lines of running text split by the gutter, or ``MIN_SPLIT_LINES`` lines on each side of it
+    (columns whose baselines differ), is read left side first, each side read again for a gutter of its own
+    (``depth``); any other block, and a line across the gutter, stays as it is. Lines without such a gutter stay
+    as they are."""
+    own = [list(line) for line in lines if line]
+    if width <= 0 or depth <= 0 or len(own) < MIN_SPLIT_LINES:
+        return own
+    rows = [sorted((words[i] for i in line), key=lambda w: w[0]) for line in own]
+    left = min(ws[0][0] for ws in rows)
+    right = max(ws[-1][2] for ws in rows)
+    span = right - left
+    x = _gutter(rows, left + 0.25 * span, right - 0.25 * span)
+    if x is None:
+        return own
+    out: list[list[int]] = []
+    block: list[tuple[list[int], list[int]]] = []  # each line's pieces left and right of the gutter
+    running = 0
+
+    def close() -> None:
+        nonlocal running
+        a = [pa for pa, _ in block if pa]
+        b = [pb for _, pb in block if pb]
+        if running >= MIN_BLOCK or min(len(a), len(b)) >= MIN_SPLIT_LINES:
+            out.extend(reading_order(words, a, width, depth - 1))
+            out.extend(reading_order(words, b, width, depth - 1))
+        else:
+            out.extend(sorted(pa + pb, key=lambda i: words[i][0]) for pa, pb in block)
+        block.clear()
+        running = 0
+
+    for line, ws in zip(own, rows, strict=True):
+        if any(w[0] < x < w[2] for w in ws):
+            close()
+            out.append(line)
+            continue
+        pa = [i for i in line if words[i][2] <= x]
+        pb = [i for i in line if words[i][0] >= x]
+        block.append((pa, pb))
+        running += bool(pa and pb and _running([w for w in ws if w[2] <= x], left, x)
+                        and _running([w for w in ws if w[0] >= x], x, right))
+    close()
+    return out
+
+
+def text_lines(words: Sequence[Word], width: float) -> list[list[int]]:
+    """A page's lines of text as ``PageText.lines`` holds them: grouped (``line_groups``), in reading order."""
+    return reading_order(words, line_groups(words), width)

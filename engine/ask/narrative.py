@@ -292,11 +292,12 @@ def absence_scorer(q: Question) -> Callable[[str], int]:
     words (0 when it does not, and for every sentence when the question is not yes/no): the sentence holds one of
     the vocabulary's ``[narrative.absence]`` phrases and shares a word of the question's subject (not a word any
     filing sentence uses, a connective, a period's or a relative period's ("most recent"), nor a materiality or
-    change word): an interim report's "no changes in our internal control" does not answer a question about its accounting policies. A phrase that says
-    only that nothing *material* happened answers only a question that asks about something material or
-    significant: "Did NVIDIA change any accounting estimates?" is Yes beside "There have been no material changes
-    to our Critical Accounting Policies and Estimates" when the same 10-Q says "This change in accounting estimate
-    became effective at the beginning of fiscal year 2024". The question's subject is read once."""
+    change word): an interim report's "no changes in our internal control" does not answer a question about its
+    accounting policies. A phrase that says only that nothing *material* happened answers only a question that
+    asks about something material or significant: "Did NVIDIA change any accounting estimates?" is Yes beside
+    "There have been no material changes to our Critical Accounting Policies and Estimates" when the same 10-Q says
+    "This change in accounting estimate became effective at the beginning of fiscal year 2024". The question's
+    subject is read once."""
     if not q.yes_no:
         return lambda sentence: 0
     words = narrative()

@@ -59,10 +59,10 @@ def needs_ocr(page: Any) -> bool:
 
 def apply_ocr(page: Any, words: list[Word]) -> None:
     """Put OCR words into a ``PageText`` in place (so the text chunker sees them)."""
-    from engine.pagetext import line_groups
+    from engine.pagetext import text_lines
 
     page.words = words
-    page.lines = line_groups(words)
+    page.lines = text_lines(words, float(page.width))
 
 
 def page_row_words(words: Sequence[Word]) -> list[list[Any]]:

@@ -706,9 +706,9 @@ def page_heading(page: PageText, above: float, max_lines: int = 3) -> str:
 
 
 def _page_from_row(r: dict[str, Any]) -> PageText:
-    from engine.pagetext import line_groups
+    from engine.pagetext import text_lines
 
     words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
     pt = PageText(page=r["page"], width=r["width"], height=r["height"], words=words)
-    pt.lines = line_groups(words)
+    pt.lines = text_lines(words, pt.width)
     return pt
