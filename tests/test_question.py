@@ -110,6 +110,14 @@ def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
         q = parse(asked)
         assert q.intent is Intent.PROSE and q.narrative == "description" and q.told_in_words
     assert parse("What was Acme's cost of sales in FY2017?").intent is Intent.VALUE
+    # a later clause asking what something does is told in words; one asking a figure of a line item is not
+    for asked in ("What are Acme's reportable segments and what does each offer?",
+                  "Which products does Acme sell; how do they compete?"):
+        q = parse(asked)
+        assert q.intent is Intent.PROSE and q.narrative and q.told_in_words, asked
+    assert parse("What was Acme's revenue in 2022, and what did it grow to?").intent is not Intent.PROSE
+    assert parse("What is Acme's effective tax rate this quarter and how does it compare across the periods?"
+                 ).intent is not Intent.PROSE
 
 
 def test_a_question_of_two_parts_carries_its_measure_and_years_into_the_second() -> None:

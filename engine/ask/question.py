@@ -82,6 +82,10 @@ _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describ
 _PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|which (?:segment|region|product|customer|business))\b", re.I)
+_PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
+"""A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
+prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
+asks figures)."""
 _CUE_PREFIX = 5
 """A cue word and a question's word sharing their first five letters say the same thing ("acquisition",
 "acquired")."""
@@ -720,7 +724,8 @@ def _intent(q: Question) -> Intent:
         return Intent.JUDGEMENT if (_JUDGEMENT.search(q.first) and not q.measures) else Intent.YES_NO
     if q.counted:
         return Intent.COUNT
-    if q.why or _PROSE.match(q.first.strip(" \"'(")):
+    if q.why or _PROSE.match(q.first.strip(" \"'(")) or (
+            not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)):
         return Intent.PROSE
     if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
         return Intent.CHANGE  # a ratio's change too ("How much did the operating margin change ...?")
