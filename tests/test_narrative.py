@@ -836,3 +836,28 @@ def test_a_quote_that_says_nothing_of_the_item_is_no_driver_of_it() -> None:
                   "ACME_2024_10K", "acme", 34, 2, 2)]
     assert not any("is not about" in f for f in unsupported("One-time plant exit costs raised cost of products "
                                                             "sold [2].", cogs, margin))
+
+
+def test_a_quote_restated_under_another_subject_is_flagged() -> None:
+    """Every word quoted, the relation the model's: a cost ratio's drivers told as revenue's, one segment's products
+    told as another's."""
+    drivers = parse("What caused the decline in Acme's revenues in the second quarter of 2023?")
+    ratio = [Quote("The decrease in Cost of sales as a percentage of revenues in the second quarter of 2023 was "
+                   "mainly driven by favorable changes in sales mix, including lower sales of Widgetol.",
+                   "ACME_2023_10Q", "acme", 50, 5, 5)]
+    flags = unsupported("The decrease in Acme's revenues in the second quarter of 2023 was mainly driven by "
+                        "favorable changes in sales mix, including lower sales of Widgetol.", ratio, drivers)
+    assert "[5] is about “Cost of sales”" in flags
+    # restated under its own subject, shortened or not, it is the quote's
+    assert not any("is about" in f for f in unsupported(
+        "The decrease in cost of sales as a percentage of revenues was mainly driven by favorable changes in sales "
+        "mix, including lower sales of Widgetol [5].", ratio, drivers))
+    parts = parse("What does Acme's Other Ventures segment consist of?")
+    listed = [Quote("We report our segment results as Acme Services, Acme Cloud, and Other Ventures: • Acme Services "
+                    "includes products and services such as ads, maps, search, and video.", "ACME_2023_10K", "acme",
+                    83, 1, 1)]
+    flags = unsupported("Acme's Other Ventures segment consists of products and services such as ads, maps, search, "
+                        "and video.", listed, parts)
+    assert "[1] is about “Acme Services”" in flags
+    assert not any("is about" in f for f in unsupported(
+        "Acme Services includes products and services such as ads, maps, search, and video [1].", listed, parts))

@@ -30,7 +30,7 @@ from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
-from engine.vocabulary import NarrativeKind, narrative, vocabulary
+from engine.vocabulary import NarrativeKind, items_named, narrative, vocabulary
 
 PASSAGES = 8
 """The top passages (text, in the evidence order) whose sentences are ranked."""
@@ -637,6 +637,75 @@ def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Questio
             if (said := by_source.get(n)) and not _said(said) & words]
 
 
+def _first_cue(kind: NarrativeKind, text: str) -> int:
+    """Where the first of a kind's cue phrases starts in a sentence (-1 when it has none)."""
+    low = text.lower()
+    found = [m.start() for c in kind.cues if (m := re.search(rf"(?<![a-z]){re.escape(c)}", low))]
+    return min(found, default=-1)
+
+
+def _lead_item(subject: str) -> tuple[str, str]:
+    """The line item a sentence's subject names first, and the words it names it with ("The decrease in Cost of
+    sales as a percentage of revenues": cogs, "Cost of sales"); ('', '') when it names none."""
+    low = subject.lower()
+    at = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
+          if (m := re.search(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
+    return min(at)[1:] if at else ("", "")
+
+
+def _capitalised(subject: str, plain: set[str]) -> set[str]:
+    """The capitalised words of a sentence's subject after its first word (names: "Google Services", "Other
+    Bets"), less ``plain`` stems (the company's and documents' names, generic and period words)."""
+    words = _CONTENT.findall(subject)[1:]
+    return {_stem(w) for w in words if w[0].isupper() and _stem(w) not in plain}
+
+
+NAMED_SUBJECT = 6
+"""The most words a quote's subject has for its names to be compared with a summary's (a list item's "Google
+Services"; a longer one runs on from a heading: "Acquisition Activity On February 22, 2023, we")."""
+
+
+def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
+                                   names: Iterable[str]) -> list[str]:
+    """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
+    another subject: the quote's subject (its words before the first cue of the kind asked, "driven by",
+    "includes", ...; a list's item, not its lead-in) names first a line item the sentence's subject does not name,
+    or names that the sentence's subject swaps for others. "The decrease in Pfizer's revenues ... was mainly driven
+    by favorable changes in sales mix" restating "The decrease in Cost of sales as a percentage of revenues ... was
+    mainly driven by favorable changes in sales mix" gives '[5] is about “Cost of sales”'; "Alphabet's Other Bets
+    segment consists of ads, Android, Chrome ..." from "• Google Services includes products and services such as
+    ads, Android, Chrome ..." gives '[1] is about “Google Services”'. Every word is quoted; the relation is the
+    model's."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if kind is None or not kind.cues:
+        return []
+    plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+    sentences = [(x.source, s, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
+        if len(words) < 4 or (cut := _first_cue(kind, sentence)) <= 0:
+            continue
+        source, best, said = max(sentences, key=lambda t: len(words & t[2]), default=(0, "", set()))
+        shared = len(words & said)
+        if shared < 4 or shared / len(words) < FORECAST_SHARE or (at := _first_cue(kind, best)) <= 0:
+            continue
+        theirs = best[:at].split(" • ")[-1].strip()
+        mine = sentence[:cut]
+        (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
+        if lead and own_lead and lead != own_lead:
+            flag = f"[{source}] is about \u201c{named}\u201d"
+        elif (len(theirs.split()) <= NAMED_SUBJECT and (own := _capitalised(mine, plain))
+              and (other := _capitalised(theirs, plain)) and not own & other):
+            flag = f"[{source}] is about \u201c{theirs}\u201d"
+        else:
+            continue
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -663,6 +732,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
+    out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
