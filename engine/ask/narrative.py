@@ -46,6 +46,10 @@ LEXICAL_WEIGHT = 0.5
 CUE_WEIGHT = 0.08
 """Per cue phrase of the kind asked that a sentence carries (at most ``MAX_CUES`` count)."""
 MAX_CUES = 2
+NAME_WEIGHT = 0.15
+"""Added to a sentence that names a party (``_names``) for a kind whose answer is names (the parties kind: who was
+acquired, who the customers are): "we acquired Souq Group Ltd. ... and Whole Foods Market" answers "What did
+Amazon acquire?", "the primary reason for our other acquisitions was to acquire technologies" does not."""
 AGAINST = 0.3
 """Taken off a sentence that carries a phrase the kind asked lists ``against`` (a risk factor's "we may acquire"
 under a question about the acquisitions made)."""
@@ -74,7 +78,12 @@ _PREFIX = 6
 "acquisition")."""
 
 
+_DATED_MAY = re.compile(r"\bmay(?=\s+\d)")
+"""The month in a date ("On May 12, 2017, we acquired Souq"), not the verb of what may happen."""
+
+
 def _against(kind: NarrativeKind, low: str) -> bool:
+    low = _DATED_MAY.sub(" ", low)
     return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", low) for c in kind.against)
 
 
@@ -217,7 +226,8 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue - off, order, s))
+        named = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + named - off, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in _YEAR.findall(s)}) and not named & asked else score,
@@ -576,8 +586,8 @@ FORECAST_SHARE = 0.6
 
 
 def _forward_word(sentence: str) -> str:
-    """The first of the vocabulary's forward-looking words a sentence uses ('' when none)."""
-    low = sentence.lower()
+    """The first of the vocabulary's forward-looking words a sentence uses ('' when none; "May 12" is a date)."""
+    low = _DATED_MAY.sub(" ", sentence.lower())
     return next((w for w in narrative().forward if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)), "")
 
 

@@ -498,10 +498,10 @@ class Question:
         if kind.searched:
             return kind.cues
         asked = {w[:_CUE_PREFIX] for w in self.stems if len(w) >= _CUE_PREFIX}
-        for group in kind.alike:  # "bought" asks for what "acquired" says
-            said = {w[:_CUE_PREFIX] for x in group for w in stems(x) if len(w) >= _CUE_PREFIX}
-            if said & asked:
-                asked |= said
+        for group in kind.alike:  # "bought" asks for what "acquired" says; a short word ("buy") whole
+            words = {w for x in group for w in stems(x)}
+            if any(w in self.stems or len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in words):
+                asked |= {w[:_CUE_PREFIX] for w in words if len(w) >= _CUE_PREFIX}
         return tuple(c for c in kind.cues if any(len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in stems(c)))
 
     @property

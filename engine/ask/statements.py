@@ -123,8 +123,8 @@ _LABEL_STOP = frozenset("total other net amount amounts year years ended ending 
 
 
 def stems(text: str) -> set[str]:
-    """Content stems of a phrase for label matching: the lexical tokens, past tense and -ing cut, numbers and
-    generic statement words dropped."""
+    """Content stems of a phrase for label matching: the lexical tokens, past tense, -ing and a final e cut (one
+    stem for "acquire", "acquired" and "acquiring"), numbers and generic statement words dropped."""
     out = set()
     for tok in tokenize(text):
         if not tok[0].isalpha() or tok in _LABEL_STOP:
@@ -133,6 +133,8 @@ def stems(text: str) -> set[str]:
             tok = tok[:-2]
         elif len(tok) > 6 and tok.endswith("ing"):
             tok = tok[:-3]
+        elif len(tok) > 5 and tok.endswith("e"):
+            tok = tok[:-1]  # "acquire" as "acquired" and "acquiring" are cut: "acquir"; "increase": "increas"
         out.add(tok)
     return out
 
