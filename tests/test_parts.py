@@ -33,6 +33,9 @@ PARTS = {
         "AWS",
     "What is the Data Center revenue growth?": "Data Center",
     "How much revenue came from the Wearables product line in 2023?": "Wearables",
+    # an abbreviation's dots are part of the name
+    "How much of Lockheed Martin's net sales came from the U.S. Government in 2022?": "U.S. Government",
+    "What was revenue from the U.S. segment in 2022?": "U.S.",
 }
 WHOLES = [
     "What was revenue in FY2022?",
@@ -49,6 +52,7 @@ WHOLES = [
     "What was the Basic earnings per share in 2021?",
     "Primarily using the statement of income, state Microsoft's FY2016 COGS in USD millions.",
     "What was the total revenue of Goldman Sachs in 2021?",
+    "What was net income in 2021. Why?",
     "Round to two decimals. Defining inventory turnover as COGS over average inventory, what is it for FY2021?",
 ]
 
