@@ -36,6 +36,8 @@ PARTS = {
     # an abbreviation's dots are part of the name
     "How much of Lockheed Martin's net sales came from the U.S. Government in 2022?": "U.S. Government",
     "What was revenue from the U.S. segment in 2022?": "U.S.",
+    # a part pointed back at is asked: no row of the whole answers it
+    "Who is Acme's largest customer, and how much of its sales come from it?": "it",
 }
 WHOLES = [
     "What was revenue in FY2022?",

@@ -182,6 +182,9 @@ CONNECTIVES = frozenset("over across in for during between from at as and or com
 from iPhone sales over the quarters"), and no subject is matched by them."""
 _MOVED = re.compile(r"(?i:fluctuat\w*|evolv\w*|mov(?:e|ed|es|ing)|trend\w*|perform\w*|compar\w*|shift\w*|vari\w*)")
 """Verbs of movement besides ``_CHANGED``'s ("fluctuated", "evolved", "trended"): they end a part's name."""
+_BACK_REFERENCES = frozenset("it them this that these those".split())
+"""Words that name a part by pointing back at it ("Who is its largest customer, and how much of its sales come from
+it?"): the part is asked, and no row of the whole answers it."""
 _PART_HEADS = frozenset("sales segment segments business division unit product products line category region regions "
                         "market markets".split())
 """Head nouns after a part's name ("iPhone sales", "the Americas region"): not part of the name a row prints."""
@@ -1098,7 +1101,8 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
     """The part of a measure the question asks for, named right after it ("revenue from iPhone sales", "net sales
     of the Wearables product line") or in capitals right before it ("iPhone net sales", "AWS revenue"); '' when it
     names the whole ("revenue from contracts with customers", "Q2 revenue", "Total net sales"). A part's name at
-    the question's start counts only with a capital inside it ("iPhone", "AWS"): sentence case is no name."""
+    the question's start counts only with a capital inside it ("iPhone", "AWS"): sentence case is no name. A part
+    pointed back at ("... come from it") is the pointing word: asked, named elsewhere."""
     low = text.lower()
     for m in measures:
         span = _span(low, m)
@@ -1119,6 +1123,8 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
                     break
             while words and words[-1].lower() in _PART_HEADS:
                 words.pop()
+            if run_words[0].lower() in _BACK_REFERENCES:
+                return run_words[0]  # "how much of its sales come from it": a part the question names elsewhere
             name = " ".join(words)
             timely = any(c.isdigit() for c in name) or re.search(rf"\b{MONTH_PATTERN}\b", name, re.I)
             if (words and len(words) <= 4 and not timely and not any(w.lower() in _WHOLE for w in words)
