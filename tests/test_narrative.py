@@ -866,3 +866,22 @@ def test_a_quote_restated_under_another_subject_is_flagged() -> None:
     assert "[1] is about “Acme Services”" in flags
     assert not any("is about" in f for f in unsupported(
         "Acme Services includes products and services such as ads, maps, search, and video [1].", listed, parts))
+
+
+def test_a_direction_the_restated_quote_turns_is_flagged() -> None:
+    q = parse("What drove the change in Acme's Space segment operating profit in 2022?")
+    quotes = [Quote("Space's operating profit in 2022 decreased $89 million, or 8%, compared to 2021.", "ACME_2022_10K",
+                    "acme", 44, 4, 4),
+              Quote("Operating profit increased about $100 million for the F-22 program due to higher net favorable "
+                    "profit adjustments. These increases were partially offset by about $80 million for the F-35 "
+                    "program due to lower net favorable profit adjustments on production and sustainment contracts.",
+                    "ACME_2022_10K", "acme", 42, 9, 9)]
+    flags = unsupported("Space's operating profit decreased $89 million [4]. This was partially offset by higher net "
+                        "favorable profit adjustments on production and sustainment contracts [9].", quotes, q)
+    assert "[9] says “lower net favorable profit adjustments on production”" in flags
+    # the direction a quote gives them, or a phrase another quote says with the same direction, is no turn
+    assert not any(f.startswith("[9] says") for f in unsupported(
+        "The F-35 program saw lower net favorable profit adjustments on production and sustainment contracts [9].",
+        quotes, q))
+    assert not any(f.startswith("[9] says") for f in unsupported(
+        "Operating profit rose on the F-22 program due to higher net favorable profit adjustments [9].", quotes, q))

@@ -30,7 +30,7 @@ from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
-from engine.vocabulary import NarrativeKind, items_named, narrative, vocabulary
+from engine.vocabulary import NarrativeKind, directions, items_named, narrative, vocabulary
 
 PASSAGES = 8
 """The top passages (text, in the evidence order) whose sentences are ranked."""
@@ -675,6 +675,15 @@ NAMED_SUBJECT = 6
 Services"; a longer one runs on from a heading: "Acquisition Activity On February 22, 2023, we")."""
 
 
+TURNED_CHARS = 12
+"""The words after a direction word (``_words_after``) must run this long to tell what it is said of."""
+
+
+def _words_after(text: str, at: int, n: int = 6) -> str:
+    """The ``n`` words of a text after a position, lower case, without the punctuation around them."""
+    return " ".join(w.strip(",.;:()") for w in text[at:].lower().split()[:n]).strip()
+
+
 def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
                                    names: Iterable[str]) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
@@ -684,22 +693,39 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     by favorable changes in sales mix" restating "The decrease in Cost of sales as a percentage of revenues ... was
     mainly driven by favorable changes in sales mix" gives '[5] is about “Cost of sales”'; "Alphabet's Other Bets
     segment consists of ads, Android, Chrome ..." from "• Google Services includes products and services such as
-    ads, Android, Chrome ..." gives '[1] is about “Google Services”'. Every word is quoted; the relation is the
-    model's."""
+    ads, Android, Chrome ..." gives '[1] is about “Google Services”'. A direction word of the sentence that the
+    restated quote turns ("partially offset by higher net favorable profit adjustments on production" where it says
+    "lower net favorable profit adjustments on production", and no quote says "higher" of them) gives '[9] says
+    “lower net favorable profit adjustments on production”'. Every word is quoted; the relation is the model's."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
     plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+    rises, falls = directions()
     sentences = [(x.source, s, _said([s])) for x in quotes for s in split_sentences(x.text)]
     out: list[str] = []
     for sentence in split_sentences(summary):
         words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
-        if len(words) < 4 or (cut := _first_cue(kind, sentence)) <= 0:
+        if len(words) < 4:
             continue
         source, best, said = max(sentences, key=lambda t: len(words & t[2]), default=(0, "", set()))
         shared = len(words & said)
-        if shared < 4 or shared / len(words) < FORECAST_SHARE or (at := _first_cue(kind, best)) <= 0:
+        if shared < 4 or shared / len(words) < FORECAST_SHARE:
+            continue
+        # a direction turned ("higher net favorable profit adjustments" where the quote restated says "lower net
+        # favorable profit adjustments" and no quote says "higher" of them)
+        for m in (*rises.finditer(sentence), *falls.finditer(sentence)):
+            after = _words_after(sentence, m.end())
+            if len(after) < TURNED_CHARS:
+                continue
+            same, other = (rises, falls) if rises.fullmatch(m.group(0)) else (falls, rises)
+            if any(_words_after(t, x.end()) == after for _, t, _ in sentences for x in same.finditer(t)):
+                continue
+            turned = next((x for x in other.finditer(best) if _words_after(best, x.end()) == after), None)
+            if turned is not None:
+                out.append(f"[{source}] says \u201c{turned.group(0)} {after}\u201d")
+        if (cut := _first_cue(kind, sentence)) <= 0 or (at := _first_cue(kind, best)) <= 0:
             continue
         theirs = best[:at].split(" • ")[-1].strip()
         mine = sentence[:cut]
