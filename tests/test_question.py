@@ -174,6 +174,14 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert pct is not None
     explained = "It is operating income divided by net sales, multiplied by 100 [1]."
     assert one_voice(explained, margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True).folded == []
+    # the same told in words, pointing back at the metric: the code's terms stay, another term is folded
+    told = "This can be calculated by dividing operating income by net sales and multiplying by 100 [1]."
+    assert one_voice(told, margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True).folded == []
+    other = one_voice("The margin is 96.92%. This can be calculated by dividing operating income by total "
+                      "stockholders' equity and multiplying by 100 [1]. So (1,196 / (-412)) * 100 = 96.92%.",
+                      margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True)
+    assert len(other.folded) == 2 and "stockholders' equity" in other.folded[0]
+    assert "does not hold" in other.folded[1]
     wrong = one_voice("EBITDA for FY2022 is $1,196 million [1].", ebitda, None, comp, res, None, stated=True)
     assert wrong.text == "" and "not the code's figure" in wrong.folded[0]
     # a stated cell: another year's figure compared with it stays; given in its place, it is folded

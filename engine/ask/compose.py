@@ -29,8 +29,8 @@ from engine.vocabulary import canonical, directions, items_named, vocabulary
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[]|\d{1,2}\.\s+\S)|\n+")
-_AMOUNT = r"[-(]?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|thousand|percent))?"
-"""A figure as prose writes it: "$63,854 million", "19.1%", "(431)"."""
+_AMOUNT = r"(?:\(\s?[-−]|[-−(])?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|thousand|percent))?"
+"""A figure as prose writes it: "$63,854 million", "19.1%", "(431)", "(-412)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
 _CONTINUES = re.compile(r"^\W*(?:this|that|these|those|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
@@ -38,9 +38,17 @@ _CONTINUES = re.compile(r"^\W*(?:this|that|these|those|such)\b(?!\s+(?:year|quar
 _RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:{_DIVIDED.pattern})\s*(?P<b>{_AMOUNT})\s*\)?"
                         r"\s*(?P<pct>(?:[*×x]|\btimes\b)\s*100\s*)?=\s*" rf"(?P<c>{_AMOUNT})", re.I)
 """A division the model wrote out: "155 / 7,017 = 2.21%", "(495 / 21,523) * 100 = 1.91%"."""
-_DEFINES = re.compile(r"=|\b(?:is|are|was|were)\s+(?:calculated|computed|defined|derived|determined)\s+(?:as|by)\b",
+_DEFINES = re.compile(r"=|\b(?:is|are|was|were|be)\s+(?:calculated|computed|defined|derived|determined)\s+(?:as|by)\b",
                       re.I)
-"""Where a sentence starts defining a metric: "X = A / B", "X is calculated as A / B"."""
+"""Where a sentence starts defining a metric: "X = A / B", "X is calculated as A / B", "This can be calculated by
+dividing A by B"."""
+_DIVIDING = re.compile(r"^\s*dividing\s+(?P<a>.+?)\s+by\s+(?P<b>.+?)"
+                       r"(?=\s+(?:and|then)\s+multiplying\b|;|\.(?:\s|$)|\s\(|$)", re.I)
+"""A division told in words: "dividing the depreciation and amortization expense by total revenue"."""
+_POINTS_BACK = re.compile(r"^\W*(?:this|it|the|that)\s*(?:ratio|metric|margin|figure|measure|value)?\s*"
+                          r"(?:can|could)?\W*$", re.I)
+"""The start of a sentence that names the metric by pointing back at the one before it ("This can be calculated
+by ...", "The ratio is calculated as ...")."""
 _FIGURES = re.compile(r"[-$€£\d,.%()×*]+|\b(?:x|million|billion|thousand|usd|dollars)\b", re.I)
 """Figures, operators and scale words: what is left of a definition's side without them is its words."""
 _AVERAGE_OF = re.compile(r"\[[\d,\s]+\]|\b(?:the\s+)?(?:average|avg)\b\.?(?:\s+of\b)?(?:\s+the\b)?|\bbetween\b.*$",
@@ -370,6 +378,15 @@ def _side_names_a_term(side: str, terms: Sequence[str]) -> bool:
     return any(words in {t.lower(), canonical(t)} or canonical(words) == canonical(t) for t in terms)
 
 
+def _side_holds_a_term(side: str, computation: Computation) -> bool:
+    """Whether a side of a definition told in words names one of the computation's terms among its other words: a
+    line item of the vocabulary that is a term's item ("the total capital expenditures for the three years": capex),
+    or a term's label as the filing prints it."""
+    items = {canonical(t.item) for t in computation.cells}
+    return (any(canonical(it.name) in items for it in items_named(side))
+            or any(_names(side, t.label) for t in computation.cells if t.label))
+
+
 def _own_definition(sentence: str, computation: Computation | None, names: Sequence[str]) -> str:
     """Why a sentence defines the metric the code computed with other terms than the code's ("Inventory turnover
     ratio = Total inventories / Sales to customers", "The operating margin is calculated as Total revenue / Cost
@@ -378,12 +395,20 @@ def _own_definition(sentence: str, computation: Computation | None, names: Seque
     if computation is None or computation.kind not in {"formula", "ratio"}:
         return ""
     split = _DEFINES.search(sentence)
-    if split is None or not any(_names(sentence[: split.start()], n) for n in names):
+    if split is None:
         return ""
+    named = any(_names(sentence[: split.start()], n) for n in names)
+    told = _DIVIDING.match(sentence[split.end():])
+    if not named and not (told and _POINTS_BACK.match(sentence[: split.start()])):
+        return ""
+    terms = [n for t in computation.cells for n in (t.item, t.label)]
+    if told:  # in words, each side may say more than the term ("the total revenues for the year (194,579 million)")
+        sides = [told.group("a"), told.group("b")]
+        stray = [s.strip(" .") for s in sides if not _side_holds_a_term(s, computation)]
+        return f"defines it with {stray[0]!r}, which is not a term of the code's computation" if stray else ""
     sides = [s for s in _DIVIDED.split(sentence[split.end():]) if _LETTERS.search(_FIGURES.sub(" ", s))]
     if len(sides) < 2:
         return ""
-    terms = [n for t in computation.cells for n in (t.item, t.label)]
     stray = [s.strip(" .") for s in sides if not _side_names_a_term(s, terms)]
     if stray:
         return f"defines it with {stray[0]!r}, which is not a term of the code's computation"
