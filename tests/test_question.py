@@ -182,6 +182,12 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
                       margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True)
     assert len(other.folded) == 2 and "stockholders' equity" in other.folded[0]
     assert "does not hold" in other.folded[1]
+    # a step of the model's own working contradicts the code: its other steps go with it, the result stays
+    steps = one_voice("To calculate it, we need to divide operating income by the prior year's operating income. "
+                      "So 1,196 / 100 * 100 = 96.92%. The margin is 96.92%.",
+                      margin_pct, None, pct, resolve(margin_pct, tables), None, stated=True)
+    assert steps.text == "The margin is 96.92%." and len(steps.folded) == 2
+    assert "does not hold" in steps.folded[0] and "the model's own working" in steps.folded[1]
     wrong = one_voice("EBITDA for FY2022 is $1,196 million [1].", ebitda, None, comp, res, None, stated=True)
     assert wrong.text == "" and "not the code's figure" in wrong.folded[0]
     # a stated cell: another year's figure compared with it stays; given in its place, it is folded

@@ -33,6 +33,10 @@ _AMOUNT = r"(?:\(\s?[-−]|[-−(])?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)", "(-412)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
+_WORKING = re.compile(r"^\W*(?:\d+\.\s|step\b)|\b(?:identify|calculat\w*|subtract\w*|divid\w*|multipl\w*|add|adding|"
+                      r"plug\w*|formula|follow these steps|we need to|if \w+ (?:were|was) (?:provided|given))\b|[=+×÷]",
+                      re.I)
+"""A sentence of the model's own working: a numbered step, an operation or equation, a formula, "we need to"."""
 _CONTINUES = re.compile(r"^\W*(?:this|that|these|those|such)\b(?!\s+(?:year|quarter|period)\b)", re.I)
 """A sentence that opens by pointing back at the one before it ("This can be seen in the table under ...")."""
 _RATIO_RUN = re.compile(rf"\(?\s*(?P<a>{_AMOUNT})\s*(?:{_DIVIDED.pattern})\s*(?P<b>{_AMOUNT})\s*\)?"
@@ -846,6 +850,13 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         last_folded = bool(why)
     # a citation left alone after its sentence was folded ("... is -4,625. [1]") says nothing
     kept = [k for k in kept if CITATION.sub("", k).strip()] if folded else kept
+    if computation is not None and folded:
+        # the model redid the code's computation and got a step of it wrong: its other steps are of the same
+        # working ("1. Identify the operating income ... 4. divide by operating income"), not an explanation of
+        # the code's; they are shown apart with it, and only its sentences that say the result stay
+        working = [k for k in kept if _WORKING.search(k)]
+        folded += [f"{k} (the model's own working, beside a step that contradicts the code)" for k in working]
+        kept = [k for k in kept if k not in working]
     return Voiced(" ".join(kept), folded)
 
 
