@@ -506,6 +506,8 @@ def test_statement_channel_brings_the_statement_a_question_needs(tmp_path: Path)
     assert retriever.statement_ranking(cogs.text, [res.doc_id], {}) == []
     [named] = retriever.statement_ranking(cogs.text, [res.doc_id], {}, (), cogs.measure_labels)
     assert named.chunk_id == table.id and named.score >= STATEMENT_PIN
+    # a label counts in the statement that reports its item: a balance-sheet item's label names no income row
+    assert retriever.statement_ranking(cogs.text, [res.doc_id], {}, (), [("cost of sales", "balance")]) == []
     hits = engine.retrieve("What was ACME's gross margin in 2023?", scope=[res.doc_id]).evidence
     assert any(e.modality == "table" and "statement" in e.channel for e in hits)
     engine.settings = engine.settings.with_(statement_channel=False)

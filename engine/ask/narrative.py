@@ -226,8 +226,8 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
-        named = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + named - off, order, s))
+        party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + party - off, order, s))
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in _YEAR.findall(s)}) and not named & asked else score,
@@ -732,8 +732,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
         if lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
-        elif (len(theirs.split()) <= NAMED_SUBJECT and (own := _capitalised(mine, plain))
-              and (other := _capitalised(theirs, plain)) and not own & other):
+        elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
+              and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
             flag = f"[{source}] is about \u201c{theirs}\u201d"
         else:
             continue

@@ -511,10 +511,12 @@ class Question:
         return tuple(c for c in kind.cues if any(len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in stems(c)))
 
     @property
-    def measure_labels(self) -> tuple[str, ...]:
-        """The labels its measures go by in filings (a vocabulary item's name, labels and asked words): the row a
-        question names in words of its own ("income from operations" is the row "Operating income")."""
-        return tuple(dict.fromkeys(n for m in self.measures for n in m.names))
+    def measure_labels(self) -> tuple[tuple[str, str], ...]:
+        """The labels its measures go by in filings (a vocabulary item's name, labels and asked words), each with the
+        statement that reports the item ('' when the vocabulary does not say): the row a question names in words of
+        its own ("income from operations" is the income statement's row "Operating income")."""
+        return tuple(dict.fromkeys((n, m.item.statement if m.item is not None else "")
+                                   for m in self.measures for n in m.names))
 
     @property
     def expansion(self) -> Expansion:

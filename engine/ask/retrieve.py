@@ -336,7 +336,7 @@ class Retriever:
 
     def channels(
         self, question: str, doc_ids: Sequence[str], everything: bool, depth: int, passages: str | None = None,
-        statements: Sequence[str] = (), cues: Sequence[str] = (), names: Sequence[str] = (),
+        statements: Sequence[str] = (), cues: Sequence[str] = (), names: Sequence[tuple[str, str]] = (),
     ) -> tuple[dict[str, list[tuple[int, float]]], list[list[Candidate]], Expansion]:
         """The rankings fusion starts from: dense hits per modality and (hybrid) the lexical rankings. Passages
         are searched with ``passages`` when given (the question without the scope's company name: the name is
@@ -402,14 +402,15 @@ class Retriever:
 
     def statement_ranking(
         self, question: str, doc_ids: Sequence[str], lists: dict[str, list[tuple[int, float]]],
-        kinds: Sequence[str] = (), names: Sequence[str] = (),
+        kinds: Sequence[str] = (), names: Sequence[tuple[str, str]] = (),
     ) -> list[Candidate]:
         """Primary-statement tables a question needs, from each document in scope (with many in scope, from the
         documents of the best dense hits): first the statement tables with a row the question names, in its own
-        words or by a label its measure goes by (``names``: "income from operations" asks for the row "Operating
-        income") (``statements.label_match``, best match first), then the tables of the statements it names or whose
-        line items it asks about (``kinds``: ``Question.statements``), interleaved by statement: the first table
-        of each, then the second, and so on."""
+        words or by a label its measure goes by in the statement that reports it (``names``, label and statement:
+        "income from operations" asks for the income statement's row "Operating income", and net PP&E no cash flow
+        statement's "Purchases of property, plant and equipment") (``statements.label_match``, best match first),
+        then the tables of the statements it names or whose line items it asks about (``kinds``:
+        ``Question.statements``), interleaved by statement: the first table of each, then the second, and so on."""
         docs = list(doc_ids)
         limit = self.settings.statement_docs
         if len(docs) > limit:
@@ -419,10 +420,12 @@ class Retriever:
                 if c.doc_id not in seen:
                     seen.append(c.doc_id)
             docs = seen[:limit]
-        asked = [stems(question), *(stems(n) for n in names)]
+        own = stems(question)
+        labelled = [(stems(n), statement) for n, statement in names]
         named: list[tuple[float, int, int]] = []
         for d in docs:
-            for ids in self.statement_tables(d).values():
+            for kind, ids in self.statement_tables(d).items():
+                asked = [own, *(words for words, statement in labelled if statement in ("", kind))]
                 for rank, cid in enumerate(ids[:3]):
                     labels = self.row_labels(cid)
                     score = max(label_match(words, labels) for words in asked)
