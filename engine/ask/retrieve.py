@@ -425,10 +425,12 @@ class Retriever:
         named: list[tuple[float, int, int]] = []
         for d in docs:
             for kind, ids in self.statement_tables(d).items():
-                asked = [own, *(words for words, statement in labelled if statement in ("", kind))]
+                # the measure's labels name rows of the statement itself (its first table), not of a table that
+                # only refers to it (an MD&A table of expenses as a percent of revenue)
+                mine = [own, *(words for words, statement in labelled if statement in ("", kind))]
                 for rank, cid in enumerate(ids[:3]):
                     labels = self.row_labels(cid)
-                    score = max(label_match(words, labels) for words in asked)
+                    score = max(label_match(words, labels) for words in (mine if rank == 0 else [own]))
                     if score > 0:
                         named.append((-score, rank, cid))
         out = [Candidate(cid, "table", -neg, 2, "statement") for neg, _, cid in sorted(named)]
