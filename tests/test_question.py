@@ -915,3 +915,24 @@ def test_a_phrase_naming_several_items_asks_for_each_unless_one_is_named() -> No
     assert [m.name for m in parse("What was Zeta's FY2021 capex? Use only the statement of cash flows.").measures] \
         == ["capex"]
     assert [m.name for m in parse("How did Zeta's operating cash flows change?").measures] == ["cash from operations"]
+
+
+def test_a_sentence_moving_a_metric_the_filing_cannot_give_is_folded() -> None:
+    from asking import resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    income = table("Consolidated Statements of Income, Years Ended December 31", ["2022", "2021"], {
+        "Total revenues net of interest expense": [52862.0, 42380.0], "Net income": [7514.0, 8060.0]})
+    q = parse("What drove gross margin change as of FY2022 for Acme? If gross margin is not a useful metric for a "
+              "company like this, then please state that and explain why.")
+    unsuited = Decision("unsuited", "Gross margin is not a useful measure of this company's performance: its income "
+                        "statement reports no gross profit line.", lead=True)
+    voiced = one_voice("Gross margin is not meaningful for a card issuer. The gross margin changed as of FY2022 due "
+                       "to the following reasons: 1. 2.", q, unsuited, None, resolve(q, [TableSource(1, income)]),
+                       None, stated=True)
+    assert voiced.text == "Gross margin is not meaningful for a card issuer."
+    assert "tells how the metric moved" in voiced.folded[0]

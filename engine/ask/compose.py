@@ -58,6 +58,8 @@ _FIGURES = re.compile(r"[-$€£\d,.%()×*]+|\b(?:x|million|billion|thousand|usd
 _AVERAGE_OF = re.compile(r"\[[\d,\s]+\]|\b(?:the\s+)?(?:average|avg)\b\.?(?:\s+of\b)?(?:\s+the\b)?|\bbetween\b.*$",
                          re.I)
 _LETTERS = re.compile(r"[a-z]{3}", re.I)
+_A_WORD = re.compile(r"[a-z]{2}", re.I)
+"""What a kept sentence holds besides a citation or a step's number ("No." does; "1." and "[1]" do not)."""
 _PERIOD_WORD = r"(?:[^,;.()\[\n]|,(?=\s*(?:19|20)\d{2})|\.(?=\d))"
 """One character of a period's words: no clause break, but the comma of "July 1, 2023" and the point of "10.5"."""
 _PERIOD_AFTER = re.compile(
@@ -512,6 +514,23 @@ def _unsuited_claim(sentence: str, question: Question, computation: Computation 
     return "says the metric does not suit the company; the code computed it from the filing's own lines"
 
 
+def _moves_an_unsuited_metric(sentence: str, decision: Decision | None, names: Sequence[str]) -> str:
+    """Why a sentence that tells how the metric moved, or what moved it, contradicts the code's finding that the
+    filing reports no line to compute it from ("The gross margin changed ... due to the following reasons" under
+    "Gross margin is not a useful measure of this company's performance: its income statement reports no gross
+    profit line"); '' otherwise."""
+    if decision is None or decision.kind != "unsuited" or not any(_names(sentence, n) for n in names):
+        return ""
+    rises, falls = directions()
+    if _MOVED_BY.search(sentence) or rises.search(sentence) or falls.search(sentence):
+        return "tells how the metric moved; the code found no line of the filing to compute it from"
+    return ""
+
+
+_MOVED_BY = re.compile(r"\b(?:chang\w*|due to|driven by|because of|as a result of)\b", re.I)
+"""Words that tell a figure moved, or why."""
+
+
 def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
     if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
@@ -823,7 +842,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None:
             why = _other_choice(sentence, decision, question)
         if not why:
-            why = _unsuited_claim(sentence, question, computation, decision)
+            why = (_unsuited_claim(sentence, question, computation, decision)
+                   or _moves_an_unsuited_metric(sentence, decision, names))
         if not why and stated:
             why = _scale_conflict(sentence, question, res) or _misscaled(sentence, res)
         if not why:
@@ -848,8 +868,9 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         else:
             kept.append(sentence)
         last_folded = bool(why)
-    # a citation left alone after its sentence was folded ("... is -4,625. [1]") says nothing
-    kept = [k for k in kept if CITATION.sub("", k).strip()] if folded else kept
+    # a citation or a step's number left alone after its sentence was folded ("... is -4,625. [1]", "1. 2. 3.")
+    # says nothing
+    kept = [k for k in kept if _A_WORD.search(CITATION.sub("", k))] if folded else kept
     if computation is not None and folded:
         # the model redid the code's computation and got a step of it wrong: its other steps are of the same
         # working ("1. Identify the operating income ... 4. divide by operating income"), not an explanation of
