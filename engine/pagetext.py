@@ -109,6 +109,14 @@ def _running(ws: Sequence[Word], start: float, end: float) -> bool:
             and ws[-1][2] - ws[0][0] >= COLUMN_SHARE * (end - start))
 
 
+def _bridges(ws: Sequence[Word], x: float, left: float, right: float) -> bool:
+    """Whether a line (words left to right) that leaves ``x`` empty bridges it with running text on both sides, in
+    columns from ``left`` to ``x`` and from ``x`` to ``right``."""
+    a = [w for w in ws if w[2] <= x]
+    b = [w for w in ws if w[0] >= x]
+    return bool(a and b and _running(a, left, x) and _running(b, x, right))
+
+
 def _gutter(rows: Sequence[Sequence[Word]], lo: float, hi: float) -> float | None:
     """The x of the gap between two columns of running text within [lo, hi], if the lines (``rows``, each left to
     right) have one: an empty band (``GUTTER_HALF`` each side) that at least ``MIN_SPLIT_LINES`` lines bridge with
@@ -127,9 +135,7 @@ def _gutter(rows: Sequence[Sequence[Word]], lo: float, hi: float) -> float | Non
                 if any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws):
                     crossed += any(w[0] < x < w[2] for w in ws)
                     continue
-                a = [w for w in ws if w[2] <= x]
-                b = [w for w in ws if w[0] >= x]
-                split += bool(a and b and _running(a, left, x) and _running(b, x, right))
+                split += _bridges(ws, x, left, right)
             if split >= MIN_SPLIT_LINES and split > crossed and (best is None or split > best[0]):
                 best = (split, x)
         x += 2.0
@@ -143,7 +149,7 @@ MIN_BLOCK = 2
 line of a single-column paragraph whose word spaces happen to leave the gutter empty is no column)."""
 
 
-def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]], width: float,
+def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]],
                   depth: int = MAX_COLUMNS_DEPTH) -> list[list[int]]:
     """Visual lines (``line_groups``) in reading order: a page set in columns of running text (an annual report, a
     proxy statement, a bank's 10-K) is read down its left column, then down its right, instead of across both
@@ -154,7 +160,7 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]], width: 
     (``depth``); any other block, and a line across the gutter, stays as it is. Lines without such a gutter stay
     as they are."""
     own = [list(line) for line in lines if line]
-    if width <= 0 or depth <= 0 or len(own) < MIN_SPLIT_LINES:
+    if depth <= 0 or len(own) < MIN_SPLIT_LINES:
         return own
     rows = [sorted((words[i] for i in line), key=lambda w: w[0]) for line in own]
     left = min(ws[0][0] for ws in rows)
@@ -172,8 +178,8 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]], width: 
         a = [pa for pa, _ in block if pa]
         b = [pb for _, pb in block if pb]
         if running >= MIN_BLOCK or min(len(a), len(b)) >= MIN_SPLIT_LINES:
-            out.extend(reading_order(words, a, width, depth - 1))
-            out.extend(reading_order(words, b, width, depth - 1))
+            out.extend(reading_order(words, a, depth - 1))
+            out.extend(reading_order(words, b, depth - 1))
         else:
             out.extend(sorted(pa + pb, key=lambda i: words[i][0]) for pa, pb in block)
         block.clear()
@@ -187,12 +193,12 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]], width: 
         pa = [i for i in line if words[i][2] <= x]
         pb = [i for i in line if words[i][0] >= x]
         block.append((pa, pb))
-        running += bool(pa and pb and _running([w for w in ws if w[2] <= x], left, x)
-                        and _running([w for w in ws if w[0] >= x], x, right))
+        running += _bridges(ws, x, left, right)
     close()
     return out
 
 
-def text_lines(words: Sequence[Word], width: float) -> list[list[int]]:
-    """A page's lines of text as ``PageText.lines`` holds them: grouped (``line_groups``), in reading order."""
-    return reading_order(words, line_groups(words), width)
+def text_lines(words: Sequence[Word]) -> list[list[int]]:
+    """A page's lines of text as ``PageText.lines`` holds them: grouped (``line_groups``), in reading order (the
+    columns are found from the words' own extent)."""
+    return reading_order(words, line_groups(words))

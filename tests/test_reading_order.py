@@ -33,7 +33,7 @@ def _text(words: list[Word], lines: list[list[int]]) -> str:
 def test_two_columns_of_running_text_are_read_down_each_column() -> None:
     heading = _set("Management's Discussion and Analysis", 40, 560, 20)
     words = heading + _set(LEFT, 40, 290, 50) + _set(RIGHT, 310, 560, 50)
-    text = _text(words, text_lines(words, 612))
+    text = _text(words, text_lines(words))
     assert text == " ".join(["Management's Discussion and Analysis", LEFT, RIGHT])
     # grouped into visual lines only, the columns interleave
     assert _text(words, line_groups(words)) != text
@@ -41,7 +41,7 @@ def test_two_columns_of_running_text_are_read_down_each_column() -> None:
 
 def test_a_paragraph_across_the_page_and_a_table_of_text_keep_their_lines() -> None:
     paragraph = _set(LEFT + " " + RIGHT, 40, 560, 50)
-    assert text_lines(paragraph, 612) == line_groups(paragraph)
+    assert text_lines(paragraph) == line_groups(paragraph)
     # a list of properties: short cells with wide spaces between them are rows, not columns
     rows: list[Word] = []
     for k, (kind, place) in enumerate([("Research facility", "Plano, Texas Owned"), ("Food plant", "Cedar Rapids, "
@@ -49,7 +49,7 @@ def test_a_paragraph_across_the_page_and_a_table_of_text_keep_their_lines() -> N
                                        "plant", "Lima, Peru Leased"), ("Snack plant", "Monterrey, Mexico Owned"),
                                       ("Juice plant", "Bradenton, Florida Owned")]):
         rows += _set(kind, 40, 200, 50 + 14 * k) + _set(place, 320, 560, 50 + 14 * k)
-    assert text_lines(rows, 612) == line_groups(rows)
+    assert text_lines(rows) == line_groups(rows)
 
 
 def test_a_column_interrupted_by_a_line_across_the_gutter_is_read_block_by_block() -> None:
@@ -58,6 +58,6 @@ def test_a_column_interrupted_by_a_line_across_the_gutter_is_read_block_by_block
     across = _set("Table 1: Net revenues by segment across the whole width of the page", 40, 560, below)
     bottom = _set(RIGHT, 40, 290, below + 30) + _set(LEFT, 310, 560, below + 30)
     words = top + across + bottom
-    text = _text(words, text_lines(words, 612))
+    text = _text(words, text_lines(words))
     assert text == " ".join([LEFT, RIGHT, "Table 1: Net revenues by segment across the whole width of the page",
                              RIGHT, LEFT])

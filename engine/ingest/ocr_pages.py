@@ -62,7 +62,7 @@ def apply_ocr(page: Any, words: list[Word]) -> None:
     from engine.pagetext import text_lines
 
     page.words = words
-    page.lines = text_lines(words, float(page.width))
+    page.lines = text_lines(words)
 
 
 def page_row_words(words: Sequence[Word]) -> list[list[Any]]:

@@ -123,7 +123,7 @@ def _read_pages(pdf: Any, numbers: Sequence[int]) -> list[PageText]:
                 if text.strip()
             ]
             pt = PageText(page=n, width=float(page.width), height=float(page.height), words=words)
-            pt.lines = text_lines(words, pt.width)
+            pt.lines = text_lines(words)
             page.flush_cache()
         except Exception as exc:  # a bad page is a recorded partial failure, not a lost document
             pt = PageText(page=n, width=612.0, height=792.0, error=f"{type(exc).__name__}: {exc}")

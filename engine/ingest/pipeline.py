@@ -710,5 +710,5 @@ def _page_from_row(r: dict[str, Any]) -> PageText:
 
     words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
     pt = PageText(page=r["page"], width=r["width"], height=r["height"], words=words)
-    pt.lines = text_lines(words, pt.width)
+    pt.lines = text_lines(words)
     return pt

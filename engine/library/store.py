@@ -138,7 +138,7 @@ def _migrate_identity(db: sqlite3.Connection) -> None:
         for r in db.execute("SELECT page, width, height, words FROM pages WHERE doc_id = ? AND page <= ? "
                             "ORDER BY page", (doc_id, FRONT_PAGES)):
             words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in json.loads(r[3])]
-            pages.append(PageText(page=r[0], width=r[1], height=r[2], words=words, lines=text_lines(words, r[1])))
+            pages.append(PageText(page=r[0], width=r[1], height=r[2], words=words, lines=text_lines(words)))
         if not pages:
             continue  # not read yet: the metadata stage will read it
         # later pages matter only for "under the symbol ..." mentions
