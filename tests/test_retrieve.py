@@ -229,7 +229,7 @@ def test_a_statement_table_whose_row_the_question_names_keeps_a_place() -> None:
     ranked = [Candidate(i, "text", 0.5) for i in range(1, 11)]
     named = [[Candidate(99, "table", STATEMENT_PIN, 2, "statement"), Candidate(98, "table", 0.0, 2, "statement")]]
     out = Retriever.pin_statement(me, ranked, named, {}, 10)  # type: ignore[arg-type]
-    assert [c.chunk_id for c in out] == [*range(1, 10), 99] and out[-1].score == 0.0 and fetched[-1] == [99]
+    assert [c.chunk_id for c in out] == [*range(1, 10), 99] and out[-1].score == 0.0 and fetched == [[99]]
     # already in, or named only weakly (a row sharing one word): nothing moves
     assert Retriever.pin_statement(me, [*ranked[:9], Candidate(99, "table", 0.4)], named, {}, 10)[-1].score == 0.4  # type: ignore[arg-type]
     # a statement named only weakly (or asked for by its line items) comes in when none of its tables is in ...

@@ -522,9 +522,12 @@ class Retriever:
         pins: list[int] = []
         top = stated[0]
         # each statement's own table (the consolidated statement), not a summary of it in the MD&A nor the statement
-        # of comprehensive income beside the income statement: only it stands for its statement among the k
-        kind_of = {ids[0]: kind for d in {c.doc_id for c in self.store.chunks(ids=[c.chunk_id for c in stated])}
-                   for kind, ids in self.statement_tables(d).items() if ids}
+        # of comprehensive income beside the income statement: only it stands for its statement among the k (read
+        # only where it decides something: a weakly named statement not in, or several statements needed)
+        kind_of: dict[int, str] = {}
+        if len(kinds) > 1 or (top.chunk_id not in have and top.score < STATEMENT_PIN):
+            kind_of = {ids[0]: kind for d in {c.doc_id for c in self.store.chunks(ids=[c.chunk_id for c in stated])}
+                       for kind, ids in self.statement_tables(d).items() if ids}
         if not (top.chunk_id in have or (top.score < STATEMENT_PIN
                                          and any(c.chunk_id in have and c.chunk_id in kind_of for c in stated))):
             pins.append(top.chunk_id)
