@@ -640,8 +640,11 @@ def verdict_of(q: Question, series: Sequence[Series]) -> Decision | None:
     if not yes and any(d is None for d in decided):
         return None
     said = ("a notable change", "no notable change") if q.notable else ("changed", "unchanged")
-    each = [f"{d.text.split('. ', 1)[1].split(':', 1)[0]} ({said[0] if d.verdict else said[1]}):"
-            f"{d.text.split('. ', 1)[1].split(':', 1)[1]}" for d in decided if d is not None]
+    each = []
+    for d in decided:
+        if d is not None:  # "Yes. Total net sales: 83,000 (Q1), ...": the row, its own verdict, then its series
+            label, _, rest = d.text.split(". ", 1)[1].partition(":")
+            each.append(f"{label} ({said[0] if d.verdict else said[1]}):{rest}")
     moved = sum(1 for d in decided if d is not None and d.verdict)
     by = f" by {SIGNIFICANT_CHANGE:.0%} or more between two of the periods" if q.notable else ""
     lead = (f"Yes: {moved} of the {len(series)} measures moved{by}." if yes
