@@ -885,3 +885,31 @@ def test_a_direction_the_restated_quote_turns_is_flagged() -> None:
         quotes, q))
     assert not any(f.startswith("[9] says") for f in unsupported(
         "Operating profit rose on the F-22 program due to higher net favorable profit adjustments [9].", quotes, q))
+
+
+def test_a_question_word_put_into_a_quote_that_lacks_it_is_flagged() -> None:
+    """The question's words count as said, except in a sentence that restates one quote: there a word of the
+    question that quote does not have is the model's ("antitrust" for a quote of all the legal matters)."""
+    q = parse("Describe the antitrust matters Acme faces.")
+    quotes = [Quote("We are subject to claims, suits, regulatory and government investigations, other proceedings, "
+                    "and orders involving competition, intellectual property, data privacy and security.",
+                    "ACME_2023_10K", "acme", 31, 5, 5)]
+    flags = unsupported("Acme faces antitrust matters, including claims, suits, regulatory and government "
+                        "investigations, other proceedings and orders involving competition [5].", quotes, q)
+    assert "[5] does not say “antitrust”" in flags
+    # the quote's own word for it, a lead-in repeating the question before a colon, or a sentence saying what the
+    # quotes lack, is not the model's word in the quote's mouth
+    assert not any("does not say" in f for f in unsupported(
+        "Acme faces claims, suits, regulatory and government investigations and orders involving competition [5].",
+        quotes, q))
+    assert not any("does not say" in f for f in unsupported(
+        "The antitrust matters Acme faces: claims, suits, regulatory and government investigations, other "
+        "proceedings and orders involving competition [5].", quotes, q))
+    assert not any("does not say" in f for f in unsupported(
+        "The quotes do not call the claims, suits, government investigations and orders involving competition "
+        "antitrust matters [5].", quotes, q))
+    held = [Quote("Antitrust matters: we are subject to claims, suits, regulatory and government investigations "
+                  "involving competition.", "ACME_2023_10K", "acme", 31, 5, 5)]
+    assert not any("does not say" in f for f in unsupported(
+        "Acme faces antitrust matters, including claims, suits, regulatory and government investigations involving "
+        "competition [5].", held, q))

@@ -742,6 +742,43 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     return out
 
 
+def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A word of the question that a summary sentence puts into what one quote says, where that quote does not say
+    it: "Alphabet faces antitrust matters, including claims, lawsuits, regulatory and government investigations"
+    restating a quote of all its legal matters gives '[5] does not say “antitrust”'; "The Space segment's profit
+    ... partially offset by higher net favorable profit adjustments" restating the F-35's sentence gives '[4] does
+    not say “segment”'. The question's words count as said everywhere else in the check (a summary names what was
+    asked); in a sentence that restates one quote (``FORECAST_SHARE`` of its words, four at least), a word of the
+    question that no sentence of that quote has is the model's, in the quote's mouth. Names (capitalised words), the
+    asked item's own names, generic, period and relative words, and the words before a colon (a lead-in that
+    repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
+    that denies something (it may say what the quotes lack)."""
+    plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+    asked = {_stem(w) for w in _CONTENT.findall(q.text) if not w[0].isupper()} - plain - _subject(q)[1]
+    if not asked:
+        return []
+    by_source: dict[int, set[str]] = {}
+    for x in quotes:
+        by_source.setdefault(x.source, set()).update(_said([x.text]))
+    sentences = [(x.source, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
+        if len(words) < 4 or _NEGATION.search(sentence):
+            continue
+        source, said = max(sentences, key=lambda t: len(words & t[1]), default=(0, set()))
+        shared = len(words & said)
+        if shared < 4 or shared / len(words) < FORECAST_SHARE:
+            continue
+        claim = sentence.split(":", 1)[1] if ":" in sentence else sentence
+        for w in _CONTENT.findall(claim):
+            if not w[0].isupper() and _stem(w) in asked and _stem(w) not in by_source[source]:
+                flag = f"[{source}] does not say \u201c{w.lower()}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -769,6 +806,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
+    out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
