@@ -913,3 +913,24 @@ def test_a_question_word_put_into_a_quote_that_lacks_it_is_flagged() -> None:
     assert not any("does not say" in f for f in unsupported(
         "Acme faces antitrust matters, including claims, suits, regulatory and government investigations involving "
         "competition [5].", held, q))
+
+
+def test_a_quote_about_what_else_moved_is_flagged() -> None:
+    """A backlog's reasons told as the fees': the restated quote's subject says what moved ("fees backlog
+    decreased"), and the summary's sentence never names it."""
+    q = parse("Explain the main factors behind the decline in Acme's advisory fees in 2022.")
+    quotes = [Quote("As of December 2022, our advisory fees backlog decreased significantly compared with the end of "
+                    "2021, primarily due to significantly lower estimated net revenues from potential advisory "
+                    "transactions.", "ACME_2022_10K", "acme", 64, 7, 7)]
+    flags = unsupported("The decline in Acme's advisory fees in 2022 was primarily due to significantly lower "
+                        "estimated net revenues from potential advisory transactions [7].", quotes, q)
+    assert "[7] is about “advisory fees backlog”" in flags
+    assert not any("is about" in f for f in unsupported(
+        "Acme's advisory fees backlog decreased in 2022, primarily due to significantly lower estimated net "
+        "revenues from potential advisory transactions [7].", quotes, q))
+    # a subject whose verb follows no content word ("was lower") names nothing that moved
+    plain = [Quote("Net revenues in advisory were significantly lower, primarily due to a decline in industry-wide "
+                   "completed mergers and acquisitions transactions.", "ACME_2022_10K", "acme", 64, 7, 7)]
+    assert not any("is about" in f for f in unsupported(
+        "Acme's advisory fees declined primarily due to a decline in industry-wide completed mergers and "
+        "acquisitions transactions [7].", plain, q))

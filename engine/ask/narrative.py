@@ -684,6 +684,37 @@ def _words_after(text: str, at: int, n: int = 6) -> str:
     return " ".join(w.strip(",.;:()") for w in text[at:].lower().split()[:n]).strip()
 
 
+_DETERMINERS = frozenset({"our", "its", "their", "his", "her", "your", "this", "these", "those", "that"})
+_NOT_MOVES = frozenset({"higher", "lower", "growth", "expansion", "contraction", "reduction", "increase",
+                        "decrease", "decline", "drop", "fall", "rise", "lift", "boost"})
+"""Direction words that are no verb a subject does (an adjective, a noun): the word before them is no subject."""
+
+
+def _moved_head(subject: str, plain: set[str]) -> list[str]:
+    """What a quote's subject says moved: the word before its first direction verb ("As of December 2022, our
+    Investment banking fees backlog decreased significantly": "backlog"), with the up to three words before it in
+    its phrase (["Investment", "banking", "fees", "backlog"]); [] where no verb follows a content word (a stopword,
+    a generic or period word before it: "was lower", "the increase")."""
+    rises, falls = directions()
+    found = sorted((*rises.finditer(subject), *falls.finditer(subject)), key=lambda m: m.start())
+    for m in found:
+        if m.group(0).lower() in _NOT_MOVES:
+            continue
+        before = re.findall(r"[A-Za-z][A-Za-z&'’-]*|[,;:()]", subject[:m.start()])
+        if not before or not before[-1][0].isalpha():
+            return []
+        head = before[-1]
+        if head.lower() in STOPWORDS or _stem(head) in plain:
+            return []
+        phrase = [head]
+        for w in reversed(before[:-1]):
+            if len(phrase) == 4 or not w[0].isalpha() or w.lower() in STOPWORDS or w.lower() in _DETERMINERS:
+                break
+            phrase.insert(0, w)
+        return phrase
+    return []
+
+
 def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
                                    names: Iterable[str]) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
@@ -735,6 +766,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
               and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
             flag = f"[{source}] is about \u201c{theirs}\u201d"
+        elif (head := _moved_head(theirs, plain)) and _stem(head[-1]) not in words:
+            flag = f"[{source}] is about \u201c{' '.join(head)}\u201d"
         else:
             continue
         if flag not in out:
