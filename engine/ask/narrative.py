@@ -583,6 +583,31 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
 
 FORECAST_SHARE = 0.6
 """The share of a summary sentence's words one quote sentence must hold to be the sentence it restates."""
+RESTATED_WORDS = 4
+"""The fewest words a summary sentence must share with a quote sentence to restate it."""
+
+
+def _quote_sentences(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]:
+    """Each sentence of the quotes with its quote's source and its stems."""
+    return [(x.source, s, _said([s])) for x in quotes for s in split_sentences(x.text)]
+
+
+def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]]
+              ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
+    """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
+    ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does."""
+    words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
+    if len(words) < RESTATED_WORDS or not sentences:
+        return None
+    best = max(sentences, key=lambda t: len(words & t[2]))
+    shared = len(words & best[2])
+    return (words, best) if shared >= RESTATED_WORDS and shared / len(words) >= FORECAST_SHARE else None
+
+
+def _plain(names: Iterable[str]) -> set[str]:
+    """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words,
+    and ``names`` (the documents', the company's)."""
+    return {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
 
 
 def _forward_word(sentence: str) -> str:
@@ -597,15 +622,12 @@ def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
     operations"): it states a forecast as a fact. Each such sentence gives 'stated as fact (the quote says
     “expect”)'. The quote restated is the one holding most of the sentence's words (``FORECAST_SHARE`` of them,
     four at least)."""
-    sentences = [(s, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
-        if len(words) < 4 or _forward_word(sentence):
+        if _forward_word(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
-        best, said = max(sentences, key=lambda t: len(words & t[1]), default=("", set()))
-        shared = len(words & said)
-        if shared / len(words) >= FORECAST_SHARE and shared >= 4 and (word := _forward_word(best)):
+        if word := _forward_word(found[1][1]):
             flag = f"stated as fact (the quote says “{word}”)"
             if flag not in out:
                 out.append(flag)
@@ -732,18 +754,14 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
-    plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+    plain = _plain(names)
     rises, falls = directions()
-    sentences = [(x.source, s, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
-        if len(words) < 4:
+        if (found := _restated(sentence, sentences)) is None:
             continue
-        source, best, said = max(sentences, key=lambda t: len(words & t[2]), default=(0, "", set()))
-        shared = len(words & said)
-        if shared < 4 or shared / len(words) < FORECAST_SHARE:
-            continue
+        words, (source, best, _) = found
         # a direction turned ("higher net favorable profit adjustments" where the quote restated says "lower net
         # favorable profit adjustments" and no quote says "higher" of them)
         for m in (*rises.finditer(sentence), *falls.finditer(sentence)):
@@ -786,23 +804,18 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     asked item's own names, generic, period and relative words, and the words before a colon (a lead-in that
     repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
     that denies something (it may say what the quotes lack)."""
-    plain = {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
-    asked = {_stem(w) for w in _CONTENT.findall(q.text) if not w[0].isupper()} - plain - _subject(q)[1]
+    asked = {_stem(w) for w in _CONTENT.findall(q.text) if not w[0].isupper()} - _plain(names) - _subject(q)[1]
     if not asked:
         return []
     by_source: dict[int, set[str]] = {}
     for x in quotes:
         by_source.setdefault(x.source, set()).update(_said([x.text]))
-    sentences = [(x.source, _said([s])) for x in quotes for s in split_sentences(x.text)]
+    sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
-        if len(words) < 4 or _NEGATION.search(sentence):
+        if _NEGATION.search(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
-        source, said = max(sentences, key=lambda t: len(words & t[1]), default=(0, set()))
-        shared = len(words & said)
-        if shared < 4 or shared / len(words) < FORECAST_SHARE:
-            continue
+        source = found[1][0]
         claim = sentence.split(":", 1)[1] if ":" in sentence else sentence
         for w in _CONTENT.findall(claim):
             if not w[0].isupper() and _stem(w) in asked and _stem(w) not in by_source[source]:
