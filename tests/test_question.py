@@ -118,6 +118,18 @@ def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
     assert parse("What was Acme's revenue in 2022, and what did it grow to?").intent is not Intent.PROSE
     assert parse("What is Acme's effective tax rate this quarter and how does it compare across the periods?"
                  ).intent is not Intent.PROSE
+    # what explains a move, what a matter is about, which customers or suppliers: told in words, even where the
+    # question names the measure they move or make up
+    for asked, kind in (("What explains the drop in Acme's revenue in the second quarter of fiscal 2024?", "drivers"),
+                        ("What explains Acme's gross margin improvement in 2022?", "drivers"),
+                        ("What is Acme's agreement with Beta Pharma about?", "description"),
+                        ("What was the patent dispute with Beta Corp about?", "legal"),
+                        ("Which customers accounted for more than 10% of Acme's revenue in 2015?", "parties"),
+                        ("Which suppliers does Acme depend on for its chips?", "parties")):
+        q = parse(asked)
+        assert q.intent is Intent.PROSE and q.narrative == kind, asked
+    assert parse("What is Acme's revenue about to be in 2024?").intent is not Intent.PROSE
+    assert parse("What explains 40% of revenue?").intent is not Intent.PROSE
 
 
 def test_a_question_of_two_parts_carries_its_measure_and_years_into_the_second() -> None:

@@ -75,13 +75,15 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
 _WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|"
-                  r"contribut(?:ing|ed) to|led to|explain\w* the (?:change|increase|decrease|decline))\b", re.I)
+                  r"contribut(?:ing|ed) to|led to|explain\w* (?:the |its |their )?(?:[\w&'’-]+ ){0,4}?"
+                  r"(?:change|increase|decrease|decline|drop|fall|rise|growth|improvement|deterioration))\b", re.I)
 _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
                              re.I)
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
 _PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
-                    r"what (?:drove|caused|does|do|did)|which (?:segment|region|product|customer|business))\b", re.I)
+                    r"what (?:drove|caused|does|do|did)|which (?:segments?|regions?|products?|customers?|suppliers?|"
+                    r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$))\b", re.I)
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
