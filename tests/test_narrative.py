@@ -934,3 +934,22 @@ def test_a_quote_about_what_else_moved_is_flagged() -> None:
     assert not any("is about" in f for f in unsupported(
         "Acme's advisory fees declined primarily due to a decline in industry-wide completed mergers and "
         "acquisitions transactions [7].", plain, q))
+
+
+def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
+    """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
+    another name."""
+    q = parse("Why did Acme's sales change in 2022?")
+    quotes = [Quote("Sales in Europe increased 4% in 2022, primarily due to higher volumes.", "ACME_2022_10K", "acme",
+                    30, 2, 2),
+              Quote("Sales in Asia increased 12% in 2022, primarily due to new stores.", "ACME_2022_10K", "acme", 30, 3,
+                    3)]
+    flags = unsupported("Sales in Europe increased 12% in 2022, due to new stores [3].", quotes, q, ["Acme"])
+    assert "12%: [3] gives it for “Asia”" in flags
+    assert not any("gives it for" in f for f in unsupported(
+        "Sales in Asia increased 12% and sales in Europe 4% in 2022 [2][3].", quotes, q, ["Acme"]))
+    # a defined term in a parenthesis, a period or a currency before the figure names nothing it is of
+    sold = [Quote("We sold Homeowner Services to Apax Partners LLP (the “Buyer”) for total consideration of "
+                  "approximately $1.275 billion.", "ACME_2022_10K", "acme", 40, 7, 7)]
+    assert not any("gives it for" in f for f in unsupported(
+        "Acme sold Homeowner Services to Apax Partners LLP for approximately $1.275 billion [7].", sold, q, ["Acme"]))

@@ -26,7 +26,7 @@ from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.numbers import quantities, same_number
+from engine.numbers import CURRENCY, quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
@@ -825,6 +825,58 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     return out
 
 
+_CURRENCY = re.compile(CURRENCY)
+_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&'’-]*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network", "F-22") or a number run into letters ("777X")."""
+NAMED_BEFORE = 8
+"""Words before a figure that name what it is of ("Google Network revenues increased $8.6 billion")."""
+
+
+_FURNITURE = re.compile(r"\([^()]*\)|\btable of contents\b", re.I)
+"""What names nothing a figure is of: a parenthesis (a defined term, “Buyer”, “One Medical”) and the running head
+"Table of Contents"."""
+
+
+def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], set[str]]:
+    """The names (``_NAME``, by stem) among the ``NAMED_BEFORE`` words before a position, less ``plain`` stems,
+    currencies ("EUR") and periods ("Q3", "FY2022"), and the stems of all those words; parentheses and the running
+    head left out (``_FURNITURE``)."""
+    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    named = {_stem(m.group(0)): m.group(0) for m in _NAME.finditer(text)
+             if _stem(m.group(0)) not in plain and not _CURRENCY.fullmatch(m.group(0))
+             and not asked_period(m.group(0)).text}
+    return named, _said([text]) | {_stem(m.group(0)) for m in _NAME.finditer(text)}
+
+
+def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A figure of the summary that every quote sentence stating it gives for something else: the names before it
+    in the summary ("Google Cloud revenues increased $8.6 billion") and in the quote ("Google Network revenues
+    increased $8.6 billion") each hold one the other lacks. It gives '$8.6 billion: [9] gives it for “Network”'
+    (a figure of one segment, region or program told as another's: two regions' growth rates swapped, the 777's
+    quantity told as the 777X's). Counts and years are no such figures; a figure no quote states is flagged as
+    such."""
+    plain = _plain(names)
+    sentences = [(x.source, s) for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for v in quantities(sentence):
+            if not (v.currency or v.percent or v.scale != 1.0):
+                continue
+            mine, my_words = _before(sentence, v.start, plain)
+            if not mine:
+                continue
+            holding = [(source, *_before(s, w.start, plain)) for source, s in sentences for w in quantities(s)
+                       if same_number(w, v.value) or same_number(v, w.value)]
+            if holding and all(set(theirs) - my_words and set(mine) - their_words
+                               for _, theirs, their_words in holding):
+                source, theirs, _ = holding[0]
+                named = " ".join(w for st, w in theirs.items() if st not in my_words)
+                flag = f"{v.raw.strip()}: [{source}] gives it for \u201c{named}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -853,6 +905,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
+    out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
