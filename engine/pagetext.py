@@ -142,6 +142,88 @@ def _gutter(rows: Sequence[Sequence[Word]], lo: float, hi: float) -> float | Non
     return None if best is None else best[1]
 
 
+SIDE_SHARE = (0.1, 0.35)
+"""The share of a block's width a column of side notes takes (an annual report's margin notes beside two columns
+of running text): narrower than a page column, too narrow to balance the rest (``BALANCE``)."""
+SIDE_RUN = 0.3
+"""The share of the rest's width a run of running text beside a side note spans on the lines that bridge the gutter
+(a column of the main text; a table's label or a signature's name is shorter)."""
+
+
+def _long_run(ws: Sequence[Word], width: float, first: bool) -> bool:
+    """Whether the run of running text (word spaces under ``WORD_GAP``, letters) nearest the gutter (the ``first``
+    of the words, left to right, else the last) spans ``SIDE_RUN`` of ``width``: the text beside a side note runs up
+    to it (a table beside a column of text has its figures there)."""
+    runs: list[list[Word]] = [[ws[0]]]
+    for a, b in zip(ws, ws[1:], strict=False):
+        if b[0] - a[2] >= WORD_GAP:
+            runs.append([])
+        runs[-1].append(b)
+    run = runs[0] if first else runs[-1]
+    return _texty(run) and run[-1][2] - run[0][0] >= SIDE_RUN * width
+
+
+def _side_bridges(ws: Sequence[Word], x: float, left: float, right: float) -> bool:
+    """Whether a line that leaves ``x`` empty has a side note's running text on its narrow side of ``x`` and a long
+    run of running text (``_long_run``) on the other."""
+    a = [w for w in ws if w[2] <= x]
+    b = [w for w in ws if w[0] >= x]
+    if not a or not b:
+        return False
+    if right - x < x - left:
+        return _prose(b, x, right) and _long_run(a, x - left, first=False)
+    return _prose(a, left, x) and _long_run(b, right - x, first=True)
+
+
+def _prose(ws: Sequence[Word], start: float, end: float) -> bool:
+    """Whether a side note's line is running text (``_running``) that ends in a word (a table's row, label and
+    figure, ends in its figure)."""
+    return _running(ws, start, end) and any(ch.isalpha() for ch in ws[-1][4])
+
+
+def _side_gutter(rows: Sequence[Sequence[Word]], left: float, right: float) -> float | None:
+    """The x of the gap before a column of side notes at either edge (``SIDE_SHARE`` of the width), if at least
+    ``MIN_SPLIT_LINES`` lines bridge it (``_side_bridges``), at most ``MIN_BLOCK`` lines cross it (a margin is
+    crossed by the running head and foot at most; a table's label column by its headings), the notes set in smaller
+    type (``_smaller_type``: a table of text, names beside positions, is set in one size), and lines of the notes
+    standing alone (``MIN_BLOCK``: their baselines are their own)."""
+    span = right - left
+    if len(rows) < MIN_SPLIT_LINES or span <= 0:
+        return None
+    best: tuple[int, float] | None = None
+    lo, hi = SIDE_SHARE
+    for x in (*_steps(left + lo * span, left + hi * span), *_steps(right - hi * span, right - lo * span)):
+        split = crossed = alone = 0
+        for ws in rows:
+            if any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws):
+                crossed += any(w[0] < x < w[2] for w in ws)
+                continue
+            split += _side_bridges(ws, x, left, right)
+            alone += (_texty(ws) and any(ch.isalpha() for ch in ws[-1][4])
+                      and (ws[0][0] >= x if right - x < x - left else ws[-1][2] <= x))
+        if (split >= MIN_SPLIT_LINES and alone >= MIN_BLOCK and crossed <= MIN_BLOCK
+                and _smaller_type(rows, x, left, right) and (best is None or split > best[0])):
+            best = (split, x)
+    return None if best is None else best[1]
+
+
+NOTE_TYPE = 0.85
+"""The most a side note's median word height is of the text beside it: notes are set smaller (a table of text, names
+beside positions, is set in one size)."""
+
+
+def _smaller_type(rows: Sequence[Sequence[Word]], x: float, left: float, right: float) -> bool:
+    """Whether the words on the narrow side of ``x`` are set smaller (``NOTE_TYPE``) than those on the other."""
+    narrow_right = right - x < x - left
+    narrow = sorted(w[3] - w[1] for ws in rows for w in ws if (w[0] >= x if narrow_right else w[2] <= x))
+    wide = sorted(w[3] - w[1] for ws in rows for w in ws if (w[2] <= x if narrow_right else w[0] >= x))
+    return bool(narrow and wide) and narrow[len(narrow) // 2] <= NOTE_TYPE * wide[len(wide) // 2]
+
+
+def _steps(lo: float, hi: float) -> list[float]:
+    return [lo + 2.0 * k for k in range(int((hi - lo) / 2.0) + 1)]
+
+
 MAX_COLUMNS_DEPTH = 2
 """A column found may itself hold two (a page of three columns: two of text and one of margin notes)."""
 MIN_BLOCK = 2
@@ -167,6 +249,9 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]],
     right = max(ws[-1][2] for ws in rows)
     span = right - left
     x = _gutter(rows, left + 0.25 * span, right - 0.25 * span)
+    bridges = _bridges
+    if x is None:
+        x, bridges = _side_gutter(rows, left, right), _side_bridges
     if x is None:
         return own
     out: list[list[int]] = []
@@ -193,12 +278,50 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]],
         pa = [i for i in line if words[i][2] <= x]
         pb = [i for i in line if words[i][0] >= x]
         block.append((pa, pb))
-        running += _bridges(ws, x, left, right)
+        running += bridges(ws, x, left, right)
     close()
+    return out
+
+
+INITIAL_HEIGHT = 3.0
+"""How many times the page's median word height a drop cap (a paragraph's enlarged first letter, "T" of "The") is
+at least: it spans several lines of the paragraph and, grouped by overlap, would join them into one."""
+INITIAL_CHARS = 2
+"""The most characters a drop cap has ("T", "In")."""
+INITIAL_GAP = 20.0
+"""The widest space (points) between a drop cap and the first word of the line it begins."""
+
+
+def _initials(words: Sequence[Word]) -> dict[int, list[int]]:
+    """Drop caps and the words right of them on their first line: a word of at most ``INITIAL_CHARS`` letters,
+    ``INITIAL_HEIGHT`` times the median height, with words of ordinary height starting within ``INITIAL_GAP``
+    right of it inside its height (a heading's large words have no such neighbours)."""
+    if len(words) < MIN_SPLIT_LINES:
+        return {}
+    heights = sorted(w[3] - w[1] for w in words)
+    median = heights[len(heights) // 2]
+    out: dict[int, list[int]] = {}
+    for i, (_, top, x1, bottom, text) in enumerate(words):
+        if len(text) > INITIAL_CHARS or not text.isalpha() or bottom - top < INITIAL_HEIGHT * median:
+            continue
+        beside = [j for j, w in enumerate(words) if j != i and w[3] - w[1] < INITIAL_HEIGHT * median
+                  and x1 - 2.0 <= w[0] <= x1 + INITIAL_GAP and top - 2.0 <= w[1] and w[3] <= bottom + 2.0]
+        if beside:
+            out[i] = beside
     return out
 
 
 def text_lines(words: Sequence[Word]) -> list[list[int]]:
     """A page's lines of text as ``PageText.lines`` holds them: grouped (``line_groups``), in reading order (the
-    columns are found from the words' own extent)."""
-    return reading_order(words, line_groups(words))
+    columns are found from the words' own extent). A drop cap is set aside while the lines are grouped (its height
+    would join the lines it spans) and begins the topmost line right of it."""
+    initials = _initials(words)
+    if not initials:
+        return reading_order(words, line_groups(words))
+    rest = [i for i in range(len(words)) if i not in initials]
+    lines = [[rest[j] for j in line] for line in line_groups([words[i] for i in rest])]
+    for i, beside in initials.items():
+        first = min(beside, key=lambda j: words[j][1])
+        line = next(line for line in lines if first in line)
+        line.insert(0, i)
+    return reading_order(words, lines)

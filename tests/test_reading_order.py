@@ -61,3 +61,59 @@ def test_a_column_interrupted_by_a_line_across_the_gutter_is_read_block_by_block
     text = _text(words, text_lines(words))
     assert text == " ".join([LEFT, RIGHT, "Table 1: Net revenues by segment across the whole width of the page",
                              RIGHT, LEFT])
+
+
+def _small(text: str, x0: float, x1: float, top: float) -> list[Word]:
+    """Words set in smaller type (7 points high, 8 points leading, 4 points a letter), as a margin note is."""
+    out: list[Word] = []
+    x, y = x0, top
+    for word in text.split():
+        w = 4.0 * len(word)
+        if x + w > x1:
+            x, y = x0, y + 8.0
+        out.append((x, y, x + w, y + 7.0, word))
+        x += w + 2.0
+    return out
+
+
+NOTE = ("Audi understands the name Audi e-tron GT to mean the models Audi e-tron GT quattro and RS e-tron GT, whose "
+        "power consumption and emissions are given in the ranges stated for the vehicle's selected equipment.")
+
+
+def test_margin_notes_beside_two_columns_are_read_after_them() -> None:
+    """An annual report's page: two columns of running text and, at the outer edge, notes in smaller type whose
+    lines keep baselines of their own. The notes cannot balance the columns, so the page is split at their gutter
+    first, and the main text in its two columns."""
+    words = _set(LEFT, 40, 250, 50) + _set(RIGHT, 262, 472, 50) + _small(NOTE, 486, 580, 50)
+    assert _text(words, text_lines(words)) == " ".join([LEFT, RIGHT, NOTE])
+
+
+def test_a_table_of_text_in_one_size_is_no_margin_note() -> None:
+    """Names beside positions, or places beside their use, set in one size: read by rows."""
+    rows: list[Word] = []
+    for k, (name, role) in enumerate([("Ann Lewnes", "Executive Vice President and Chief Marketing Officer of the "
+                                       "company since 2006"),
+                                      ("Donna Morris", "Executive Vice President, Customer and Employee Experience "
+                                       "since 2014"),
+                                      ("Abhay Parasnis", "Executive Vice President and Chief Technology Officer of "
+                                       "the company"),
+                                      ("Bryan Lamkin", "Executive Vice President and General Manager, Digital Media"),
+                                      ("Mark Garrett", "Executive Vice President and Chief Financial Officer since "
+                                       "2008"),
+                                      ("Bradley Rencher", "Executive Vice President and General Manager, Digital "
+                                       "Experience")]):
+        rows += _set(name, 40, 130, 50 + 30 * k) + _set(role, 150, 560, 50 + 30 * k)
+    assert text_lines(rows) == line_groups(rows)
+
+
+def test_a_drop_cap_begins_its_line_and_joins_no_others() -> None:
+    """A paragraph's enlarged first letter spans three lines: grouped by overlap it would make them one."""
+    body = _set("he Audi Group generated revenue of EUR 61,753 million in the 2022 fiscal year, an increase of 16.4 "
+                "percent compared with the previous year despite an almost constant number of vehicles sold.", 72,
+                300, 50)
+    cap: Word = (40.0, 48.0, 68.0, 84.0, "T")
+    words = [cap, *body]
+    lines = text_lines(words)
+    assert _text(words, lines).startswith("T he Audi Group generated")
+    assert len(lines) == len(line_groups(body))
+    assert len(line_groups(words)) < len(lines)
