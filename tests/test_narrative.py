@@ -953,3 +953,20 @@ def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
                   "approximately $1.275 billion.", "ACME_2022_10K", "acme", 40, 7, 7)]
     assert not any("gives it for" in f for f in unsupported(
         "Acme sold Homeowner Services to Apax Partners LLP for approximately $1.275 billion [7].", sold, q, ["Acme"]))
+
+
+def test_a_sentence_citing_another_quote_than_the_one_it_restates_is_flagged() -> None:
+    q = parse("What were the reasons behind the rise in Acme's fulfillment costs in 2017?")
+    quotes = [Quote("The increase in fulfillment costs in 2017 is primarily due to variable costs corresponding with "
+                    "increased sales volume and costs from expanding our fulfillment network.", "ACME_2017_10K",
+                    "acme", 28, 4, 4),
+              Quote("Fulfillment costs primarily consist of those costs incurred in operating and staffing our "
+                    "fulfillment centers.", "ACME_2017_10K", "acme", 44, 5, 5)]
+    words = ("The increase in fulfillment costs in 2017 was primarily due to variable costs corresponding with "
+             "increased sales volume and costs from expanding the fulfillment network.")
+    assert "[5] cited: the words are [4]'s" in unsupported(words + " [5]", quotes, q)
+    assert "[5] cited: the words are [4]'s" in unsupported(words[:-1] + " [5].", quotes, q)
+    assert not any("cited:" in f for f in unsupported(words + " [4]", quotes, q))
+    # a citation inside the sentence (a lead-in's), or one of evidence that is no quote, is not judged
+    assert not any("cited:" in f for f in unsupported("[5] says: " + words, quotes, q))
+    assert not any("cited:" in f for f in unsupported(words + " [3]", quotes, q))

@@ -877,6 +877,50 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
     return out
 
 
+_TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")
+"""The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]")."""
+
+
+def _cited_elsewhere(summary: str, quotes: Sequence[Quote]) -> list[str]:
+    """A summary sentence that restates one quote sentence (``_restated``) but cites other quotes, not it ("The
+    increase in fulfillment costs ... physical stores. [5]" where the words are [4]'s and [5] defines the costs):
+    the reader who opens the cited page finds nothing of it. Each gives '[5] cited: the words are [4]'s'. Only
+    citations that end a sentence are judged (one standing after its full stop belongs to it); a sentence with a
+    citation inside it (a list's lead-in, "[7] states that ...") or citing evidence that is no quote (a table's
+    cells) is not, nor one whose cited quotes say it too (as many of its words, or every figure it gives: "net sales
+    fell by $10.5 billion [1]" where [1] gives the $10.5 billion and another quote more of the words)."""
+    sources = {x.source for x in quotes}
+    sentences = _quote_sentences(quotes)
+    pieces: list[str] = []
+    for sentence in split_sentences(summary):
+        if pieces and not CITATION.sub("", sentence).strip():
+            pieces[-1] += " " + sentence
+        else:
+            pieces.append(sentence)
+    out: list[str] = []
+    for piece in pieces:
+        end = _TRAILING_CITATIONS.search(piece)
+        if end is None:
+            continue
+        cited, text = cited_numbers(end.group(0)), piece[:end.start()]
+        if not set(cited) <= sources or CITATION.search(text):
+            continue
+        found = _restated(text, sentences)
+        if found is None or found[1][0] in cited:
+            continue
+        # the cited quotes may say it too: in as many words, or with every figure the sentence gives
+        theirs = [t for t in sentences if t[0] in cited]
+        figures = [v for v in quantities(text) if v.currency or v.percent or v.scale != 1.0]
+        if _restated(text, theirs) is not None or (figures and all(
+                any(same_number(w, v.value) or same_number(w, -v.value) for t in theirs for w in quantities(t[1]))
+                for v in figures)):
+            continue
+        flag = f"{' '.join(f'[{n}]' for n in cited)} cited: the words are [{found[1][0]}]'s"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -906,6 +950,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
+    out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
