@@ -970,3 +970,16 @@ def test_a_sentence_citing_another_quote_than_the_one_it_restates_is_flagged() -
     # a citation inside the sentence (a lead-in's), or one of evidence that is no quote, is not judged
     assert not any("cited:" in f for f in unsupported("[5] says: " + words, quotes, q))
     assert not any("cited:" in f for f in unsupported(words + " [3]", quotes, q))
+
+
+def test_a_question_s_direction_word_is_no_word_put_in_a_quote() -> None:
+    """"What explains the drop ..." restated from a quote that says "declined": the direction is the quote's own
+    word for it (a direction it turns is flagged as a turn)."""
+    q = parse("What explains the drop in Acme's revenue in the second quarter?")
+    quotes = [Quote("Our comparable sales declined 6.2% in the second quarter, as we continued to operate in an "
+                    "industry challenged from the pull-forward of demand in prior years.", "ACME_2024_10Q", "acme", 16,
+                    4, 4)]
+    flags = unsupported("The drop in comparable sales of 6.2% in the second quarter came as Acme continued to operate "
+                        "in an industry challenged from the pull-forward of demand in prior years [4].", quotes, q,
+                        ["Acme"])
+    assert not any("does not say" in f for f in flags)

@@ -801,10 +801,14 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     not say “segment”'. The question's words count as said everywhere else in the check (a summary names what was
     asked); in a sentence that restates one quote (``FORECAST_SHARE`` of its words, four at least), a word of the
     question that no sentence of that quote has is the model's, in the quote's mouth. Names (capitalised words), the
-    asked item's own names, generic, period and relative words, and the words before a colon (a lead-in that
+    asked item's own names, direction words (the quote's "declined" for the question's "drop"; a direction the
+    quote turns is flagged as such), generic, period and relative words, and the words before a colon (a lead-in that
     repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
     that denies something (it may say what the quotes lack)."""
-    asked = {_stem(w) for w in _CONTENT.findall(q.text) if not w[0].isupper()} - _plain(names) - _subject(q)[1]
+    rises, falls = directions()
+    asked = {_stem(w) for w in _CONTENT.findall(q.text)
+             if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
+    asked -= _plain(names) | _subject(q)[1]
     if not asked:
         return []
     by_source: dict[int, set[str]] = {}
