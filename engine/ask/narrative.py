@@ -26,7 +26,7 @@ from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.numbers import CURRENCY, quantities, same_number
+from engine.numbers import CURRENCY, Quantity, quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences, with_lists
 from engine.types import Citation, Evidence, Quote, Region
@@ -550,6 +550,12 @@ _YES = re.compile(r"\W*yes\b", re.I)
 _NO = re.compile(r"\W*no\b", re.I)
 
 
+def _figure(v: Quantity) -> bool:
+    """Whether a number is a figure (an amount in a currency, a percent, or scaled: "$8.6 billion", "12%"), not a
+    count, a year or a note's number."""
+    return bool(v.currency or v.percent or v.scale != 1.0)
+
+
 def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
     """Figures of the summary given for a year none of the quote sentences that state them names ("For Q2 2023, net
     sales fell by $10.5 billion" where the quote's $(10.5) billion is "for the nine months ended September 30,
@@ -560,7 +566,7 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
     out: list[str] = []
     for sentence in split_sentences(summary):
         for v in quantities(sentence):
-            if not (v.currency or v.percent or v.scale != 1.0) or abs(v.value) < 10 and not v.percent:
+            if not _figure(v) or abs(v.value) < 10 and not v.percent:
                 continue
             said = asked_period(sentence[:v.start])
             if not said.years:
@@ -860,16 +866,16 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
     quantity told as the 777X's). Counts and years are no such figures; a figure no quote states is flagged as
     such."""
     plain = _plain(names)
-    sentences = [(x.source, s) for x in quotes for s in split_sentences(x.text)]
+    sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
         for v in quantities(sentence):
-            if not (v.currency or v.percent or v.scale != 1.0):
+            if not _figure(v):
                 continue
             mine, my_words = _before(sentence, v.start, plain)
             if not mine:
                 continue
-            holding = [(source, *_before(s, w.start, plain)) for source, s in sentences for w in quantities(s)
+            holding = [(source, *_before(s, w.start, plain)) for source, s, _ in sentences for w in quantities(s)
                        if same_number(w, v.value) or same_number(v, w.value)]
             if holding and all(set(theirs) - my_words and set(mine) - their_words
                                for _, theirs, their_words in holding):
@@ -914,7 +920,7 @@ def _cited_elsewhere(summary: str, quotes: Sequence[Quote]) -> list[str]:
             continue
         # the cited quotes may say it too: in as many words, or with every figure the sentence gives
         theirs = [t for t in sentences if t[0] in cited]
-        figures = [v for v in quantities(text) if v.currency or v.percent or v.scale != 1.0]
+        figures = [v for v in quantities(text) if _figure(v)]
         if _restated(text, theirs) is not None or (figures and all(
                 any(same_number(w, v.value) or same_number(w, -v.value) for t in theirs for w in quantities(t[1]))
                 for v in figures)):
