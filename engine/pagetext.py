@@ -127,19 +127,47 @@ def _gutter(rows: Sequence[Sequence[Word]], lo: float, hi: float) -> float | Non
     left = min(ws[0][0] for ws in rows)
     right = max(ws[-1][2] for ws in rows)
     best: tuple[int, float] | None = None
-    x = lo
-    while x <= hi:
+    for x in _steps(lo, hi):
         if min(x - left, right - x) >= BALANCE * max(x - left, right - x):
             split = crossed = 0
             for ws in rows:
-                if any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws):
-                    crossed += any(w[0] < x < w[2] for w in ws)
+                if _in_band(ws, x):
+                    crossed += _crosses(ws, x)
                     continue
                 split += _bridges(ws, x, left, right)
             if split >= MIN_SPLIT_LINES and split > crossed and (best is None or split > best[0]):
                 best = (split, x)
-        x += 2.0
     return None if best is None else best[1]
+
+
+def _steps(lo: float, hi: float) -> list[float]:
+    """The x a gutter is looked for at: every 2 points from ``lo`` to ``hi``."""
+    out: list[float] = []
+    x = lo
+    while x <= hi:
+        out.append(x)
+        x += 2.0
+    return out
+
+
+def _in_band(ws: Sequence[Word], x: float) -> bool:
+    """Whether a word of a line reaches into the band a gutter at ``x`` leaves empty (``GUTTER_HALF`` each side)."""
+    return any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws)
+
+
+def _crosses(ws: Sequence[Word], x: float) -> bool:
+    """Whether a word of a line runs across ``x``."""
+    return any(w[0] < x < w[2] for w in ws)
+
+
+def _ends_in_word(ws: Sequence[Word]) -> bool:
+    """Whether a line (words left to right) ends in a word, not a figure."""
+    return any(ch.isalpha() for ch in ws[-1][4])
+
+
+def _notes_right(x: float, left: float, right: float) -> bool:
+    """Whether ``x`` leaves the narrow side (the side notes') on its right."""
+    return right - x < x - left
 
 
 SIDE_SHARE = (0.1, 0.35)
@@ -170,7 +198,7 @@ def _side_bridges(ws: Sequence[Word], x: float, left: float, right: float) -> bo
     b = [w for w in ws if w[0] >= x]
     if not a or not b:
         return False
-    if right - x < x - left:
+    if _notes_right(x, left, right):
         return _prose(b, x, right) and _long_run(a, x - left, first=False)
     return _prose(a, left, x) and _long_run(b, right - x, first=True)
 
@@ -178,7 +206,7 @@ def _side_bridges(ws: Sequence[Word], x: float, left: float, right: float) -> bo
 def _prose(ws: Sequence[Word], start: float, end: float) -> bool:
     """Whether a side note's line is running text (``_running``) that ends in a word (a table's row, label and
     figure, ends in its figure)."""
-    return _running(ws, start, end) and any(ch.isalpha() for ch in ws[-1][4])
+    return _running(ws, start, end) and _ends_in_word(ws)
 
 
 def _side_gutter(rows: Sequence[Sequence[Word]], left: float, right: float) -> float | None:
@@ -195,12 +223,12 @@ def _side_gutter(rows: Sequence[Sequence[Word]], left: float, right: float) -> f
     for x in (*_steps(left + lo * span, left + hi * span), *_steps(right - hi * span, right - lo * span)):
         split = crossed = alone = 0
         for ws in rows:
-            if any(w[0] < x + GUTTER_HALF and w[2] > x - GUTTER_HALF for w in ws):
-                crossed += any(w[0] < x < w[2] for w in ws)
+            if _in_band(ws, x):
+                crossed += _crosses(ws, x)
                 continue
             split += _side_bridges(ws, x, left, right)
-            alone += (_texty(ws) and any(ch.isalpha() for ch in ws[-1][4])
-                      and (ws[0][0] >= x if right - x < x - left else ws[-1][2] <= x))
+            alone += (_texty(ws) and _ends_in_word(ws)
+                      and (ws[0][0] >= x if _notes_right(x, left, right) else ws[-1][2] <= x))
         if (split >= MIN_SPLIT_LINES and alone >= MIN_BLOCK and crossed <= MIN_BLOCK
                 and _smaller_type(rows, x, left, right) and (best is None or split > best[0])):
             best = (split, x)
@@ -214,14 +242,10 @@ beside positions, is set in one size)."""
 
 def _smaller_type(rows: Sequence[Sequence[Word]], x: float, left: float, right: float) -> bool:
     """Whether the words on the narrow side of ``x`` are set smaller (``NOTE_TYPE``) than those on the other."""
-    narrow_right = right - x < x - left
+    narrow_right = _notes_right(x, left, right)
     narrow = sorted(w[3] - w[1] for ws in rows for w in ws if (w[0] >= x if narrow_right else w[2] <= x))
     wide = sorted(w[3] - w[1] for ws in rows for w in ws if (w[2] <= x if narrow_right else w[0] >= x))
     return bool(narrow and wide) and narrow[len(narrow) // 2] <= NOTE_TYPE * wide[len(wide) // 2]
-
-
-def _steps(lo: float, hi: float) -> list[float]:
-    return [lo + 2.0 * k for k in range(int((hi - lo) / 2.0) + 1)]
 
 
 MAX_COLUMNS_DEPTH = 2
@@ -271,7 +295,7 @@ def reading_order(words: Sequence[Word], lines: Sequence[Sequence[int]],
         running = 0
 
     for line, ws in zip(own, rows, strict=True):
-        if any(w[0] < x < w[2] for w in ws):
+        if _crosses(ws, x):
             close()
             out.append(line)
             continue
