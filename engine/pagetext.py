@@ -225,6 +225,8 @@ def _side_gutter(rows: Sequence[Sequence[Word]], left: float, right: float) -> f
         for ws in rows:
             if _in_band(ws, x):
                 crossed += _crosses(ws, x)
+                if crossed > MIN_BLOCK:
+                    break  # no margin: a column of text (most pages' only one) runs across it
                 continue
             split += _side_bridges(ws, x, left, right)
             alone += (_texty(ws) and _ends_in_word(ws)
