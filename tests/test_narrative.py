@@ -983,3 +983,81 @@ def test_a_question_s_direction_word_is_no_word_put_in_a_quote() -> None:
                         "in an industry challenged from the pull-forward of demand in prior years [4].", quotes, q,
                         ["Acme"])
     assert not any("does not say" in f for f in flags)
+
+
+def test_what_a_clause_says_of_a_name_must_be_what_a_quote_says_of_it() -> None:
+    """One program's cause told as another's: the list's items part at ";", and each name keeps its own."""
+    q = parse("What drove Acme's Aircraft net sales in 2022?")
+    quotes = [Quote("Net sales increased by approximately $375 million on classified contracts primarily due to "
+                    "higher volume; about $80 million for the K-22 program due to higher net favorable profit "
+                    "adjustments; and approximately $55 million for the K-16 program due to higher volume on "
+                    "production contracts.", "ACME_2022_10K", "acme", 42, 6, 6)]
+    flags = unsupported("Aircraft net sales rose on higher volume on classified contracts, higher volume on K-22 "
+                        "contracts and higher net favorable profit adjustments on the K-16 program [6].", quotes, q)
+    assert "no quote says “volume” of “K-22”" in flags
+    assert "no quote says “favorable” of “K-16”" in flags
+    assert not any("no quote says" in f for f in unsupported(
+        "Aircraft net sales rose on higher volume on classified contracts, higher net favorable profit adjustments "
+        "on the K-22 program and higher volume on K-16 production contracts [6].", quotes, q))
+    # a code's derivative is another program: the 55 units are the 7X7's, not the 7X7B's
+    told = [Quote("The accounting quantity for the 7X7 program increased by 55 units during 2018 due to new orders.",
+                  "ACME_2018_10K", "acme", 31, 2, 2),
+            Quote("The 7X7B will have a separate program accounting quantity, determined in the year of first "
+                  "delivery.", "ACME_2018_10K", "acme", 31, 3, 3)]
+    flags = unsupported("The accounting quantity for the 7X7B program increased by 55 units during 2018 [2].", told,
+                        parse("What does Acme report about its 7X7B program?"))
+    assert "no quote says “units” of “7X7B”" in flags
+
+
+def test_a_sentence_that_names_nothing_is_its_quote_s_named_subject_s() -> None:
+    """A section's later sentence names nothing ("Additionally, operating income benefited ..."): it tells of what
+    its quote's other sentence names; a clause joined by "and" says nothing of the name in the other."""
+    q = parse("Why did Acme's Cloud operating income change in 2023?")
+    quotes = [Quote("Cloud operating income of $1.7 billion for 2023 compared to an operating loss of $1.9 billion "
+                    "for 2022.", "ACME_2023_10K", "acme", 40, 2, 2),
+              Quote("Additionally, operating income benefited from a reduction in costs driven by the change in the "
+                    "estimated useful lives of our servers.", "ACME_2023_10K", "acme", 40, 2, 2)]
+    assert not any("no quote says" in f for f in unsupported(
+        "Acme's Cloud operating income rose in 2023 thanks to a reduction in costs from the change in the estimated "
+        "useful lives of its servers [2].", quotes, q))
+    bought = [Quote("We completed the acquisition of Lion Studios with cash on hand.", "ACME_2023_10Q", "acme", 9, 1,
+                    1),
+              Quote("We made cash payments related to acquisition activity of $654 million.", "ACME_2023_10Q", "acme",
+                    22, 3, 3)]
+    assert not any("no quote says" in f for f in unsupported(
+        "Acme mentions the acquisition of Lion Studios and the cash payments related to acquisition activity [1][3].",
+        bought, parse("Does Acme report any acquisitions?")))
+
+
+def test_a_question_s_subject_no_quote_names_is_flagged() -> None:
+    """Quotes of other segments answer no question about one: a capitalised name of the question that no quote
+    names (in capitals, or as its acronym) is said."""
+    q = parse("What drove revenues of Acme's Commercial Airplanes segment in 2018?")
+    quotes = [Quote("AGS revenues increased by $762 million primarily due to higher commercial parts revenue.",
+                    "ACME_2018_10K", "acme", 21, 4, 4)]
+    assert "no quote names “Commercial Airplanes”" in unsupported("AGS revenues increased by $762 million [4].",
+                                                                quotes, q)
+    named = [Quote("Commercial Airplanes revenues decreased by $1.2 billion primarily due to lower deliveries.",
+                   "ACME_2018_10K", "acme", 20, 3, 3)]
+    assert not any("no quote names" in f for f in unsupported(
+        "Commercial Airplanes revenues decreased by $1.2 billion due to lower deliveries [3].", named, q))
+    # an acronym of the question's names names it; a filing's form, a period and a term's abbreviation name nothing
+    short = [Quote("ADS revenues increased by $2,634 million primarily due to higher weapons revenue.", "ACME_2018_10K",
+                   "acme", 21, 4, 4)]
+    assert not any("no quote names" in f for f in unsupported(
+        "ADS revenues increased by $2,634 million due to higher weapons revenue [4].", short,
+        parse("What drove the change in Acme Defense, Space & Security revenues in 2018?")))
+    assert not any("no quote names" in f for f in unsupported(
+        "ADS revenues increased by $2,634 million due to higher weapons revenue [4].", short,
+        parse("Which segment grew most in FY 2018 per the 10K, once M&A is excluded?")))
+
+
+def test_a_superlative_of_the_question_put_into_a_quote_is_flagged() -> None:
+    """"Largest" is the question's word; a sentence restating a quote that does not say it (the company's name
+    and generic words aside) puts it in the quote's mouth."""
+    q = parse("Who is Acme's largest customer, and what share of its sales does it make up?")
+    quotes = [Quote("In 2022, international customers accounted for 33% of Aircraft net sales.", "ACME_2022_10K",
+                    "acme", 32, 5, 5)]
+    flags = unsupported("Acme's largest customer is international customers, and they make up 33% of its Aircraft "
+                        "segment's net sales [5].", quotes, q, ["Acme"])
+    assert "[5] does not say “largest”" in flags

@@ -23,6 +23,7 @@ from engine.ask.decisions import Decision
 from engine.ask.formulas import formula_items
 from engine.ask.prompt import summary_messages
 from engine.ask.question import CONNECTIVES, Question
+from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
@@ -598,11 +599,13 @@ def _quote_sentences(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]
     return [(x.source, s, _said([s])) for x in quotes for s in split_sentences(x.text)]
 
 
-def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]]
+def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
               ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
-    ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does."""
-    words = _said([sentence]) - {_stem(w) for w in STOPWORDS}
+    ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does. The words counted are its
+    content words: not stopwords, nor ``plain`` stems where given (``_plain``: the company's name, generic words,
+    which say nothing of which quote a sentence restates)."""
+    words = _said([sentence]) - (plain if plain is not None else {_stem(w) for w in STOPWORDS})
     if len(words) < RESTATED_WORDS or not sentences:
         return None
     best = max(sentences, key=lambda t: len(words & t[2]))
@@ -613,7 +616,9 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]]
 def _plain(names: Iterable[str]) -> set[str]:
     """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words,
     and ``names`` (the documents', the company's)."""
-    return {_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+    names = list(names)
+    return ({_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)} | _said(names)
+            | {_name_key(m.group(0)) for n in names for m in _NAMED.finditer(n)})
 
 
 def _forward_word(sentence: str) -> str:
@@ -814,7 +819,8 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     rises, falls = directions()
     asked = {_stem(w) for w in _CONTENT.findall(q.text)
              if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
-    asked -= _plain(names) | _subject(q)[1]
+    plain = _plain(names)
+    asked -= plain | _subject(q)[1]
     if not asked:
         return []
     by_source: dict[int, set[str]] = {}
@@ -823,7 +829,7 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if _NEGATION.search(sentence) or (found := _restated(sentence, sentences)) is None:
+        if _NEGATION.search(sentence) or (found := _restated(sentence, sentences, plain)) is None:
             continue
         source = found[1][0]
         claim = sentence.split(":", 1)[1] if ":" in sentence else sentence
@@ -885,6 +891,131 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
                 if flag not in out:
                     out.append(flag)
     return out
+
+
+_CLAUSES = re.compile(r"\s*(?:[;,:\u2022]|\s\u2013\s|\s-\s)\s*|\s+and\s+")
+"""Where a summary sentence's clauses part: what one clause says is said of the names in it ("the acquisition of
+MGM Holdings Inc. and the cash payments related to acquisition" says nothing of MGM's payments)."""
+_PARTS = re.compile(r"\s*[;\u2022]\s*")
+"""Where a quote sentence's parts part: a list's items ("about $80 million for the F-22 program due to ...;")."""
+_NAMED = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X")."""
+_OPENING = " \"'“(["
+
+
+def _name_key(word: str) -> str:
+    """How a name is looked up: a code with digits as written ("777x", "f-22"), a word by its stem."""
+    return word.lower().strip("'’-") if any(c.isdigit() for c in word) else _stem(word)
+
+
+def _keys(text: str) -> set[str]:
+    """The stems of a text's words and the keys of its codes ("F-22", "777X")."""
+    codes = (m.group(0) for m in _NAMED.finditer(text))
+    return _said([text]) | {_name_key(w) for w in codes if any(c.isdigit() for c in w)}
+
+
+def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]:
+    """Each clause of a summary sentence with the names in it (``_NAMED``, not the word that begins the sentence),
+    less ``plain`` stems, legal forms ("Inc"), currencies and periods."""
+    opening = sentence.lstrip(_OPENING)
+    first = m.group(0) if (m := _NAMED.match(opening)) else ""
+    out: list[tuple[str, list[str]]] = []
+    for clause in _CLAUSES.split(CITATION.sub(" ", sentence)):
+        leads = first and opening.startswith(clause.lstrip(_OPENING))
+        names = [m.group(0) for m in _NAMED.finditer(clause)
+                 if not (leads and m.start() == len(clause) - len(clause.lstrip(_OPENING)))]
+        out.append((clause, [w for w in names if len(w) > 1 and _name_key(w) not in plain
+                             and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
+                             and not asked_period(w).text]))
+    return out
+
+
+def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> list[set[str]]:
+    """The keys (``_keys``) of each part of the quotes' sentences (its list items part at ";" and bullets); a
+    sentence that names nothing of its own (``_NAMED`` after its first word, or first the question's ``asked``
+    names; less ``plain``) also holds the names of its quote's other sentences: "Additionally, operating income
+    benefited from a reduction in costs" is Google Cloud's beside "Google Cloud operating income of $1.7 billion for
+    2023", where the section's heading names it."""
+    by_source: dict[int, list[str]] = {}
+    for x in quotes:
+        by_source.setdefault(x.source, []).extend(split_sentences(x.text))
+    out: list[set[str]] = []
+    for sentences in by_source.values():
+        named = [{k for m in _NAMED.finditer(s)
+                  if (k := _name_key(m.group(0))) in asked or m.start() > len(s) - len(s.lstrip(_OPENING))} - plain
+                 for s in sentences]
+        theirs = set().union(*named)
+        for s, own in zip(sentences, named, strict=True):
+            out += [_keys(p) | (set() if own else theirs) for p in _PARTS.split(s) if p]
+    return out
+
+
+def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """What a summary clause says of a name that no quote says of it: "higher volume on F-22 contracts" where the
+    quotes give the F-22 "higher net favorable profit adjustments" and the volume to the F-16; "the accounting
+    quantity for the 777X program increased by 55 units" where the 55 units are the 777's. Each such clause gives
+    'no quote says “volume” of “F-22”'. A name is a capitalised word (not one that begins a sentence) or a code with
+    digits ("777X"), less the documents' and company's names, legal forms and the generic, period and relative
+    words; it is checked only where a quote names it. A word of the clause is the names' when a part of a quote
+    sentence (its list items part at ";" and bullets) holds it and one of the clause's names ("lower server and
+    embedded revenue in the Enterprise, Embedded and Semi-Custom segment" beside the Computing and Graphics segment
+    in one clause). Words of the question, names, directions and the cue words of every narrative kind are the
+    relation, not what is said of the name; a word no quote has is flagged as such by ``unsupported``."""
+    plain = _plain(names)
+    relation = plain | _said([q.text]) | {_stem(w) for k in narrative().kinds for c in k.cues
+                                          for w in _CONTENT.findall(c)}
+    rises, falls = directions()
+    parts = _name_parts(quotes, plain, {_name_key(w) for _, found in _clause_names(q.text, plain) for w in found})
+    quoted = set().union(*parts) if parts else set()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for clause, named in _clause_names(sentence, plain):
+            theirs = [k for k in parts if any(_name_key(w) in k for w in named)]
+            if not theirs:
+                continue
+            keys = {_name_key(w) for w in _NAMED.findall(clause)}
+            missing = [w for w in _CONTENT.findall(clause)
+                       if (st := _stem(w)) in quoted and st not in relation and st not in keys
+                       and w.lower() not in STOPWORDS and not rises.fullmatch(w) and not falls.fullmatch(w)
+                       and not any(st in k for k in theirs)]
+            if missing:
+                name = next(w for w in named if any(_name_key(w) in k for k in theirs))
+                flag = f"no quote says \u201c{missing[0].lower()}\u201d of \u201c{name}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
+_FORM = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
+"""A capitalised word of a question that names its filing or period, not a subject ("FY", "10K", "Form")."""
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+
+
+def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
+    segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
+    summary says of it, the quotes are another's). The question's names are its capitalised words and codes
+    (``_clause_names``: not a sentence's first word, the company's name, a legal form, a period or the filing's form,
+    nor an abbreviation of a term: "M&A", "R&D"), taken in runs ("Commercial Airplanes"); a quote names a run when
+    it has one of its words capitalised (a segment's name: "higher commercial parts revenue" names no Commercial
+    Airplanes segment), or an acronym whose letters are the initials of the question's names in order and include
+    the run's first
+    ("BDS" for "Boeing Defense, Space & Security")."""
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    asked = [w for sentence in split_sentences(q.text) for _, found in _clause_names(sentence, plain)
+             for w in found if not _FORM.fullmatch(w) and not (w.isupper() and "&" in w)]
+    if not asked:
+        return []
+    said = {_name_key(m.group(0)) for x in quotes for m in _NAMED.finditer(x.text)}
+    if any(_name_key(w) in said for w in asked):
+        return []
+    initials = "".join(w[0].upper() for w in _NAMED.findall(q.text)[1:])
+    for acronym in {m.group(0) for x in quotes for m in _ACRONYM.finditer(x.text)}:
+        it = iter(initials)
+        if asked[0][0].upper() in acronym and all(c in it for c in acronym):
+            return []
+    run = re.search(rf"{re.escape(asked[0])}(?:,?\s+(?:&\s+)?[A-Z][\w&'’-]*)*", q.text)
+    return [f"no quote names \u201c{run.group(0) if run else asked[0]}\u201d"]
 
 
 _TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")
@@ -961,6 +1092,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
+    out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
+    out += [f for f in _unquoted_subject(quotes, q, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
