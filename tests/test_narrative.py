@@ -1061,3 +1061,21 @@ def test_a_superlative_of_the_question_put_into_a_quote_is_flagged() -> None:
     flags = unsupported("Acme's largest customer is international customers, and they make up 33% of its Aircraft "
                         "segment's net sales [5].", quotes, q, ["Acme"])
     assert "[5] does not say “largest”" in flags
+
+
+def test_a_cause_dated_after_the_change_is_flagged() -> None:
+    """What became effective in 2023 caused no change in 2022; a period's end written as a date ("the year ended
+    January 28, 2023", a retailer's fiscal year) and an expectation date nothing that came after."""
+    q = parse("What caused the change in Acme's operating revenues in 2022?")
+    quotes = [Quote("Presented in the table below are annualized incremental revenues resulting from surcharge "
+                    "authorizations that became effective on or after January 1, 2023.", "ACME_2022_10K", "acme", 95,
+                    7, 7)]
+    flags = unsupported("The change in Acme's operating revenues in 2022 was caused by surcharge authorizations that "
+                        "became effective on or after January 1, 2023 [7].", quotes, q)
+    assert "a cause in 2023 for 2022" in flags
+    assert not any(f.startswith("a cause in") for f in unsupported(
+        "Operating revenues rose in 2022 due to surcharge authorizations in the year ended January 28, 2023 [7].",
+        quotes, q))
+    assert not any(f.startswith("a cause in") for f in unsupported(
+        "Operating revenues rose in 2022; surcharge authorizations effective in 2023 are expected to add revenues "
+        "[7].", quotes, q))

@@ -986,6 +986,36 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
     return out
 
 
+_PERIOD_END = re.compile(r"\b(?:ended|ending|as of|through)\s+(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d{2}\b")
+"""A period's end ("the year ended January 28, 2023"): the year it writes dates a period, not an event."""
+
+
+def _cause_after_change(summary: str, q: Question) -> list[str]:
+    """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
+    surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
+    For a drivers question naming its years: a year written after a summary sentence's first cue or word that asks
+    for drivers ("due to", "caused") that is later than every year the question asks, outside a period's end ("the
+    year ended January 28, 2023": a retailer's fiscal year), in a sentence that tells no expectation."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    years = [y for y, _, _ in years_named(q.text)]
+    if kind is None or asked is None or asked.narrative != "drivers" or not years:
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        asks = kind.asked.search(sentence) if kind.asked else None
+        at = [i for i in (_first_cue(kind, sentence), asks.start() if asks else -1) if i >= 0]
+        if not at or _forward_word(sentence):
+            continue
+        cause = _PERIOD_END.sub(" ", sentence[min(at):])
+        later = sorted({int(m.group(0)) for m in _YEAR.finditer(cause) if int(m.group(0)) > max(years)})
+        if later:
+            flag = f"a cause in {later[0]} for {max(years)}"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 _FORM = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
 """A capitalised word of a question that names its filing or period, not a subject ("FY", "10K", "Form")."""
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
@@ -1094,6 +1124,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
     out += [f for f in _unquoted_subject(quotes, q, names) if f not in out]
+    out += [f for f in _cause_after_change(body, q) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
