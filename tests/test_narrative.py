@@ -1079,3 +1079,46 @@ def test_a_cause_dated_after_the_change_is_flagged() -> None:
     assert not any(f.startswith("a cause in") for f in unsupported(
         "Operating revenues rose in 2022; surcharge authorizations effective in 2023 are expected to add revenues "
         "[7].", quotes, q))
+
+
+def test_figures_a_respectively_sentence_gives_to_other_names_are_flagged() -> None:
+    """"Respectively" pairs names and figures in order: a summary pairing them otherwise swaps them."""
+    q = parse("Who manufactures Acme's footwear, and where?")
+    quotes = [Quote("For fiscal 2023, factories in Vietnam, Indonesia and China manufactured approximately 50%, 27% "
+                    "and 18% of total Acme footwear, respectively.", "ACME_2023_10K", "acme", 7, 3, 3)]
+    flags = unsupported("Factories in China and Vietnam manufactured approximately 50% and 27% of Acme footwear, "
+                        "respectively [3].", quotes, q)
+    assert "50%: [3] gives it for “Vietnam”" in flags
+    assert not any("gives it for" in f for f in unsupported(
+        "Factories in Vietnam and Indonesia manufactured approximately 50% and 27% of Acme footwear, respectively "
+        "[3].", quotes, q))
+
+
+def test_a_sentence_citing_one_quote_with_another_s_words_is_flagged() -> None:
+    """"[2] indicates that ..." (or "... [2]." at its end) tells what the reader will find in [2]."""
+    q = parse("Why did Acme's operating income margin change in 2022?")
+    quotes = [Quote("Operating income margins decreased due to increases in raw materials and logistics costs, "
+                    "partially offset by sales growth.", "ACME_2022_10K", "acme", 30, 2, 2),
+              Quote("Operating income margins decreased as a result of outsourced hardgoods manufacturing costs.",
+                    "ACME_2022_10K", "acme", 33, 6, 6)]
+    assert "[2] does not say “outsourced”" in unsupported(
+        "[2] indicates that the margin decreased due to raw materials and outsourced hardgoods manufacturing costs.",
+        quotes, q)
+    assert not any("does not say" in f for f in unsupported(
+        "[2] indicates that the margin decreased due to raw materials and logistics costs.", quotes, q))
+    assert not any("does not say" in f for f in unsupported(
+        "The margin decreased due to raw materials [2] and outsourced hardgoods manufacturing costs [6].", quotes, q))
+
+
+def test_a_forecast_the_summary_leaves_out_is_not_stated_as_fact() -> None:
+    """A sentence restating a quote without its closing "may" clause states no forecast."""
+    q = parse("What does Acme say about the sale of its grocery arm?")
+    quotes = [Quote("Acme Stores, Ltd., a wholly-owned subsidiary, is a defendant in over 35,000 equal value claims "
+                    "that began in 2008, and further claims may be asserted in the future.", "ACME_2020_10K", "acme",
+                    78, 2, 2)]
+    assert not any(f.startswith("stated as fact") for f in unsupported(
+        "Acme Stores, Ltd., a wholly-owned subsidiary, is a defendant in over 35,000 equal value claims that began in "
+        "2008 [2].", quotes, q))
+    assert "stated as fact (the quote says “may”)" in unsupported(
+        "Acme Stores, Ltd. is a defendant in over 35,000 equal value claims that began in 2008, and further claims "
+        "were asserted [2].", quotes, q)

@@ -627,18 +627,29 @@ def _forward_word(sentence: str) -> str:
     return next((w for w in narrative().forward if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)), "")
 
 
+def _foretold(sentence: str, word: str) -> set[str]:
+    """The stems of what a sentence tells is expected or may happen: its words from each of its forward-looking
+    ``word`` to the clause's end ("may be asserted in the future": "asserted", "future"), stopwords and generic words
+    aside."""
+    low = _DATED_MAY.sub(" ", sentence.lower())
+    clauses = [re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]
+               for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
+    return _said(clauses) - _plain(())
+
+
 def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
     """A summary sentence that restates a quote sentence telling what is expected or may happen ("we expect that
     our cash flow from operations will decline") without any word that says so ("a decline in cash flow from
-    operations"): it states a forecast as a fact. Each such sentence gives 'stated as fact (the quote says
-    “expect”)'. The quote restated is the one holding most of the sentence's words (``FORECAST_SHARE`` of them,
-    four at least)."""
+    operations"): it states a forecast as a fact; what the quote foretells must be in the sentence (one that leaves
+    out its quote's closing "and further claims may be asserted in the future" states no forecast). Each gives
+    'stated as fact (the quote says “expect”)'. The quote restated is the one holding most of the sentence's words
+    (``FORECAST_SHARE`` of them, four at least)."""
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
         if _forward_word(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
-        if word := _forward_word(found[1][1]):
+        if (word := _forward_word(found[1][1])) and _foretold(found[1][1], word) & found[0]:
             flag = f"stated as fact (the quote says “{word}”)"
             if flag not in out:
                 out.append(flag)
@@ -864,6 +875,47 @@ def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], se
     return named, _said([text]) | {_stem(m.group(0)) for m in _NAME.finditer(text)}
 
 
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
+    """A "respectively" sentence's names and figures in pairs, in order ("factories in Vietnam, Indonesia and China
+    manufactured approximately 50%, 27% and 18% ..., respectively": Vietnam 50%, Indonesia 27%, China 18%): the
+    names (``_NAMED``, less ``plain`` and periods) before its first figure, as many as its figures; [] for another
+    sentence, or one whose counts differ."""
+    if not _RESPECTIVELY.search(sentence):
+        return []
+    figures = [v for v in quantities(sentence) if _figure(v)]
+    if len(figures) < 2:
+        return []
+    opening = len(sentence) - len(sentence.lstrip(_OPENING))
+    named = [m.group(0) for m in _NAMED.finditer(sentence[:figures[0].start])
+             if m.start() > opening and _name_key(m.group(0)) not in plain and not asked_period(m.group(0)).text]
+    return list(zip(named, figures, strict=True)) if len(named) == len(figures) else []
+
+
+def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """Figures of a "respectively" sentence given to other names than the quote's pairs them with: "China and Vietnam
+    manufactured approximately 50% and 27%, respectively" against "Vietnam, Indonesia and China ... 50%, 27% and
+    18%, respectively" gives '50%: [3] gives it for “Vietnam”' (the summary's names are each one the quote pairs
+    with another figure)."""
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    theirs = [(x.source, name, v) for x in quotes for s in split_sentences(x.text) for name, v in _paired(s, plain)]
+    if not theirs:
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for name, v in _paired(sentence, plain):
+            same = [(src, other) for src, other, w in theirs if same_number(w, v.value) or same_number(v, w.value)]
+            if not same or any(_name_key(other) == _name_key(name) for _, other in same):
+                continue
+            if any(_name_key(other) == _name_key(name) for _, other, _ in theirs):
+                flag = f"{v.raw.strip()}: [{same[0][0]}] gives it for \u201c{same[0][1]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
 def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
     """A figure of the summary that every quote sentence stating it gives for something else: the names before it
     in the summary ("Google Cloud revenues increased $8.6 billion") and in the quote ("Google Network revenues
@@ -909,9 +961,8 @@ def _name_key(word: str) -> str:
 
 
 def _keys(text: str) -> set[str]:
-    """The stems of a text's words and the keys of its codes ("F-22", "777X")."""
-    codes = (m.group(0) for m in _NAMED.finditer(text))
-    return _said([text]) | {_name_key(w) for w in codes if any(c.isdigit() for c in w)}
+    """The stems of a text's words and the keys of its names, codes ("F-22", "777X") and short ones ("CB") too."""
+    return _said([text]) | {_name_key(m.group(0)) for m in _NAMED.finditer(text)}
 
 
 def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]:
@@ -1044,7 +1095,7 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
         it = iter(initials)
         if asked[0][0].upper() in acronym and all(c in it for c in acronym):
             return []
-    run = re.search(rf"{re.escape(asked[0])}(?:,?\s+(?:&\s+)?[A-Z][\w&'’-]*)*", q.text)
+    run = re.search(rf"{re.escape(asked[0])}(?:,?\s+(?:(?:&|and)\s+)?[A-Z][\w&'’-]*)*", q.text)
     return [f"no quote names \u201c{run.group(0) if run else asked[0]}\u201d"]
 
 
@@ -1092,6 +1143,40 @@ def _cited_elsewhere(summary: str, quotes: Sequence[Quote]) -> list[str]:
     return out
 
 
+_LEADING_CITATION = re.compile(r"^\W*((?:\[\d+\][\s,]*)+)(?:indicates|states|says|shows|notes|reports|mentions|"
+                               r"explains|adds)\b", re.I)
+"""A sentence that opens by naming its quote ("[2] indicates that ...")."""
+
+
+def _words_of_other_quotes(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A sentence that cites one quote ("[2] indicates that ...", or a citation ending it) but tells words only other
+    quotes have: "[2] indicates that the margin decreased due to ... outsourced hardgoods manufacturing costs" where
+    "outsourced hardgoods" are [6]'s gives '[2] does not say “outsourced”': the reader who opens [2] does not find
+    it. Words of the question, names and generic words aside; a sentence citing evidence that is no quote, or with
+    a citation inside it, is not judged."""
+    sources = {x.source for x in quotes}
+    plain = _plain(names) | _said([q.text])
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if (lead := _LEADING_CITATION.match(sentence)) is not None:
+            cited, text = cited_numbers(lead.group(1)), sentence[lead.end():]
+        elif (end := _TRAILING_CITATIONS.search(sentence)) is not None:
+            cited, text = cited_numbers(end.group(0)), sentence[:end.start()]
+        else:
+            continue
+        if not cited or not set(cited) <= sources or CITATION.search(text):
+            continue
+        theirs = _said(x.text for x in quotes if x.source in cited)
+        others = _said(x.text for x in quotes if x.source not in cited)
+        for w in _CONTENT.findall(text):
+            if (st := _stem(w)) in others and st not in theirs and st not in plain and w.lower() not in STOPWORDS:
+                flag = f"{' '.join(f'[{n}]' for n in cited)} does not say \u201c{w.lower()}\u201d"
+                if flag not in out:
+                    out.append(flag)
+                break
+    return out
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "") -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -1121,7 +1206,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
+    out += [f for f in _pairs_swapped(body, quotes, names) if f not in out]
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
+    out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
     out += [f for f in _unquoted_subject(quotes, q, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
