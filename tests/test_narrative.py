@@ -1122,3 +1122,57 @@ def test_a_forecast_the_summary_leaves_out_is_not_stated_as_fact() -> None:
     assert "stated as fact (the quote says “may”)" in unsupported(
         "Acme Stores, Ltd. is a defendant in over 35,000 equal value claims that began in 2008, and further claims "
         "were asserted [2].", quotes, q)
+
+
+def test_inflections_and_a_word_broken_across_a_line_are_the_quote_s_words() -> None:
+    """"alleges" for "alleging", "election" for "elected", "write-off" for "write- off": no word of the quotes'."""
+    q = parse("What legal proceedings does Acme describe?")
+    quotes = [Quote("Epic Games filed a lawsuit against the Company alleging violations of antitrust laws; the "
+                    "directors were elected and a write- off was recorded.", "ACME_2023_10Q", "acme", 23, 4, 4)]
+    flags = unsupported("Epic Games' lawsuit alleges violations of antitrust laws; the election of directors and a "
+                        "write-off are recorded [4].", quotes, q)
+    assert not {"alleges", "election", "write-off"} & set(flags)
+
+
+def test_a_section_s_heading_in_the_quote_s_passage_names_its_subject() -> None:
+    q = parse("What drove the change in Acme's Latin America operating profit in 2021?")
+    quotes = [Quote("A recognition of certain indirect tax credits in Brazil contributed 6 percentage points to "
+                    "operating profit growth.", "ACME_2021_10K", "acme", 43, 5, 5)]
+    summary = "Operating profit grew on indirect tax credits in Brazil, 6 percentage points of it [5]."
+    assert "no quote names “Latin America”" in unsupported(summary, quotes, q)
+    heading = ["Latin America Operating profit increased 22%. A recognition of certain indirect tax credits in Brazil "
+               "contributed 6 percentage points to operating profit growth."]
+    assert not any("no quote names" in f for f in unsupported(summary, quotes, q, passages=heading))
+
+
+def test_a_named_part_s_drivers_told_as_the_whole_s_are_flagged() -> None:
+    """"Acme Direct revenues grew 13% ... due to ..." is a channel's sentence; told of Acme's revenues it is the
+    model's relation. A heading run into the quote ("2023 Guidance Our ...") names nothing."""
+    q = parse("What drove the change in Acme's revenues in fiscal 2018?")
+    quotes = [Quote("Acme Direct revenues grew 13% for fiscal 2018 due to strong digital commerce sales growth and "
+                    "the addition of new stores.", "ACME_2018_10K", "acme", 30, 4, 4)]
+    flags = unsupported("The change in Acme's revenues in fiscal 2018 was driven by strong digital commerce sales "
+                        "growth and the addition of new stores [4].", quotes, q, ["Acme"])
+    assert "[4] is about “Acme Direct revenues”" in flags
+    assert not any("is about" in f for f in unsupported(
+        "Acme Direct revenues grew in fiscal 2018 due to strong digital commerce sales growth and the addition of new "
+        "stores [4].", quotes, q, ["Acme"]))
+    headed = [Quote("2023 Guidance Our 2023 organic revenue growth rose due to strong digital commerce sales growth "
+                    "and new stores.", "ACME_2018_10K", "acme", 30, 4, 4)]
+    assert not any("is about" in f for f in unsupported(
+        "Acme's revenues rose due to strong digital commerce sales growth and new stores [4].", headed, q, ["Acme"]))
+
+
+def test_a_direction_the_quotes_disagree_on_told_one_way_is_flagged() -> None:
+    """One quote is the year before's: "revenue increased" beside "revenue decreased $2.7 billion" for the same
+    subject; a sentence naming its period says which it tells."""
+    q = parse("What drove the change in Acme's Personal Computing revenue in fiscal 2016?")
+    quotes = [Quote("Personal Computing revenue increased, primarily due to higher revenue from Devices.",
+                    "ACME_2016_10K", "acme", 33, 4, 4),
+              Quote("Personal Computing revenue decreased $2.7 billion or 6%, mainly due to lower revenue from Devices.",
+                    "ACME_2016_10K", "acme", 34, 5, 5)]
+    assert "[5] says “Personal Computing revenue decreased”" in unsupported(
+        "Personal Computing revenue increased, primarily due to higher revenue from Devices [4].", quotes, q)
+    assert not any("says “" in f for f in unsupported(
+        "In fiscal 2016, Personal Computing revenue decreased $2.7 billion, mainly due to lower revenue from Devices "
+        "[5].", quotes, q))

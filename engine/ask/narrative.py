@@ -513,7 +513,8 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     if not quotes or refuses(text):
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
-    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated)
+    passages = [used[x.source - 1].text for x in quotes if 0 < x.source <= len(used)]
+    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages)
 
 
 def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Sequence[Citation]) -> list[Citation]:
@@ -533,17 +534,28 @@ def _said_by_any() -> frozenset[str]:
     return frozenset(stems(" ".join(narrative().generic)))
 
 
+_ENDINGS = ("ing", "ed", "es", "e", "ion")
+"""Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
+"reducing", "reduce": "reduc"), where at least five letters are left."""
+
+
 def _stem(word: str) -> str:
     """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
-    "cost"; "loss", "status" and "basis" keep theirs), cut to ``_PREFIX`` letters."""
+    "cost"; "loss", "status" and "basis" keep theirs) or an inflection's ending (``_ENDINGS``), cut to ``_PREFIX``
+    letters."""
     w = word.lower().strip("'’-")
     w = w[:-2] if w.endswith(("'s", "’s")) else w
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+    w = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
     return w[:_PREFIX]
 
 
+_BROKEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
+"""A word broken across a line and read with a space ("write- off")."""
+
+
 def _said(texts: Iterable[str]) -> set[str]:
-    return {_stem(w) for t in texts for w in _CONTENT.findall(t)}
+    return {_stem(w) for t in texts for w in _CONTENT.findall(_BROKEN.sub("-", t))}
 
 
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
@@ -759,6 +771,57 @@ def _moved_head(subject: str, plain: set[str]) -> list[str]:
     return []
 
 
+def _mover(subject: str) -> str:
+    """A quote subject's words before its first direction word ("NIKE Direct revenues" of "NIKE Direct revenues grew
+    13% for fiscal 2018"), from its sentence's start where a heading runs into it; '' when it has none."""
+    rises, falls = directions()
+    at = min((m.start() for m in (*rises.finditer(subject), *falls.finditer(subject))), default=-1)
+    if at <= 0:
+        return ""
+    # a heading run into the sentence ("2023 Guidance Our 2023 organic revenue"): the sentence starts at its last
+    # capitalised stopword
+    starts = [m.start() for m in re.finditer(r"\b[A-Z][a-z]*\b", subject[:at]) if m.start() > 0
+              and (m.group(0).lower() in STOPWORDS or m.group(0).lower() in _DETERMINERS or m.group(0) == "We")]
+    return subject[max(starts, default=0):at].strip(" ,")
+
+
+def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
+    """What a sentence says moved and which way: the stems of its subject (``_mover``, less ``plain``) and whether
+    its first direction word says up; None where the subject has fewer than two such words (a bare "Revenue")."""
+    rises, _ = directions()
+    who = _mover(CITATION.sub(" ", sentence))
+    stems = frozenset(_said([who]) - plain)
+    if len(stems) < 2:
+        return None
+    rest = CITATION.sub(" ", sentence)[len(who):] if CITATION.sub(" ", sentence).startswith(who) else sentence
+    return stems, bool(rises.match(rest.lstrip(" ,")))
+
+
+def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A direction the quotes do not agree on, told one way: "More Personal Computing revenue increased, primarily
+    due to ..." where another quote says "More Personal Computing revenue decreased $2.7 billion" (a filing
+    discusses each year in turn, and a quote may be the year before's) gives '[5] says “More Personal Computing
+    revenue decreased”'. The subject must be the same words (two at least, the company's name and generic words
+    aside); a sentence that names its period ("in the second quarter of 2022") is not judged: it says which of the
+    quotes' periods it tells."""
+    plain = _plain(names)
+    theirs = [(x.source, s, m) for x in quotes for s in split_sentences(x.text) if (m := _moves(s, plain))]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if _YEAR.search(sentence) or asked_period(sentence).text or (mine := _moves(sentence, plain)) is None:
+            continue  # a sentence naming its period says which of the quotes' periods it tells
+        other = next(((src, s) for src, s, (who, up) in theirs if who == mine[0] and up != mine[1]), None)
+        if other is not None:
+            src, s = other
+            rises, falls = directions()
+            word = (falls if mine[1] else rises).search(s)
+            said = f"{_mover(s)} {word.group(0)}" if word else _mover(s)
+            flag = f"[{src}] says \u201c{said}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
                                    names: Iterable[str]) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
@@ -808,6 +871,11 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about \u201c{theirs}\u201d"
         elif (head := _moved_head(theirs, plain)) and _stem(head[-1]) not in words:
             flag = f"[{source}] is about \u201c{' '.join(head)}\u201d"
+        elif ((who := _mover(theirs)) and len(who.split()) <= NAMED_SUBJECT
+              and (part := _capitalised(who, plain | _subject(q)[1])) and not _capitalised(mine, plain)
+              and not part & (words | _said([q.text]))):
+            # the quote's subject is a named part ("NIKE Direct revenues grew 13%"), the sentence's the whole
+            flag = f"[{source}] is about \u201c{who}\u201d"
         else:
             continue
         if flag not in out:
@@ -1072,7 +1140,8 @@ _FORM = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 
 
-def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str], passages: Sequence[str] = ()
+                      ) -> list[str]:
     """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
     segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
     summary says of it, the quotes are another's). The question's names are its capitalised words and codes
@@ -1080,14 +1149,14 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     nor an abbreviation of a term: "M&A", "R&D"), taken in runs ("Commercial Airplanes"); a quote names a run when
     it has one of its words capitalised (a segment's name: "higher commercial parts revenue" names no Commercial
     Airplanes segment), or an acronym whose letters are the initials of the question's names in order and include
-    the run's first
-    ("BDS" for "Boeing Defense, Space & Security")."""
+    the run's first ("BDS" for "Boeing Defense, Space & Security"). The ``passages`` the quotes come from count as
+    the quotes' (a section's heading names the segment its sentences are about: "Latin America")."""
     plain = _plain([*names, *(x.doc for x in quotes)])
     asked = [w for sentence in split_sentences(q.text) for _, found in _clause_names(sentence, plain)
              for w in found if not _FORM.fullmatch(w) and not (w.isupper() and "&" in w)]
     if not asked:
         return []
-    said = {_name_key(m.group(0)) for x in quotes for m in _NAMED.finditer(x.text)}
+    said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in _NAMED.finditer(t)}
     if any(_name_key(w) in said for w in asked):
         return []
     initials = "".join(w[0].upper() for w in _NAMED.findall(q.text)[1:])
@@ -1178,7 +1247,7 @@ def _words_of_other_quotes(summary: str, quotes: Sequence[Quote], q: Question, n
 
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
-                stated: str = "") -> list[str]:
+                stated: str = "", passages: Sequence[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
     that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
@@ -1190,7 +1259,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     texts = [*(x.text for x in quotes), q.text, *names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
-    body = CITATION.sub(" ", summary)
+    body = _BROKEN.sub("-", CITATION.sub(" ", summary))
     for v in quantities(body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
@@ -1210,8 +1279,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
-    out += [f for f in _unquoted_subject(quotes, q, names) if f not in out]
+    out += [f for f in _unquoted_subject(quotes, q, names, passages) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
+    out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
