@@ -1169,8 +1169,8 @@ def test_a_direction_the_quotes_disagree_on_told_one_way_is_flagged() -> None:
     q = parse("What drove the change in Acme's Personal Computing revenue in fiscal 2016?")
     quotes = [Quote("Personal Computing revenue increased, primarily due to higher revenue from Devices.",
                     "ACME_2016_10K", "acme", 33, 4, 4),
-              Quote("Personal Computing revenue decreased $2.7 billion or 6%, mainly due to lower revenue from Devices.",
-                    "ACME_2016_10K", "acme", 34, 5, 5)]
+              Quote("Personal Computing revenue decreased $2.7 billion or 6%, mainly due to lower revenue from "
+                    "Devices.", "ACME_2016_10K", "acme", 34, 5, 5)]
     assert "[5] says “Personal Computing revenue decreased”" in unsupported(
         "Personal Computing revenue increased, primarily due to higher revenue from Devices [4].", quotes, q)
     assert not any("says “" in f for f in unsupported(
