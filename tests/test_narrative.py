@@ -1176,3 +1176,41 @@ def test_a_direction_the_quotes_disagree_on_told_one_way_is_flagged() -> None:
     assert not any("says “" in f for f in unsupported(
         "In fiscal 2016, Personal Computing revenue decreased $2.7 billion, mainly due to lower revenue from Devices "
         "[5].", quotes, q))
+
+
+def test_the_asked_year_s_list_is_the_summary_not_the_year_before_s() -> None:
+    from engine.ask.narrative import listed
+
+    q = parse("Why did Acme's cost of sales change in 2021?")
+    before = _quote("2020 v. 2019 Cost of sales increased $431 million, primarily due to: • increased sales volumes; "
+                    "• higher royalty expenses; and Acme Inc. 2021 Form 10-K 36", 2)
+    asked = _quote("Cost of Sales 2021 v. 2020 Cost of sales increased $22.3 billion, primarily due to: • the impact "
+                   "of the vaccine; and • the unfavorable impact of foreign exchange", 3)
+    assert listed(q, [before, asked]) == ("Cost of Sales 2021 v. 2020 Cost of sales increased $22.3 billion, primarily "
+                                         "due to: the impact of the vaccine; the unfavorable impact of foreign "
+                                         "exchange [3].")
+    assert listed(parse("Why did Acme's cost of sales change in 2020?"), [before, asked]).startswith("2020 v. 2019")
+
+
+def test_a_figure_told_for_another_line_item_is_flagged() -> None:
+    q = parse("Why did Acme's Services operating income change in 2023?")
+    quotes = [Quote("Revenues were $307.4 billion, an increase of 9%, primarily driven by an increase in Services "
+                    "revenues of $19.0 billion.", "ACME_2023_10K", "acme", 35, 9, 9)]
+    assert "$19.0 billion: [9] gives it for “revenues”" in unsupported(
+        "Acme's Services operating income increased by $19.0 billion in 2023 [9].", quotes, q)
+    assert not any("gives it for" in f for f in unsupported(
+        "Acme's Services revenues increased by $19.0 billion in 2023 [9].", quotes, q))
+
+
+def test_what_the_quotes_lack_and_a_summary_without_a_subject_raise_no_flag() -> None:
+    q = parse("What does Acme disclose about its pending acquisition of Beta?")
+    quotes = [Quote("We expect to finance the proposed acquisition of Beta through $31 billion of long-term debt.",
+                    "ACME_2023_10Q", "acme", 60, 6, 6)]
+    assert unsupported("Acme expects to finance the acquisition of Beta through $31 billion of long-term debt [6]. "
+                       "The sources do not provide information about its timing.", quotes, q) == []
+    drivers = [Quote("The North America operating income in Q1 2023 is primarily due to increased unit sales and "
+                     "increased advertising sales, partially offset by increased shipping costs.", "ACME_2023_10Q",
+                     "acme", 26, 4, 4)]
+    assert not any("is about" in f for f in unsupported(
+        "Increased unit sales and increased advertising sales, partially offset by increased shipping costs [4].",
+        drivers, parse("What drove the change in Acme's North America segment operating income in Q1 2023?")))

@@ -436,12 +436,23 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     percent to sales driven by:") with its bulleted items. An "offset by:" among them ("... segments partially
     offset by: • Supply chain benefits") parts the items that drove the change from those that offset it, as the
     filing parts them. Every word is the filing's, so a model cannot give an offset as a driver or leave items out
-    (JnJ's gross margin: the model named one of three drivers and gave the offset as a fourth)."""
+    (JnJ's gross margin: the model named one of three drivers and gave the offset as a fourth). Where the best list
+    names none of the years asked and another quoted list does, that one is the year's."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
     if kind is None or not kind.searched or not quotes or " • " not in quotes[0].text:
         return ""
-    lead, *items = [x.strip() for x in quotes[0].text.split(" • ")]
+    best = quotes[0]
+    # the best list may be another year's ("2020 v. 2019 Cost of sales increased ... due to:" for 2021): a quoted list
+    # naming a year asked, where the best names none, is the year's
+    years = {y for y, _, _ in years_named(q.text)}
+
+    def lead_years(x: Quote) -> set[int]:  # the lead-in's, not a running footer's after the items ("2021 Form 10-K")
+        return {int(y) for y in _YEAR.findall(x.text.split(" • ")[0])}
+
+    if years and not years & lead_years(best):
+        best = next((x for x in quotes[1:] if " • " in x.text and years & lead_years(x)), best)
+    lead, *items = [x.strip() for x in best.text.split(" • ")]
     if not lead.endswith(":") or not _cues(kind, lead.lower()):
         return ""
     # the lead-in's own sentence ("... total sales) Cost of products sold increased ... driven by:"), and the last
@@ -458,13 +469,13 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
                 drove.append(m["item"].rstrip(" ;,"))
             offset_lead = m["lead"]
             continue
-        (offset if offset_lead else drove).append(item.rstrip(" ;,."))
+        (offset if offset_lead else drove).append(re.sub(r"[;,]?\s+(?:and|or)$", "", item.rstrip(" ;,.")))
     if not drove:
         return ""
     said = f"{lead[:-1].rstrip()}: {'; '.join(drove)}"
     if offset:
         said += f"; {offset_lead}: {'; '.join(offset)}"
-    return f"{said} [{quotes[0].source}]."
+    return f"{said} [{best.source}]."
 
 
 _REFUSAL_LEAD = re.compile(r"^\s*insufficient information\s*[:.-]\s*", re.I)
@@ -558,6 +569,9 @@ def _said(texts: Iterable[str]) -> set[str]:
     return {_stem(w) for t in texts for w in _CONTENT.findall(_BROKEN.sub("-", t))}
 
 
+_LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
+                    r"(?:do|does|did)\s+not\b|\bno (?:information|mention)\b", re.I)
+"""A sentence saying what the quotes lack: its words name what is missing, not a claim."""
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
 _YES = re.compile(r"\W*yes\b", re.I)
 _NO = re.compile(r"\W*no\b", re.I)
@@ -863,6 +877,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             continue
         theirs = best[:at].split(" • ")[-1].strip()
         mine = sentence[:cut]
+        if rises.match(mine.lstrip(_OPENING)) or falls.match(mine.lstrip(_OPENING)):
+            continue  # no subject: the sentence opens with the drivers ("Increased unit sales, ...")
         (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
         if lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
@@ -984,13 +1000,22 @@ def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) 
     return out
 
 
+def _words_before(sentence: str, at: int) -> str:
+    """The ``NAMED_BEFORE`` words before a position, from the last clause break (a figure's own clause: "Revenues
+    were $307.4 billion, an increase of 9%, primarily driven by an increase in Google Services revenues of")."""
+    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    return re.split(r"[,;:]", text)[-1]
+
+
 def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
     """A figure of the summary that every quote sentence stating it gives for something else: the names before it
     in the summary ("Google Cloud revenues increased $8.6 billion") and in the quote ("Google Network revenues
     increased $8.6 billion") each hold one the other lacks. It gives '$8.6 billion: [9] gives it for “Network”'
     (a figure of one segment, region or program told as another's: two regions' growth rates swapped, the 777's
-    quantity told as the 777X's). Counts and years are no such figures; a figure no quote states is flagged as
-    such."""
+    quantity told as the 777X's). So does one whose line item before it (``_lead_item``, in its clause) is another
+    than every quote's gives it for: "operating income increased by $19.0 billion" where the quote's $19.0 billion
+    is "an increase in Google Services revenues" gives '$19.0 billion: [9] gives it for “revenues”'. Counts and
+    years are no such figures; a figure no quote states is flagged as such."""
     plain = _plain(names)
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -999,10 +1024,20 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
             if not _figure(v):
                 continue
             mine, my_words = _before(sentence, v.start, plain)
+            spots = [(source, s, w.start) for source, s, _ in sentences for w in quantities(s)
+                     if same_number(w, v.value) or same_number(v, w.value)]
+            # the line item named before it: "operating income increased by $19.0 billion" where every quote
+            # gives the $19.0 billion for revenues
+            item, _ = _lead_item(_words_before(sentence, v.start))
+            items = [(source, *_lead_item(_words_before(s, at))) for source, s, at in spots]
+            if item and items and all(it and it != item for _, it, _ in items):
+                flag = f"{v.raw.strip()}: [{items[0][0]}] gives it for \u201c{items[0][2]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+                continue
             if not mine:
                 continue
-            holding = [(source, *_before(s, w.start, plain)) for source, s, _ in sentences for w in quantities(s)
-                       if same_number(w, v.value) or same_number(v, w.value)]
+            holding = [(source, *_before(s, at, plain)) for source, s, at in spots]
             if holding and all(set(theirs) - my_words and set(mine) - their_words
                                for _, theirs, their_words in holding):
                 source, theirs, _ = holding[0]
@@ -1293,6 +1328,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     known = quoted | _said([q.text])
     generic = narrative().generic
     for sentence in split_sentences(body):
+        if _LACKS.search(sentence):
+            continue  # what the quotes lack ("The sources do not provide information about its timing")
         # a yes/no question's words do not support the Yes that repeats them ("Yes, it was able to retain card
         # members" where no quote says anything was retained): in that sentence only the quotes count
         own = quoted if q.yes_no and _YES.match(sentence) else known
