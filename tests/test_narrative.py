@@ -11,7 +11,8 @@ from fakes_models import FakeEmbedder, FakeLLM
 from test_retrieve_lib import FakeDoc, build_library
 
 from engine.ask.answer import Answerer
-from engine.ask.narrative import find_quotes, shown_quotes, summarise, unsupported
+from engine.ask.faithful import unsupported
+from engine.ask.narrative import find_quotes, shown_quotes, summarise
 from engine.ask.question import Intent, parse
 from engine.sentences import split_sentences
 from engine.types import AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
@@ -559,7 +560,7 @@ def test_the_sentences_shown_beside_a_figure_leave_the_model_the_whole_evidence(
 
 
 def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:
-    from engine.ask.narrative import check_summary
+    from engine.ask.faithful import check_summary
 
     q = parse("What drove the gross margin change in 2023 for Acme?")
     quotes = find_quotes(q, _evidence(MDA), {}, FakeEmbedder())

@@ -26,8 +26,9 @@ from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
+from engine.ask.faithful import check_summary
 from engine.ask.formulas import Term, spent_sign
-from engine.ask.narrative import absence, check_summary, quotes_each, quotes_text, summarise, told
+from engine.ask.narrative import absence, quotes_each, quotes_text, summarise, told
 from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN

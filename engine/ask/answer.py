@@ -44,8 +44,9 @@ from engine.ask.compose import (
 )
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
+from engine.ask.faithful import check_summary
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import absence, check_summary, listed, quote_citations, shown_quotes, summarise
+from engine.ask.narrative import absence, listed, quote_citations, shown_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
