@@ -107,10 +107,8 @@ class Answerer:
         """The parsed regions of the evidence that has one (tables and figures), by region id."""
         regions: dict[int, Region] = {}
         for e in evidence:
-            if e.region_id and e.region_id not in regions:
-                r = store.region(e.region_id)
-                if r is not None:
-                    regions[e.region_id] = r
+            if e.region_id and e.region_id not in regions and (r := store.region(e.region_id)) is not None:
+                regions[e.region_id] = r
         return regions
 
     def cells(self, question: str | Question, store: Any, used: Sequence[Evidence],
