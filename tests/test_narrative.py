@@ -1215,3 +1215,19 @@ def test_what_the_quotes_lack_and_a_summary_without_a_subject_raise_no_flag() ->
     assert not any("is about" in f for f in unsupported(
         "Increased unit sales and increased advertising sales, partially offset by increased shipping costs [4].",
         drivers, parse("What drove the change in Acme's North America segment operating income in Q1 2023?")))
+
+
+def test_another_part_s_list_is_not_the_summary_of_the_part_asked() -> None:
+    """A list whose lead-in names another part ("Activision's operating income ... due to:") is no summary of what
+    drove King's revenues when another quote tells King's; a list under the part's own heading stays."""
+    from engine.ask.narrative import listed
+
+    q = parse("Why did Acme's King segment revenues change in 2019?")
+    other = _quote("Segment Income from Operations Activision The decrease in Activision's operating income for 2019 "
+                   "was primarily due to: • lower revenues; and • marketing costs", 2)
+    own = _quote("King The decrease in King's net revenues for 2019 was primarily due to lower in-game revenues.", 3)
+    assert q.segment == "King"
+    assert listed(q, [other, own]) == ""
+    headed = _quote("The decrease in net revenues for 2019 was primarily due to: • lower in-game revenues; and • "
+                    "lower advertising", 4)
+    assert listed(q, [headed]).startswith("The decrease in net revenues for 2019 was primarily due to:")

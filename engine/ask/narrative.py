@@ -433,7 +433,9 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     offset by: • Supply chain benefits") parts the items that drove the change from those that offset it, as the
     filing parts them. Every word is the filing's, so a model cannot give an offset as a driver or leave items out
     (JnJ's gross margin: the model named one of three drivers and gave the offset as a fourth). Where the best list
-    names none of the years asked and another quoted list does, that one is the year's."""
+    names none of the years asked and another quoted list does, that one is the year's; where the question asks of a
+    part (``Question.segment``: "King") that the list's lead-in does not name while another quote tells that part's
+    drivers, only a quoted list naming it is."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
     if kind is None or not kind.searched or not quotes or " • " not in quotes[0].text:
@@ -448,6 +450,17 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
 
     if years and not years & lead_years(best):
         best = next((x for x in quotes[1:] if " • " in x.text and years & lead_years(x)), best)
+    # a list whose lead-in does not name the part asked ("King"), where another quote tells that part's own
+    # drivers ("The decrease in King's net revenues ... was primarily due to"), is another part's ("Activision's
+    # operating income ... due to:"): a quoted list naming the part, else none (the model summarises the quotes);
+    # a list under the part's heading, no other quote naming it, stays the part's
+    part = q.segment.lower()
+    if part and part not in best.text.split(" • ")[0].lower() and any(
+            part in x.text.lower() and _cues(kind, x.text.lower()) for x in quotes if x is not best):
+        found = [x for x in quotes if " • " in x.text and part in x.text.split(" • ")[0].lower()]
+        if not found:
+            return ""
+        best = found[0]
     lead, *items = [x.strip() for x in best.text.split(" • ")]
     if not lead.endswith(":") or not _cues(kind, lead.lower()):
         return ""
