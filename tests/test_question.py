@@ -948,3 +948,16 @@ def test_a_sentence_moving_a_metric_the_filing_cannot_give_is_folded() -> None:
                        None, stated=True)
     assert voiced.text == "Gross margin is not meaningful for a card issuer."
     assert "tells how the metric moved" in voiced.folded[0]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("What drove the change in Boeing Defense, Space & Security revenues in 2018?",
+     ("Boeing Defense, Space & Security",)),
+    ("What does Boeing report about its 777X program?", ("Boeing", "777X")),
+    ("What drove the F-22 program's sales? And the CH-53K's?", ("F-22", "CH-53K")),
+    # no sentence's first word, period, filing form or a term's abbreviation is a name
+    ("Which segment dragged down growth in FY2022 per the 10-K, once M&A is excluded? Explain.", ()),
+    ("What were Q3 FY2023 net sales of the Greater China segment?", ("Greater China",)),
+])
+def test_a_question_names_what_it_asks_about_once(text: str, names: tuple[str, ...]) -> None:
+    assert parse(text).names == names

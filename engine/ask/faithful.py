@@ -591,7 +591,7 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
     relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
                                           for w in CONTENT_WORD.findall(c)}
     rises, falls = directions()
-    parts = _name_parts(quotes, plain, {_name_key(w) for _, found in _clause_names(q.text, plain) for w in found})
+    parts = _name_parts(quotes, plain, {_name_key(w) for w in _asked_names(q, plain)})
     quoted = set().union(*parts) if parts else set()
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -624,7 +624,7 @@ def _cause_after_change(summary: str, q: Question) -> list[str]:
     year ended January 28, 2023": a retailer's fiscal year), in a sentence that tells no expectation."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None else None
-    years = [y for y, _, _ in years_named(q.text)]
+    years = list(q.asked.years)
     if kind is None or asked is None or asked.narrative != "drivers" or not years:
         return []
     out: list[str] = []
@@ -642,9 +642,15 @@ def _cause_after_change(summary: str, q: Question) -> list[str]:
     return out
 
 
-_FORM = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
-"""A capitalised word of a question that names its filing or period, not a subject ("FY", "10K", "Form")."""
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+
+
+def _asked_names(q: Question, plain: set[str]) -> list[str]:
+    """The words of the names the question asks about (``Question.names``), less ``plain`` stems (the company's
+    name), legal forms and currencies."""
+    return [m.group(0) for run in q.names for m in _NAMED.finditer(run)
+            if len(m.group(0)) > 1 and _name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+            and not _CURRENCY.fullmatch(m.group(0))]
 
 
 def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str], passages: Sequence[str] = ()
@@ -652,27 +658,26 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
     segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
     summary says of it, the quotes are another's). The question's names are its capitalised words and codes
-    (``_clause_names``: not a sentence's first word, the company's name, a legal form, a period or the filing's form,
-    nor an abbreviation of a term: "M&A", "R&D"), taken in runs ("Commercial Airplanes"); a quote names a run when
+    (``Question.names``, less the company's name and legal forms: ``_asked_names``), taken in runs ("Commercial
+    Airplanes"); a quote names a run when
     it has one of its words capitalised (a segment's name: "higher commercial parts revenue" names no Commercial
     Airplanes segment), or an acronym whose letters are the initials of the question's names in order and include
     the run's first ("BDS" for "Boeing Defense, Space & Security"). The ``passages`` the quotes come from count as
     the quotes' (a section's heading names the segment its sentences are about: "Latin America")."""
     plain = _plain([*names, *(x.doc for x in quotes)])
-    asked = [w for sentence in split_sentences(q.text) for _, found in _clause_names(sentence, plain)
-             for w in found if not _FORM.fullmatch(w) and not (w.isupper() and "&" in w)]
+    asked = _asked_names(q, plain)
     if not asked:
         return []
     said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in _NAMED.finditer(t)}
     if any(_name_key(w) in said for w in asked):
         return []
-    initials = "".join(w[0].upper() for w in _NAMED.findall(q.text)[1:])
+    initials = "".join(w[0].upper() for run in q.names for w in _NAMED.findall(run))
     for acronym in {m.group(0) for x in quotes for m in _ACRONYM.finditer(x.text)}:
         it = iter(initials)
         if asked[0][0].upper() in acronym and all(c in it for c in acronym):
             return []
-    run = re.search(rf"{re.escape(asked[0])}(?:,?\s+(?:(?:&|and)\s+)?[A-Z][\w&'’-]*)*", q.text)
-    return [f"no quote names \u201c{run.group(0) if run else asked[0]}\u201d"]
+    run = next((r for r in q.names if asked[0] in r), asked[0])
+    return [f"no quote names \u201c{run[run.index(asked[0]):]}\u201d"]
 
 
 _TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")

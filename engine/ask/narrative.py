@@ -24,7 +24,7 @@ from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, years_named
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
 from engine.sentences import with_lists
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
@@ -443,7 +443,7 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     best = quotes[0]
     # the best list may be another year's ("2020 v. 2019 Cost of sales increased ... due to:" for 2021): a quoted list
     # naming a year asked, where the best names none, is the year's
-    years = {y for y, _, _ in years_named(q.text)}
+    years = set(q.asked.years)
 
     def lead_years(x: Quote) -> set[int]:  # the lead-in's, not a running footer's after the items ("2021 Form 10-K")
         return {int(y) for y in YEAR.findall(x.text.split(" • ")[0])}

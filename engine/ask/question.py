@@ -452,6 +452,11 @@ class Question:
     """What it quotes from the document it means: (phrase, is a long figure)."""
     possessives: tuple[str, ...] = ()
     """Names it puts in the possessive ("Apple's plants")."""
+    names: tuple[str, ...] = ()
+    """The names it asks about, in runs: capitalised words and codes that open no sentence ("Boeing's Commercial
+    Airplanes", "777X", "Boeing Defense, Space & Security"), less periods ("Q3", "FY2022"), the filing's form
+    ("10-K", "Form") and a term's abbreviation ("M&A", "R&D"). A summary of quotes is checked against them
+    (``faithful``)."""
     statements: tuple[str, ...] = ()
     """Primary statements it names or whose line items it asks about."""
     figures: bool = False
@@ -684,6 +689,28 @@ def _ranking(text: str) -> Ranking | None:
     highest = bool(most) != bool(_LOSS.search(rest[: word.start()]))
     names = tuple(n.strip() for n in _LIST_SPLIT.split(listed) if n.strip())
     return Ranking(names, highest, "cash" in text.lower())
+
+
+_NAME_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X")."""
+_NAME_JOIN = re.compile(r",?\s+(?:(?:&|and)\s+)?")
+_FILING_WORD = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
+_SENTENCE_OPEN = re.compile(r"(?:^|[.?!]\s+)[\s\"'“(\[]*")
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """``Question.names``: runs of name words (``_NAME_WORD``) joined by spaces, commas, "and" or "&"."""
+    opens = {m.end() for m in _SENTENCE_OPEN.finditer(text)}
+    words = [m for m in _NAME_WORD.finditer(text)
+             if m.start() not in opens and len(m.group(0)) > 1 and not _FILING_WORD.fullmatch(m.group(0))
+             and not (m.group(0).isupper() and "&" in m.group(0)) and not asked_period(m.group(0)).text]
+    runs: list[tuple[int, int]] = []
+    for m in words:
+        if runs and _NAME_JOIN.fullmatch(text[runs[-1][1]:m.start()]):
+            runs[-1] = (runs[-1][0], m.end())
+        else:
+            runs.append((m.start(), m.end()))
+    return tuple(text[a:b] for a, b in runs)
 
 
 def _possessives(text: str) -> tuple[str, ...]:
@@ -1211,6 +1238,7 @@ def _one(text: str) -> Question:
         quoted=tuple([(m.group(1).strip(), False) for m in _QUOTED.finditer(text) if m.group(1).strip()]
                      + [(m.group(0), True) for m in _LONG_FIGURE.finditer(text)]),
         possessives=_possessives(text),
+        names=_names(text),
         statements=_statements(text, formula),
         figures=bool(FIGURE_WORDS.search(text)),
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
