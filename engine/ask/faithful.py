@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
 from engine.ask.narrative import BROKEN, CONTENT_WORD, DATED_MAY, YEAR, said_stems, told, word_stem
-from engine.ask.question import Question
+from engine.ask.question import NAME_WORD, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY, Quantity, quantities, same_number
@@ -110,13 +111,18 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pla
     return (words, best) if shared >= RESTATED_WORDS and shared / len(words) >= FORECAST_SHARE else None
 
 
+@cache
+def _common() -> frozenset[str]:
+    """The stems of the stopwords and the generic, period and relative words (read once)."""
+    return frozenset(word_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS))
+
+
 def _plain(names: Iterable[str]) -> set[str]:
-    """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words,
-    and ``names`` (the documents', the company's)."""
+    """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words
+    (``_common``), and ``names`` (the documents', the company's)."""
     names = list(names)
-    return ({word_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS)}
-            | said_stems(names)
-            | {_name_key(m.group(0)) for n in names for m in _NAMED.finditer(n)})
+    codes = {_name_key(m.group(0)) for n in names for m in NAME_WORD.finditer(n)}
+    return set(_common()) | said_stems(names) | codes
 
 
 def _forward_word(sentence: str) -> str:
@@ -132,7 +138,7 @@ def _foretold(sentence: str, word: str) -> set[str]:
     low = DATED_MAY.sub(" ", sentence.lower())
     clauses = [re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]
                for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
-    return said_stems(clauses) - _plain(())
+    return said_stems(clauses) - _common()
 
 
 def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
@@ -275,11 +281,12 @@ def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None
     """What a sentence says moved and which way: the stems of its subject (``_mover``, less ``plain``) and whether
     its first direction word says up; None where the subject has fewer than two such words (a bare "Revenue")."""
     rises, _ = directions()
-    who = _mover(CITATION.sub(" ", sentence))
+    text = CITATION.sub(" ", sentence)
+    who = _mover(text)
     stems = frozenset(said_stems([who]) - plain)
     if len(stems) < 2:
         return None
-    rest = CITATION.sub(" ", sentence)[len(who):] if CITATION.sub(" ", sentence).startswith(who) else sentence
+    rest = text[len(who):] if text.startswith(who) else sentence
     return stems, bool(rises.match(rest.lstrip(" ,")))
 
 
@@ -437,7 +444,7 @@ _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
     """A "respectively" sentence's names and figures in pairs, in order ("factories in Vietnam, Indonesia and China
     manufactured approximately 50%, 27% and 18% ..., respectively": Vietnam 50%, Indonesia 27%, China 18%): the
-    names (``_NAMED``, less ``plain`` and periods) before its first figure, as many as its figures; [] for another
+    names (``NAME_WORD``, less ``plain`` and periods) before its first figure, as many as its figures; [] for another
     sentence, or one whose counts differ."""
     if not _RESPECTIVELY.search(sentence):
         return []
@@ -445,7 +452,7 @@ def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
     if len(figures) < 2:
         return []
     opening = len(sentence) - len(sentence.lstrip(_OPENING))
-    named = [m.group(0) for m in _NAMED.finditer(sentence[:figures[0].start])
+    named = [m.group(0) for m in NAME_WORD.finditer(sentence[:figures[0].start])
              if m.start() > opening and _name_key(m.group(0)) not in plain and not asked_period(m.group(0)).text]
     return list(zip(named, figures, strict=True)) if len(named) == len(figures) else []
 
@@ -525,8 +532,6 @@ _CLAUSES = re.compile(r"\s*(?:[;,:\u2022]|\s\u2013\s|\s-\s)\s*|\s+and\s+")
 MGM Holdings Inc. and the cash payments related to acquisition" says nothing of MGM's payments)."""
 _PARTS = re.compile(r"\s*[;\u2022]\s*")
 """Where a quote sentence's parts part: a list's items ("about $80 million for the F-22 program due to ...;")."""
-_NAMED = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
-"""A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X")."""
 _OPENING = " \"'“(["
 
 
@@ -537,18 +542,18 @@ def _name_key(word: str) -> str:
 
 def _keys(text: str) -> set[str]:
     """The stems of a text's words and the keys of its names, codes ("F-22", "777X") and short ones ("CB") too."""
-    return said_stems([text]) | {_name_key(m.group(0)) for m in _NAMED.finditer(text)}
+    return said_stems([text]) | {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
 
 
 def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]:
-    """Each clause of a summary sentence with the names in it (``_NAMED``, not the word that begins the sentence),
+    """Each clause of a summary sentence with the names in it (``NAME_WORD``, not the word that begins the sentence),
     less ``plain`` stems, legal forms ("Inc"), currencies and periods."""
     opening = sentence.lstrip(_OPENING)
-    first = m.group(0) if (m := _NAMED.match(opening)) else ""
+    first = m.group(0) if (m := NAME_WORD.match(opening)) else ""
     out: list[tuple[str, list[str]]] = []
     for clause in _CLAUSES.split(CITATION.sub(" ", sentence)):
         leads = first and opening.startswith(clause.lstrip(_OPENING))
-        names = [m.group(0) for m in _NAMED.finditer(clause)
+        names = [m.group(0) for m in NAME_WORD.finditer(clause)
                  if not (leads and m.start() == len(clause) - len(clause.lstrip(_OPENING)))]
         out.append((clause, [w for w in names if len(w) > 1 and _name_key(w) not in plain
                              and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
@@ -558,7 +563,7 @@ def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]
 
 def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> list[set[str]]:
     """The keys (``_keys``) of each part of the quotes' sentences (its list items part at ";" and bullets); a
-    sentence that names nothing of its own (``_NAMED`` after its first word, or first the question's ``asked``
+    sentence that names nothing of its own (``NAME_WORD`` after its first word, or first the question's ``asked``
     names; less ``plain``) also holds the names of its quote's other sentences: "Additionally, operating income
     benefited from a reduction in costs" is Google Cloud's beside "Google Cloud operating income of $1.7 billion for
     2023", where the section's heading names it."""
@@ -567,7 +572,7 @@ def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> li
         by_source.setdefault(x.source, []).extend(split_sentences(x.text))
     out: list[set[str]] = []
     for sentences in by_source.values():
-        named = [{k for m in _NAMED.finditer(s)
+        named = [{k for m in NAME_WORD.finditer(s)
                   if (k := _name_key(m.group(0))) in asked or m.start() > len(s) - len(s.lstrip(_OPENING))} - plain
                  for s in sentences]
         theirs = set().union(*named)
@@ -599,7 +604,7 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
             theirs = [k for k in parts if any(_name_key(w) in k for w in named)]
             if not theirs:
                 continue
-            keys = {_name_key(w) for w in _NAMED.findall(clause)}
+            keys = {_name_key(w) for w in NAME_WORD.findall(clause)}
             missing = [w for w in CONTENT_WORD.findall(clause)
                        if (st := word_stem(w)) in quoted and st not in relation and st not in keys
                        and w.lower() not in STOPWORDS and not rises.fullmatch(w) and not falls.fullmatch(w)
@@ -648,7 +653,7 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 def _asked_names(q: Question, plain: set[str]) -> list[str]:
     """The words of the names the question asks about (``Question.names``), less ``plain`` stems (the company's
     name), legal forms and currencies."""
-    return [m.group(0) for run in q.names for m in _NAMED.finditer(run)
+    return [m.group(0) for run in q.names for m in NAME_WORD.finditer(run)
             if len(m.group(0)) > 1 and _name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
             and not _CURRENCY.fullmatch(m.group(0))]
 
@@ -659,19 +664,19 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
     summary says of it, the quotes are another's). The question's names are its capitalised words and codes
     (``Question.names``, less the company's name and legal forms: ``_asked_names``), taken in runs ("Commercial
-    Airplanes"); a quote names a run when
-    it has one of its words capitalised (a segment's name: "higher commercial parts revenue" names no Commercial
-    Airplanes segment), or an acronym whose letters are the initials of the question's names in order and include
-    the run's first ("BDS" for "Boeing Defense, Space & Security"). The ``passages`` the quotes come from count as
-    the quotes' (a section's heading names the segment its sentences are about: "Latin America")."""
+    Airplanes"); a quote names a run when it has one of its words capitalised (a segment's name: "higher commercial
+    parts revenue" names no Commercial Airplanes segment), or an acronym whose letters are the initials of the
+    question's names in order and include the run's first ("BDS" for "Boeing Defense, Space & Security"). The
+    ``passages`` the quotes come from count as the quotes' (a section's heading names the segment its sentences are
+    about: "Latin America")."""
     plain = _plain([*names, *(x.doc for x in quotes)])
     asked = _asked_names(q, plain)
     if not asked:
         return []
-    said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in _NAMED.finditer(t)}
+    said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in NAME_WORD.finditer(t)}
     if any(_name_key(w) in said for w in asked):
         return []
-    initials = "".join(w[0].upper() for run in q.names for w in _NAMED.findall(run))
+    initials = "".join(w[0].upper() for run in q.names for w in NAME_WORD.findall(run))
     for acronym in {m.group(0) for x in quotes for m in _ACRONYM.finditer(x.text)}:
         it = iter(initials)
         if asked[0][0].upper() in acronym and all(c in it for c in acronym):

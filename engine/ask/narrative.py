@@ -445,8 +445,11 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     # naming a year asked, where the best names none, is the year's
     years = set(q.asked.years)
 
+    def lead_in(x: Quote) -> str:  # the words before the list's first item
+        return x.text.split(" • ")[0]
+
     def lead_years(x: Quote) -> set[int]:  # the lead-in's, not a running footer's after the items ("2021 Form 10-K")
-        return {int(y) for y in YEAR.findall(x.text.split(" • ")[0])}
+        return {int(y) for y in YEAR.findall(lead_in(x))}
 
     if years and not years & lead_years(best):
         best = next((x for x in quotes[1:] if " • " in x.text and years & lead_years(x)), best)
@@ -455,9 +458,9 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     # operating income ... due to:"): a quoted list naming the part, else none (the model summarises the quotes);
     # a list under the part's heading, no other quote naming it, stays the part's
     part = q.segment.lower()
-    if part and part not in best.text.split(" • ")[0].lower() and any(
+    if part and part not in lead_in(best).lower() and any(
             part in x.text.lower() and _cues(kind, x.text.lower()) for x in quotes if x is not best):
-        found = [x for x in quotes if " • " in x.text and part in x.text.split(" • ")[0].lower()]
+        found = [x for x in quotes if " • " in x.text and part in lead_in(x).lower()]
         if not found:
             return ""
         best = found[0]

@@ -691,7 +691,7 @@ def _ranking(text: str) -> Ranking | None:
     return Ranking(names, highest, "cash" in text.lower())
 
 
-_NAME_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
+NAME_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
 """A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X")."""
 _NAME_JOIN = re.compile(r",?\s+(?:(?:&|and)\s+)?")
 _FILING_WORD = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
@@ -699,9 +699,9 @@ _SENTENCE_OPEN = re.compile(r"(?:^|[.?!]\s+)[\s\"'“(\[]*")
 
 
 def _names(text: str) -> tuple[str, ...]:
-    """``Question.names``: runs of name words (``_NAME_WORD``) joined by spaces, commas, "and" or "&"."""
+    """``Question.names``: runs of name words (``NAME_WORD``) joined by spaces, commas, "and" or "&"."""
     opens = {m.end() for m in _SENTENCE_OPEN.finditer(text)}
-    words = [m for m in _NAME_WORD.finditer(text)
+    words = [m for m in NAME_WORD.finditer(text)
              if m.start() not in opens and len(m.group(0)) > 1 and not _FILING_WORD.fullmatch(m.group(0))
              and not (m.group(0).isupper() and "&" in m.group(0)) and not asked_period(m.group(0)).text]
     runs: list[tuple[int, int]] = []
