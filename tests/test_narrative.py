@@ -1231,3 +1231,62 @@ def test_another_part_s_list_is_not_the_summary_of_the_part_asked() -> None:
     headed = _quote("The decrease in net revenues for 2019 was primarily due to: • lower in-game revenues; and • "
                     "lower advertising", 4)
     assert listed(q, [headed]).startswith("The decrease in net revenues for 2019 was primarily due to:")
+
+
+def test_another_part_told_for_the_part_asked_is_flagged() -> None:
+    """A summary that tells what moved of another segment than the one asked, and names the asked one nowhere, is
+    told from the wrong quote: each segment's sentence is in the filing's words, and both are quoted."""
+    q = parse("What drove the change in Acme's Industrial Coatings revenue in fiscal 2021?")
+    quotes = [Quote("Revenue from Industrial Films increased $88.1 million during fiscal 2021, primarily due to new "
+                    "packaging customers.", "ACME_2021_10K", "acme", 40, 1, 1),
+              Quote("Revenue from Industrial Coatings decreased $12.4 million during fiscal 2021, primarily due to "
+                    "lower marine volumes.", "ACME_2021_10K", "acme", 40, 2, 2)]
+    assert "“Industrial Films” is not “Industrial Coatings”" in unsupported(
+        "Revenue from Industrial Films increased $88.1 million during fiscal 2021, primarily due to new packaging "
+        "customers [1].", quotes, q)
+    # the asked segment named, its acronym, or a cause that opens the sentence: no other part told
+    assert not any("is not “" in f for f in unsupported(
+        "Revenue from Industrial Coatings decreased $12.4 million, primarily due to lower marine volumes [2].",
+        quotes, q))
+    assert not any("is not “" in f for f in unsupported(
+        "AIC revenue decreased $12.4 million, primarily due to lower marine volumes [2].", quotes, q))
+    assert not any("is not “" in f for f in unsupported(
+        "Lower Industrial Films volumes reduced revenue [1].", quotes, q))
+
+
+def test_one_of_several_parts_figures_told_without_whose_is_flagged() -> None:
+    """Quotes giving one line item different amounts for the same year are different parts' (a segment's and the
+    firm's); a sentence told from one of them must say whose."""
+    q = parse("Why did Acme's operating expenses change in 2023?")
+    quotes = [Quote("Operating expenses were $1.21 billion for 2023, 40% higher than 2022, primarily due to a "
+                    "write-down of software of $300 million.", "ACME_2023_10K", "acme", 61, 4, 4),
+              Quote("Operating expenses were $20.75 billion for 2023, 6% higher than 2022, primarily due to higher "
+                    "compensation and a write-down of software of $300 million.", "ACME_2023_10K", "acme", 45, 7, 7)]
+    flag = "[4] gives “Operating expenses” as $1.21 billion, [7] as $20.75 billion: whose is not said"
+    assert flag in unsupported("Acme's operating expenses increased by 40% in 2023 due to a write-down of software "
+                               "of $300 million.", quotes, q)
+    # the firm's own figure, or a sentence naming the part, says whose
+    assert flag not in unsupported("Acme's operating expenses increased by 6% in 2023 due to higher compensation.",
+                                   quotes, q)
+    assert not any("whose" in f for f in unsupported(
+        "Consumer Lending operating expenses increased by 40% in 2023 due to a write-down of software.", quotes, q))
+    # two years' amounts of one item are no two parts'
+    years = [Quote("Operating expenses were $20.75 billion for 2023.", "ACME_2023_10K", "acme", 45, 7, 7),
+             Quote("Operating expenses were $19.58 billion for 2022.", "ACME_2023_10K", "acme", 45, 8, 8)]
+    assert not any("whose" in f for f in unsupported("Operating expenses were $20.75 billion for 2023 [7].", years, q))
+
+
+def test_the_part_asked_among_a_quote_s_drivers_told_as_what_changed_is_flagged() -> None:
+    """A segment the quote names among the drivers of the firm's sales is not the subject whose drivers they are."""
+    q = parse("What drove the change in Acme's Optical Glass sales in 2020?")
+    quotes = [Quote("Net sales in 2020 were $9.1 billion, a decrease of $300 million, driven by lower sales in the "
+                    "Optical Glass and Medical segments, partially offset by higher sales in the Ceramics segment.",
+                    "ACME_2020_10K", "acme", 30, 5, 5)]
+    assert "[5] gives “Optical Glass” as a driver, not as what changed" in unsupported(
+        "The change in Acme's Optical Glass sales in 2020 was driven by lower sales in the segment, partially offset "
+        "by higher sales in the Ceramics segment.", quotes, q, ["Acme"])
+    # a part whose own clause follows, with its own cause, heads that clause
+    own = [Quote("These decreases were partially offset by higher sales of about $90 million at Optical Glass mostly "
+                 "due to higher volume on lens contracts.", "ACME_2020_10K", "acme", 31, 6, 6)]
+    assert not any("as a driver" in f for f in unsupported(
+        "Optical Glass sales were driven by higher volume on lens contracts.", own, q, ["Acme"]))

@@ -202,6 +202,17 @@ def _first_cue(kind: NarrativeKind, text: str) -> int:
     return min(found, default=-1)
 
 
+CAUSED_NEXT = 40
+"""How near after a name a cause cue must follow for the name to head a clause of its own ("higher product sales of
+about $240 million at Aeronautics mostly due to ...": Aeronautics' sales, told with their own drivers)."""
+
+
+def _caused_next(kind: NarrativeKind, after: str) -> bool:
+    """Whether a cause cue of the kind (not an offset) follows within ``CAUSED_NEXT`` characters."""
+    low = after[:CAUSED_NEXT].lower()
+    return any(re.search(rf"(?<![a-z]){re.escape(c)}", low) for c in kind.cues if "offset" not in c)
+
+
 def _lead_item(subject: str) -> tuple[str, str]:
     """The line item a sentence's subject names first, and the words it names it with ("The decrease in Cost of
     sales as a percentage of revenues": cogs, "Cost of sales"); ('', '') when it names none."""
@@ -327,12 +338,19 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     ads, Android, Chrome ..." gives '[1] is about “Google Services”'. A direction word of the sentence that the
     restated quote turns ("partially offset by higher net favorable profit adjustments on production" where it says
     "lower net favorable profit adjustments on production", and no quote says "higher" of them) gives '[9] says
-    “lower net favorable profit adjustments on production”'. Every word is quoted; the relation is the model's."""
+    “lower net favorable profit adjustments on production”'. A part the question names that the sentence's subject
+    names where the quote names it only among its drivers ("Display Technologies' sales ... driven by lower sales in
+    the segment" from "Net sales ... decreased, driven by lower sales in the Display Technologies ... segments")
+    gives '[5] gives “Display Technologies” as a driver, not as what changed'. Every word is quoted; the relation is
+    the model's."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
     plain = _plain(names)
+    words_asked = _asked_names(q, plain)
+    parts = [r[r.index(words_asked[0]):] if words_asked[0] in r else r for r in q.names
+             if any(w in r for w in words_asked)]
     rises, falls = directions()
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -359,7 +377,12 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         if rises.match(mine.lstrip(_OPENING)) or falls.match(mine.lstrip(_OPENING)):
             continue  # no subject: the sentence opens with the drivers ("Increased unit sales, ...")
         (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
-        if lead and own_lead and lead != own_lead:
+        if (driver := next((r for r in parts if r in mine and r not in theirs and r in best[at:]
+                            and not _caused_next(kind, best[best.index(r, at) + len(r):])), None)) is not None:
+            # the asked part is among the quote's drivers of something else ("Net sales ... decreased, driven by lower
+            # sales in the Display Technologies, Optical Communications ... segments"), told as what changed
+            flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
+        elif lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
         elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
               and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
@@ -658,6 +681,17 @@ def _asked_names(q: Question, plain: set[str]) -> list[str]:
             and not _CURRENCY.fullmatch(m.group(0))]
 
 
+def _acronym_of(q: Question, asked: Sequence[str], texts: Iterable[str]) -> bool:
+    """Whether the texts hold an acronym of the question's names: its letters the initials of ``Question.names`` in
+    order, the first asked word's among them ("BDS" for "Boeing Defense, Space & Security")."""
+    initials = "".join(w[0].upper() for run in q.names for w in NAME_WORD.findall(run))
+    for acronym in {m.group(0) for t in texts for m in _ACRONYM.finditer(t)}:
+        it = iter(initials)
+        if asked[0][0].upper() in acronym and all(c in it for c in acronym):
+            return True
+    return False
+
+
 def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str], passages: Sequence[str] = ()
                       ) -> list[str]:
     """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
@@ -676,13 +710,149 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in NAME_WORD.finditer(t)}
     if any(_name_key(w) in said for w in asked):
         return []
-    initials = "".join(w[0].upper() for run in q.names for w in NAME_WORD.findall(run))
-    for acronym in {m.group(0) for x in quotes for m in _ACRONYM.finditer(x.text)}:
-        it = iter(initials)
-        if asked[0][0].upper() in acronym and all(c in it for c in acronym):
-            return []
+    if _acronym_of(q, asked, (x.text for x in quotes)):
+        return []
     run = next((r for r in q.names if asked[0] in r), asked[0])
     return [f"no quote names \u201c{run[run.index(asked[0]):]}\u201d"]
+
+
+def _name_runs(text: str, keys: set[str]) -> list[str]:
+    """The runs of name words in a text (``NAME_WORD`` words with only spaces, "and" or "&" between them) that hold a
+    word whose key (``_name_key``) is one of ``keys``."""
+    runs: list[tuple[int, int, bool]] = []
+    for m in NAME_WORD.finditer(text):
+        mine = _name_key(m.group(0)) in keys
+        if runs and re.fullmatch(r"\s+(?:(?:&|and)\s+)?", text[runs[-1][1]:m.start()]):
+            runs[-1] = (runs[-1][0], m.end(), runs[-1][2] or mine)
+        else:
+            runs.append((m.start(), m.end(), mine))
+    return [text[a:b] for a, b, mine in runs if mine]
+
+
+def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A summary that tells what moved of another named part than the one the question asks about, and names the
+    asked one nowhere: "Revenue from Digital Marketing increased $227.7 million ..." for "What drove the change in
+    Adobe's Digital Media revenue?" gives '“Digital Marketing” is not “Digital Media”' (the quotes tell of both
+    segments; the summary took the other's sentence). The part told is a name in the subject of a sentence's first
+    direction verb (``_mover``; not its first word, nor the company's or documents' names, legal forms, currencies,
+    periods, nor a word of the asked names), one a quote names too; a subject that opens with a direction ("Higher
+    737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
+    of the question's names (``_asked_names``: the company's name aside), or by its acronym ("BCA")."""
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    asked = _asked_names(q, plain)
+    if not asked:
+        return []
+    keys = {_name_key(w) for w in asked}
+    runs = [ws for r in q.names if (ws := [w for w in NAME_WORD.findall(r) if _name_key(w) in keys])]
+    mine = {_name_key(m.group(0)) for m in NAME_WORD.finditer(summary)}
+    if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
+        return []
+    quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
+    rises, falls = directions()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        who = _mover(CITATION.sub(" ", sentence))
+        opening = who.lstrip(_OPENING)
+        if not who or rises.match(opening) or falls.match(opening):
+            continue
+        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
+        other = {k for m in NAME_WORD.finditer(who) if m.start() != skip and len(w := m.group(0)) > 1
+                 and any(c.isalpha() for c in w) and (k := _name_key(w)) in quoted and k not in plain
+                 and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
+                 and not asked_period(w).text}
+        if other:
+            told_of = next(r for r in _name_runs(who[skip + 1:] if skip >= 0 else who, other))
+            flag = f"\u201c{told_of}\u201d is not \u201c{' '.join(runs[0])}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
+_LEVEL = re.compile(r"\s+(?:was|were|of|totaled|totalled|amounted\s+to)\s+(?=[$\u20ac\u00a3\u00a5]\s?\d|\d)")
+"""Where a sentence gives an item's amount: "Operating expenses were $3.42 billion", "Noninterest expense of $206
+million"."""
+
+
+LEVEL_WORDS = 8
+"""The most words a sentence's subject may have for ``_level`` to read it as the item whose amount it gives (a
+longer one runs on from a heading or a table's columns)."""
+
+
+def _level(sentence: str) -> tuple[str, frozenset[str], Quantity] | None:
+    """The item a sentence opens by giving the amount of, and that amount: its words before ``_LEVEL`` (at most
+    ``LEVEL_WORDS``: "Net revenues in Investment Banking", "Noninterest expense") and the amount after it (in a
+    currency or scaled); None where it gives none."""
+    m = _LEVEL.search(sentence)
+    if m is None:
+        return None
+    item = sentence[:m.start()].strip(_OPENING + " ,")
+    found = quantities(sentence[m.end():m.end() + 40])
+    if (not item or len(item.split()) > LEVEL_WORDS or not found or found[0].percent
+            or not (found[0].currency or found[0].scale != 1.0)):
+        return None
+    return item, frozenset(said_stems([item])), found[0]
+
+
+_SPAN = re.compile(r"\b(?:(?:three|six|nine|twelve)\s+months|quarter|half|year)\b", re.I)
+
+
+def _when(sentence: str) -> tuple[frozenset[int], frozenset[str]]:
+    """The years a sentence names and its span words ("three months", "quarter"): two amounts of one item with
+    other years or spans are no two parts' amounts."""
+    return (frozenset(y for y, _, _ in years_named(sentence)),
+            frozenset(m.group(0).lower() for m in _SPAN.finditer(sentence)))
+
+
+def _before_in_quote(sentences: Sequence[tuple[int, str, set[str]]], source: int, sentence: str) -> list[str]:
+    """The sentences of a quote (``_quote_sentences``' of one source) up to and including one of them."""
+    own = [s for src, s, _ in sentences if src == source]
+    return own[:own.index(sentence) + 1] if sentence in own else [sentence]
+
+
+def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A sentence told from one of several quotes that give one item different amounts for the same period, which
+    says not whose the quote's are: "Goldman Sachs's operating expenses increased by 94% in 2023 due to ..." told
+    from "Operating expenses were $3.42 billion for 2023, 94% higher ..." beside "Operating expenses were $34.49
+    billion for 2023, 11% higher ..." gives '[1] gives “Operating expenses” as $3.42 billion, [2] as $34.49 billion:
+    whose is not said'. A filing tells each segment's line items in the firm's words; the quote a sentence is told
+    from is the one giving each of its figures, else the one it restates (``_restated``), else the quote (a list
+    told in one sentence). Amounts for other years or
+    spans (``_when``) are no other part's; a sentence whose subject (``_mover``)
+    names a part (a name other than the company's and documents') says whose."""
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    sentences = _quote_sentences(quotes)
+    levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
+    whole = [(x.source, x.text, said_stems([x.text])) for x in quotes]  # a sentence told from a quote's list
+    if len(levels) < 2:
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        figures = [v for v in quantities(sentence) if _figure(v)]
+        told_from = [t for t in sentences if figures and all(any(same_number(w, v.value) for w in quantities(t[1]))
+                                                            for v in figures)]
+        if not told_from and (found := (_restated(sentence, sentences, plain)
+                                        or _restated(sentence, whole, plain))) is not None:
+            told_from = [found[1]]
+        # the item is the told sentence's, or that of the sentence before it in its quote that gives one (a list's
+        # lead-in: "Noninterest expense of $206 million was down $309 million driven by:")
+        own = next(((src, s, lv) for src, t, _ in told_from
+                    for s in reversed(_before_in_quote(sentences, src, t)) if (lv := _level(s)) is not None), None)
+        if own is None:
+            continue
+        src, s, (item, stems, amount) = own
+        other = next(((o, lv) for o, t, lv in levels if lv[1] == stems and not same_number(lv[2], amount.value)
+                      and _when(t) == _when(s)), None)
+        who = _mover(CITATION.sub(" ", sentence))
+        opening = who.lstrip(_OPENING)
+        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
+        if other is None or any(m.start() != skip and _name_key(m.group(0)) not in plain
+                                and m.group(0).lower() not in LEGAL_FORMS for m in NAME_WORD.finditer(who)):
+            continue
+        flag = (f"[{src}] gives \u201c{item}\u201d as {amount.raw.strip()}, [{other[0]}] as "
+                f"{other[1][2].raw.strip()}: whose is not said")
+        if flag not in out:
+            out.append(flag)
+    return out
 
 
 _TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")
@@ -797,6 +967,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
     out += [f for f in _unquoted_subject(quotes, q, names, passages) if f not in out]
+    out += [f for f in _another_part(body, quotes, q, names) if f not in out]
+    out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
