@@ -1285,8 +1285,52 @@ def test_the_part_asked_among_a_quote_s_drivers_told_as_what_changed_is_flagged(
     assert "[5] gives “Optical Glass” as a driver, not as what changed" in unsupported(
         "The change in Acme's Optical Glass sales in 2020 was driven by lower sales in the segment, partially offset "
         "by higher sales in the Ceramics segment.", quotes, q, ["Acme"])
+    # a cause after the part's clause ("and the impact of ...") is the next driver, not the part's own
+    listed = [Quote("The increase in total revenues was due to a 5.8% increase in Optical Glass segment revenue and "
+                    "the impact of the Ceramics acquisition.", "ACME_2020_10K", "acme", 30, 2, 2)]
+    assert "[2] gives “Optical Glass” as a driver, not as what changed" in unsupported(
+        "The increase in Optical Glass segment revenue was due to the impact of the Ceramics acquisition.", listed,
+        q, ["Acme"])
     # a part whose own clause follows, with its own cause, heads that clause
     own = [Quote("These decreases were partially offset by higher sales of about $90 million at Optical Glass mostly "
                  "due to higher volume on lens contracts.", "ACME_2020_10K", "acme", 31, 6, 6)]
     assert not any("as a driver" in f for f in unsupported(
         "Optical Glass sales were driven by higher volume on lens contracts.", own, q, ["Acme"]))
+
+
+def test_parties_of_another_role_told_as_the_role_asked_are_flagged() -> None:
+    """A filing's suppliers are not its customers: a summary telling the asked role's parties in another role's
+    words, where no quote does, states a relation of its own."""
+    q = parse("Who are Acme's major customers?")
+    quotes = [Quote("We rely on subcontractors and suppliers to provide raw materials and to perform some of the "
+                    "services that we provide to our customers.", "ACME_2022_10K", "acme", 12, 1, 1)]
+    assert "“subcontractors” are no “customers”" in unsupported(
+        "Acme's major customers include subcontractors and suppliers [1].", quotes, q, ["Acme"])
+    # two roles told apart, or a quote that itself says so
+    assert not any("are no" in f for f in unsupported(
+        "Acme serves customers, and its subcontractors and suppliers provide raw materials [1].", quotes, q, ["Acme"]))
+    both = [Quote("Our customers include distributors who are also suppliers of components.", "ACME_2022_10K",
+                  "acme", 12, 2, 2)]
+    assert not any("are no" in f for f in unsupported(
+        "Acme's customers include distributors who are also suppliers of components [2].", both, q, ["Acme"]))
+
+
+def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
+    """The firm's drivers are no segment's: a sentence naming the asked segment and restating a quote that names it
+    nowhere (nor its passage) tells a relation no quote states; a quote under the segment's heading names it."""
+    q = parse("What drove the change in Acme's Specialty Chemicals net revenues in 2023?")
+    firm = Quote("Net revenues in the consolidated statements of earnings were $9.1 billion for 2023, 3% lower than "
+                 "2022, primarily reflecting lower interest income and lower licensing revenues.", "ACME_2023_10K",
+                 "acme", 70, 4, 4)
+    own = Quote("The decrease in net revenues in Specialty Chemicals reflected lower volumes in coatings.",
+                "ACME_2023_10K", "acme", 66, 7, 7)
+    summary = ("The decrease in Acme's Specialty Chemicals net revenues in 2023 primarily reflected lower interest "
+               "income and lower licensing revenues.")
+    assert "[4] does not name “Specialty Chemicals”" in unsupported(summary, [firm, own], q, ["Acme"],
+                                                                     passages=["Net revenues ...", "..."])
+    heading = ["Specialty Chemicals Segment Results: Net revenues in the consolidated ...", "..."]
+    assert not any("does not name" in f for f in unsupported(summary, [firm, own], q, ["Acme"], passages=heading))
+    # a name that is all owner ("Acme Water's") may be the company: no part is asked
+    assert not any("does not name" in f for f in unsupported(
+        "Acme Water's net revenues primarily reflected lower interest income and lower licensing revenues.",
+        [firm], parse("What drove the change in Acme Water's net revenues in 2023?"), ["Acme"]))

@@ -37,7 +37,7 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     if not quotes or refuses(text):
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
-    passages = [used[x.source - 1].text for x in quotes if 0 < x.source <= len(used)]
+    passages = [used[x.source - 1].text if 0 < x.source <= len(used) else "" for x in quotes]
     return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages)
 
 
@@ -208,8 +208,11 @@ about $240 million at Aeronautics mostly due to ...": Aeronautics' sales, told w
 
 
 def _caused_next(kind: NarrativeKind, after: str) -> bool:
-    """Whether a cause cue of the kind (not an offset) follows within ``CAUSED_NEXT`` characters."""
+    """Whether a cause cue of the kind (not an offset) follows within ``CAUSED_NEXT`` characters, in the name's own
+    clause (no comma, semicolon or "and" before it: "a 5.8% increase in Retail/LTC segment revenue and the impact
+    of the Aetna Acquisition" names the acquisition as the next driver, not Retail/LTC's cause)."""
     low = after[:CAUSED_NEXT].lower()
+    low = low[:cut.start()] if (cut := re.search(r"[,;]|\band\b", low)) else low
     return any(re.search(rf"(?<![a-z]){re.escape(c)}", low) for c in kind.cues if "offset" not in c)
 
 
@@ -348,9 +351,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     if kind is None or not kind.cues:
         return []
     plain = _plain(names)
-    words_asked = _asked_names(q, plain)
-    parts = [r[r.index(words_asked[0]):] if words_asked[0] in r else r for r in q.names
-             if any(w in r for w in words_asked)]
+    parts = _asked_parts(q, plain)
     rises, falls = directions()
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -681,6 +682,25 @@ def _asked_names(q: Question, plain: set[str]) -> list[str]:
             and not _CURRENCY.fullmatch(m.group(0))]
 
 
+_POSSESSOR = re.compile(r"^.*(?:['’]s|s['’])(?=\s|$)")
+"""A run's words up to its last possessive ("Boeing's" of "Boeing's Commercial Airplanes"): the owner."""
+
+
+def _asked_parts(q: Question, plain: set[str]) -> list[str]:
+    """The parts the question asks about: each of its names (``Question.names``) after its owner ("Commercial
+    Airplanes" of "Boeing's Commercial Airplanes") and its ``plain`` words (the company's name), where a word of it
+    is asked (``_asked_names``). A name that is all owner ("American Water's operating revenues", "Frito-Lay North
+    America's net revenue") may be the company or a part: it is none."""
+    words = _asked_names(q, plain)
+    out: list[str] = []
+    for run in q.names:
+        part = _POSSESSOR.sub("", run).strip(" ,")
+        found = [m for m in NAME_WORD.finditer(part) if m.group(0) in words]
+        if found and part:
+            out.append(part[found[0].start():])
+    return out
+
+
 def _acronym_of(q: Question, asked: Sequence[str], texts: Iterable[str]) -> bool:
     """Whether the texts hold an acronym of the question's names: its letters the initials of ``Question.names`` in
     order, the first asked word's among them ("BDS" for "Boeing Defense, Space & Security")."""
@@ -739,11 +759,12 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
     of the question's names (``_asked_names``: the company's name aside), or by its acronym ("BCA")."""
     plain = _plain([*names, *(x.doc for x in quotes)])
-    asked = _asked_names(q, plain)
-    if not asked:
+    parts = _asked_parts(q, plain)
+    if not parts:
         return []
+    asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
     keys = {_name_key(w) for w in asked}
-    runs = [ws for r in q.names if (ws := [w for w in NAME_WORD.findall(r) if _name_key(w) in keys])]
+    runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if _name_key(w) in keys])]
     mine = {_name_key(m.group(0)) for m in NAME_WORD.finditer(summary)}
     if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
@@ -855,6 +876,90 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     return out
 
 
+def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
+                              passages: Sequence[str]) -> list[str]:
+    """A sentence that names the part the question asks about and restates a quote that does not name it, nor does
+    the passage it comes from: "The decrease in Goldman Sachs's Global Banking & Markets net revenues in 2023 was
+    primarily due to lower net interest income ..." restating "Net revenues in the consolidated statements of
+    earnings were $46.25 billion for 2023, 2% lower than 2022, primarily reflecting lower net interest income ..."
+    gives '[4] does not name “Global Banking & Markets”' (the firm's drivers told as a segment's). A quote under the
+    part's heading ("Health Care Business ...: Sales increased in separation and purification ...") names it in
+    its passage (``passages``: each quote's, in the quotes' order). A part is named by one of its name words
+    (capitalised) or its acronym."""
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    runs = _asked_parts(q, plain)
+    words = [w for p in runs for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
+    if not words:
+        return []
+    keys = {_name_key(w) for w in words}
+    sentences = _quote_sentences(quotes)
+    whole = [(x.source, x.text, said_stems([x.text])) for x in quotes]
+    text_of = {x.source: [x.text] for x in quotes}
+    for x, passage in zip(quotes, passages, strict=False):
+        text_of[x.source].append(passage)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        part = next((r for r in runs if all(_name_key(w) in {_name_key(m.group(0)) for m in NAME_WORD.finditer(
+            sentence)} for w in NAME_WORD.findall(r) if _name_key(w) in keys)), None)
+        if part is None:
+            continue
+        found = _restated(sentence, sentences, plain) or _restated(sentence, whole, plain)
+        if found is None:
+            continue
+        source = found[1][0]
+        theirs = text_of.get(source, [])
+        if any(_name_key(m.group(0)) in keys for t in theirs for m in NAME_WORD.finditer(t)) or _acronym_of(
+                q, words, theirs):
+            continue
+        flag = f"[{source}] does not name \u201c{part}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+_EQUATES = r"\b(?:include|includes|including|are|is|were|was|consists?\s+of|comprises?|such\s+as|namely)\b"
+"""Words that tell what a role's parties are ("its customers include ...")."""
+_NEXT_CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas)\s+(?:its|their|the|our|it|they|we)\b|[.;:]")
+
+
+def _told_as(role: Sequence[str], others: Sequence[str], text: str) -> str:
+    """The first word of ``others`` a text tells a ``role``'s parties to be ("customers include ... suppliers"),
+    within the clause (up to the next "and its ...", full stop or semicolon); '' when none."""
+    words = "|".join(re.escape(w) for w in role)
+    for m in re.finditer(rf"\b(?:{words})\b", text.lower()):
+        rest = text.lower()[m.end():]
+        rest = rest[:cut.start()] if (cut := _NEXT_CLAUSE.search(rest)) else rest
+        if (e := re.search(_EQUATES, rest)) is not None:
+            if (o := re.search(rf"\b(?:{'|'.join(re.escape(w) for w in others)})\b", rest[e.end():])) is not None:
+                return o.group(0)
+    return ""
+
+
+def _roles_crossed(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
+    """Parties of one role told as the role asked: "Boeing's major customers include U.S. and non-U.S.
+    subcontractors and suppliers" where the quote says "We rely on ... subcontractors and suppliers to ... perform
+    some of the services that we provide to our customers" gives '“suppliers” are no “customers”'. The roles are the
+    vocabulary's (``[narrative.parties] roles``); the role asked is the one the question names, and a quote that
+    itself tells that role's parties in the other's words lets the summary do so."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if kind is None or not kind.roles:
+        return []
+    low = q.text.lower()
+    role, asked_as = next(((g, w) for g in kind.roles for w in g if re.search(rf"\b{re.escape(w)}\b", low)),
+                          ((), ""))
+    if not role:
+        return []
+    others = [w for g in kind.roles if g is not role for w in g]
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        if (word := _told_as(role, others, sentence)) and not any(_told_as(role, others, x.text) for x in quotes):
+            flag = f"\u201c{word}\u201d are no \u201c{asked_as}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 _TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")
 """The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]")."""
 
@@ -940,7 +1045,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
     code ``stated`` (a computed change the summary may repeat) contain. A fiscal year a fact is given for must be
     one the quotes or the code's statement name: a document's name ("BESTBUY_2023_10K") names the filing, not the
-    year of what it reports."""
+    year of what it reports. ``passages`` are the passages the quotes come from, in the quotes' order ('' where
+    unknown)."""
     if not summary.strip() or not quotes:
         return []
     texts = [*(x.text for x in quotes), q.text, *names, stated]
@@ -969,6 +1075,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _unquoted_subject(quotes, q, names, passages) if f not in out]
     out += [f for f in _another_part(body, quotes, q, names) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
+    out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
+    out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal

@@ -209,6 +209,10 @@ class NarrativeKind:
     alike: tuple[tuple[str, ...], ...] = ()
     """Groups of words (lower case) a question may use for what a cue says ("bought", "purchased" for "acquired"):
     a question with one of a group's words asks for the cues of all of them."""
+    roles: tuple[tuple[str, ...], ...] = ()
+    """Groups of words (lower case), each one role a party plays for the filer (customers; suppliers, vendors,
+    subcontractors; competitors): a party told in one role's words where the quotes give it another's is a
+    relation no quote states."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,8 @@ def narrative() -> Narrative:
         NarrativeKind(name, re.compile(spec["asked"], re.I) if spec.get("asked") else None,
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
                       bool(spec.get("searched", False)), tuple(c.lower() for c in spec.get("not_names", ())),
-                      tuple(tuple(w.lower() for w in group) for group in spec.get("alike", ())))
+                      tuple(tuple(w.lower() for w in group) for group in spec.get("alike", ())),
+                      tuple(tuple(w.lower() for w in group) for group in spec.get("roles", ())))
         for name, spec in raw.items() if name not in {"summary", "elsewhere", "absence"}
     )
     absence = raw.get("absence", {})
