@@ -919,19 +919,26 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
 
 _EQUATES = r"\b(?:include|includes|including|are|is|were|was|consists?\s+of|comprises?|such\s+as|namely)\b"
 """Words that tell what a role's parties are ("its customers include ...")."""
-_NEXT_CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas)\s+(?:its|their|the|our|it|they|we)\b|[.;:]")
+_RIGHT_AFTER = re.compile(r"\s+(?:(?:of|for)\s+(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*\s+)?")
+"""What may stand between a role's word and the word telling its parties: nothing, or whose they are ("customers of
+the Commercial Airplanes segment" aside, "customers of BCA include"); "customer requirements is" is no telling."""
+_NEXT_CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas)\s+(?:its|their|the|our|it|they|we)\b|[;:]")
 
 
 def _told_as(role: Sequence[str], others: Sequence[str], text: str) -> str:
     """The first word of ``others`` a text tells a ``role``'s parties to be ("customers include ... suppliers"),
-    within the clause (up to the next "and its ...", full stop or semicolon); '' when none."""
+    within the clause (up to the next "and its ...", semicolon or colon; the text is one sentence, whose "U.S."
+    ends none); '' when none."""
     words = "|".join(re.escape(w) for w in role)
-    for m in re.finditer(rf"\b(?:{words})\b", text.lower()):
-        rest = text.lower()[m.end():]
+    for m in re.finditer(rf"\b(?:{words})\b", text, re.I):
+        gap = _RIGHT_AFTER.match(text, m.end())
+        e = re.compile(_EQUATES, re.I).match(text, gap.end()) if gap else None
+        if e is None:
+            continue
+        rest = text[e.end():]
         rest = rest[:cut.start()] if (cut := _NEXT_CLAUSE.search(rest)) else rest
-        if (e := re.search(_EQUATES, rest)) is not None:
-            if (o := re.search(rf"\b(?:{'|'.join(re.escape(w) for w in others)})\b", rest[e.end():])) is not None:
-                return o.group(0)
+        if (o := re.search(rf"\b(?:{'|'.join(re.escape(w) for w in others)})\b", rest, re.I)) is not None:
+            return o.group(0).lower()
     return ""
 
 
