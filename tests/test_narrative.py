@@ -1334,3 +1334,50 @@ def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
     assert not any("does not name" in f for f in unsupported(
         "Acme Water's net revenues primarily reflected lower interest income and lower licensing revenues.",
         [firm], parse("What drove the change in Acme Water's net revenues in 2023?"), ["Acme"]))
+
+
+def test_one_of_several_parts_changes_told_without_whose_is_flagged() -> None:
+    """Segments' sections repeat the firm's words: quotes giving one item's change as different percentages are
+    different parts'; a sentence told from one of them must say whose. One quote's two changes are its periods'."""
+    q = parse("What drove the change in Acme's net interest income in 2022?")
+    quotes = [Quote("Net interest income increased 26 percent, primarily driven by higher average loan balances.",
+                    "ACME_2022_10K", "acme", 54, 6, 6),
+              Quote("Net interest income increased 31 percent, primarily driven by higher revolving loan balances.",
+                    "ACME_2022_10K", "acme", 57, 9, 9)]
+    assert ("[9] gives “Net interest income” increased 31 percent, [6] increased 26 percent: whose is not said"
+            in unsupported("Net interest income increased 31 percent, primarily driven by higher revolving loan "
+                           "balances.", quotes, q, ["Acme"]))
+    # the summary names the part; or the two changes are one quote's (its two years)
+    assert not any("whose" in f for f in unsupported(
+        "Card Services net interest income increased 31 percent, driven by higher revolving loan balances.", quotes,
+        q, ["Acme"]))
+    one = [Quote("Net interest income increased 26 percent, primarily driven by higher average loan balances. Net "
+                 "interest income increased 9 percent, primarily driven by lower funding costs.", "ACME_2022_10K",
+                 "acme", 54, 6, 6)]
+    assert not any("whose" in f for f in unsupported(
+        "Net interest income increased 26 percent, primarily driven by higher average loan balances.", one, q,
+        ["Acme"]))
+
+
+def test_a_driver_told_as_an_offset_is_flagged() -> None:
+    """What a quote gives as the cause, told as what offset it (and the other way), turns the change around."""
+    q = parse("What drove the change in Acme's phone net sales in the third quarter of 2023?")
+    quotes = [Quote("Phone net sales decreased during the third quarter of 2023 due primarily to lower net sales of "
+                    "entry phone models, partially offset by higher net sales of Pro phone models.", "ACME_2023_10Q",
+                    "acme", 19, 6, 6)]
+    flags = unsupported("The change in phone net sales was driven by higher net sales of Pro phone models, partially "
+                        "offset by lower net sales of entry phone models.", quotes, q, ["Acme"])
+    assert "[6] gives “lower net sales” as a driver, not an offset" in flags
+    assert not any("offset" in f for f in unsupported(
+        "Phone net sales decreased due to lower net sales of entry phone models, partially offset by higher net sales "
+        "of Pro phone models.", quotes, q, ["Acme"]))
+    # an offset of one quote that another gives as a driver is no swap; a list's items stay with their lead-in
+    both = [*quotes, Quote("Services net sales increased due to higher net sales of Pro phone models.",
+                           "ACME_2023_10Q", "acme", 19, 7, 7)]
+    assert not any("as an offset" in f for f in unsupported(
+        "Services net sales increased due to higher net sales of Pro phone models.", both, q, ["Acme"]))
+    listed = [Quote("Cost of sales increased driven by: • higher freight costs • commodity inflation partially offset "
+                    "by • supply chain benefits in the Consumer segment.", "ACME_2023_10Q", "acme", 20, 8, 8)]
+    assert not any("offset" in f for f in unsupported(
+        "Cost of sales increased driven by higher freight costs and commodity inflation, partially offset by supply "
+        "chain benefits in the Consumer segment.", listed, q, ["Acme"]))

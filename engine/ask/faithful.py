@@ -789,9 +789,10 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     return out
 
 
-_LEVEL = re.compile(r"\s+(?:was|were|of|totaled|totalled|amounted\s+to)\s+(?=[$\u20ac\u00a3\u00a5]\s?\d|\d)")
-"""Where a sentence gives an item's amount: "Operating expenses were $3.42 billion", "Noninterest expense of $206
-million"."""
+_LEVEL = re.compile(r"\s+(?:(?P<level>was|were|of|totaled|totalled|amounted\s+to)|(?P<change>(?:increased|decreased|"
+                    r"rose|fell|grew|declined)(?:\s+by)?))\s+(?=[$\u20ac\u00a3\u00a5]\s?\d|\d)")
+"""Where a sentence gives an item's amount ("Operating expenses were $3.42 billion", "Noninterest expense of $206
+million") or its change ("Net interest income increased 27 percent")."""
 
 
 LEVEL_WORDS = 8
@@ -799,19 +800,22 @@ LEVEL_WORDS = 8
 longer one runs on from a heading or a table's columns)."""
 
 
-def _level(sentence: str) -> tuple[str, frozenset[str], Quantity] | None:
-    """The item a sentence opens by giving the amount of, and that amount: its words before ``_LEVEL`` (at most
-    ``LEVEL_WORDS``: "Net revenues in Investment Banking", "Noninterest expense") and the amount after it (in a
-    currency or scaled); None where it gives none."""
+def _level(sentence: str) -> tuple[str, frozenset[str], str, Quantity] | None:
+    """The item a sentence opens by giving the amount or the change of, how it gives it ("as" for an amount, the
+    change word: "increased") and the figure: its words before ``_LEVEL`` (at most ``LEVEL_WORDS``: "Net revenues in
+    Investment Banking", "Noninterest expense") and the figure after it (an amount in a currency or scaled; a change
+    may be a percent too); None where it gives none."""
     m = _LEVEL.search(sentence)
     if m is None:
         return None
     item = sentence[:m.start()].strip(_OPENING + " ,")
     found = quantities(sentence[m.end():m.end() + 40])
-    if (not item or len(item.split()) > LEVEL_WORDS or not found or found[0].percent
-            or not (found[0].currency or found[0].scale != 1.0)):
+    change = m.group("change")
+    if (not item or len(item.split()) > LEVEL_WORDS or not found
+            or not (found[0].currency or found[0].scale != 1.0 or (change and found[0].percent))
+            or (found[0].percent and not change)):
         return None
-    return item, frozenset(said_stems([item])), found[0]
+    return item, frozenset(said_stems([item])), change.split()[0].lower() if change else "as", found[0]
 
 
 _SPAN = re.compile(r"\b(?:(?:three|six|nine|twelve)\s+months|quarter|half|year)\b", re.I)
@@ -837,17 +841,29 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     billion for 2023, 11% higher ..." gives '[1] gives “Operating expenses” as $3.42 billion, [2] as $34.49 billion:
     whose is not said'. A filing tells each segment's line items in the firm's words; the quote a sentence is told
     from is the one giving each of its figures, else the one it restates (``_restated``), else the quote (a list
-    told in one sentence). Amounts for other years or
-    spans (``_when``) are no other part's; a sentence whose subject (``_mover``)
-    names a part (a name other than the company's and documents') says whose."""
+    told in one sentence). Amounts for other years or spans (``_when``), and two amounts in one quote (its two
+    periods'), are no two parts'; a summary one of whose sentences' subject (``_mover``) names a part (a name other
+    than the company's and documents') says whose. Changes count as amounts do ("Net interest income increased 27
+    percent" beside "... increased 26 percent": '[10] gives “Net interest income” increased 27 percent, [6]
+    increased 26 percent: whose is not said')."""
     plain = _plain([*names, *(x.doc for x in quotes)])
     sentences = _quote_sentences(quotes)
     levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
     whole = [(x.source, x.text, said_stems([x.text])) for x in quotes]  # a sentence told from a quote's list
     if len(levels) < 2:
         return []
+    def names_a_part(sentence: str) -> bool:
+        who = _mover(CITATION.sub(" ", sentence))
+        opening = who.lstrip(_OPENING)
+        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
+        return any(m.start() != skip and _name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+                   for m in NAME_WORD.finditer(who))
+
+    told = split_sentences(summary)
+    if any(names_a_part(sentence) for sentence in told):
+        return []  # the summary says whose ("Intelligent Cloud revenue increased ... Cost of revenue increased ...")
     out: list[str] = []
-    for sentence in split_sentences(summary):
+    for sentence in told:
         figures = [v for v in quantities(sentence) if _figure(v)]
         told_from = [t for t in sentences if figures and all(any(same_number(w, v.value) for w in quantities(t[1]))
                                                             for v in figures)]
@@ -860,17 +876,15 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
                     for s in reversed(_before_in_quote(sentences, src, t)) if (lv := _level(s)) is not None), None)
         if own is None:
             continue
-        src, s, (item, stems, amount) = own
-        other = next(((o, lv) for o, t, lv in levels if lv[1] == stems and not same_number(lv[2], amount.value)
-                      and _when(t) == _when(s)), None)
-        who = _mover(CITATION.sub(" ", sentence))
-        opening = who.lstrip(_OPENING)
-        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
-        if other is None or any(m.start() != skip and _name_key(m.group(0)) not in plain
-                                and m.group(0).lower() not in LEGAL_FORMS for m in NAME_WORD.finditer(who)):
+        src, s, (item, stems, how, amount) = own
+        # another quote's (one quote's two amounts of an item are its two periods': "BDS revenues increased by
+        # $2,634 million ... BDS revenues increased by $381 million")
+        other = next(((o, lv) for o, t, lv in levels if o != src and lv[1] == stems and lv[2] == how
+                      and not same_number(lv[3], amount.value) and _when(t) == _when(s)), None)
+        if other is None:
             continue
-        flag = (f"[{src}] gives \u201c{item}\u201d as {amount.raw.strip()}, [{other[0]}] as "
-                f"{other[1][2].raw.strip()}: whose is not said")
+        flag = (f"[{src}] gives \u201c{item}\u201d {how} {amount.raw.strip()}, [{other[0]}] {how} "
+                f"{other[1][3].raw.strip()}: whose is not said")
         if flag not in out:
             out.append(flag)
     return out
@@ -917,7 +931,60 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     return out
 
 
-_EQUATES = r"\b(?:include|includes|including|are|is|were|was|consists?\s+of|comprises?|such\s+as|namely)\b"
+_OFFSET_BY = re.compile(r"\b(?:(?:partially|partly|largely|more\s+than|in\s+part)\s+)?offsets?(?:\s+in\s+part)?\s+by\b|"
+                        r"\boffsetting\b", re.I)
+OFFSET_GRAM = 3
+"""Content words in a row a summary's driver or offset must share with a quote's to be the same one."""
+
+
+_FULL_STOP = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[A-Z\u201c\"(])")
+"""Where a quote's sentences part for ``_offset_swapped``: at full stops only, not at a list's bullets."""
+
+
+def _grams(text: str, plain: set[str]) -> dict[tuple[str, ...], str]:
+    """Each ``OFFSET_GRAM`` content words in a row of a text (stems; stopwords and ``plain`` aside), with the words
+    as written."""
+    words = [w for w in CONTENT_WORD.findall(text) if w.lower() not in STOPWORDS and word_stem(w) not in plain]
+    return {tuple(word_stem(w) for w in words[i:i + OFFSET_GRAM]): " ".join(words[i:i + OFFSET_GRAM])
+            for i in range(len(words) - OFFSET_GRAM + 1)}
+
+
+def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A driver told as an offset, or an offset as a driver: "driven by higher net sales of iPhone 14 Pro models,
+    partially offset by lower net sales from certain iPhone models" where the quote says "decreased ... due
+    primarily to lower net sales from certain iPhone models, partially offset by higher net sales of iPhone 14 Pro
+    models" gives '[6] gives “higher net sales” as an offset'. Each side of a sentence's "offset by" (the whole
+    sentence where it has none: all drivers) is compared, ``OFFSET_GRAM`` content words in a row, with the sides of
+    the quotes' sentences (a list's items with their lead-in); words that only ever stand on the other side are
+    swapped."""
+    plain = _plain(names) - set(_common())  # the company's names; generic words ("higher", "net") tell the driver
+    sides: list[tuple[int, dict[tuple[str, ...], str], dict[tuple[str, ...], str]]] = []
+    for x in quotes:
+        for t in _FULL_STOP.split(x.text):  # a list's items stay with their lead-in ("partially offset by • ...")
+            m = _OFFSET_BY.search(t)
+            sides.append((x.source, _grams(t[:m.start()] if m else t, plain), _grams(t[m.end():], plain) if m else {}))
+    if not any(after for _, _, after in sides):
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        m = _OFFSET_BY.search(sentence)
+        mine = [(_grams(sentence[:m.start()] if m else sentence, plain), 1), (_grams(sentence[m.end():], plain), 2)
+                if m else ({}, 2)]
+        for grams, side in mine:
+            for g, written in grams.items():
+                on = [src for src, *both in sides if g in both[side - 1]]
+                other = [src for src, *both in sides if g in both[2 - side]]
+                if other and not on:
+                    flag = (f"[{other[0]}] gives \u201c{written}\u201d as a driver, not an offset" if side == 2
+                            else f"[{other[0]}] gives \u201c{written}\u201d as an offset")
+                    if flag not in out:
+                        out.append(flag)
+                    break
+    return out
+
+
+_EQUATES = (r"\b(?:include|includes|including|are|is|were|was|consists?\s+of|comprises?|such\s+as|namely|"
+            r"ranges?\s+from|ranging\s+from)\b")
 """Words that tell what a role's parties are ("its customers include ...")."""
 _RIGHT_AFTER = re.compile(r"\s+(?:(?:of|for)\s+(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*\s+)?")
 """What may stand between a role's word and the word telling its parties: nothing, or whose they are ("customers of
@@ -1084,6 +1151,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
+    out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
