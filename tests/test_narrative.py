@@ -1381,3 +1381,20 @@ def test_a_driver_told_as_an_offset_is_flagged() -> None:
     assert not any("offset" in f for f in unsupported(
         "Cost of sales increased driven by higher freight costs and commodity inflation, partially offset by supply "
         "chain benefits in the Consumer segment.", listed, q, ["Acme"]))
+
+
+def test_a_driver_of_another_line_item_is_flagged() -> None:
+    """A cost's drivers are no sales drivers: a driver the summary takes from a quote whose subject is another line
+    item (a list's items read with their lead-in) is a relation no quote states; the asked ratio's own items count."""
+    q = parse("What drove the change in Acme's Consumer sales in 2022?")
+    quotes = [Quote("Consumer segment sales in 2022 were $15.0 billion, a decrease of 0.5% from 2021, which included "
+                    "3.6% operational growth and a negative currency impact of 4.1%.", "ACME_2022_10K", "acme", 29, 3,
+                    3),
+              Quote("Cost of products sold increased as a percent to sales driven by: • One-time plant closure "
+                    "related costs • Currency impacts in the Industrial segment", "ACME_2022_10K", "acme", 34, 7, 7)]
+    assert "[7] gives “one-time plant closure” for “Cost of products sold”" in unsupported(
+        "Consumer sales decreased by 0.5% in 2022, primarily due to one-time plant closure related costs.", quotes, q,
+        ["Acme"])
+    margin = parse("What drove the change in Acme's gross margin in 2022?")
+    assert not any("for “Cost" in f for f in unsupported(
+        "Gross margin decreased, primarily due to one-time plant closure related costs.", quotes, margin, ["Acme"]))

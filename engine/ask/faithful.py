@@ -402,6 +402,43 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     return out
 
 
+def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A driver taken from a quote whose subject is another line item: "Consumer Health sales decreased by 0.5% in
+    2022, primarily due to one-time COVID-19 vaccine manufacturing exit related costs" where that cost is a bullet
+    of "Cost of products sold increased as a percent to sales driven by: • One-time COVID-19 vaccine manufacturing
+    exit related costs ..." gives '[7] gives “One-time COVID-19 vaccine” for “Cost of products sold”'. The drivers
+    are a summary sentence's words after its first cue of the kind asked, ``OFFSET_GRAM`` content words in a row;
+    the quote's subject is its words before its first cue (a list's items kept with their lead-in), its item the
+    first line item it names (``_lead_item``). A quote whose item is the sentence's, or one of the asked ratio's
+    items ("cost of sales" for a gross margin), gives the driver for it."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if asked is None or kind is None or asked.narrative != "drivers":
+        return []
+    plain = _plain(names) - set(_common())
+    _, defined = _subject(asked)
+    pieces: list[tuple[int, str, str, dict[tuple[str, ...], str]]] = []
+    for x in quotes:
+        for t in _FULL_STOP.split(x.text):
+            if (at := _first_cue(kind, t)) > 0:
+                item, named = _lead_item(re.split(r"[).:;\u2022]", t[:at])[-1])  # a heading or a chart's note before
+                pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
+                               _grams(t[at:], plain)))
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        if (cut := _first_cue(kind, sentence)) <= 0 or not (mine := _lead_item(sentence[:cut])[0]):
+            continue
+        for g, written in _grams(sentence[cut:], plain).items():
+            theirs = [(src, item, named) for src, item, named, grams in pieces if g in grams]
+            if theirs and all(item and item != mine for _, item, _ in theirs):
+                src, _, named = theirs[0]
+                flag = f"[{src}] gives \u201c{written}\u201d for \u201c{named}\u201d"
+                if flag not in out:
+                    out.append(flag)
+                break
+    return out
+
+
 def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
     """A word of the question that a summary sentence puts into what one quote says, where that quote does not say
     it: "Alphabet faces antitrust matters, including claims, lawsuits, regulatory and government investigations"
@@ -942,10 +979,12 @@ _FULL_STOP = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[A-Z\u201c\"(])")
 
 
 def _grams(text: str, plain: set[str]) -> dict[tuple[str, ...], str]:
-    """Each ``OFFSET_GRAM`` content words in a row of a text (stems; stopwords and ``plain`` aside), with the words
-    as written."""
-    words = [w for w in CONTENT_WORD.findall(text) if w.lower() not in STOPWORDS and word_stem(w) not in plain]
-    return {tuple(word_stem(w) for w in words[i:i + OFFSET_GRAM]): " ".join(words[i:i + OFFSET_GRAM])
+    """Each ``OFFSET_GRAM`` content words in a row of a text (stems; stopwords and ``plain`` aside), with the text
+    they span as written."""
+    words = [m for m in CONTENT_WORD.finditer(text)
+             if m.group(0).lower() not in STOPWORDS and word_stem(m.group(0)) not in plain]
+    return {tuple(word_stem(m.group(0)) for m in words[i:i + OFFSET_GRAM]):
+            text[words[i].start():words[i + OFFSET_GRAM - 1].end()].strip(" ,;")
             for i in range(len(words) - OFFSET_GRAM + 1)}
 
 
@@ -1152,6 +1191,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
+    out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
