@@ -246,6 +246,16 @@ def _words_after(text: str, at: int, n: int = 6) -> str:
     return " ".join(w.strip(",.;:()") for w in text[at:].lower().split()[:n]).strip()
 
 
+def _item_words(text: str) -> set[str]:
+    """The stems of the words of the line items a text names (``items_named``)."""
+    return said_stems(n for it in items_named(text) for n in it.names)
+
+
+_ORGANISATION = frozenset({"segment", "segments", "reportable", "operating"})
+"""Words of a subject that say where a filing reports a measure ("Total Digital Media segment revenue", "operating
+segment"), not which measure: no narrower subject for dropping them."""
+_AMOUNT_TAIL = re.compile(r"\s+(?:of|was|were)\s+(?:[$\u20ac\u00a3\u00a5]\s?)?\d.*$")
+"""A subject's amount after it ("Domestic segment online revenue of $4.0 billion"): not what it names."""
 _DETERMINERS = frozenset({"our", "its", "their", "his", "her", "your", "this", "these", "those", "that"})
 _NOT_MOVES = frozenset({"higher", "lower", "growth", "expansion", "contraction", "reduction", "increase",
                         "decrease", "decline", "drop", "fall", "rise", "lift", "boost"})
@@ -395,6 +405,14 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
               and not part & (words | said_stems([q.text]))):
             # the quote's subject is a named part ("NIKE Direct revenues grew 13%"), the sentence's the whole
             flag = f"[{source}] is about \u201c{who}\u201d"
+        elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs))) and len(who.split()) <= NAMED_SUBJECT
+              and (narrower := [w for w in CONTENT_WORD.findall(who) if not w[0].isupper()
+                                and w.lower() not in _ORGANISATION and word_stem(w) not in _item_words(who)
+                                and word_stem(w) not in plain | words | said_stems([q.text])])):
+            # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
+            # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue); a line
+            # item's own words are another item, not a narrower one ("Net revenues in advisory" for advisory fees)
+            flag = f"[{source}] is about \u201c{who}\u201d ({narrower[0]})"
         else:
             continue
         if flag not in out:
