@@ -1331,6 +1331,10 @@ def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
                                                                      passages=["Net revenues ...", "..."])
     heading = ["Specialty Chemicals Segment Results: Net revenues in the consolidated ...", "..."]
     assert not any("does not name" in f for f in unsupported(summary, [firm, own], q, ["Acme"], passages=heading))
+    # a summary that names no part tells its sentences of the part asked
+    assert "[4] does not name “Specialty Chemicals”" in unsupported(
+        "Net revenues primarily reflected lower interest income and lower licensing revenues.", [firm, own], q,
+        ["Acme"], passages=["Net revenues ...", "..."])
     # a name that is all owner ("Acme Water's") may be the company: no part is asked
     assert not any("does not name" in f for f in unsupported(
         "Acme Water's net revenues primarily reflected lower interest income and lower licensing revenues.",

@@ -954,7 +954,9 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     gives '[4] does not name “Global Banking & Markets”' (the firm's drivers told as a segment's). A quote under the
     part's heading ("Health Care Business ...: Sales increased in separation and purification ...") names it in
     its passage (``passages``: each quote's, in the quotes' order). A part is named by one of its name words
-    (capitalised) or its acronym."""
+    (capitalised) or its acronym. A summary that names no part asked tells its sentences of the part asked: "Sales
+    growth benefited from improving automotive-end market activity ..." for the Consumer segment, restating another
+    segment's section, gives '[7] does not name “Consumer”'."""
     plain = _plain([*names, *(x.doc for x in quotes)])
     runs = _asked_parts(q, plain)
     words = [w for p in runs for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
@@ -966,10 +968,16 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     text_of = {x.source: [x.text] for x in quotes}
     for x, passage in zip(quotes, passages, strict=False):
         text_of[x.source].append(passage)
+    def named_in(text: str) -> str | None:
+        said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+        return next((r for r in runs if all(_name_key(w) in said for w in NAME_WORD.findall(r)
+                                            if _name_key(w) in keys)), None)
+
+    # a summary that names no part asked answers for the part asked all the same
+    unnamed = named_in(summary) is None and not _acronym_of(q, words, [summary])
     out: list[str] = []
     for sentence in split_sentences(summary):
-        part = next((r for r in runs if all(_name_key(w) in {_name_key(m.group(0)) for m in NAME_WORD.finditer(
-            sentence)} for w in NAME_WORD.findall(r) if _name_key(w) in keys)), None)
+        part = named_in(sentence) or (runs[0] if unnamed and runs else None)
         if part is None:
             continue
         found = _restated(sentence, sentences, plain) or _restated(sentence, whole, plain)
