@@ -837,7 +837,7 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
                  and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
                  and not asked_period(w).text}
         if other:
-            told_of = next(r for r in _name_runs(who[skip + 1:] if skip >= 0 else who, other))
+            told_of = next(r for r in _name_runs(who, other))  # the whole run ("NIKE Direct"), first word too
             flag = f"\u201c{told_of}\u201d is not \u201c{' '.join(runs[0])}\u201d"
             if flag not in out:
                 out.append(flag)
