@@ -211,6 +211,16 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert compared.folded == []
     instead = one_voice("Net sales were $1,100 million [1].", sales, None, None, res, None, stated=True)
     assert instead.text == "" and "2021" in instead.folded[0]
+    # a change in points, or an amount, beside a level the code computed as a ratio is another kind of figure: the
+    # filing's explanation of the change is kept; a percent that is not the code's level is still folded
+    level = parse("What drove the operating margin in FY2022?")
+    ratio = compute(level, tables)
+    assert ratio is not None and ratio.percent and ratio.ends is None
+    why = ("The operating margin increased 140 basis points due to lower costs [1]. Operating margin benefited "
+           "from a $0.6 billion gain [1].")
+    assert one_voice(why, level, None, ratio, resolve(level, tables), None, stated=True).folded == []
+    assert one_voice("The operating margin was 12.5% [1].", level, None, ratio, resolve(level, tables), None,
+                     stated=True).folded
     # nothing decided: the model's text is kept whole
     assert one_voice("It improved.", parse("Why did margins change?"), None, None, res, None, stated=False).folded == []
     # the code computed the metric the question allows may not suit the company: "not meaningful" contradicts it

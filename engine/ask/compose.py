@@ -599,7 +599,7 @@ def _term_given_another_value(sentence: str, computation: Computation | None) ->
                 stop = min([a for a, _, key in named if a >= m.end() and key != t.item] + [m.end() + 60])
                 whole = re.match(r"[\d,.]*", sentence[stop:])  # a number cut at the window's end, whole
                 tail = sentence[m.end():stop] + (whole.group(0) if whole else "")
-                after = [q for q in quantities(tail) if not q.percent
+                after = [q for q in quantities(tail) if not q.percent and not _in_points(tail, q)
                          and (q.currency or q.scale != 1 or abs(q.value) >= 100)
                          and not (1900 <= abs(q.value) <= 2100 and not q.decimals and not q.currency)]
                 if not after or re.match(r"\s*[/÷]", tail[after[0].end:]):
@@ -776,8 +776,28 @@ def _without_metric(sentence: str, item: str) -> str:
     return re.sub(rf"\b(?:less|minus|net of|after)\s+{re.escape(item.lower())}(?![a-z])", " ", sentence.lower())
 
 
+def _in_points(text: str, q: Quantity) -> bool:
+    """Whether a number of ``text`` is written in points ("140 basis points", "2.1 percentage points"): a change of a
+    percent, no amount."""
+    at = text.find(q.raw.strip(), q.start)
+    return at >= 0 and bool(_POINTS.match(text, at))
+
+
+def _another_kind_of_figure(sentence: str, q: Quantity, computation: Computation | None) -> bool:
+    """Whether a figure cannot be the code's for what it computed, being another kind of number: a change in points
+    ("Gross margin increased 140 basis points") where the code computed a level and no change, or an amount in a
+    currency ("a $0.6 billion net benefit to the effective tax rate") where it computed a percent. The filing's
+    explanation of a change is no contradiction of the level the code computed."""
+    if computation is None:
+        return False
+    if _in_points(sentence, q) and computation.ends is None:
+        return True
+    return bool(q.currency) and computation.percent
+
+
 def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, main: Sequence[float],
-                     support: Sequence[tuple[float, str]], names: Sequence[str], metric: bool = False) -> str:
+                     support: Sequence[tuple[float, str]], names: Sequence[str], metric: bool = False,
+                     computation: Computation | None = None) -> str:
     """Why a sentence's figure contradicts the code's cells or computation ('' when it does not): a cell of
     another period or row given instead of the one asked, or, in a sentence that names the decided measure, a
     figure that is not the decision's (a term of the computation counts only where the sentence names that
@@ -797,7 +817,7 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
             return f"{q.raw} {v.note}"
         if metric and result_like(q, sentence) and v.status != "verified":
             return f"{q.raw} is a result of the model's own, not the code's computation"
-        if names_it and v.status != "verified":
+        if names_it and v.status != "verified" and not _another_kind_of_figure(sentence, q, computation):
             return f"{q.raw} is not the code's figure for it"
     return ""
 
@@ -859,7 +879,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = _percent_of_an_amount(sentence, computation, res, stated)
         if not why:
             why = _figure_conflict(sentence, res, calendar, main, support, names,
-                                   computation is not None and computation.kind in {"formula", "ratio"})
+                                   computation is not None and computation.kind in {"formula", "ratio"}, computation)
         if not why:
             why = _result_as_other_item(sentence, question, computation) or _term_given_another_value(
                 sentence, computation)
@@ -945,7 +965,8 @@ def joined(question: Question, parts: Sequence[CellWork]) -> CellWork:
     if comps:
         computation = Computation(comps[-1].kind, comps[-1].result, "; ".join(c.text for c in comps),
                                   [t for c in comps for t in c.cells], comps[-1].definition_note,
-                                  [s for c in comps for s in (c.result, *c.steps)])
+                                  [s for c in comps for s in (c.result, *c.steps)],
+                                  percent=all(c.percent for c in comps))
     said = "\n".join(f"({k}) {q.text.strip()}: {p.extractive}" if "\n" not in p.extractive
                      else f"({k}) {q.text.strip()}:\n{p.extractive}"
                      for k, (q, p) in enumerate(zip(question.parts, parts, strict=True), 1) if p.extractive)

@@ -105,7 +105,8 @@ class MetricChange:
         text = f"{named(old)}: {a.text}; {named(new)}: {b.text}; change = {diff:+.2f}{unit}"
         markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
         return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
-                                                a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value)))
+                                                a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value),
+                                                percent=a.percent))
 
 
 class Cagr:
@@ -161,7 +162,7 @@ class Formula:
                     f"year-end balance it is {value} ({alt.text.rsplit(' = ', 1)[0]}): the question does not say "
                     "which")
         return _computed(self.name, Computation("formula", solved.value, f"{solved.text} (cells from {shown})",
-                                                solved.terms, note, solved.steps))
+                                                solved.terms, note, solved.steps, percent=solved.percent))
 
 
 class PairRatio:
@@ -187,7 +188,7 @@ class PairRatio:
         shown = f"{result:.2f}%" if pct else f"{result:.2f}"
         text = (f"{num.label} ({num.column}) {fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
                 f"{fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
-        return _computed(self.name, Computation("ratio", round(result, 4), text, [num, den]))
+        return _computed(self.name, Computation("ratio", round(result, 4), text, [num, den], percent=pct))
 
 
 class Growth:
@@ -251,7 +252,7 @@ def rounded(comp: Computation, places: int) -> Computation:
     shown = f"{comp.result:,.{places}f}{'%' if percent else ''}"
     return Computation(comp.kind, comp.result, f"{comp.text}; rounded to {places} decimal place"
                        f"{'s' if places != 1 else ''}: {shown}", comp.cells, comp.definition_note, comp.steps,
-                       comp.ends)
+                       comp.ends, comp.percent)
 
 
 def compute(question: Question, sources: Sequence[TableSource], calendar: Calendar | None = None,

@@ -37,6 +37,9 @@ class Computation:
     an answer that quotes one quotes the code's arithmetic."""
     ends: tuple[float, float] | None = None
     """(from, to) of a change or growth it computes, oldest first."""
+    percent: bool = False
+    """The result is a percent (a margin, a rate, "X as a % of Y") or a change of one in points: an amount in a
+    currency is never it."""
 
 
 @dataclass(frozen=True)
