@@ -1418,3 +1418,9 @@ def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     assert not any("is about" in f for f in unsupported(
         "Retail segment online revenue increased 13.5% primarily due to higher conversion rates and increased "
         "traffic.", quotes, q, ["Acme"]))
+    # a long name before the subject's own words is no longer subject ("Las Vegas Strip Resorts entertainment ...")
+    resorts = [Quote("Acme Grand Lakeside Resorts entertainment, retail and other revenues increased 1% in 2018 due "
+                     "primarily to an increase in parking fees.", "ACME_2018_10K", "acme", 37, 3, 3)]
+    assert any("(entertainment)" in f for f in unsupported(
+        "Acme Grand Lakeside Resorts rooms revenue increased 1% in 2018 due primarily to an increase in parking fees.",
+        resorts, parse("What drove the change in Acme Grand Lakeside Resorts rooms revenue in 2018?"), ["Acme"]))

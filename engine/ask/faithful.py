@@ -405,9 +405,11 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
               and not part & (words | said_stems([q.text]))):
             # the quote's subject is a named part ("NIKE Direct revenues grew 13%"), the sentence's the whole
             flag = f"[{source}] is about \u201c{who}\u201d"
-        elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs))) and len(who.split()) <= NAMED_SUBJECT
+        elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
+              and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
               and (narrower := [w for w in CONTENT_WORD.findall(who) if not w[0].isupper()
-                                and w.lower() not in _ORGANISATION and word_stem(w) not in _item_words(who)
+                                and w.lower() not in _ORGANISATION | _DETERMINERS
+                                and word_stem(w) not in _item_words(who)
                                 and word_stem(w) not in plain | words | said_stems([q.text])])):
             # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
             # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue); a line
