@@ -221,6 +221,14 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert one_voice(why, level, None, ratio, resolve(level, tables), None, stated=True).folded == []
     assert one_voice("The operating margin was 12.5% [1].", level, None, ratio, resolve(level, tables), None,
                      stated=True).folded
+    # an amount in a currency is no percent cell of another year ("a charge of $33 million" beside 33% for 2021)
+    from engine.ask.cells import judge
+    from engine.numbers import quantities
+    pcts = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"], {
+        "Net revenue": [3991.0, 5506.0], "Gross margin %": [27.0, 33.0]})
+    gm = resolve(parse("What drove the gross margin % in 2022?"), [TableSource(1, pcts)])
+    assert judge(quantities("a charge of $33 million")[0], gm, None, []).status == "missing"
+    assert judge(quantities("it was 33% in 2021")[0], gm, None, []).status == "other_period"
     # nothing decided: the model's text is kept whole
     assert one_voice("It improved.", parse("Why did margins change?"), None, None, res, None, stated=False).folded == []
     # the code computed the metric the question allows may not suit the company: "not meaningful" contradicts it

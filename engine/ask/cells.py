@@ -673,8 +673,10 @@ def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Seq
     """Whether an answer's number is the cell the question asked for, a cell of another period or row, or none.
 
     Matched against the amounts (scale applied) and the values as printed, so "$3.2 billion" meets a table in
-    millions."""
+    millions; an amount in a currency never meets a percent cell."""
     def hit(c: Cell) -> bool:
+        if q.currency and c.percent:
+            return False  # "$33 million" is no 33% of the table, whatever its period
         return same_number(q, c.value) or (q.scale != 1.0 and same_number(q, c.amount / q.scale)) or same_number(
             q, c.amount)
 
