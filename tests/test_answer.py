@@ -1038,3 +1038,15 @@ def test_the_company_named_is_no_row_of_a_measure_the_vocabulary_does_not_know()
     # named nowhere in the library, "Acme" is a word of the measure; named as the library's company, it is not
     assert "acme" in resolve(asked, [TableSource(1, table)]).measures[0].split()
     assert resolve(named, [TableSource(1, table)]).measures == ["any between chang fy number q2 store"]
+
+
+def test_a_name_with_a_number_is_no_figure_of_the_answer() -> None:
+    """"COVID-19" is no minus 19 and "Office 365" no 365: a number that is part of a name is not checked against the
+    code's figures; an amount after a name still is ("Revenue 500 million", "150 stores")."""
+    from engine.ask.checks import answer_numbers
+
+    said = [q.raw.strip() for q in answer_numbers("Gross margin rose 140 basis points on lower COVID-19 costs, F-35 "
+                                                  "deliveries, Office 365 Commercial and iPhone 14 Pro sales.")]
+    assert said == ["140"]
+    assert [q.raw.strip() for q in answer_numbers("Revenue 500 million; the Company had 150 stores.")] == [
+        "500 million", "150"]

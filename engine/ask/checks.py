@@ -60,8 +60,11 @@ _NOT_FIGURES = re.compile(
     rf"|\b\d{{1,2}}\s+{MONTH_PATTERN}"
     r"|\b(?:p|pp|page|pages|note|item|part|section)\.?\s*\d+[a-z]?(?:\s*[-–]\s*\d+)?\b"
     r"|\b\d+[-\s](?:weeks?|months?)\b|\b(?:three|six|nine|twelve)\s+months\b"
-    # a name with a number in it: "COVID-19", "F-35", "CH-53K" (no minus sign, no figure)
+    # a name with a number in it: "COVID-19", "F-35", "CH-53K" (no minus sign, no figure); a product's number after
+    # its capitalised name: "Office 365", "Windows 10", "iPhone 14" (a short whole number, no unit after it)
     r"|\b[A-Za-z]+-\d+[A-Za-z]*\b"
+    r"|(?-i:\b(?:[A-Z][a-z]+|[a-z]+[A-Z][A-Za-z]*)\s+\d{1,3}\b)(?![\d,.%]|\s*(?:percent|million|billion|thousand|"
+    r"basis|points?|bps|times|x\b|[-\u2013]))"
     # a ratio written out as a percent: "(495 / 21,523) * 100", "multiplying by 100" (the factor is no figure)
     r"|(?:[*×]\s*|\bx\s+|\bmultipl\w+\s+(?:it\s+|this\s+|that\s+)?by\s+)100\b(?![,.]\d)",
     re.I,
@@ -70,8 +73,8 @@ _NOT_FIGURES = re.compile(
 
 def answer_numbers(text: str, count: str = "") -> list[Quantity]:
     """The figures of an answer that are checked: dates, page and note references, period lengths ("52 weeks"),
-    the 100 that turns a ratio into a percent, names with a number ("COVID-19", "F-35"), years, small counts and
-    list numbers left out. When the question
+    the 100 that turns a ratio into a percent, names with a number ("COVID-19", "F-35", "Office 365"), years,
+    small counts and list numbers left out. When the question
     asks for a ``count`` (``counted_noun``), the whole numbers the answer gives are its answer and are checked,
     small ones too."""
     blanked = _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
