@@ -221,6 +221,9 @@ def test_model_sentences_that_contradict_the_code_are_folded_and_the_rest_kept()
     assert one_voice(why, level, None, ratio, resolve(level, tables), None, stated=True).folded == []
     assert one_voice("The operating margin was 12.5% [1].", level, None, ratio, resolve(level, tables), None,
                      stated=True).folded
+    # a product's number is no figure for a term ("Office 365" is not 365 of operating income)
+    assert one_voice("Operating income rose on Office 365 Commercial [1].", level, None, ratio,
+                     resolve(level, tables), None, stated=True).folded == []
     # an amount in a currency is no percent cell of another year ("a charge of $33 million" beside 33% for 2021)
     from engine.ask.cells import judge
     from engine.numbers import quantities

@@ -599,7 +599,7 @@ def _term_given_another_value(sentence: str, computation: Computation | None) ->
                 stop = min([a for a, _, key in named if a >= m.end() and key != t.item] + [m.end() + 60])
                 whole = re.match(r"[\d,.]*", sentence[stop:])  # a number cut at the window's end, whole
                 tail = sentence[m.end():stop] + (whole.group(0) if whole else "")
-                after = [q for q in quantities(tail) if not q.percent and not _in_points(tail, q)
+                after = [q for q in answer_numbers(tail) if not q.percent and not _in_points(tail, q)
                          and (q.currency or q.scale != 1 or abs(q.value) >= 100)
                          and not (1900 <= abs(q.value) <= 2100 and not q.decimals and not q.currency)]
                 if not after or re.match(r"\s*[/÷]", tail[after[0].end:]):
