@@ -97,6 +97,11 @@ def _quote_sentences(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]
     return [(x.source, s, said_stems([s])) for x in quotes for s in split_sentences(x.text)]
 
 
+def _quote_wholes(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]:
+    """Each quote whole, in ``_quote_sentences``' shape: what a sentence telling a quote's list in one restates."""
+    return [(x.source, x.text, said_stems([x.text])) for x in quotes]
+
+
 def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
               ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
@@ -246,9 +251,14 @@ def _words_after(text: str, at: int, n: int = 6) -> str:
     return " ".join(w.strip(",.;:()") for w in text[at:].lower().split()[:n]).strip()
 
 
-def _item_words(text: str) -> set[str]:
-    """The stems of the words of the line items a text names (``items_named``)."""
-    return said_stems(n for it in items_named(text) for n in it.names)
+def _narrower(subject: str, said: set[str]) -> list[str]:
+    """The lower-case words of a quote's subject that ``said`` (the sentence's stems, and those it may leave out)
+    lacks: a word that narrows it ("online" of "Domestic segment online revenue"). A line item's own words are
+    another item, not a narrower one ("Net revenues in advisory" for advisory fees), and the words of where a filing
+    reports a measure (``_ORGANISATION``) and determiners narrow nothing."""
+    items = said_stems(n for it in items_named(subject) for n in it.names)
+    return [w for w in CONTENT_WORD.findall(subject) if not w[0].isupper()
+            and w.lower() not in _ORGANISATION | _DETERMINERS and word_stem(w) not in items | said]
 
 
 _ORGANISATION = frozenset({"segment", "segments", "reportable", "operating"})
@@ -407,13 +417,9 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about \u201c{who}\u201d"
         elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
-              and (narrower := [w for w in CONTENT_WORD.findall(who) if not w[0].isupper()
-                                and w.lower() not in _ORGANISATION | _DETERMINERS
-                                and word_stem(w) not in _item_words(who)
-                                and word_stem(w) not in plain | words | said_stems([q.text])])):
+              and (narrower := _narrower(who, plain | words | said_stems([q.text])))):
             # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
-            # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue); a line
-            # item's own words are another item, not a narrower one ("Net revenues in advisory" for advisory fees)
+            # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue)
             flag = f"[{source}] is about \u201c{who}\u201d ({narrower[0]})"
         else:
             continue
@@ -806,6 +812,15 @@ def _name_runs(text: str, keys: set[str]) -> list[str]:
     return [text[a:b] for a, b, mine in runs if mine]
 
 
+def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
+    """A summary sentence's subject (``_mover``, citations aside) and the names in it (``NAME_WORD``) but its first
+    word, which any sentence capitalises."""
+    who = _mover(CITATION.sub(" ", sentence))
+    opening = who.lstrip(_OPENING)
+    skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
+    return who, [m for m in NAME_WORD.finditer(who) if m.start() != skip]
+
+
 def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
     """A summary that tells what moved of another named part than the one the question asks about, and names the
     asked one nowhere: "Revenue from Digital Marketing increased $227.7 million ..." for "What drove the change in
@@ -829,12 +844,11 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     rises, falls = directions()
     out: list[str] = []
     for sentence in split_sentences(summary):
-        who = _mover(CITATION.sub(" ", sentence))
+        who, named = _subject_names(sentence)
         opening = who.lstrip(_OPENING)
         if not who or rises.match(opening) or falls.match(opening):
             continue
-        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
-        other = {k for m in NAME_WORD.finditer(who) if m.start() != skip and len(w := m.group(0)) > 1
+        other = {k for m in named if len(w := m.group(0)) > 1
                  and any(c.isalpha() for c in w) and (k := _name_key(w)) in quoted and k not in plain
                  and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
                  and not asked_period(w).text}
@@ -906,18 +920,12 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     plain = _plain([*names, *(x.doc for x in quotes)])
     sentences = _quote_sentences(quotes)
     levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
-    whole = [(x.source, x.text, said_stems([x.text])) for x in quotes]  # a sentence told from a quote's list
+    whole = _quote_wholes(quotes)
     if len(levels) < 2:
         return []
-    def names_a_part(sentence: str) -> bool:
-        who = _mover(CITATION.sub(" ", sentence))
-        opening = who.lstrip(_OPENING)
-        skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
-        return any(m.start() != skip and _name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
-                   for m in NAME_WORD.finditer(who))
-
     told = split_sentences(summary)
-    if any(names_a_part(sentence) for sentence in told):
+    if any(_name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+           for sentence in told for m in _subject_names(sentence)[1]):
         return []  # the summary says whose ("Intelligent Cloud revenue increased ... Cost of revenue increased ...")
     out: list[str] = []
     for sentence in told:
@@ -966,10 +974,11 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
         return []
     keys = {_name_key(w) for w in words}
     sentences = _quote_sentences(quotes)
-    whole = [(x.source, x.text, said_stems([x.text])) for x in quotes]
+    whole = _quote_wholes(quotes)
     text_of = {x.source: [x.text] for x in quotes}
     for x, passage in zip(quotes, passages, strict=False):
         text_of[x.source].append(passage)
+
     def named_in(text: str) -> str | None:
         said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
         return next((r for r in runs if all(_name_key(w) in said for w in NAME_WORD.findall(r)
