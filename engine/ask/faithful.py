@@ -1025,6 +1025,13 @@ def _grams(text: str, plain: set[str]) -> dict[tuple[str, ...], str]:
             for i in range(len(words) - OFFSET_GRAM + 1)}
 
 
+def _offset_sides(text: str, plain: set[str]) -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """The ``_grams`` of a text's drivers and of its offsets: its words before and after its "offset by" (all of it
+    drivers where it has none)."""
+    m = _OFFSET_BY.search(text)
+    return (_grams(text[:m.start()], plain), _grams(text[m.end():], plain)) if m else (_grams(text, plain), {})
+
+
 def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
     """A driver told as an offset, or an offset as a driver: "driven by higher net sales of iPhone 14 Pro models,
     partially offset by lower net sales from certain iPhone models" where the quote says "decreased ... due
@@ -1034,24 +1041,18 @@ def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str])
     the quotes' sentences (a list's items with their lead-in); words that only ever stand on the other side are
     swapped."""
     plain = _plain(names) - set(_common())  # the company's names; generic words ("higher", "net") tell the driver
-    sides: list[tuple[int, dict[tuple[str, ...], str], dict[tuple[str, ...], str]]] = []
-    for x in quotes:
-        for t in _FULL_STOP.split(x.text):  # a list's items stay with their lead-in ("partially offset by • ...")
-            m = _OFFSET_BY.search(t)
-            sides.append((x.source, _grams(t[:m.start()] if m else t, plain), _grams(t[m.end():], plain) if m else {}))
+    # a list's items stay with their lead-in ("partially offset by • ...")
+    sides = [(x.source, *_offset_sides(t, plain)) for x in quotes for t in _FULL_STOP.split(x.text)]
     if not any(after for _, _, after in sides):
         return []
     out: list[str] = []
     for sentence in split_sentences(CITATION.sub(" ", summary)):
-        m = _OFFSET_BY.search(sentence)
-        mine = [(_grams(sentence[:m.start()] if m else sentence, plain), 1), (_grams(sentence[m.end():], plain), 2)
-                if m else ({}, 2)]
-        for grams, side in mine:
+        for side, grams in enumerate(_offset_sides(sentence, plain)):  # 0: the drivers, 1: the offsets
             for g, written in grams.items():
-                on = [src for src, *both in sides if g in both[side - 1]]
-                other = [src for src, *both in sides if g in both[2 - side]]
+                on = [src for src, *both in sides if g in both[side]]
+                other = [src for src, *both in sides if g in both[1 - side]]
                 if other and not on:
-                    flag = (f"[{other[0]}] gives \u201c{written}\u201d as a driver, not an offset" if side == 2
+                    flag = (f"[{other[0]}] gives \u201c{written}\u201d as a driver, not an offset" if side
                             else f"[{other[0]}] gives \u201c{written}\u201d as an offset")
                     if flag not in out:
                         out.append(flag)
