@@ -1341,6 +1341,27 @@ def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
         [firm], parse("What drove the change in Acme Water's net revenues in 2023?"), ["Acme"]))
 
 
+
+def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None:
+    """"Global Banking & Markets" is not "Global Markets": a quote whose only run of the asked words has another
+    name word between them names another part, while a run holding the asked words side by side names the one
+    asked ("Specialty Chemicals Segment The Specialty Chemicals segment", a heading run into its sentence)."""
+    q = parse("What drove the change in Acme's Global Markets net revenues in 2022?")
+    merged = Quote("Net revenues in Global Banking & Markets primarily reflected significantly lower advisory fees, "
+                   "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
+    summary = ("Global Markets net revenues in 2022 were lower due to significantly lower advisory fees, partially "
+               "offset by higher net revenues in rates.")
+    assert "[4] does not name “Global Markets”" in unsupported(summary, [merged], q, ["Acme"], passages=[""])
+    # a summary that says whose it tells, in the other part's own name, is not told of the part asked
+    told = "Global Banking & Markets net revenues reflected significantly lower advisory fees."
+    assert not any("does not name" in f for f in unsupported(told, [merged], q, ["Acme"], passages=[""]))
+    own = Quote("Global Markets Global Markets net revenues primarily reflected significantly lower advisory fees, "
+                "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
+    assert not any("does not name" in f for f in unsupported(summary, [own], q, ["Acme"], passages=[""]))
+    longer = Quote("Net revenues in Global Markets Services primarily reflected significantly lower advisory fees, "
+                   "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
+    assert not any("does not name" in f for f in unsupported(summary, [longer], q, ["Acme"], passages=[""]))
+
 def test_one_of_several_parts_changes_told_without_whose_is_flagged() -> None:
     """Segments' sections repeat the firm's words: quotes giving one item's change as different percentages are
     different parts'; a sentence told from one of them must say whose. One quote's two changes are its periods'."""

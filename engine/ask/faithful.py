@@ -812,6 +812,26 @@ def _name_runs(text: str, keys: set[str]) -> list[str]:
     return [text[a:b] for a, b, mine in runs if mine]
 
 
+def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
+    """The name keys a text says (``_name_key`` of its ``NAME_WORD`` words), less the asked parts' keys (``parts``:
+    each part's keys in order) it says only inside another part's name: a run whose asked words have another name
+    word between them and hold no asked part whole ("Global Banking & Markets" says neither "Global" nor "Markets"
+    of "Global Markets"; "Asset & Wealth Management" no "Asset Management"). A run that holds an asked part's words
+    side by side ("Las Vegas Strip Resorts" of "Las Vegas Strip", a heading run into its sentence: "Other Bets Other
+    Bets operating loss") says them."""
+    keys = {k for p in parts for k in p}
+    said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+    inside: set[str] = set()
+    beside: set[str] = set()
+    for run in _name_runs(text, keys):
+        ks = [_name_key(w) for w in NAME_WORD.findall(run)]
+        at = [i for i, k in enumerate(ks) if k in keys]
+        whole = any(p and any(ks[i:i + len(p)] == list(p) for i in range(len(ks))) for p in parts)
+        mixed = not whole and len(at) > 1 and any(k not in keys for k in ks[at[0]:at[-1] + 1])
+        (inside if mixed else beside).update(ks[i] for i in at)
+    return said - (inside - beside)
+
+
 def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
     """A summary sentence's subject (``_mover``, citations aside) and the names in it (``NAME_WORD``) but its first
     word, which any sentence capitalises."""
@@ -837,7 +857,7 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
     keys = {_name_key(w) for w in asked}
     runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if _name_key(w) in keys])]
-    mine = {_name_key(m.group(0)) for m in NAME_WORD.finditer(summary)}
+    mine = _said(summary, [[_name_key(w) for w in r] for r in runs])
     if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
     quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
@@ -973,6 +993,7 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     if not words:
         return []
     keys = {_name_key(w) for w in words}
+    parts = [[k for w in NAME_WORD.findall(r) if (k := _name_key(w)) in keys] for r in runs]
     sentences = _quote_sentences(quotes)
     whole = _quote_wholes(quotes)
     text_of = {x.source: [x.text] for x in quotes}
@@ -980,12 +1001,14 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
         text_of[x.source].append(passage)
 
     def named_in(text: str) -> str | None:
-        said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+        said = _said(text, parts)
         return next((r for r in runs if all(_name_key(w) in said for w in NAME_WORD.findall(r)
                                             if _name_key(w) in keys)), None)
 
-    # a summary that names no part asked answers for the part asked all the same
-    unnamed = named_in(summary) is None and not _acronym_of(q, words, [summary])
+    # a summary that names no part asked answers for the part asked all the same (one that names its words in
+    # another part's name, "Global Banking & Markets" for "Global Markets", says whose it tells)
+    unnamed = not ({_name_key(m.group(0)) for m in NAME_WORD.finditer(summary)} & keys) and not _acronym_of(
+        q, words, [summary])
     out: list[str] = []
     for sentence in split_sentences(summary):
         part = named_in(sentence) or (runs[0] if unnamed and runs else None)
@@ -996,7 +1019,7 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
             continue
         source = found[1][0]
         theirs = text_of.get(source, [])
-        if any(_name_key(m.group(0)) in keys for t in theirs for m in NAME_WORD.finditer(t)) or _acronym_of(
+        if any(_said(t, parts) & keys for t in theirs) or _acronym_of(
                 q, words, theirs):
             continue
         flag = f"[{source}] does not name \u201c{part}\u201d"
