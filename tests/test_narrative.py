@@ -1407,6 +1407,23 @@ def test_a_driver_told_as_an_offset_is_flagged() -> None:
     assert not any("offset" in f for f in unsupported(
         "Cost of sales increased driven by higher freight costs and commodity inflation, partially offset by supply "
         "chain benefits in the Consumer segment.", listed, q, ["Acme"]))
+    # an offset ends at a semicolon or the next bullet: the next item's cause is a driver
+    items = [Quote("Operating profit increased on classified contracts due to lower unfavorable profit adjustments "
+                   "that were partially offset by lower favorable profit adjustments; and about $100 million for the "
+                   "jet program due to higher net favorable profit adjustments.", "ACME_2022_10K", "acme", 40, 4, 4)]
+    told = ("Operating profit increased due to lower unfavorable profit adjustments and higher net favorable profit "
+            "adjustments on the jet program.")
+    assert not any("offset" in f for f in unsupported(told, items, q, ["Acme"]))
+    assert "[4] gives “higher net favorable” as a driver, not an offset" in unsupported(
+        "Operating profit increased due to lower unfavorable profit adjustments, partially offset by higher net "
+        "favorable profit adjustments.", items, q, ["Acme"])
+    bullets = [Quote("The addition consisted of: • $238 million in wholesale driven by loan growth, partially offset "
+                     "by client-specific reductions, and • $184 million in consumer driven by loan growth in cards.",
+                     "ACME_2022_10Q", "acme", 12, 3, 3)]
+    assert not any("offset" in f for f in unsupported(
+        "The addition consisted of $238 million in wholesale driven by loan growth, partially offset by "
+        "client-specific reductions, and; $184 million in consumer driven by loan growth in cards.", bullets, q,
+        ["Acme"]))
 
 
 def test_a_driver_of_another_line_item_is_flagged() -> None:

@@ -1048,11 +1048,26 @@ def _grams(text: str, plain: set[str]) -> dict[tuple[str, ...], str]:
             for i in range(len(words) - OFFSET_GRAM + 1)}
 
 
+_LIST_AFTER = re.compile(r"\s*[:\u2022]")
+"""An offset that opens a list ("offset by: ...", "offset by \u2022 ..."), whose items semicolons and bullets part."""
+_ITEM_END = re.compile(r"[;\u2022]")
+"""Where an item of a sentence's list ends: a semicolon or the next bullet."""
+
+
 def _offset_sides(text: str, plain: set[str]) -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
     """The ``_grams`` of a text's drivers and of its offsets: its words before and after its "offset by" (all of it
-    drivers where it has none)."""
+    drivers where it has none). An offset ends at a semicolon or a bullet, after which the text's next item tells its
+    own drivers ("... partially offset by lower favorable adjustments; and about $100 million for the F-22 program
+    due to higher net favorable adjustments"), unless the offset opens a list."""
     m = _OFFSET_BY.search(text)
-    return (_grams(text[:m.start()], plain), _grams(text[m.end():], plain)) if m else (_grams(text, plain), {})
+    if not m:
+        return _grams(text, plain), {}
+    after = text[m.end():]
+    end = None if _LIST_AFTER.match(after) else _ITEM_END.search(after)
+    if end is None:
+        return _grams(text[:m.start()], plain), _grams(after, plain)
+    drivers, offsets = _offset_sides(after[end.end():], plain)
+    return {**_grams(text[:m.start()], plain), **drivers}, {**_grams(after[:end.start()], plain), **offsets}
 
 
 def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
