@@ -1179,6 +1179,24 @@ def test_a_direction_the_quotes_disagree_on_told_one_way_is_flagged() -> None:
         "In fiscal 2016, Personal Computing revenue decreased $2.7 billion, mainly due to lower revenue from Devices "
         "[5].", quotes, q))
 
+    # a dated sentence is judged against the quote sentences giving the item's direction for that year
+    dated = [Quote("Net interest income in the consolidated statements of earnings was $6.35 billion for 2023, 17% "
+                   "lower than 2022, reflecting a significant increase in interest expense.", "ACME_2023_10K", "acme",
+                   72, 5, 5),
+             Quote("Net interest income was $7.68 billion for 2022, 20% higher than 2021.", "ACME_2023_10K", "acme",
+                   73, 6, 6)]
+    nii = parse("What drove the change in Acme's net interest income in 2023?")
+    assert "[5] says “Net interest income ... lower”" in unsupported(
+        "The increase in Acme's net interest income in 2023 was driven by a significant increase in interest expense.",
+        dated, nii, ["Acme"])
+    assert "[5] says “Net interest income ... lower”" in unsupported(
+        "In 2023, net interest income increased, reflecting a significant increase in interest expense.", dated, nii,
+        ["Acme"])
+    assert not any("says “" in f for f in unsupported(
+        "The decrease in Acme's net interest income in 2023 reflected a significant increase in interest expense.",
+        dated, nii, ["Acme"]))
+    assert not any("says “" in f for f in unsupported(  # 2022's increase is 2022's
+        "The increase in Acme's net interest income in 2022 was 20%.", dated, nii, ["Acme"]))
 
 def test_the_asked_year_s_list_is_the_summary_not_the_year_before_s() -> None:
     from engine.ask.narrative import listed

@@ -311,6 +311,39 @@ def _mover(subject: str) -> str:
     return subject[max(starts, default=0):at].strip(" ,")
 
 
+_CHANGE_IN = re.compile(r"^\W*(?:the\s+|a\s+|an\s+)?(?P<way>\w+)\s+in\s+(?P<item>.+?)\s+(?:was|were|is|are|has|had|"
+                        r"reflect\w*|primarily|mainly|largely|partly|due|driven|resulted|came)\b", re.I)
+"""A sentence opening with a change noun and its item: "The increase in net interest income in 2023 was driven by"."""
+_HEAD_END = re.compile(r"\s+(?:in|for|during|was|were|is|are|compared|versus|from|to|at|by)\b|[,;:(]", re.I)
+"""Where an item's name ends in its subject ("Net interest income| in the consolidated statements ... for 2023")."""
+
+
+def _head(subject: str, plain: set[str]) -> frozenset[str]:
+    """The stems of the item a subject names (its words up to a preposition, verb or comma: ``_HEAD_END``), less
+    ``plain``."""
+    m = _HEAD_END.search(subject)
+    return frozenset(said_stems([subject[:m.start()] if m else subject]) - plain)
+
+
+_LEADING_PERIOD = re.compile(r"^(?:in|for|during)\b[^,]*,\s*", re.I)
+
+
+def _change_of(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
+    """The item a sentence says moved (``_head``: two words at least) and which way: "The increase in net interest
+    income in 2023 was driven by ..." and "In 2023, net interest income increased ..." move net interest income
+    up."""
+    rises, falls = directions()
+    text = CITATION.sub(" ", sentence)
+    change = _CHANGE_IN.match(text)
+    if change and (rises.fullmatch(change["way"]) or falls.fullmatch(change["way"])):
+        head, up = _head(change["item"], plain), bool(rises.fullmatch(change["way"]))
+    else:
+        who = _LEADING_PERIOD.sub("", _mover(text))
+        rest = text[text.index(who) + len(who):] if who and who in text else ""
+        head, up = _head(who, plain), bool(rises.match(rest.lstrip(" ,")))
+    return (head, up) if len(head) > 1 else None
+
+
 def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
     """What a sentence says moved and which way: the stems of its subject (``_mover``, less ``plain``) and whether
     its first direction word says up; None where the subject has fewer than two such words (a bare "Revenue")."""
@@ -329,18 +362,45 @@ def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[s
     due to ..." where another quote says "More Personal Computing revenue decreased $2.7 billion" (a filing
     discusses each year in turn, and a quote may be the year before's) gives '[5] says “More Personal Computing
     revenue decreased”'. The subject must be the same words (two at least, the company's name and generic words
-    aside); a sentence that names its period ("in the second quarter of 2022") is not judged: it says which of the
-    quotes' periods it tells."""
+    aside). A sentence that names its year is judged only against quote sentences that give the same item's
+    direction for that year ("The increase in net interest income in 2023" where [5] says "Net interest income ...
+    was $6.35 billion for 2023, 17% lower than 2022" gives '[5] says “Net interest income ... lower”'); one that
+    names another period ("in the second quarter of 2022") is not judged: it says which of the quotes' periods it
+    tells."""
     plain = _plain(names)
     theirs = [(x.source, s, m) for x in quotes for s in split_sentences(x.text) if (m := _moves(s, plain))]
+    rises, falls = directions()
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if YEAR.search(sentence) or asked_period(sentence).text or (mine := _moves(sentence, plain)) is None:
+        dated = {m.group(0) for m in YEAR.finditer(sentence)}
+        if (mine := (_change_of if dated else _moves)(sentence, plain)) is None:
+            continue
+        if dated:
+            # the quote sentences that give this item's direction for a year the sentence names: "Net interest
+            # income ... for 2023, 17% lower than 2022" (the year before its direction word)
+            other = None
+            for x in quotes:
+                for s in split_sentences(x.text):
+                    first = min((*rises.finditer(s), *falls.finditer(s)), key=lambda m: m.start(), default=None)
+                    if first is None or _head(s[:first.start()], plain) != mine[0]:
+                        continue
+                    years = {m.group(0) for m in YEAR.finditer(s[:first.start()])}
+                    if dated & years and bool(rises.fullmatch(first.group(0))) != mine[1]:
+                        end = _HEAD_END.search(s)
+                        other = (x.source, f"{s[:end.start()] if end else s[:first.start()]} ... {first.group(0)}")
+                        break
+                if other:
+                    break
+            if other is not None:
+                flag = f"[{other[0]}] says \u201c{other[1]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+            continue
+        if asked_period(sentence).text:
             continue  # a sentence naming its period says which of the quotes' periods it tells
-        other = next(((src, s) for src, s, (who, up) in theirs if who == mine[0] and up != mine[1]), None)
-        if other is not None:
-            src, s = other
-            rises, falls = directions()
+        found = next(((src, s) for src, s, (who, up) in theirs if who == mine[0] and up != mine[1]), None)
+        if found is not None:
+            src, s = found
             word = (falls if mine[1] else rises).search(s)
             said = f"{_mover(s)} {word.group(0)}" if word else _mover(s)
             flag = f"[{src}] says \u201c{said}\u201d"
