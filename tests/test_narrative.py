@@ -1380,6 +1380,18 @@ def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None
                    "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
     assert not any("does not name" in f for f in unsupported(summary, [longer], q, ["Acme"], passages=[""]))
 
+def test_a_short_form_of_the_asked_name_names_it() -> None:
+    """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
+    letters names it; a run-together word of another name does not."""
+    q = parse("What drove the change in Acme's Latin America net revenue in 2022?")
+    quotes = [Quote("LatAm Net revenue increased 21%, primarily reflecting effective net pricing and organic volume "
+                    "growth.", "ACME_2022_10K", "acme", 44, 7, 7)]
+    summary = "Latin America net revenue increased 21% due to effective net pricing and organic volume growth."
+    assert unsupported(summary, quotes, q, ["Acme"], passages=[""]) == []
+    other = [Quote("LatEur Net revenue increased 21%, primarily reflecting effective net pricing and organic volume "
+                   "growth.", "ACME_2022_10K", "acme", 44, 7, 7)]
+    assert "no quote names “Latin America”" in unsupported(summary, other, q, ["Acme"], passages=[""])
+
 def test_one_of_several_parts_changes_told_without_whose_is_flagged() -> None:
     """Segments' sections repeat the firm's words: quotes giving one item's change as different percentages are
     different parts'; a sentence told from one of them must say whose. One quote's two changes are its periods'."""

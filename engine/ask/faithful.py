@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cache
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
@@ -1287,6 +1288,28 @@ def _words_of_other_quotes(summary: str, quotes: Sequence[Quote], q: Question, n
     return out
 
 
+_CAMEL = re.compile(r"(?<![\w-])(?:[A-Z][a-z]+){2,4}(?![\w-])")
+"""A word run together from capitalised pieces ("LatAm")."""
+
+
+def _spelled_out(text: str, q: Question) -> str:
+    """The text with each short form of a name the question asks about written as the question writes it: a word run
+    together from pieces that begin, in order, the name's words ("LatAm" for "Latin America"), two letters or more
+    each (initials, "APAC", are acronyms: ``_acronym_of``)."""
+    runs = [NAME_WORD.findall(_POSSESSOR.sub("", run)) for run in q.names]
+
+    def spelled(m: re.Match[str]) -> str:
+        pieces = re.findall(r"[A-Z][a-z]+", m.group(0))
+        for words in runs:
+            for i in range(len(words) - len(pieces) + 1):
+                span = words[i:i + len(pieces)]
+                if all(w.startswith(p) and w != p for p, w in zip(pieces, span, strict=True)):
+                    return " ".join(span)
+        return m.group(0)
+
+    return _CAMEL.sub(spelled, text) if runs else text
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "", passages: Sequence[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -1298,6 +1321,10 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     unknown)."""
     if not summary.strip() or not quotes:
         return []
+    # a short form of an asked name ("LatAm") is that name, in the quotes, their passages and the summary
+    quotes = [replace(x, text=_spelled_out(x.text, q)) for x in quotes]
+    passages = [_spelled_out(t, q) for t in passages]
+    summary = _spelled_out(summary, q)
     texts = [*(x.text for x in quotes), q.text, *names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
