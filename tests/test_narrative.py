@@ -1380,6 +1380,27 @@ def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None
                    "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
     assert not any("does not name" in f for f in unsupported(summary, [longer], q, ["Acme"], passages=[""]))
 
+def test_a_segment_s_sentence_told_of_the_company_is_flagged() -> None:
+    """A quote whose subject is one segment's ("... attributable to our Embedded segment increased") restated of the
+    company the question asks about tells the segment's drivers as the firm's; a summary naming the segment says
+    whose they are."""
+    q = parse("What drove the change in Acme's marketing, general and administrative expenses in 2015?")
+    quotes = [Quote("Marketing, general and administrative expenses attributable to our Enterprise, Embedded and "
+                    "Semi-Custom segment increased primarily due to an $8 million increase in sales and marketing "
+                    "expenses and a $5 million increase in other expenses.", "ACME_2015_10K", "acme", 44, 5, 5)]
+    told = ("The increase in marketing, general and administrative expenses was primarily due to an $8 million "
+            "increase in sales and marketing expenses and a $5 million increase in other expenses.")
+    assert "[5] is about the “Embedded and Semi-Custom” segment" in unsupported(told, quotes, q, ["Acme"])
+    named = ("Marketing, general and administrative expenses of the Embedded and Semi-Custom segment increased "
+             "primarily due to an $8 million increase in sales and marketing expenses and a $5 million increase in "
+             "other expenses.")
+    assert not any("segment" in f for f in unsupported(named, quotes, q, ["Acme"]))
+    every = [Quote("Business segment operating income margins decreased primarily due to increased raw materials "
+                   "costs and higher logistics costs.", "ACME_2015_10K", "acme", 30, 6, 6)]
+    assert not any("segment" in f for f in unsupported(
+        "Operating income margins decreased primarily due to increased raw materials costs and higher logistics "
+        "costs.", every, parse("Why did Acme's operating income margin change in 2015?"), ["Acme"]))
+
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
     letters names it; a run-together word of another name does not."""

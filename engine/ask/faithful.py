@@ -18,7 +18,7 @@ from functools import cache
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
 from engine.ask.narrative import BROKEN, CONTENT_WORD, DATED_MAY, YEAR, said_stems, told, word_stem
-from engine.ask.question import NAME_WORD, Question
+from engine.ask.question import NAME_WORD, Question, part_named
 from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY, Quantity, quantities, same_number
@@ -425,8 +425,10 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     “lower net favorable profit adjustments on production”'. A part the question names that the sentence's subject
     names where the quote names it only among its drivers ("Display Technologies' sales ... driven by lower sales in
     the segment" from "Net sales ... decreased, driven by lower sales in the Display Technologies ... segments")
-    gives '[5] gives “Display Technologies” as a driver, not as what changed'. Every word is quoted; the relation is
-    the model's."""
+    gives '[5] gives “Display Technologies” as a driver, not as what changed'. A quote whose subject is one
+    segment's ("... attributable to our Embedded and Semi-Custom segment increased") told of the company, where the
+    question asks no part, gives '[5] is about the “Embedded and Semi-Custom” segment'. Every word is quoted; the
+    relation is the model's."""
     asked = told(q)
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
@@ -476,6 +478,13 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
               and not part & (words | said_stems([q.text]))):
             # the quote's subject is a named part ("NIKE Direct revenues grew 13%"), the sentence's the whole
             flag = f"[{source}] is about \u201c{who}\u201d"
+        elif (not parts and (segment := part_named(who := _mover(best))) and f"{segment} segment" in who
+              and (" " in segment or not who.startswith(segment))
+              and not _capitalised(mine, plain) and not _said(sentence, []) & _said(segment, [])):
+            # the quote's subject is a named part's ("Marketing, general and administrative expenses attributable to
+            # our Embedded segment increased primarily due to ..."), told of the company the question asks about (a
+            # sentence's capitalised first word is no name: "Business segment operating income margins")
+            flag = f"[{source}] is about the \u201c{segment}\u201d segment"
         elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
               and (narrower := _narrower(who, plain | words | said_stems([q.text])))):

@@ -1176,6 +1176,13 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
     return ""
 
 
+def part_named(text: str) -> str:
+    """The part of a company a text names with its kind word ("Data Center" of "the Data Center segment", "Embedded
+    and Semi-Custom" of "attributable to our Enterprise, Embedded and Semi-Custom segment"); '' when none."""
+    m = _PART.search(text)
+    return m.group(1) if m else ""
+
+
 def _one(text: str) -> Question:
     """A question of one part, every field read."""
     focused = focus(text)
@@ -1183,7 +1190,7 @@ def _one(text: str) -> Question:
     low = text.lower()
     asked_part = _DEFINED.split(text, maxsplit=1)[0]  # the question, not its definition's "change in inventory"
     tolerance = _TOLERANCE.search(text)
-    segment = _PART.search(text)
+    segment = part_named(text)
     measures = _measures(text)
     scale = _SCALE.search(text)
     against = set_against(text)
@@ -1225,7 +1232,7 @@ def _one(text: str) -> Question:
         shift=bool(_SHIFT.search(text)),
         notable=bool(_NOTABLE.search(text)),
         consistent=bool(_CONSISTENT.search(text)),
-        segment=segment.group(1) if segment else _part_of(text, measures),
+        segment=segment or _part_of(text, measures),
         ranking=_ranking(text),
         steady=bool(_STEADY.search(text)),
         tolerance=(float(tolerance.group(1)), tolerance.group(0)) if tolerance else None,
