@@ -163,3 +163,20 @@ def test_a_qualified_row_is_another_item_and_an_additive_metric_is_no_ratio_by_i
     # debt to EBITDA is a ratio of a term this vocabulary does not define: not EBITDA alone
     assert definition("what is the FY2019 debt to ebitda ratio?") is None
     assert definition("what is the FY2019 ebitda?") == ("operating income + d&a", "2019")
+
+
+def test_a_row_that_says_what_its_parentheses_mean_keeps_its_sign() -> None:
+    """An outflow printed in parentheses is the amount spent ("Capital expenditures (116)" is 116), but a row whose
+    label names the other side in parentheses ("Provision/(benefit) for taxes on income (71)") prints a benefit:
+    the effective tax rate it gives is negative."""
+    income = table("Condensed Consolidated Statements of Income", ["2023", "2022"], {
+        "Total net revenues": [12734.0, 27742.0],
+        "Income from continuing operations before provision/(benefit) for taxes on income": [2269.0, 11447.0],
+        "Provision/(benefit) for taxes on income": [-71.0, 1570.0],
+    })
+    lookup = table_lookup([(1, income)], "2023")
+    tax = lookup("income tax expense", "2023")
+    assert tax is not None and tax.value == -71.0
+    assert lookup("income tax expense", "2022").value == 1570.0  # type: ignore[union-attr]
+    capex = table_lookup([(3, CASH)], "2019")("capital expenditures", "2019")
+    assert capex is not None and capex.value == 116.0

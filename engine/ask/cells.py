@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.ask.formulas import Lookup, Term, is_outflow
+from engine.ask.formulas import Lookup, Term, as_spent
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import statement_of, stems
 from engine.library.lexical import STOPWORDS
@@ -741,7 +741,6 @@ def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like:
         c = best_cell(phrase, int(year) if year else None, sources, calendar, like, words)
         if c is None:
             return None
-        value = abs(c.value) if is_outflow(phrase) else c.value
-        return Term(phrase.strip(), c.row, c.column, value, c.marker)
+        return Term(phrase.strip(), c.row, c.column, as_spent(phrase, c.row, c.value), c.marker)
 
     return lookup

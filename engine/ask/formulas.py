@@ -68,6 +68,17 @@ def is_outflow(item: str) -> bool:
     return bool(_OUTFLOWS.search(canonical(item)))
 
 
+_SIGNED_ROW = re.compile(r"/\s*\(|\)\s*/|\((?:benefit|gain|income|loss)(?:es|s)?\b", re.I)
+"""A row label that says what its parentheses mean ("Provision/(benefit) for taxes on income", "Other
+(income)/deductions", "Provision for (benefit from) income taxes"): its sign is the amount's, not an outflow's."""
+
+
+def as_spent(item: str, row: str, value: float) -> float:
+    """An item's amount as analysts quote it: an outflow's printed (131) as 131 (``is_outflow``), unless its row's
+    label says what a negative means ("Provision/(benefit) for taxes on income (71)" is a benefit of 71: -71)."""
+    return abs(value) if is_outflow(item) and not _SIGNED_ROW.search(row) else value
+
+
 def spent_sign(item: str, amounts: Sequence[float]) -> float:
     """-1 where an outflow item is printed negative in every one of ``amounts`` ("Interest expense (617)"), so that
     the amounts read as what was spent; else 1."""

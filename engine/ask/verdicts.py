@@ -26,7 +26,7 @@ from engine.ask.cells import (
 )
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Decision, Work
-from engine.ask.formulas import Lookup, Result, Term, evaluate, formula_items, is_outflow, shown_value, spent_sign
+from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formula_items, shown_value, spent_sign
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, fiscal_year_period, matches
@@ -122,7 +122,7 @@ class ThresholdVerdict:
         if c.row_fit < CONFIDENT_ROW or c.period_fit < 0.99 or c.percent:
             return None
         side, amount, said = q.threshold
-        value = abs(c.amount) if is_outflow(c.item) else c.amount
+        value = as_spent(c.item, c.row, c.amount)
         yes = value > amount if side == "above" else value < amount
         text = (f"{_yes(yes)}. {c.row}: {c.shown} ({c.period_name(work.calendar)}) [{c.marker}], "
                 f"{'above' if value > amount else 'below' if value < amount else 'equal to'} {said}.")
@@ -454,7 +454,7 @@ def statement_lookup(work: Work) -> Lookup:
             return None
         rank = {k: i for i, k in reversed(list(enumerate(labels)))}
         c = min(found, key=lambda c: (rank.get(phrase(c.row), len(labels)), -c.row_fit, -c.period_fit))
-        return Term(item, c.row, c.column, abs(c.value) if is_outflow(item) else c.value, c.marker)
+        return Term(item, c.row, c.column, as_spent(item, c.row, c.value), c.marker)
 
     return lookup
 
