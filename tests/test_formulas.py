@@ -180,3 +180,18 @@ def test_a_row_that_says_what_its_parentheses_mean_keeps_its_sign() -> None:
     assert lookup("income tax expense", "2022").value == 1570.0  # type: ignore[union-attr]
     capex = table_lookup([(3, CASH)], "2019")("capital expenditures", "2019")
     assert capex is not None and capex.value == 116.0
+
+
+def test_a_filers_adjusted_measure_is_not_the_standard_one() -> None:
+    """"Las Vegas Strip Resorts Adjusted Property EBITDA" is the filer's measure, defined and reported by it: the
+    standard EBITDA (operating income + D&A of the whole company) does not compute it; "unadjusted EBITDA" is the
+    standard one."""
+    from engine.vocabulary import ratio_named
+
+    assert ratio_named("What drove the change in Acme's Las Vegas Resorts Adjusted Property EBITDA in 2018?") is None
+    assert ratio_named("What was Acme's adjusted EBITDA in 2022?") is None
+    assert ratio_named("What was Acme's EBITDA in 2022?") == ("ebitda", "operating income + d&a")
+    assert ratio_named("What is the FY2022 unadjusted EBITDA % margin for Acme?") is not None
+    q = parse("How much did Acme's adjusted EBITDA change between FY2017 and FY2018?")
+    assert q.formula is None
+    assert solve("What was the FY2019 adjusted EBITDA?", TABLES) is None

@@ -169,13 +169,19 @@ def longest_item_words() -> int:
     return max(len(_key(p).split()) for it in vocabulary().items.values() for p in it.names) + 2
 
 
+_ADJUSTED_BEFORE = re.compile(r"\b(?:adjusted|non-gaap)\s+(?:[\w&'’-]+\s+){0,2}$")
+"""An "adjusted" measure's words before a standard name ("Adjusted Property EBITDA", "adjusted EBITDA"): the
+filer's own measure, which it defines and reports; the standard definition does not compute it."""
+
+
 def ratio_named(text: str) -> tuple[str, str] | None:
-    """(name, definition) of the standard ratio a question names, the longest name first."""
+    """(name, definition) of the standard ratio a question names, the longest name first; none for a filer's
+    adjusted measure of that name ("Las Vegas Strip Resorts Adjusted Property EBITDA")."""
     low = text.lower()
     for name, expr, pattern in _ratio_patterns():
         m = pattern.search(low)
         if m and not any(low.find(p, max(0, m.end() - len(p)), m.start() + len(p)) >= 0 for p in _items_holding(name)):
-            return name, expr
+            return None if _ADJUSTED_BEFORE.search(low, 0, m.start()) else (name, expr)
     return None
 
 
