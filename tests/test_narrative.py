@@ -1494,6 +1494,20 @@ def test_a_driver_of_another_line_item_is_flagged() -> None:
         "Gross margin decreased, primarily due to one-time plant closure related costs.", quotes, margin, ["Acme"]))
 
 
+def test_a_driver_of_a_measure_the_vocabulary_does_not_know_is_that_measure_s() -> None:
+    """"The decrease in ROI was due to ... the dilution from the marketplace acquisition": a driver of a measure the
+    filer names after its change is that measure's, even one the vocabulary does not know; told as operating
+    income's, it is another item's. A measure the question names is no other item."""
+    q = parse("What drove the change in Acme International's operating income in fiscal 2020?")
+    quotes = [Quote("The decrease in ROI was due to the decrease in operating income primarily as a result of the "
+                    "dilution from the marketplace acquisition.", "ACME_2020_10K", "acme", 33, 10, 10)]
+    flags = unsupported("The increase in operating income was driven by the dilution from the marketplace "
+                        "acquisition.", quotes, q, ["Acme"])
+    assert any(f.startswith("[10] gives") and f.endswith("for “ROI”") for f in flags)
+    roi = parse("What drove the change in Acme's ROI in fiscal 2020?")
+    assert not any("for “ROI”" in f for f in unsupported(
+        "The decrease in ROI was driven by the dilution from the marketplace acquisition.", quotes, roi, ["Acme"]))
+
 def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     """Online revenue's drivers are not the segment's revenue's: a sentence restating a quote whose subject has a
     word the sentence drops (a channel, a basis) tells the wider subject's cause; where a filing reports the

@@ -513,11 +513,18 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
         return []
     plain = _plain(names) - set(_common())
     _, defined = _subject(asked)
+    asked_words = said_stems([q.text])
     pieces: list[tuple[int, str, str, dict[tuple[str, ...], str]]] = []
     for x in quotes:
         for t in _FULL_STOP.split(x.text):
             if (at := _first_cue(kind, t)) > 0:
-                item, named = _lead_item(re.split(r"[).:;\u2022]", t[:at])[-1])  # a heading or a chart's note before
+                subject = re.split(r"[).:;\u2022]", t[:at])[-1]  # a heading or a chart's note before
+                item, named = _lead_item(subject)
+                if not item and (change := _CHANGE_IN.match(subject + " was")) and (
+                        head := _head(change["item"], plain)) and not head & asked_words:
+                    # an item the vocabulary does not know, named after its change ("The decrease in ROI was due
+                    # to ..."), that the question does not name either
+                    item, named = " ".join(sorted(head)), change["item"]
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
                                _grams(t[at:], plain)))
     out: list[str] = []
