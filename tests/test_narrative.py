@@ -1401,6 +1401,27 @@ def test_a_segment_s_sentence_told_of_the_company_is_flagged() -> None:
         "Operating income margins decreased primarily due to increased raw materials costs and higher logistics "
         "costs.", every, parse("Why did Acme's operating income margin change in 2015?"), ["Acme"]))
 
+def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> None:
+    """A quote whose passage compares two earlier years before it ("in fiscal 2016 compared to fiscal 2015") is the
+    year before's discussion: restated without a year for fiscal 2017 it gives '[5] is about fiscal 2016'. Years
+    named after the quote (the next paragraph) or one earlier year alone ("compared to fiscal 2016") say nothing."""
+    q = parse("What drove the change in Acme's SG&A expenses in fiscal 2017?")
+    quotes = [Quote("The decrease in SG&A expense was driven by the elimination of expenses associated with closed "
+                    "stores.", "ACME_2017_10K", "acme", 39, 5, 5)]
+    summary = "The decline in SG&A expense was driven by the elimination of expenses associated with closed stores."
+    before = ("Our segment experienced a gross profit decline of $260 million in fiscal 2016 compared to fiscal 2015. "
+              "The decrease in SG&A expense was driven by the elimination of expenses associated with closed stores.")
+    assert "[5] is about fiscal 2016" in unsupported(summary, quotes, q, ["Acme"], passages=[before])
+    after = ("The decrease in SG&A expense was driven by the elimination of expenses associated with closed stores. "
+             "SG&A increased in fiscal 2016 compared to fiscal 2015.")
+    compared = ("SG&A decreased compared to fiscal 2016. The decrease in SG&A expense was driven by the elimination "
+                "of expenses associated with closed stores.")
+    for passage in (after, compared):
+        assert not any("is about fiscal" in f for f in unsupported(summary, quotes, q, ["Acme"], passages=[passage]))
+    assert not any("is about fiscal" in f for f in unsupported(
+        "In fiscal 2016, the decline in SG&A expense was driven by the elimination of expenses associated with closed "
+        "stores.", quotes, q, ["Acme"], passages=[before]))
+
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
     letters names it; a run-together word of another name does not."""

@@ -1105,6 +1105,37 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     return out
 
 
+def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, passages: Sequence[str]) -> list[str]:
+    """A sentence restating a quote whose words and passage compare two years both before the one the question asks
+    ("Our International segment experienced a gross profit decline ... in fiscal 2016 compared to fiscal 2015 ...
+    The decrease in SG&A expense was driven by ..." for fiscal 2017): the year before's discussion, told for the
+    year asked, gives '[5] is about fiscal 2016'. A passage naming one earlier year only may compare the asked year
+    with it ("compared to fiscal 2016"); one naming the asked year, or a sentence naming its own year, is not
+    judged."""
+    asked = set(q.asked.years)
+    if not asked or not passages:
+        return []
+    sentences = _quote_sentences(quotes)
+    # the period a quote is told in: what its passage says before it, and itself (the next paragraph may be the
+    # year before's)
+    lead: dict[str, str] = {}
+    for x, passage in zip(quotes, passages, strict=False):
+        at = " ".join(passage.split()).find(x.text[:60])
+        lead[x.text] = " ".join(passage.split())[:at] if at >= 0 else ""
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if years_named(sentence) or (found := _restated(sentence, sentences)) is None:
+            continue
+        source, best = found[1][0], found[1][1]
+        told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
+        named = {y for t in told_in for y, _, _ in years_named(t)}
+        if len(named) >= 2 and all(y < min(asked) for y in named):
+            flag = f"[{source}] is about fiscal {max(named)}"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 _OFFSET_BY = re.compile(r"\b(?:(?:partially|partly|largely|more\s+than|in\s+part)\s+)?offsets?(?:\s+in\s+part)?\s+by\b|"
                         r"\boffsetting\b", re.I)
 OFFSET_GRAM = 3
@@ -1368,6 +1399,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _another_part(body, quotes, q, names) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
+    out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
