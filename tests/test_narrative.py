@@ -1315,6 +1315,14 @@ def test_the_part_asked_among_a_quote_s_drivers_told_as_what_changed_is_flagged(
                  "due to higher volume on lens contracts.", "ACME_2020_10K", "acme", 31, 6, 6)]
     assert not any("as a driver" in f for f in unsupported(
         "Optical Glass sales were driven by higher volume on lens contracts.", own, q, ["Acme"]))
+    # the part named among the drivers by its acronym ("the decrease at BDS")
+    bds = parse("What drove the change in Bolt Defense, Space & Security earnings from operations in 2018?")
+    firm = [Quote("Earnings from operations in 2018 increased by $1,643 million compared with 2017, primarily due to "
+                  "higher earnings at BCA and BGS, which more than offset the decrease at BDS.", "ACME_2018_10K",
+                  "acme", 30, 2, 2)]
+    assert "[2] gives “Defense, Space & Security” as a driver, not as what changed" in unsupported(
+        "The change in Bolt Defense, Space & Security earnings from operations in 2018 was primarily due to higher "
+        "earnings at BCA and BGS, which more than offset the decrease at BDS.", firm, bds, ["Bolt"])
 
 
 def test_parties_of_another_role_told_as_the_role_asked_are_flagged() -> None:

@@ -410,6 +410,18 @@ def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[s
     return out
 
 
+def _named_end(q: Question, part: str, text: str, at: int) -> int:
+    """Where a part the question names ends in a text after ``at``: its name ("Display Technologies") or its acronym
+    ("BDS" for "Boeing Defense, Space & Security", ``_acronym_of``); 0 where the text names it nowhere there."""
+    if part in text[at:]:
+        return text.index(part, at) + len(part)
+    words = NAME_WORD.findall(part)
+    for m in _ACRONYM.finditer(text, at):
+        if words and _acronym_of(q, words, [m.group(0)]):
+            return m.end()
+    return 0
+
+
 def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
                                    names: Iterable[str]) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
@@ -461,8 +473,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         if rises.match(mine.lstrip(_OPENING)) or falls.match(mine.lstrip(_OPENING)):
             continue  # no subject: the sentence opens with the drivers ("Increased unit sales, ...")
         (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
-        if (driver := next((r for r in parts if r in mine and r not in theirs and r in best[at:]
-                            and not _caused_next(kind, best[best.index(r, at) + len(r):])), None)) is not None:
+        if (driver := next((r for r in parts if r in mine and r not in theirs and (end := _named_end(q, r, best, at))
+                            and not _caused_next(kind, best[end:])), None)) is not None:
             # the asked part is among the quote's drivers of something else ("Net sales ... decreased, driven by lower
             # sales in the Display Technologies, Optical Communications ... segments"), told as what changed
             flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
