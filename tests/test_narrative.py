@@ -1384,6 +1384,14 @@ def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None
     own = Quote("Global Markets Global Markets net revenues primarily reflected significantly lower advisory fees, "
                 "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
     assert not any("does not name" in f for f in unsupported(summary, [own], q, ["Acme"], passages=[""]))
+    # a generic word of the asked name ("Business") is the name's own, not another part's between its words
+    pbp = parse("What drove the change in Acme's Productivity and Business Processes revenue in fiscal 2023?")
+    both = [Quote("Productivity and Business Processes revenue increased driven by Office Commercial.", "ACME_2023_10K",
+                  "acme", 44, 3, 3),
+            Quote("More Personal Computing revenue decreased driven by Windows.", "ACME_2023_10K", "acme", 44, 4, 4)]
+    assert not any("is not" in f for f in unsupported(
+        "Productivity and Business Processes revenue increased driven by Office Commercial. More Personal Computing "
+        "revenue decreased driven by Windows.", both, pbp, ["Acme"], passages=["", ""]))
     longer = Quote("Net revenues in Global Markets Services primarily reflected significantly lower advisory fees, "
                    "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
     assert not any("does not name" in f for f in unsupported(summary, [longer], q, ["Acme"], passages=[""]))

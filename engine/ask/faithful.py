@@ -903,11 +903,12 @@ def _name_runs(text: str, keys: set[str]) -> list[str]:
 
 def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
     """The name keys a text says (``_name_key`` of its ``NAME_WORD`` words), less the asked parts' keys (``parts``:
-    each part's keys in order) it says only inside another part's name: a run whose asked words have another name
-    word between them and hold no asked part whole ("Global Banking & Markets" says neither "Global" nor "Markets"
-    of "Global Markets"; "Asset & Wealth Management" no "Asset Management"). A run that holds an asked part's words
-    side by side ("Las Vegas Strip Resorts" of "Las Vegas Strip", a heading run into its sentence: "Other Bets Other
-    Bets operating loss") says them."""
+    each part's keys in order, its generic words too: "Business" of "Productivity and Business Processes") it says
+    only inside another part's name: a run whose asked words have another name word between them and hold no asked
+    part whole ("Global Banking & Markets" says neither "Global" nor "Markets" of "Global Markets"; "Asset & Wealth
+    Management" no "Asset Management"). A run that holds an asked part's words side by side ("Las Vegas Strip
+    Resorts" of "Las Vegas Strip", a heading run into its sentence: "Other Bets Other Bets operating loss") says
+    them."""
     keys = {k for p in parts for k in p}
     said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
     inside: set[str] = set()
@@ -946,7 +947,7 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
     keys = {_name_key(w) for w in asked}
     runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if _name_key(w) in keys])]
-    mine = _said(summary, [[_name_key(w) for w in r] for r in runs])
+    mine = _said(summary, [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts])
     if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
     quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
@@ -1082,7 +1083,7 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     if not words:
         return []
     keys = {_name_key(w) for w in words}
-    parts = [[k for w in NAME_WORD.findall(r) if (k := _name_key(w)) in keys] for r in runs]
+    parts = [[_name_key(w) for w in NAME_WORD.findall(r)] for r in runs]
     sentences = _quote_sentences(quotes)
     whole = _quote_wholes(quotes)
     text_of = {x.source: [x.text] for x in quotes}
