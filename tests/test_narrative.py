@@ -1437,6 +1437,14 @@ def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> No
     assert not any("is about fiscal" in f for f in unsupported(
         "In fiscal 2016, the decline in SG&A expense was driven by the elimination of expenses associated with closed "
         "stores.", quotes, q, ["Acme"], passages=[before]))
+    # a quote sentence opening with its own earlier year is that year's; what it is compared with is not its year
+    own = [Quote("For fiscal 2016, the decrease in SG&A expense was primarily due to a charge for club closures in the "
+                 "prior year.", "ACME_2017_10K", "acme", 39, 2, 2)]
+    told = "The decrease in SG&A expense was primarily due to a charge for club closures in the prior year."
+    assert "[2] is about fiscal 2016" in unsupported(told, own, q, ["Acme"], passages=[""])
+    compared = [Quote("Compared to fiscal 2016, the decrease in SG&A expense was primarily due to a charge for club "
+                      "closures in the prior year.", "ACME_2017_10K", "acme", 39, 2, 2)]
+    assert not any("is about fiscal" in f for f in unsupported(told, compared, q, ["Acme"], passages=[""]))
 
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first

@@ -1124,7 +1124,8 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     The decrease in SG&A expense was driven by ..." for fiscal 2017): the year before's discussion, told for the
     year asked, gives '[5] is about fiscal 2016'. A passage naming one earlier year only may compare the asked year
     with it ("compared to fiscal 2016"); one naming the asked year, or a sentence naming its own year, is not
-    judged."""
+    judged. A quote sentence that opens with its own earlier year ("For fiscal 2019, the decrease in operating
+    expenses ...") is that year's, whatever its passage names."""
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -1142,11 +1143,24 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         source, best = found[1][0], found[1][1]
         told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
         named = {y for t in told_in for y, _, _ in years_named(t)}
-        if len(named) >= 2 and all(y < min(asked) for y in named):
-            flag = f"[{source}] is about fiscal {max(named)}"
-            if flag not in out:
-                out.append(flag)
+        # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
+        # compared with aside)
+        rises, falls = directions()
+        first = min((m.start() for m in (*rises.finditer(best), *falls.finditer(best))), default=0)
+        own = {y for y, _, _ in years_named(_COMPARED.sub(" ", best[:first]))}
+        if own and all(y < min(asked) for y in own):
+            named = own
+        elif not (len(named) >= 2 and all(y < min(asked) for y in named)):
+            continue
+        flag = f"[{source}] is about fiscal {max(named)}"
+        if flag not in out:
+            out.append(flag)
     return out
+
+
+_COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|relative\s+to|than)\s+(?:the\s+)?"
+                       r"(?:(?:fiscal|calendar)\s+)?(?:year\s+)?(?:19|20)\d{2}\b", re.I)
+"""What a sentence compares itself with ("compared to fiscal 2019"): not the period it tells."""
 
 
 _OFFSET_BY = re.compile(r"\b(?:(?:partially|partly|largely|more\s+than|in\s+part)\s+)?offsets?(?:\s+in\s+part)?\s+by\b|"
