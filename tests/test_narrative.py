@@ -254,6 +254,17 @@ def test_a_quoted_figure_given_for_a_year_its_quote_does_not_name_is_flagged() -
     assert unsupported(summary, quotes, q) == ["$10.5 billion for Q2 2023"]
     # a fiscal quarter against a calendar date may be a year apart: the filer's year ends in the next one
     assert unsupported("Inventories were $6,820 million in Q1 FY2023 [3].", quotes, q) == []
+    # a list item's figure is told in its lead-in's year
+    listed = [quote("Product development expenses for the year ended December 31, 2015, increased by $55.0 million "
+                    "due to the following: • the addition of personnel; and • share-based compensation expense of "
+                    "$54.7 million, a $30.0 million increase compared to the prior year.", 4)]
+    dev = parse("What drove the change in Acme's product development expenses in 2016?")
+    assert "$54.7 million for 2016" in unsupported(
+        "Product development expenses in 2016 rose due to share-based compensation expense of $54.7 million.", listed,
+        dev)
+    assert not any(" for " in f for f in unsupported(
+        "Product development expenses in 2015 rose due to share-based compensation expense of $54.7 million.", listed,
+        dev))
 
 
 def test_a_yes_no_summary_is_decided_by_what_the_quotes_state() -> None:

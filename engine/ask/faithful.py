@@ -62,7 +62,15 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
     2022"), each as "figure for period". A figure's period is what the summary's sentence names before it, else
     right after it (what follows "compared to" is the other period). A year off by one is a fiscal year's
     naming when one side names fiscal periods and the other dates ("Q1 FY2023" for "December 31, 2022")."""
-    sentences = [s for x in quotes for s in split_sentences(x.text)]
+    # each quote sentence with the period it is told in: its own, else its lead-in's ("Product development expenses
+    # for the year ended December 31, 2015, increased ... due to the following: • ... $54.7 million ...")
+    sentences: list[tuple[str, str]] = []
+    for x in quotes:
+        context = ""
+        for s in split_sentences(x.text):
+            if asked_period(s).years:
+                context = s
+            sentences.append((s, s if asked_period(s).years else context))
     out: list[str] = []
     for sentence in split_sentences(summary):
         for v in quantities(sentence):
@@ -74,8 +82,8 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
                 said = asked_period(after.split(" compared")[0].split(" versus")[0])
             if not said.years:
                 continue
-            holding = [s for s in sentences if any(same_number(w, v.value) or same_number(v, w.value)
-                                                   for w in quantities(s))]
+            holding = [told for s, told in sentences if any(same_number(w, v.value) or same_number(v, w.value)
+                                                            for w in quantities(s))]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
             named = [asked_period(s) for s in holding]
