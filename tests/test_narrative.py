@@ -1457,6 +1457,21 @@ def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> No
                       "closures in the prior year.", "ACME_2017_10K", "acme", 39, 2, 2)]
     assert not any("is about fiscal" in f for f in unsupported(told, compared, q, ["Acme"], passages=[""]))
 
+def test_a_change_pointed_back_at_is_the_sentence_before_s_item() -> None:
+    """"The decrease was primarily attributable to lower net sales ..." after "RMS' net sales in 2022 decreased $641
+    million" (in its passage) is the net sales' decrease: told as cost of sales' it is another item's."""
+    q = parse("What drove the change in Acme's cost of sales in 2022?")
+    quotes = [Quote("The decrease was primarily attributable to lower net sales of approximately $280 million for "
+                    "training programs due to lower volume.", "ACME_2022_10K", "acme", 44, 5, 5)]
+    passage = ("RMS' operating results included the following: RMS' net sales in 2022 decreased $641 million, or 4%, "
+               "compared to 2021. The decrease was primarily attributable to lower net sales of approximately $280 "
+               "million for training programs due to lower volume.")
+    summary = ("The decrease in cost of sales in 2022 was primarily attributable to lower net sales of approximately "
+               "$280 million for training programs due to lower volume.")
+    assert "[5] is about “net sales”" in unsupported(summary, quotes, q, ["Acme"], passages=[passage])
+    costs = passage.replace("RMS' net sales in 2022 decreased", "Cost of sales in 2022 decreased")
+    assert not any("is about" in f for f in unsupported(summary, quotes, q, ["Acme"], passages=[costs]))
+
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
     letters names it; a run-together word of another name does not."""

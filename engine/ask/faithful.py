@@ -430,8 +430,35 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
     return 0
 
 
+_ANAPHOR = re.compile(r"^\W*(?:the|this|these|that|those|such)\s+(?:\w+\s+)?(?:increases?|decreases?|declines?|"
+                      r"growth|rises?|drops?|improvements?|changes?|reductions?)\b(?!\s+(?:in|of)\b)", re.I)
+"""A subject that points back at a change ("The decrease was primarily attributable to ..."), naming no item."""
+
+
+def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], passages: Sequence[str]
+              ) -> tuple[str, str] | None:
+    """The line item (``_lead_item``) a quote sentence that points back at a change is about: the item of the
+    sentence before it, in its quote or, the quote's first, in its passage before it ("RMS' net sales in 2022
+    decreased $641 million, or 4%, compared to 2021. The decrease was ...")."""
+    rises, falls = directions()
+    for x in own:
+        if sentence not in x.text:
+            continue
+        passage = next((" ".join(p.split()) for y, p in zip(quotes, passages, strict=False) if y is x), "")
+        at = passage.find(x.text[:60])
+        before = passage[:at] if at >= 0 else ""
+        told = split_sentences(f"{before} {x.text[:x.text.index(sentence)]}".strip())
+        if not told:
+            return None
+        prev = told[-1]
+        first = min((m.start() for m in (*rises.finditer(prev), *falls.finditer(prev))), default=0)
+        item = _lead_item(prev[:first])
+        return item if item[0] else None
+    return None
+
+
 def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
-                                   names: Iterable[str]) -> list[str]:
+                                   names: Iterable[str], passages: Sequence[str] = ()) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
     another subject: the quote's subject (its words before the first cue of the kind asked, "driven by",
     "includes", ...; a list's item, not its lead-in) names first a line item the sentence's subject does not name,
@@ -488,6 +515,12 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
         elif lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
+        elif (not lead and own_lead and _ANAPHOR.match(theirs)
+              and (referred := _referent(best, [x for x in quotes if x.source == source], quotes, passages))
+              and referred[0] != own_lead):
+            # "The decrease was primarily attributable to ..." after "RMS' net sales in 2022 decreased $641 million":
+            # the change is the sentence before's item
+            flag = f"[{source}] is about \u201c{referred[1]}\u201d"
         elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
               and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
             flag = f"[{source}] is about \u201c{theirs}\u201d"
@@ -1423,7 +1456,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
-    out += [f for f in _restated_about_something_else(body, quotes, q, names) if f not in out]
+    out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
     out += [f for f in _pairs_swapped(body, quotes, names) if f not in out]
