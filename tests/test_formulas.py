@@ -195,3 +195,10 @@ def test_a_filers_adjusted_measure_is_not_the_standard_one() -> None:
     q = parse("How much did Acme's adjusted EBITDA change between FY2017 and FY2018?")
     assert q.formula is None
     assert solve("What was the FY2019 adjusted EBITDA?", TABLES) is None
+
+
+def test_an_operating_loss_is_operating_income() -> None:
+    """"Operating loss" is how a filer names a negative operating income: the same line item."""
+    from engine.vocabulary import canonical
+
+    assert canonical("operating loss") == canonical("operating income")

@@ -925,6 +925,22 @@ def test_a_question_word_put_into_a_quote_that_lacks_it_is_flagged() -> None:
     assert not any("does not say" in f for f in unsupported(
         "Acme faces antitrust matters, including claims, suits, regulatory and government investigations involving "
         "competition [5].", held, q))
+    # the vocabulary's same words ("expenses" for "costs"), and a part's kind word where the quote names the part
+    costs = [Quote("The increase in fulfillment costs in Q1 2023 is primarily due to increased sales, partially offset "
+                   "by fulfillment network efficiencies.", "ACME_2023_10Q", "acme", 28, 6, 6)]
+    assert not any("does not say" in f for f in unsupported(
+        "The increase in fulfillment expenses in Q1 2023 was primarily due to increased sales, partially offset by "
+        "fulfillment network efficiencies.", costs, parse("What drove the change in Acme's fulfillment expenses in Q1 "
+                                                          "2023?"), ["Acme"]))
+    pet = parse("What drove the change in Acme's Pet segment operating profit in fiscal 2020?")
+    own = [Quote("Pet operating profit increased 46 percent in fiscal 2020, primarily driven by volume growth and "
+                 "favorable net price realization.", "ACME_2020_10K", "acme", 25, 4, 4)]
+    told = ("The Pet segment operating profit increased 46 percent in fiscal 2020, primarily driven by volume growth "
+            "and favorable net price realization.")
+    assert not any("does not say" in f for f in unsupported(told, own, pet, ["Acme"]))
+    program = [Quote("Jet program operating profit increased 46 percent in fiscal 2020, primarily driven by volume "
+                     "growth and favorable net price realization.", "ACME_2020_10K", "acme", 25, 4, 4)]
+    assert "[4] does not say “segment”" in unsupported(told, program, pet, ["Acme"])
 
 
 def test_a_quote_about_what_else_moved_is_flagged() -> None:

@@ -606,7 +606,9 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     asked item's own names, direction words (the quote's "declined" for the question's "drop"; a direction the
     quote turns is flagged as such), generic, period and relative words, and the words before a colon (a lead-in that
     repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
-    that denies something (it may say what the quotes lack)."""
+    that denies something (it may say what the quotes lack). A word of a group the vocabulary says are the same
+    (``[narrative.summary] same``: "expenses" for "costs") is said where another of it is, and a part's kind word
+    ("segment") by a quote that names the part asked."""
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
              if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
@@ -614,9 +616,17 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     asked -= plain | _subject(q)[1]
     if not asked:
         return []
+    vocab = narrative()
+    same = {word_stem(w): {word_stem(v) for v in group} for group in vocab.same for w in group}
+    kind_words = {word_stem(w) for w in vocab.part_words}
+    part_keys = {_name_key(w) for w in _asked_names(q, plain)}
     by_source: dict[int, set[str]] = {}
     for x in quotes:
         by_source.setdefault(x.source, set()).update(said_stems([x.text]))
+        if part_keys & {_name_key(m.group(0)) for m in NAME_WORD.finditer(x.text)}:
+            by_source[x.source] |= kind_words  # "Pet operating profit" says the Pet segment's
+    for stems_said in by_source.values():
+        stems_said |= {v for st in list(stems_said) for v in same.get(st, ())}
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):

@@ -240,6 +240,10 @@ class Narrative:
     forward: tuple[str, ...] = ()
     """Words (lower case) of a sentence that tells what is expected or may happen, not what did ("expect", "will",
     "may"): a summary that states such a quote's content without one of them states a forecast as a fact."""
+    same: tuple[frozenset[str], ...] = ()
+    """Groups of words (lower case) that say the same of a line item ("expenses", "costs")."""
+    part_words: frozenset[str] = frozenset()
+    """A part's kind words ("segment", "division"): a quote that names the part need not say them."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -265,7 +269,9 @@ def narrative() -> Narrative:
                      tuple(x.lower() for x in absence.get("none", ())),
                      tuple(x.lower() for x in absence.get("immaterial", ())),
                      frozenset(x.lower() for x in absence.get("asked", ())),
-                     tuple(x.lower() for x in raw.get("summary", {}).get("forward", ())))
+                     tuple(x.lower() for x in raw.get("summary", {}).get("forward", ())),
+                     tuple(frozenset(w.lower() for w in g) for g in raw.get("summary", {}).get("same", ())),
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("part_words", ())))
 
 
 @dataclass(frozen=True)
