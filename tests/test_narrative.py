@@ -962,6 +962,14 @@ def test_a_quote_about_what_else_moved_is_flagged() -> None:
     assert not any("is about" in f for f in unsupported(
         "Acme's advisory fees declined primarily due to a decline in industry-wide completed mergers and "
         "acquisitions transactions [7].", plain, q))
+    # a sentence whose subject is the quote's own driver tells the cause of that cause, not another subject
+    pay = parse("What drove the change in Acme's salaries and employee benefits expense in 2022?")
+    nested = [Quote("Salaries and employee benefits expense increased, primarily driven by higher compensation costs, "
+                    "reflecting an increase in our colleague base to support business growth.", "ACME_2022_10K", "acme",
+                    49, 8, 8)]
+    assert not any("is about" in f for f in unsupported(
+        "Compensation costs increased, reflecting an increase in our colleague base to support business growth.",
+        nested, pay, ["Acme"]))
 
 
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:

@@ -306,6 +306,14 @@ def _moved_head(subject: str, plain: set[str]) -> list[str]:
     return []
 
 
+def _nested(mine: str, drivers: str, plain: set[str]) -> bool:
+    """Whether a sentence's subject is among a quote's drivers ("Compensation costs increased, reflecting ..." from
+    "Salaries and employee benefits expense increased, primarily driven by higher compensation costs, reflecting
+    ..."): the sentence tells the quote's cause of its cause, not another subject's."""
+    head = _moved_head(mine, plain)
+    return bool(head) and {word_stem(w) for w in head} <= said_stems([drivers])
+
+
 def _mover(subject: str) -> str:
     """A quote subject's words before its first direction word ("NIKE Direct revenues" of "NIKE Direct revenues grew
     13% for fiscal 2018"), from its sentence's start where a heading runs into it; '' when it has none."""
@@ -524,7 +532,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
               and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
             flag = f"[{source}] is about \u201c{theirs}\u201d"
-        elif (head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words:
+        elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
+              and not _nested(mine, best[at:], plain)):
             flag = f"[{source}] is about \u201c{' '.join(head)}\u201d"
         elif ((who := _mover(theirs)) and len(who.split()) <= NAMED_SUBJECT
               and (part := _capitalised(who, plain | _subject(q)[1])) and not _capitalised(mine, plain)
