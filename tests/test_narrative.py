@@ -1306,6 +1306,17 @@ def test_another_part_told_for_the_part_asked_is_flagged() -> None:
         "AIC revenue decreased $12.4 million, primarily due to lower marine volumes [2].", quotes, q))
     assert not any("is not “" in f for f in unsupported(
         "Lower Industrial Films volumes reduced revenue [1].", quotes, q))
+    # a quote under the asked part's heading: "Acme Direct" is the region's own channel, not another part
+    region = parse("What drove the change in Acme's EMEA revenues in fiscal 2021?")
+    channel = [Quote("Acme Direct revenues increased 25%, driven by strong digital sales growth of 67%.",
+                     "ACME_2021_10K", "acme", 40, 2, 2)]
+    told = "Acme Direct revenues increased 25%, driven by strong digital sales growth of 67% [2]."
+    under = ["EUROPE, MIDDLE EAST & AFRICA On a currency-neutral basis, EMEA revenues grew 17%. Acme Direct revenues "
+             "increased 25%, driven by strong digital sales growth of 67%."]
+    assert not any("is not “" in f for f in unsupported(told, channel, region, ["Acme"], passages=under))
+    elsewhere = ["NORTH AMERICA Revenues grew 3%. Acme Direct revenues increased 25%, driven by strong digital sales "
+                 "growth of 67%."]
+    assert "“Acme Direct” is not “EMEA”" in unsupported(told, channel, region, ["Acme"], passages=elsewhere)
 
 
 def test_one_of_several_parts_figures_told_without_whose_is_flagged() -> None:

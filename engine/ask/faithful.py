@@ -991,7 +991,19 @@ def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
     return who, [m for m in NAME_WORD.finditer(who) if m.start() != skip]
 
 
-def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _told_under(source: int, quotes: Sequence[Quote], passages: Sequence[str]) -> list[str]:
+    """What a quote of ``source`` is told under: its passage's text before it (a section's heading and lead-in)."""
+    out = []
+    for x, passage in zip(quotes, passages, strict=False):
+        if x.source == source:
+            flat = " ".join(passage.split())
+            at = flat.find(x.text[:60])
+            out.append(flat[:at] if at > 0 else "")
+    return out
+
+
+def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
+                  passages: Sequence[str] = ()) -> list[str]:
     """A summary that tells what moved of another named part than the one the question asks about, and names the
     asked one nowhere: "Revenue from Digital Marketing increased $227.7 million ..." for "What drove the change in
     Adobe's Digital Media revenue?" gives '“Digital Marketing” is not “Digital Media”' (the quotes tell of both
@@ -1011,6 +1023,8 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
     quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
+    full = [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
+    sentences = _quote_sentences(quotes)
     rises, falls = directions()
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -1022,6 +1036,10 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
                  and any(c.isalpha() for c in w) and (k := _name_key(w)) in quoted and k not in plain
                  and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
                  and not asked_period(w).text}
+        if other and (found := _restated(sentence, sentences)) is not None and any(
+                all(_name_key(w) in _said(told, full) for w in r) for r in runs
+                for told in _told_under(found[1][0], quotes, passages)):
+            continue  # the restated quote is under the asked part's heading: "NIKE Direct" is EMEA's channel
         if other:
             told_of = next(r for r in _name_runs(who, other))  # the whole run ("NIKE Direct"), first word too
             flag = f"\u201c{told_of}\u201d is not \u201c{' '.join(runs[0])}\u201d"
@@ -1483,7 +1501,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
     out += [f for f in _unquoted_subject(quotes, q, names, passages) if f not in out]
-    out += [f for f in _another_part(body, quotes, q, names) if f not in out]
+    out += [f for f in _another_part(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
