@@ -1506,6 +1506,15 @@ def test_a_change_pointed_back_at_is_the_sentence_before_s_item() -> None:
     assert "[5] is about “net sales”" in unsupported(summary, quotes, q, ["Acme"], passages=[passage])
     costs = passage.replace("RMS' net sales in 2022 decreased", "Cost of sales in 2022 decreased")
     assert not any("is about" in f for f in unsupported(summary, quotes, q, ["Acme"], passages=[costs]))
+    # a bare plural points back too: "Increases were primarily due to ..." after the cost of sales' sentence
+    sga = parse("What drove the change in Acme's selling, general and administrative expenses in 2022?")
+    bare = [Quote("Increases were primarily due to special item costs for litigation and higher raw materials and "
+                  "logistics costs.", "ACME_2022_10K", "acme", 27, 4, 4)]
+    lead = ("Cost of Sales: Cost of sales, measured as a percent of sales, increased in 2022. Increases were primarily "
+            "due to special item costs for litigation and higher raw materials and logistics costs.")
+    assert "[4] is about “Cost of Sales”" in unsupported(
+        "The increase in SG&A expenses was primarily due to special item costs for litigation and higher raw "
+        "materials and logistics costs.", bare, sga, ["Acme"], passages=[lead])
 
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
@@ -1598,6 +1607,22 @@ def test_a_driver_of_another_line_item_is_flagged() -> None:
     margin = parse("What drove the change in Acme's gross margin in 2022?")
     assert not any("for “Cost" in f for f in unsupported(
         "Gross margin decreased, primarily due to one-time plant closure related costs.", quotes, margin, ["Acme"]))
+
+
+def test_each_bullet_that_says_what_moved_is_its_own_item() -> None:
+    """"Key changes in expenses were: • Cost of revenue decreased ..., • Research and development expenses decreased
+    ..., driven by ...": the second bullet's drivers are research and development's, not cost of revenue's."""
+    q = parse("What drove the change in Acme's research and development expenses in fiscal 2016?")
+    quotes = [Quote("Key changes in expenses were: • Cost of revenue decreased $258 million, mainly due to lower phone "
+                    "sales. • Research and development expenses decreased $1.0 billion or 6%, driven by a reduction in "
+                    "phone expenses and a favorable foreign currency impact.", "ACME_2016_10K", "acme", 32, 3, 3)]
+    told = ("Research and development expenses decreased $1.0 billion or 6%, driven by a reduction in phone expenses "
+            "and a favorable foreign currency impact.")
+    assert not any("gives" in f for f in unsupported(told, quotes, q, ["Acme"]))
+    flags = unsupported("Cost of revenue decreased, driven by a reduction in phone expenses and a favorable foreign "
+                        "currency impact.", quotes, parse("What drove the change in Acme's cost of revenue in fiscal "
+                                                          "2016?"), ["Acme"])
+    assert any("Research and development" in f for f in flags)
 
 
 def test_a_driver_of_a_measure_the_vocabulary_does_not_know_is_that_measure_s() -> None:

@@ -438,9 +438,10 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
     return 0
 
 
-_ANAPHOR = re.compile(r"^\W*(?:the|this|these|that|those|such)\s+(?:\w+\s+)?(?:increases?|decreases?|declines?|"
+_ANAPHOR = re.compile(r"^\W*(?:(?:the|this|these|that|those|such)\s+(?:\w+\s+)?)?(?:increases?|decreases?|declines?|"
                       r"growth|rises?|drops?|improvements?|changes?|reductions?)\b(?!\s+(?:in|of)\b)", re.I)
-"""A subject that points back at a change ("The decrease was primarily attributable to ..."), naming no item."""
+"""A subject that points back at a change ("The decrease was primarily attributable to ...", "Increases were
+primarily due to ..."), naming no item."""
 
 
 def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], passages: Sequence[str]
@@ -560,6 +561,24 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     return out
 
 
+def _items(texts: Iterable[str]) -> list[str]:
+    """Texts with each bullet that says what moved of its own item ("Key changes in expenses were: • Cost of revenue
+    decreased ..., • Sales and marketing expenses decreased $1.0 billion or 6%, driven by ...") a text of its own; a
+    bullet naming no item of its own (a list of drivers: "driven by: • A • B") stays with its lead-in."""
+    rises, falls = directions()
+    out: list[str] = []
+    for text in texts:
+        pieces = text.split("\u2022")
+        out.append(pieces[0])
+        for piece in pieces[1:]:
+            first = min((m.start() for m in (*rises.finditer(piece), *falls.finditer(piece))), default=-1)
+            if first > 0 and _lead_item(piece[:first])[0]:
+                out.append(piece)
+            else:
+                out[-1] += "\u2022" + piece
+    return out
+
+
 def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
     """A driver taken from a quote whose subject is another line item: "Consumer Health sales decreased by 0.5% in
     2022, primarily due to one-time COVID-19 vaccine manufacturing exit related costs" where that cost is a bullet
@@ -578,7 +597,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     asked_words = said_stems([q.text])
     pieces: list[tuple[int, str, str, dict[tuple[str, ...], str]]] = []
     for x in quotes:
-        for t in _FULL_STOP.split(x.text):
+        for t in _items(_FULL_STOP.split(x.text)):
             if (at := _first_cue(kind, t)) > 0:
                 subject = re.split(r"[).:;\u2022]", t[:at])[-1]  # a heading or a chart's note before
                 item, named = _lead_item(subject)
