@@ -1609,6 +1609,22 @@ def test_a_driver_of_another_line_item_is_flagged() -> None:
         "Gross margin decreased, primarily due to one-time plant closure related costs.", quotes, margin, ["Acme"]))
 
 
+def test_a_rate_s_drivers_are_not_its_items() -> None:
+    """"The increase in the effective income tax rate was primarily due to ..." is the rate's: told as the income
+    tax provision's, it is another measure's, though the rate's name holds "income tax"."""
+    q = parse("What drove the change in Acme's income tax provision in 2018?")
+    quotes = [Quote("The increase in the effective income tax rate was primarily due to goodwill impairment charges, "
+                    "the majority of which are not deductible for income tax purposes.", "ACME_2018_10K", "acme", 268,
+                    6, 6)]
+    assert "[6] is about “effective income tax rate”" in unsupported(
+        "The increase in Acme's income tax provision in 2018 was primarily due to goodwill impairment charges, the "
+        "majority of which are not deductible for income tax purposes.", quotes, q, ["Acme"])
+    rate = parse("What drove the change in Acme's effective tax rate in 2018?")
+    assert not any("is about" in f for f in unsupported(
+        "The increase in the effective income tax rate was primarily due to goodwill impairment charges, the majority "
+        "of which are not deductible for income tax purposes.", quotes, rate, ["Acme"]))
+
+
 def test_each_bullet_that_says_what_moved_is_its_own_item() -> None:
     """"Key changes in expenses were: • Cost of revenue decreased ..., • Research and development expenses decreased
     ..., driven by ...": the second bullet's drivers are research and development's, not cost of revenue's."""

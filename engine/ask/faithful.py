@@ -25,7 +25,7 @@ from engine.numbers import CURRENCY, Quantity, quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
-from engine.vocabulary import NarrativeKind, directions, items_named, narrative
+from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
 
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
@@ -236,6 +236,10 @@ def _lead_item(subject: str) -> tuple[str, str]:
     low = subject.lower()
     at = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
           if (m := re.search(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
+    ratio = ratio_named(subject)
+    if ratio and (m := re.search(rf"(?<![a-z]){re.escape(ratio[0])}", low)) and all(m.start() <= a[0] + 1 for a in at):
+        # a ratio named where its items are ("the effective income tax rate": the rate, not income tax expense)
+        return ratio[0], subject[m.start():m.end()]
     return min(at)[1:] if at else ("", "")
 
 
