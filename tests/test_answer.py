@@ -1050,3 +1050,19 @@ def test_a_name_with_a_number_is_no_figure_of_the_answer() -> None:
     assert said == ["140"]
     assert [q.raw.strip() for q in answer_numbers("Revenue 500 million; the Company had 150 stores.")] == [
         "500 million", "150"]
+
+
+def test_a_change_the_model_gives_is_no_other_row_s_cell() -> None:
+    """"Interest expense decreased by $17 million" is 177 - 160, the change between the asked row's periods: no note
+    calls it another row's cell of 17 (a non-cash interest row of the same table); a level of 17 is still noted."""
+    from engine.ask.checks import disagreement
+
+    asked = "What was Acme's interest expense in 2015?"
+    costs = {"title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2015", "2014"],
+             "rows": [{"label": "Interest expense", "values": ["(160)", "(177)"], "numbers": [-160.0, -177.0]},
+                      {"label": "Non-cash interest expense", "values": ["20", "17"], "numbers": [20.0, 17.0]}]}
+    res = resolve(asked, [TableSource(1, costs)], None)
+    assert [c.row for c in res.cells] == ["Interest expense"]
+    assert disagreement("Interest expense of $160 million decreased by $17 million compared to 2014 [1].", res, None,
+                        None) == ""
+    assert "17" in disagreement("Interest expense was $17 million in 2015 [1].", res, None, None)

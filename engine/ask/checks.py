@@ -275,13 +275,26 @@ def counts_what_is_asked(question: Question, res: Resolution) -> bool:
     return any(_noun_stem(noun) in c.row.lower() for c in res.cells)
 
 
+_CHANGE_BEFORE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|dropped|up|down|increases?|decreases?|"
+                            r"declines?|rises?|growth|changes?|changed)\s+(?:of\s+|by\s+)?(?:approximately\s+|about\s+"
+                            r")?(?:[$\u20ac\u00a3\u00a5]\s?)?$", re.I)
+"""The words before a figure that give it as a change ("decreased by $", "an increase of")."""
+
+
 def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
-    """A note when the model's figures are not the resolved cells: another period's or another row's value."""
+    """A note when the model's figures are not the resolved cells: another period's or another row's value. A figure
+    given as a change ("decreased by $17 million") that is the difference between two periods of the asked row is
+    that change, not another row's cell of the same number."""
     if not res.cells or refuses(text):
         return ""
     computed = [computation.result, *[t.value for t in computation.cells]] if computation else []
+    # the changes between the asked row's periods: "decreased by $17 million" is 177 - 160, not a cell of 17
+    row = [c for c in (*res.cells, *res.candidates) if c.row == res.cells[0].row]
+    changes = {round(abs(a.value - b.value), 6) for a in row for b in row if a.value != b.value}
     wrong = []
     for q in answer_numbers(text):
+        if _CHANGE_BEFORE.search(text[max(0, q.start - 40):q.start]) and round(abs(q.value), 6) in changes:
+            continue
         v = judge(q, res, calendar, computed)
         if v.status in {"other_period", "other_row"}:
             wrong.append(f"{q.raw} {v.note}")
