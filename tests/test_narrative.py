@@ -1491,6 +1491,16 @@ def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> No
     compared = [Quote("Compared to fiscal 2016, the decrease in SG&A expense was primarily due to a charge for club "
                       "closures in the prior year.", "ACME_2017_10K", "acme", 39, 2, 2)]
     assert not any("is about fiscal" in f for f in unsupported(told, compared, q, ["Acme"], passages=[""]))
+    # years in dates count: a sentence for the year ended December 31, 2017 compared with 2016 is 2017's, and a
+    # summary sentence naming a date names its year
+    dated = [Quote("Comparison of Years Ended December 31, 2017 and 2016 SG&A expense for the year ended December 31, "
+                   "2017, decreased by $44.1 million compared to the year ended December 31, 2016.", "ACME_2017_10K",
+                   "acme", 50, 4, 4)]
+    assert not any("is about fiscal" in f for f in unsupported(
+        "SG&A expense decreased by $44.1 million in the year.", dated, q, ["Acme"], passages=[""]))
+    assert not any("is about fiscal" in f for f in unsupported(
+        "SG&A expense decreased by $44.1 million compared to the year ended December 31, 2016.", own, q, ["Acme"],
+        passages=[""]))
 
 def test_a_change_pointed_back_at_is_the_sentence_before_s_item() -> None:
     """"The decrease was primarily attributable to lower net sales ..." after "RMS' net sales in 2022 decreased $641

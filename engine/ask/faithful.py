@@ -1239,16 +1239,16 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         lead[x.text] = " ".join(passage.split())[:at] if at >= 0 else ""
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if years_named(sentence) or (found := _restated(sentence, sentences)) is None:
+        if YEAR.search(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
         source, best = found[1][0], found[1][1]
         told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
-        named = {y for t in told_in for y, _, _ in years_named(t)}
+        named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
         # compared with aside)
         rises, falls = directions()
         first = min((m.start() for m in (*rises.finditer(best), *falls.finditer(best))), default=0)
-        own = {y for y, _, _ in years_named(_COMPARED.sub(" ", best[:first]))}
+        own = {int(m.group(0)) for m in YEAR.finditer(_COMPARED.sub(" ", best[:first]))}
         if own and all(y < min(asked) for y in own):
             named = own
         elif not (len(named) >= 2 and all(y < min(asked) for y in named)):
@@ -1260,7 +1260,8 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
 
 
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|relative\s+to|than)\s+(?:the\s+)?"
-                       r"(?:(?:fiscal|calendar)\s+)?(?:year\s+)?(?:19|20)\d{2}\b", re.I)
+                       r"(?:(?:fiscal|calendar)\s+)?(?:(?:year|period|quarter)\s+(?:ended|ending)\s+[A-Z][a-z]+\.?\s+"
+                       r"\d{1,2},?\s+|year\s+)?(?:19|20)\d{2}\b", re.I)
 """What a sentence compares itself with ("compared to fiscal 2019"): not the period it tells."""
 
 
