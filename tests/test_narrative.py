@@ -1526,6 +1526,19 @@ def test_a_change_pointed_back_at_is_the_sentence_before_s_item() -> None:
         "The increase in SG&A expenses was primarily due to special item costs for litigation and higher raw "
         "materials and logistics costs.", bare, sga, ["Acme"], passages=[lead])
 
+def test_the_year_to_date_s_drivers_told_for_the_quarter_are_flagged() -> None:
+    """A 10-Q's nine-month sentence is not the quarter's: told for Q3 2023 it gives '[4] is about the nine months';
+    a sentence of the quarter and the year to date together is the quarter's too."""
+    q = parse("What drove the change in Acme's North America segment operating income in Q3 2023?")
+    ytd = [Quote("The North America operating income for the nine months ended September 30, 2023, as compared to "
+                 "the operating loss in the comparable prior year period, is primarily due to increased unit sales.",
+                 "ACME_2023_10Q", "acme", 25, 4, 4)]
+    told = "The increase in North America operating income in Q3 2023 was primarily due to increased unit sales."
+    assert "[4] is about the nine months" in unsupported(told, ytd, q, ["Acme"])
+    both = [Quote("The increase in North America operating income in the third quarter and first nine months of 2023 "
+                  "is primarily due to increased unit sales.", "ACME_2023_10Q", "acme", 25, 4, 4)]
+    assert not any("is about the" in f for f in unsupported(told, both, q, ["Acme"]))
+
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
     letters names it; a run-together word of another name does not."""

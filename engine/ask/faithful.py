@@ -1259,6 +1259,26 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     return out
 
 
+def _longer_period_told(summary: str, quotes: Sequence[Quote]) -> list[str]:
+    """A sentence telling a quarter that restates a quote sentence of a longer period and no quarter ("The increase
+    in North America operating income in Q3 2023 was primarily due to ..." from "The North America operating income
+    for the nine months ended September 30, 2023 ... is primarily due to ...") gives '[4] is about the nine
+    months': the drivers of the year to date are not the quarter's."""
+    sentences = _quote_sentences(quotes)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        told = asked_period(sentence)
+        if not told.quarter or (found := _restated(sentence, sentences)) is None:
+            continue
+        source, best = found[1][0], found[1][1]
+        theirs = asked_period(best)
+        if theirs.months in (6, 9) and "months" in theirs.text and not theirs.quarter:  # a year to date
+            flag = f"[{source}] is about the {theirs.text.split(';')[0]}"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|relative\s+to|than)\s+(?:the\s+)?"
                        r"(?:(?:fiscal|calendar)\s+)?(?:(?:year|period|quarter)\s+(?:ended|ending)\s+[A-Z][a-z]+\.?\s+"
                        r"\d{1,2},?\s+|year\s+)?(?:19|20)\d{2}\b", re.I)
@@ -1529,6 +1549,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
+    out += [f for f in _longer_period_told(body, quotes) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
