@@ -1442,6 +1442,7 @@ def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None
                    "partially offset by higher net revenues in rates.", "ACME_2022_10K", "acme", 61, 4, 4)
     assert not any("does not name" in f for f in unsupported(summary, [longer], q, ["Acme"], passages=[""]))
 
+
 def test_a_segment_s_sentence_told_of_the_company_is_flagged() -> None:
     """A quote whose subject is one segment's ("... attributable to our Embedded segment increased") restated of the
     company the question asks about tells the segment's drivers as the firm's; a summary naming the segment says

@@ -70,7 +70,7 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
         for s in split_sentences(x.text):
             if asked_period(s).years:
                 context = s
-            sentences.append((s, s if asked_period(s).years else context))
+            sentences.append((s, context))
     out: list[str] = []
     for sentence in split_sentences(summary):
         for v in quantities(sentence):
@@ -318,13 +318,19 @@ def _nested(mine: str, drivers: str, plain: set[str]) -> bool:
     return bool(head) and {word_stem(w) for w in head} <= said_stems([drivers])
 
 
+def _first_direction(text: str) -> re.Match[str] | None:
+    """A text's first direction word (``directions``: "increased", "lower"), or None."""
+    rises, falls = directions()
+    return min((*rises.finditer(text), *falls.finditer(text)), key=lambda m: m.start(), default=None)
+
+
 def _mover(subject: str) -> str:
     """A quote subject's words before its first direction word ("NIKE Direct revenues" of "NIKE Direct revenues grew
     13% for fiscal 2018"), from its sentence's start where a heading runs into it; '' when it has none."""
-    rises, falls = directions()
-    at = min((m.start() for m in (*rises.finditer(subject), *falls.finditer(subject))), default=-1)
-    if at <= 0:
+    first = _first_direction(subject)
+    if first is None or first.start() == 0:
         return ""
+    at = first.start()
     # a heading run into the sentence ("2023 Guidance Our 2023 organic revenue"): the sentence starts at its last
     # capitalised stopword
     starts = [m.start() for m in re.finditer(r"\b[A-Z][a-z]*\b", subject[:at]) if m.start() > 0
@@ -402,7 +408,7 @@ def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[s
             other = None
             for x in quotes:
                 for s in split_sentences(x.text):
-                    first = min((*rises.finditer(s), *falls.finditer(s)), key=lambda m: m.start(), default=None)
+                    first = _first_direction(s)
                     if first is None or _head(s[:first.start()], plain) != mine[0]:
                         continue
                     years = {m.group(0) for m in YEAR.finditer(s[:first.start()])}
@@ -453,19 +459,16 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
     """The line item (``_lead_item``) a quote sentence that points back at a change is about: the item of the
     sentence before it, in its quote or, the quote's first, in its passage before it ("RMS' net sales in 2022
     decreased $641 million, or 4%, compared to 2021. The decrease was ...")."""
-    rises, falls = directions()
     for x in own:
         if sentence not in x.text:
             continue
-        passage = next((" ".join(p.split()) for y, p in zip(quotes, passages, strict=False) if y is x), "")
-        at = passage.find(x.text[:60])
-        before = passage[:at] if at >= 0 else ""
+        before = next((_lead_in(x, p) for y, p in zip(quotes, passages, strict=False) if y is x), "")
         told = split_sentences(f"{before} {x.text[:x.text.index(sentence)]}".strip())
         if not told:
             return None
         prev = told[-1]
-        first = min((m.start() for m in (*rises.finditer(prev), *falls.finditer(prev))), default=0)
-        item = _lead_item(prev[:first])
+        first = _first_direction(prev)
+        item = _lead_item(prev[:first.start()] if first else "")
         return item if item[0] else None
     return None
 
@@ -547,7 +550,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about \u201c{who}\u201d"
         elif (not parts and (segment := part_named(who := _mover(best))) and f"{segment} segment" in who
               and (" " in segment or not who.startswith(segment))
-              and not _capitalised(mine, plain) and not _said(sentence, []) & _said(segment, [])):
+              and not _capitalised(mine, plain) and not _name_keys(sentence) & _name_keys(segment)):
             # the quote's subject is a named part's ("Marketing, general and administrative expenses attributable to
             # our Embedded segment increased primarily due to ..."), told of the company the question asks about (a
             # sentence's capitalised first word is no name: "Business segment operating income margins")
@@ -569,14 +572,13 @@ def _items(texts: Iterable[str]) -> list[str]:
     """Texts with each bullet that says what moved of its own item ("Key changes in expenses were: • Cost of revenue
     decreased ..., • Sales and marketing expenses decreased $1.0 billion or 6%, driven by ...") a text of its own; a
     bullet naming no item of its own (a list of drivers: "driven by: • A • B") stays with its lead-in."""
-    rises, falls = directions()
     out: list[str] = []
     for text in texts:
         pieces = text.split("\u2022")
         out.append(pieces[0])
         for piece in pieces[1:]:
-            first = min((m.start() for m in (*rises.finditer(piece), *falls.finditer(piece))), default=-1)
-            if first > 0 and _lead_item(piece[:first])[0]:
+            first = _first_direction(piece)
+            if first is not None and first.start() > 0 and _lead_item(piece[:first.start()])[0]:
                 out.append(piece)
             else:
                 out[-1] += "\u2022" + piece
@@ -655,7 +657,7 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     by_source: dict[int, set[str]] = {}
     for x in quotes:
         by_source.setdefault(x.source, set()).update(said_stems([x.text]))
-        if part_keys & {_name_key(m.group(0)) for m in NAME_WORD.finditer(x.text)}:
+        if part_keys & _name_keys(x.text):
             by_source[x.source] |= kind_words  # "Pet operating profit" says the Pet segment's
     for stems_said in by_source.values():
         stems_said |= {v for st in list(stems_said) for v in same.get(st, ())}
@@ -799,9 +801,14 @@ def _name_key(word: str) -> str:
     return word.lower().strip("'’-") if any(c.isdigit() for c in word) else word_stem(word)
 
 
+def _name_keys(text: str) -> set[str]:
+    """The keys (``_name_key``) of a text's names, codes ("F-22", "777X") and short ones ("CB")."""
+    return {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+
+
 def _keys(text: str) -> set[str]:
-    """The stems of a text's words and the keys of its names, codes ("F-22", "777X") and short ones ("CB") too."""
-    return said_stems([text]) | {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+    """The stems of a text's words and the keys of its names (``_name_keys``)."""
+    return said_stems([text]) | _name_keys(text)
 
 
 def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]:
@@ -993,7 +1000,7 @@ def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
     Resorts" of "Las Vegas Strip", a heading run into its sentence: "Other Bets Other Bets operating loss") says
     them."""
     keys = {k for p in parts for k in p}
-    said = {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+    said = _name_keys(text)
     inside: set[str] = set()
     beside: set[str] = set()
     for run in _name_runs(text, keys):
@@ -1014,15 +1021,17 @@ def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
     return who, [m for m in NAME_WORD.finditer(who) if m.start() != skip]
 
 
+def _lead_in(x: Quote, passage: str) -> str:
+    """A quote's passage's text before it (a section's heading and lead-in), whitespace folded; '' where the passage
+    does not hold it."""
+    flat = " ".join(passage.split())
+    at = flat.find(x.text[:60])
+    return flat[:at] if at > 0 else ""
+
+
 def _told_under(source: int, quotes: Sequence[Quote], passages: Sequence[str]) -> list[str]:
-    """What a quote of ``source`` is told under: its passage's text before it (a section's heading and lead-in)."""
-    out = []
-    for x, passage in zip(quotes, passages, strict=False):
-        if x.source == source:
-            flat = " ".join(passage.split())
-            at = flat.find(x.text[:60])
-            out.append(flat[:at] if at > 0 else "")
-    return out
+    """What the quotes of ``source`` are told under (``_lead_in``)."""
+    return [_lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False) if x.source == source]
 
 
 def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
@@ -1042,11 +1051,11 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
     keys = {_name_key(w) for w in asked}
     runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if _name_key(w) in keys])]
-    mine = _said(summary, [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts])
+    full = [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
+    mine = _said(summary, full)
     if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
     quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
-    full = [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
     sentences = _quote_sentences(quotes)
     rises, falls = directions()
     out: list[str] = []
@@ -1198,7 +1207,7 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
 
     # a summary that names no part asked answers for the part asked all the same (one that names its words in
     # another part's name, "Global Banking & Markets" for "Global Markets", says whose it tells)
-    unnamed = not ({_name_key(m.group(0)) for m in NAME_WORD.finditer(summary)} & keys) and not _acronym_of(
+    unnamed = not (_name_keys(summary) & keys) and not _acronym_of(
         q, words, [summary])
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -1233,10 +1242,7 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     sentences = _quote_sentences(quotes)
     # the period a quote is told in: what its passage says before it, and itself (the next paragraph may be the
     # year before's)
-    lead: dict[str, str] = {}
-    for x, passage in zip(quotes, passages, strict=False):
-        at = " ".join(passage.split()).find(x.text[:60])
-        lead[x.text] = " ".join(passage.split())[:at] if at >= 0 else ""
+    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
     out: list[str] = []
     for sentence in split_sentences(summary):
         if YEAR.search(sentence) or (found := _restated(sentence, sentences)) is None:
@@ -1246,9 +1252,8 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
         # compared with aside)
-        rises, falls = directions()
-        first = min((m.start() for m in (*rises.finditer(best), *falls.finditer(best))), default=0)
-        own = {int(m.group(0)) for m in YEAR.finditer(_COMPARED.sub(" ", best[:first]))}
+        first = _first_direction(best)
+        own = {int(m.group(0)) for m in YEAR.finditer(_COMPARED.sub(" ", best[:first.start()] if first else ""))}
         if own and all(y < min(asked) for y in own):
             named = own
         elif not (len(named) >= 2 and all(y < min(asked) for y in named)):
