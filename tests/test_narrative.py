@@ -1464,6 +1464,37 @@ def test_a_segment_s_sentence_told_of_the_company_is_flagged() -> None:
         "Operating income margins decreased primarily due to increased raw materials costs and higher logistics "
         "costs.", every, parse("Why did Acme's operating income margin change in 2015?"), ["Acme"]))
 
+def test_a_sentence_going_on_with_a_segment_s_statement_told_of_the_company_is_flagged() -> None:
+    """A quote that goes on with the sentence before it ("The decrease in cost of sales was primarily due to ...")
+    is about what that sentence's subject names: a segment's ("Enterprise, Embedded and Semi-Custom operating income
+    was $215 million ...; ... a $2 million decrease in cost of sales"), told of the company, gives '[3] is about
+    “Enterprise, Embedded and Semi-Custom operating income”'. A passage whose statement names no part, a quote that
+    names its own narrower subject ("The 12% increase in currency-neutral footwear revenues"), one whose sentences
+    before it never name its item, and a summary naming the segment are not flagged."""
+    q = parse("What drove the change in Acme's cost of sales in 2015?")
+    said = ("The decrease in cost of sales was primarily due to a decrease in unit shipments of our server and "
+            "embedded products, largely offset by an inventory write-down of $13 million.")
+    quotes = [Quote(said, "ACME_2015_10K", "acme", 42, 3, 3)]
+    segment = ("Enterprise, Embedded and Semi-Custom net revenue of $2.2 billion in 2015 decreased by 8%. "
+               "Enterprise, Embedded and Semi-Custom operating income was $215 million in 2015 compared to $399 "
+               "million in 2014. The decline in operating results was primarily due to the decrease in net revenue, "
+               f"partially offset by a $2 million decrease in cost of sales. {said} Marketing expenses decreased.")
+    flag = "[3] is about “Enterprise, Embedded and Semi-Custom operating income”"
+    assert flag in unsupported(said, quotes, q, ["Acme"], passages=[segment])
+    firm = segment.replace("Enterprise, Embedded and Semi-Custom operating income", "Operating income")
+    assert not any("is about" in f for f in unsupported(said, quotes, q, ["Acme"], passages=[firm]))
+    unrelated = segment.replace("a $2 million decrease in cost of sales", "lower marketing expenses")
+    assert not any("is about" in f for f in unsupported(said, quotes, q, ["Acme"], passages=[unrelated]))
+    named = said.replace("The decrease in cost of sales", "The decrease in the Embedded segment's cost of sales")
+    assert not any("is about" in f for f in unsupported(named, quotes, q, ["Acme"], passages=[segment]))
+    revenue = parse("What drove the change in Acme's revenues in fiscal 2019?")
+    own = ("The 12% increase in currency-neutral footwear revenues for fiscal 2019 was attributable to growth in most "
+           "key categories, led by Sportswear.")
+    direct = f"Acme Direct revenues increased 15%, driven by strong digital commerce sales growth. {own}"
+    assert not any("is about" in f for f in unsupported(own, [Quote(own, "ACME_2019_10K", "acme", 36, 4, 4)], revenue,
+                                                        ["Acme"], passages=[direct]))
+
+
 def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> None:
     """A quote whose passage compares two earlier years before it ("in fiscal 2016 compared to fiscal 2015") is the
     year before's discussion: restated without a year for fiscal 2017 it gives '[5] is about fiscal 2016'. Years

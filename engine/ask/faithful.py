@@ -333,7 +333,7 @@ def _mover(subject: str) -> str:
     at = first.start()
     # a heading run into the sentence ("2023 Guidance Our 2023 organic revenue"): the sentence starts at its last
     # capitalised stopword
-    starts = [m.start() for m in re.finditer(r"\b[A-Z][a-z]*\b", subject[:at]) if m.start() > 0
+    starts = [m.start() for m in re.finditer(r"(?<![\w&'’-])[A-Z][a-z]*\b", subject[:at]) if m.start() > 0
               and (m.group(0).lower() in STOPWORDS or m.group(0).lower() in _DETERMINERS or m.group(0) == "We")]
     return subject[max(starts, default=0):at].strip(" ,")
 
@@ -454,6 +454,56 @@ _ANAPHOR = re.compile(r"^\W*(?:(?:the|this|these|that|those|such)\s+(?:\w+\s+)?)
 primarily due to ..."), naming no item."""
 
 
+_POINTS_BACK = re.compile(r"^\W*(?:(?:however|additionally|in addition|as a result|excluding\b[^,]{0,80}),\s+)?"
+                          r"(?:the|this|these|that|those|such)\b", re.I)
+"""A sentence whose subject opens with a determiner, after a qualifier ("The decrease in SG&A expense was ...",
+"Excluding the impact of foreign currency, the decrease in SG&A was $115 million"): it goes on with what a sentence
+before it stated."""
+_IS = re.compile(r"\b(?:was|were|is|are)\b")
+OWNER_REACH = 4
+"""How many sentences back a sentence that goes on with another (``_POINTS_BACK``) looks for the one it goes on
+with."""
+
+
+def _owner(sentence: str, x: Quote, passage: str) -> str:
+    """The subject of the statement a quote sentence goes on with (``_POINTS_BACK``): the nearest sentence before
+    it, in its quote or its passage, whose subject opens with none, within ``OWNER_REACH`` sentences ("Our
+    International segment's SG&A" of "Our International segment's SG&A decreased $232 million ... Excluding the
+    impact of foreign currency ..., the decrease in SG&A was $115 million. ... The decrease in SG&A expense was
+    driven by ..."); '' where the sentence opens with its own subject or none is found."""
+    subject = sentence[:m.start()] if (m := _IS.search(sentence)) else sentence
+    item = _lead_item(subject)[0]
+    if not item or not _POINTS_BACK.match(sentence) or sentence not in x.text:
+        return ""
+    # a subject that narrows its item by words of its own ("The 12% increase in currency-neutral footwear revenues")
+    # states what it is about
+    rises, falls = directions()
+    own = said_stems([subject]) - _plain(()) - said_stems(
+        [n for it in items_named(subject) if it.name == item for n in (*it.names, *it.labels)])
+    if any(not rises.fullmatch(w) and not falls.fullmatch(w) for w in CONTENT_WORD.findall(subject)
+           if word_stem(w) in own):
+        return ""
+    told = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
+    chain = False  # whether the sentences gone back over name the sentence's item
+    for prev in reversed(told[-OWNER_REACH:]):
+        chain = chain or any(it.name == item for it in items_named(prev))
+        if _POINTS_BACK.match(prev):
+            continue
+        if not chain:
+            return ""
+        ends = [m.start() for m in (_first_direction(prev), _IS.search(prev)) if m is not None]
+        if not ends or min(ends) == 0:
+            return ""
+        # a heading run into it starts the sentence at its last capitalised stopword (``_mover``); a clause before
+        # the subject ("As of December 31, 2018, the Company", "After excluding the gain ..., diluted earnings per
+        # share") is no part of it
+        subject = _mover(f"{prev[:min(ends)]} increased")
+        if (clause := subject.rsplit(", ", 1)) and len(clause) == 2 and clause[1][:1].islower():
+            subject = clause[1]
+        return subject if len(subject.split()) <= NAMED_SUBJECT else ""
+    return ""
+
+
 def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], passages: Sequence[str]
               ) -> tuple[str, str] | None:
     """The line item (``_lead_item``) a quote sentence that points back at a change is about: the item of the
@@ -555,6 +605,14 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # our Embedded segment increased primarily due to ..."), told of the company the question asks about (a
             # sentence's capitalised first word is no name: "Business segment operating income margins")
             flag = f"[{source}] is about the \u201c{segment}\u201d segment"
+        elif ((owner := next((o for x, p in zip(quotes, passages, strict=False) if x.source == source
+                               and (o := _owner(best, x, p))), ""))
+              and (owned := _capitalised(owner, plain | _subject(q)[1] | _name_keys(theirs)))
+              and not _capitalised(mine, plain | _subject(q)[1])
+              and not owned & (_name_keys(sentence) | said_stems(parts))):
+            # a sentence going on with a named part's statement ("Our International segment's SG&A decreased $232
+            # million ... The decrease in SG&A expense was driven by ..."), told of the company or another part
+            flag = f"[{source}] is about \u201c{owner}\u201d"
         elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
               and (narrower := _narrower(who, plain | words | said_stems([q.text])))):
