@@ -1371,6 +1371,31 @@ def test_the_part_asked_among_a_quote_s_drivers_told_as_what_changed_is_flagged(
         "earnings at BCA and BGS, which more than offset the decrease at BDS.", firm, bds, ["Bolt"])
 
 
+def test_a_summary_naming_the_cause_first_is_read_the_other_way_round() -> None:
+    """"Lower sales in the Optical Glass segment drove the change in Acme's Optical Glass sales" puts the cause
+    before what it changed: read as "the change in ... driven by ...", it gives the part asked that the quote names
+    among the firm's drivers as what changed. A quote that puts its cause first itself ("The weakness in foreign
+    currencies contributed to lower net sales") is read the same way, so a summary repeating it says what it says."""
+    q = parse("What drove the change in Acme's Optical Glass operating income in fiscal 2023?")
+    quotes = [Quote("Our operating income rate decreased in fiscal 2023, primarily driven by our Optical Glass "
+                    "segment's lower gross profit rate and decreased leverage on our fixed expenses.", "ACME_2023_10K",
+                    "acme", 28, 4, 4)]
+    flag = "[4] gives “Optical Glass” as a driver, not as what changed"
+    assert flag in unsupported(
+        "The Optical Glass segment's lower gross profit rate and decreased leverage on fixed expenses drove the change "
+        "in Acme's Optical Glass operating income in fiscal 2023.", quotes, q, ["Acme"])
+    # a cause-first verb in a relative clause is no cause of the sentence's subject
+    assert flag not in unsupported(
+        "The Optical Glass segment's gross profit rate decreased, which led to lower operating income.", quotes, q,
+        ["Acme"])
+    fx = parse("What drove the change in Acme's net sales in the third quarter of 2023?")
+    said = ("The weakness in foreign currencies contributed to lower net sales of phones, which was partially offset "
+            "by higher net sales of services.")
+    both = [Quote("Gross margin percentage decreased due primarily to the weakness in foreign currencies and decreased "
+                  "leverage.", "ACME_2023Q3_10Q", "acme", 20, 3, 3), Quote(said, "ACME_2023Q3_10Q", "acme", 20, 5, 5)]
+    assert not any("gives" in f for f in unsupported(said, both, fx, ["Acme"]))
+
+
 def test_parties_of_another_role_told_as_the_role_asked_are_flagged() -> None:
     """A filing's suppliers are not its customers: a summary telling the asked role's parties in another role's
     words, where no quote does, states a relation of its own."""

@@ -216,6 +216,27 @@ def _first_cue(kind: NarrativeKind, text: str) -> int:
     return min(found, default=-1)
 
 
+_RELATIVE_END = re.compile(r"\b(?:which|that|who)\s*$")
+
+
+def _cause_last(kind: NarrativeKind, sentence: str) -> str:
+    """A sentence that names a cause before what it changed (``NarrativeKind.cause_first``: "Effective net pricing
+    drove the change in PBNA net revenue") said the other way round, what changed first and the cause after the
+    kind's cue ("the change in PBNA net revenue driven by Effective net pricing."), so that the relation checks read
+    its subject; others (one whose cause holds a cue already, a verb in a relative clause: "..., which led to higher
+    costs") as they are."""
+    low = sentence.lower()
+    hits = [m for v in kind.cause_first for m in re.finditer(rf"(?<![a-z]){re.escape(v)}(?![a-z])", low)
+            if not _RELATIVE_END.search(low[:m.start()])]
+    if not hits or "driven by" not in kind.cues:
+        return sentence
+    verb = min(hits, key=lambda m: m.start())
+    cause, changed = sentence[:verb.start()].strip(" ,"), sentence[verb.end():].strip().rstrip(".")
+    if not cause or not changed or _first_cue(kind, cause) >= 0:
+        return sentence
+    return f"{changed} driven by {cause}."
+
+
 CAUSED_NEXT = 40
 """How near after a name a cause cue must follow for the name to head a clause of its own ("higher product sales of
 about $240 million at Aeronautics mostly due to ...": Aeronautics' sales, told with their own drivers)."""
@@ -551,7 +572,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     rises, falls = directions()
     sentences = _quote_sentences(quotes)
     out: list[str] = []
-    for sentence in split_sentences(summary):
+    for sentence in (_cause_last(kind, t) for t in split_sentences(summary)):
         if (found := _restated(sentence, sentences)) is None:
             continue
         words, (source, best, _) = found
@@ -661,7 +682,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     asked_words = said_stems([q.text])
     pieces: list[tuple[int, str, str, dict[tuple[str, ...], str]]] = []
     for x in quotes:
-        for t in _items(_FULL_STOP.split(x.text)):
+        for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
             if (at := _first_cue(kind, t)) > 0:
                 subject = re.split(r"[).:;\u2022]", t[:at])[-1]  # a heading or a chart's note before
                 item, named = _lead_item(subject)
@@ -673,7 +694,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
                                _grams(t[at:], plain)))
     out: list[str] = []
-    for sentence in split_sentences(CITATION.sub(" ", summary)):
+    for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
         if (cut := _first_cue(kind, sentence)) <= 0 or not (mine := _lead_item(sentence[:cut])[0]):
             continue
         for g, written in _grams(sentence[cut:], plain).items():

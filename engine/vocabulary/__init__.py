@@ -219,6 +219,9 @@ class NarrativeKind:
     """Groups of words (lower case), each one role a party plays for the filer (customers; suppliers, vendors,
     subcontractors; competitors): a party told in one role's words where the quotes give it another's is a
     relation no quote states."""
+    cause_first: tuple[str, ...] = ()
+    """Verbs (lower case) a sentence puts between a cause before them and what it changed after them ("Effective
+    net pricing drove the change in net revenue"): the sentence says what its cues would say the other way round."""
 
 
 @dataclass(frozen=True)
@@ -260,7 +263,8 @@ def narrative() -> Narrative:
                       tuple(c.lower() for c in spec.get("cues", ())), tuple(c.lower() for c in spec.get("against", ())),
                       bool(spec.get("searched", False)), tuple(c.lower() for c in spec.get("not_names", ())),
                       tuple(tuple(w.lower() for w in group) for group in spec.get("alike", ())),
-                      tuple(tuple(w.lower() for w in group) for group in spec.get("roles", ())))
+                      tuple(tuple(w.lower() for w in group) for group in spec.get("roles", ())),
+                      tuple(c.lower() for c in spec.get("cause_first", ())))
         for name, spec in raw.items() if name not in {"summary", "elsewhere", "absence"}
     )
     absence = raw.get("absence", {})
