@@ -1413,6 +1413,19 @@ def test_parties_of_another_role_told_as_the_role_asked_are_flagged() -> None:
         "Acme's customers include distributors who are also suppliers of components [2].", both, q, ["Acme"]))
 
 
+def test_a_part_named_after_the_company_is_a_part() -> None:
+    """"Acme International's gross profit rate" asks of a segment that goes on past the company's name: another
+    segment's sentence told for it names it nowhere ('[3] does not name “International”')."""
+    q = parse("What drove the change in Acme International's gross profit rate in fiscal 2020?")
+    other = [Quote("Gross profit rate decreased 14 and 28 basis points for fiscal 2020 and 2019, respectively.",
+                   "ACME_2020_10K", "acme", 37, 3, 3)]
+    passage = ("Acme U.S. Segment Net sales for the Acme U.S. segment increased $9.3 billion. Gross profit rate "
+               "decreased 14 and 28 basis points for fiscal 2020 and 2019, respectively.")
+    told = "The gross profit rate decreased 14 basis points for fiscal 2020."
+    assert "[3] does not name “International”" in unsupported(told, other, q, ["ACME_2020_10K", "acme"],
+                                                              passages=[passage])
+
+
 def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
     """The firm's drivers are no segment's: a sentence naming the asked segment and restating a quote that names it
     nowhere (nor its passage) tells a relation no quote states; a quote under the segment's heading names it."""
@@ -1432,10 +1445,15 @@ def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
     assert "[4] does not name “Specialty Chemicals”" in unsupported(
         "Net revenues primarily reflected lower interest income and lower licensing revenues.", [firm, own], q,
         ["Acme"], passages=["Net revenues ...", "..."])
-    # a name that is all owner ("Acme Water's") may be the company: no part is asked
+    # a name that is all owner and that the company's name spells whole ("Acme Water's" of Acme Water Works) is
+    # the company: no part is asked
+    water = parse("What drove the change in Acme Water's net revenues in 2023?")
     assert not any("does not name" in f for f in unsupported(
         "Acme Water's net revenues primarily reflected lower interest income and lower licensing revenues.",
-        [firm], parse("What drove the change in Acme Water's net revenues in 2023?"), ["Acme"]))
+        [firm], water, ["Acme", "Acme Water Works"]))
+    assert "[4] does not name “Water”" in unsupported(
+        "Acme Water's net revenues primarily reflected lower interest income and lower licensing revenues.",
+        [firm], water, ["Acme"])
 
 
 

@@ -568,7 +568,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     if kind is None or not kind.cues:
         return []
     plain = _plain(names)
-    parts = _asked_parts(q, plain)
+    parts = _asked_parts(q, plain, names)
     rises, falls = directions()
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -1007,15 +1007,22 @@ _POSSESSOR = re.compile(r"^.*(?:['’]s|s['’])(?=\s|$)")
 """A run's words up to its last possessive ("Boeing's" of "Boeing's Commercial Airplanes"): the owner."""
 
 
-def _asked_parts(q: Question, plain: set[str]) -> list[str]:
+def _asked_parts(q: Question, plain: set[str], names: Iterable[str] = ()) -> list[str]:
     """The parts the question asks about: each of its names (``Question.names``) after its owner ("Commercial
     Airplanes" of "Boeing's Commercial Airplanes") and its ``plain`` words (the company's name), where a word of it
     is asked (``_asked_names``). A name that is all owner ("American Water's operating revenues", "Frito-Lay North
-    America's net revenue") may be the company or a part: it is none."""
+    America's net revenue") may be the company or a part: it is none; but one that goes on past the company's name
+    ("Walmart International's"), and that no document's or company's name (``names``) spells whole, is a part."""
     words = _asked_names(q, plain)
+    spelled = [re.sub(r"[^a-z]", "", n.lower()) for n in names]
     out: list[str] = []
     for run in q.names:
         part = _POSSESSOR.sub("", run).strip(" ,")
+        if not part and (owner := re.sub(r"['’]s?$", "", run.strip(" ,"))) and (
+                first := NAME_WORD.match(owner)) and _name_key(first.group(0)) in plain and not any(
+                re.sub(r"[^a-z]", "", owner.lower()) in n for n in spelled):
+            part = owner
+            words = [*words, *(re.sub(r"['’]s?$", "", w) for w in words)]
         found = [m for m in NAME_WORD.finditer(part) if m.group(0) in words]
         if found and part:
             out.append(part[found[0].start():])
@@ -1123,8 +1130,9 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     periods, nor a word of the asked names), one a quote names too; a subject that opens with a direction ("Higher
     737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
     of the question's names (``_asked_names``: the company's name aside), or by its acronym ("BCA")."""
-    plain = _plain([*names, *(x.doc for x in quotes)])
-    parts = _asked_parts(q, plain)
+    every = [*names, *(x.doc for x in quotes)]
+    plain = _plain(every)
+    parts = _asked_parts(q, plain, every)
     if not parts:
         return []
     asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
@@ -1266,8 +1274,9 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     (capitalised) or its acronym. A summary that names no part asked tells its sentences of the part asked: "Sales
     growth benefited from improving automotive-end market activity ..." for the Consumer segment, restating another
     segment's section, gives '[7] does not name “Consumer”'."""
-    plain = _plain([*names, *(x.doc for x in quotes)])
-    runs = _asked_parts(q, plain)
+    every = [*names, *(x.doc for x in quotes)]
+    plain = _plain(every)
+    runs = _asked_parts(q, plain, every)
     words = [w for p in runs for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
     if not words:
         return []
