@@ -1507,6 +1507,26 @@ def test_a_segment_s_sentence_told_of_the_company_is_flagged() -> None:
         "Operating income margins decreased primarily due to increased raw materials costs and higher logistics "
         "costs.", every, parse("Why did Acme's operating income margin change in 2015?"), ["Acme"]))
 
+def test_a_driver_told_under_a_segment_s_heading_given_for_the_company_is_flagged() -> None:
+    """A quote told under a segment's heading run into it ("Graphics - Segment gross margin decreased ... primarily
+    due to lower margins of GPUs") gives the segment's driver: told for the company's gross margin it gives '[3]
+    gives “lower margins of GPUs” for the “Graphics” segment'. A heading that is no part ("Gross Margin - ..."), a
+    question asking for the segment, or a summary naming it are not flagged."""
+    q = parse("What drove the change in Acme's gross margin in the quarter ended April 30, 2023?")
+    said = ("Graphics - Segment gross margin decreased during the first quarter of fiscal year 2024 compared to the "
+            "first quarter of fiscal year 2023 primarily due to lower margins of GPUs.")
+    quotes = [Quote(said, "ACME_2023Q1_10Q", "acme", 28, 3, 3)]
+    told = "The change in Acme's gross margin in the quarter ended April 30, 2023 was driven by lower margins of GPUs."
+    assert "[3] gives “lower margins of GPUs” for the “Graphics” segment" in unsupported(told, quotes, q, ["Acme"])
+    plain = [Quote(said.replace("Graphics - Segment gross margin", "Gross Margin - Our gross margin"),
+                   "ACME_2023Q1_10Q", "acme", 28, 3, 3)]
+    assert not any("segment" in f for f in unsupported(told, plain, q, ["Acme"]))
+    graphics = parse("What drove the change in Acme's Graphics segment gross margin in the first quarter of 2024?")
+    assert not any("for the" in f for f in unsupported(told, quotes, graphics, ["Acme"]))
+    named = "Graphics segment gross margin decreased, driven by lower margins of GPUs."
+    assert not any("for the" in f for f in unsupported(named, quotes, q, ["Acme"]))
+
+
 def test_a_sentence_going_on_with_a_segment_s_statement_told_of_the_company_is_flagged() -> None:
     """A quote that goes on with the sentence before it ("The decrease in cost of sales was primarily due to ...")
     is about what that sentence's subject names: a segment's ("Enterprise, Embedded and Semi-Custom operating income
@@ -1688,6 +1708,34 @@ def test_a_driver_told_as_an_offset_is_flagged() -> None:
         "The addition consisted of $238 million in wholesale driven by loan growth, partially offset by "
         "client-specific reductions, and; $184 million in consumer driven by loan growth in cards.", bullets, q,
         ["Acme"]))
+    # quotes that give no offset at all: an offset of the summary's is one of their drivers turned
+    none = [Quote("Gross margin increased from a year ago, primarily reflecting growth in data center sales. The "
+                  "year-on-year increase also reflects the impact on the year-ago gross margin from $1.34 billion in "
+                  "inventory provisions and related charges.", "ACME_2023Q2_10Q", "acme", 27, 2, 2)]
+    margin = parse("What drove the change in Acme's gross margin in the quarter ended July 30, 2023?")
+    assert "[2] gives “inventory provisions and related” as a driver, not an offset" in unsupported(
+        "The gross margin increased due to growth in data center sales, which was partially offset by inventory "
+        "provisions and related charges.", none, margin, ["Acme"])
+
+
+def test_a_restatement_with_its_years_moved_is_flagged() -> None:
+    """A sentence that restates a quote sentence word for word but for its years ("increased in 2022 compared to
+    2021" for the quote's "in 2021 compared to 2020") tells another year's discussion: '[5] is about 2021'. A
+    sentence that names fewer of the quote's years, or the years of two quotes it joins, moves none; a date's year
+    ("As of December 2022") is the quote's."""
+    q = parse("What drove the change in Acme's total revenues net of interest expense in 2022?")
+    quotes = [Quote("Total revenues net of interest expense increased in 2021 compared to 2020, primarily driven by "
+                    "higher Discount revenue, reflecting higher billed business.", "ACME_2022_10K", "acme", 63, 5, 5),
+              Quote("As of December 2022, our backlog decreased compared with the end of 2021, primarily due to "
+                    "lower estimated net revenues from advisory transactions.", "ACME_2022_10K", "acme", 73, 7, 7)]
+    moved = ("Total revenues net of interest expense increased in 2022 compared to 2021, primarily driven by higher "
+             "Discount revenue, reflecting higher billed business.")
+    assert "[5] is about 2021" in unsupported(moved, quotes, q, ["Acme"])
+    fewer = ("Total revenues net of interest expense increased in 2021, primarily driven by higher Discount revenue, "
+             "reflecting higher billed business.")
+    assert not any("is about" in f for f in unsupported(fewer, quotes, q, ["Acme"]))
+    dated = "In 2022 our backlog decreased, primarily due to lower estimated net revenues from advisory transactions."
+    assert not any("is about 20" in f for f in unsupported(dated, quotes, q, ["Acme"]))
 
 
 def test_a_driver_of_another_line_item_is_flagged() -> None:

@@ -486,6 +486,25 @@ OWNER_REACH = 4
 with."""
 
 
+_HEADED = re.compile(r"^\W*(?P<name>[A-Z][\w&'’.]*(?:,?\s+(?:&\s+|and\s+)?[A-Z][\w&'’.]*)*)\s+[-–—:]\s+(?P<rest>\w+)")
+"""A sentence opening under a heading run into it, set off by a dash or colon ("Graphics - Segment gross margin
+decreased ...", "Pharmaceutical Segment: In 2022, ...")."""
+
+
+def _headed_part(sentence: str, plain: set[str]) -> str:
+    """The part a sentence is told under (``_HEADED``): a heading of capitalised words, the part's kind word
+    (``[narrative.summary] part_words``: "segment") in it or right after it, less ``plain`` stems; '' where none."""
+    m = _HEADED.match(sentence)
+    if m is None:
+        return ""
+    kinds = narrative().part_words
+    words = m["name"].split()
+    if words[-1].lower() not in kinds and m["rest"].lower() not in kinds:
+        return ""
+    name = " ".join(words[:-1] if words[-1].lower() in kinds else words)
+    return name if any(w[0].isupper() and word_stem(w) not in plain for w in CONTENT_WORD.findall(name)) else ""
+
+
 def _owner(sentence: str, x: Quote, passage: str) -> str:
     """The subject of the statement a quote sentence goes on with (``_POINTS_BACK``): the nearest sentence before
     it, in its quote or its passage, whose subject opens with none, within ``OWNER_REACH`` sentences ("Our
@@ -677,10 +696,13 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if asked is None or kind is None or asked.narrative != "drivers":
         return []
-    plain = _plain(names) - set(_common())
+    names = list(names)
+    whole = _plain(names)
+    plain = whole - set(_common())
     _, defined = _subject(asked)
     asked_words = said_stems([q.text])
-    pieces: list[tuple[int, str, str, dict[tuple[str, ...], str]]] = []
+    parts = _asked_parts(q, whole, names)
+    pieces: list[tuple[int, str, str, dict[tuple[str, ...], str], str]] = []
     for x in quotes:
         for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
             if (at := _first_cue(kind, t)) > 0:
@@ -691,20 +713,32 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                     # an item the vocabulary does not know, named after its change ("The decrease in ROI was due
                     # to ..."), that the question does not name either
                     item, named = " ".join(sorted(head)), change["item"]
+                # the part it is told of: under its heading ("Graphics - Segment gross margin ...") or by name
+                part = _headed_part(t, whole | defined) or (
+                    named_part if (named_part := part_named(subject)) and (
+                        " " in named_part or not subject.strip().startswith(named_part)) else "")
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
-                               _grams(t[at:], plain)))
+                               _grams(t[at:], plain), part))
     out: list[str] = []
     for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
         if (cut := _first_cue(kind, sentence)) <= 0 or not (mine := _lead_item(sentence[:cut])[0]):
             continue
         for g, written in _grams(sentence[cut:], plain).items():
-            theirs = [(src, item, named) for src, item, named, grams in pieces if g in grams]
-            if theirs and all(item and item != mine for _, item, _ in theirs):
-                src, _, named = theirs[0]
+            theirs = [(src, item, named, part) for src, item, named, grams, part in pieces if g in grams]
+            if theirs and all(item and item != mine for _, item, _, _ in theirs):
+                src, _, named, _ = theirs[0]
                 flag = f"[{src}] gives \u201c{written}\u201d for \u201c{named}\u201d"
-                if flag not in out:
-                    out.append(flag)
-                break
+            elif (theirs and not parts and all(part for *_, part in theirs)
+                  and not _capitalised(sentence[:cut], whole | defined)
+                  and not _name_keys(sentence) & _name_keys(theirs[0][3])):
+                # one part's driver told of the company the question asks about
+                src, *_, part = theirs[0]
+                flag = f"[{src}] gives \u201c{written}\u201d for the \u201c{part}\u201d segment"
+            else:
+                continue
+            if flag not in out:
+                out.append(flag)
+            break
     return out
 
 
@@ -1352,6 +1386,32 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     return out
 
 
+def _years_moved(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A sentence restating one quote sentence with its years moved: "Total revenues net of interest expense
+    increased in 2022 compared to 2021, primarily driven by higher Discount revenue ..." restating "... increased in
+    2021 compared to 2020, primarily driven by higher Discount revenue ..." gives '[5] is about 2021'. The sentence
+    names a year the quote sentence does not, and the quote sentence one the sentence does not, in a date or not (a
+    sentence joining two quotes names the years of both; one that names fewer years, none the quote's lacks)."""
+    plain = _plain(names)
+    sentences = _quote_sentences(quotes)
+    quoted = {y for x in quotes for y, _, _ in years_named(x.text)}
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        named = years_named(sentence)
+        if not named or (found := _restated(sentence, sentences, plain)) is None:
+            continue
+        source, best, _ = found[1]
+        theirs = {int(m.group(0)) for m in YEAR.finditer(best)}  # a date's year too ("As of December 2022")
+        mine = {y for y, _, _ in named}
+        # a fiscal year no quote names is flagged as written already ("FY2023")
+        moved = {y for y, fiscal, _ in named if y not in theirs and not (fiscal and y not in quoted)}
+        if moved and theirs - mine:
+            flag = f"[{source}] is about {max(theirs)}"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
 def _longer_period_told(summary: str, quotes: Sequence[Quote]) -> list[str]:
     """A sentence telling a quarter that restates a quote sentence of a longer period and no quarter ("The increase
     in North America operating income in Q3 2023 was primarily due to ..." from "The North America operating income
@@ -1431,8 +1491,6 @@ def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str])
     plain = _plain(names) - set(_common())  # the company's names; generic words ("higher", "net") tell the driver
     # a list's items stay with their lead-in ("partially offset by • ...")
     sides = [(x.source, *_offset_sides(t, plain)) for x in quotes for t in _FULL_STOP.split(x.text)]
-    if not any(after for _, _, after in sides):
-        return []
     out: list[str] = []
     for sentence in split_sentences(CITATION.sub(" ", summary)):
         for side, grams in enumerate(_offset_sides(sentence, plain)):  # 0: the drivers, 1: the offsets
@@ -1643,6 +1701,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
     out += [f for f in _longer_period_told(body, quotes) if f not in out]
+    out += [f for f in _years_moved(body, quotes, names) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
