@@ -62,6 +62,8 @@ _CELL = re.compile(
 _YEAR = re.compile(r"^(?:FY|Fiscal\s*)?'?(19[5-9]\d|20\d\d)[A-Za-z]?$")
 _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _CITATION = re.compile(r"\[\d+(?:\s*[,;-]\s*\d+)*\]")
+POINTS = re.compile(r"^\s*(?:percentage\s+points?|basis\s+points?|points?|bps|pp)\b", re.I)
+"""The unit words of a change in a rate after its number ("0.8 percentage point", "35 basis points")."""
 
 
 @dataclass(frozen=True)

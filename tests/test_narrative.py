@@ -1820,3 +1820,11 @@ def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     assert any("(entertainment)" in f for f in unsupported(
         "Acme Grand Lakeside Resorts rooms revenue increased 1% in 2018 due primarily to an increase in parking fees.",
         resorts, parse("What drove the change in Acme Grand Lakeside Resorts rooms revenue in 2018?"), ["Acme"]))
+    # an amount's unit words ("The 0.8 percentage point increase") narrow nothing
+    said = ("certain nonrecurring discrete tax benefits in fiscal 2019, partially offset by the benefit from the "
+            "reorganization of certain wholly-owned subsidiaries and favorable changes in earnings mix by jurisdiction "
+            "in fiscal 2020.")
+    rate = [Quote(f"The 0.8 percentage point increase was primarily due to {said}", "ACME_2020_10K", "acme", 21, 5, 5)]
+    assert not any("is about" in f for f in unsupported(
+        f"The change in Acme's effective tax rate in fiscal 2020 was driven by {said}", rate,
+        parse("What drove the change in Acme's effective tax rate in fiscal 2020?"), ["Acme"]))

@@ -21,7 +21,7 @@ from engine.ask.narrative import BROKEN, CONTENT_WORD, DATED_MAY, YEAR, said_ste
 from engine.ask.question import NAME_WORD, Question, part_named
 from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
-from engine.numbers import CURRENCY, Quantity, quantities, same_number
+from engine.numbers import CURRENCY, POINTS, Quantity, quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
@@ -291,6 +291,9 @@ def _narrower(subject: str, said: set[str]) -> list[str]:
     another item, not a narrower one ("Net revenues in advisory" for advisory fees), and the words of where a filing
     reports a measure (``_ORGANISATION``) and determiners narrow nothing."""
     items = said_stems(n for it in items_named(subject) for n in it.names)
+    for v in reversed(quantities(subject)):  # an amount's unit words ("The 0.8 percentage point increase")
+        if (unit := POINTS.match(subject[v.end:])) is not None:
+            subject = subject[:v.start] + subject[v.end + unit.end():]
     return [w for w in CONTENT_WORD.findall(subject) if not w[0].isupper()
             and w.lower() not in _ORGANISATION | _DETERMINERS and word_stem(w) not in items | said]
 
