@@ -1820,6 +1820,17 @@ def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     assert any("(entertainment)" in f for f in unsupported(
         "Acme Grand Lakeside Resorts rooms revenue increased 1% in 2018 due primarily to an increase in parking fees.",
         resorts, parse("What drove the change in Acme Grand Lakeside Resorts rooms revenue in 2018?"), ["Acme"]))
+    # the narrowing word said only among the sentence's drivers does not say the subject; a sentence's capitalised
+    # first word before a line item's name narrows it too ("Products gross margin percentage"), a heading's does not
+    margin = parse("Why did Acme's gross margin percentage change in the third quarter of fiscal 2023?")
+    products = [Quote("Products gross margin percentage increased during the third quarter of 2023 due primarily to "
+                      "cost savings and a different Products mix.", "ACME_2023Q3_10Q", "acme", 20, 3, 3)]
+    told = ("Acme's gross margin percentage increased in the third quarter of fiscal 2023 due to cost savings and a "
+            "different Products mix.")
+    assert "[3] is about “Products gross margin percentage” (Products)" in unsupported(told, products, margin, ["Acme"])
+    headed = [Quote("Table of Contents Gross margin percentage increased during the third quarter of 2023 due "
+                    "primarily to cost savings and a different Products mix.", "ACME_2023Q3_10Q", "acme", 20, 3, 3)]
+    assert not any("(Table)" in f for f in unsupported(told, headed, margin, ["Acme"]))
     # an amount's unit words ("The 0.8 percentage point increase") narrow nothing
     said = ("certain nonrecurring discrete tax benefits in fiscal 2019, partially offset by the benefit from the "
             "reorganization of certain wholly-owned subsidiaries and favorable changes in earnings mix by jurisdiction "

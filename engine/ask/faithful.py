@@ -294,7 +294,13 @@ def _narrower(subject: str, said: set[str]) -> list[str]:
     for v in reversed(quantities(subject)):  # an amount's unit words ("The 0.8 percentage point increase")
         if (unit := POINTS.match(subject[v.end:])) is not None:
             subject = subject[:v.start] + subject[v.end + unit.end():]
-    return [w for w in CONTENT_WORD.findall(subject) if not w[0].isupper()
+    words = CONTENT_WORD.findall(subject)
+    # the subject's first word, capitalised as a sentence's, where a line item's name follows it ("Products gross
+    # margin percentage"; not a heading's: "Table of Contents International sales")
+    rest = subject.strip()[len(words[0]):].strip().lower() if words else ""
+    first = bool(words) and words[0][1:].islower() and subject.strip().startswith(words[0]) and any(
+        rest.startswith(n.lower()) for it in items_named(subject) for n in it.names)
+    return [w for i, w in enumerate(words) if (not w[0].isupper() or (i == 0 and first))
             and w.lower() not in _ORGANISATION | _DETERMINERS and word_stem(w) not in items | said]
 
 
@@ -658,7 +664,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about \u201c{owner}\u201d"
         elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
-              and (narrower := _narrower(who, plain | words | said_stems([q.text])))):
+              and (narrower := _narrower(who, plain | said_stems([mine]) | said_stems([q.text])))):
             # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
             # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue)
             flag = f"[{source}] is about \u201c{who}\u201d ({narrower[0]})"
