@@ -1769,6 +1769,30 @@ def test_a_rate_s_drivers_are_not_its_items() -> None:
     assert not any("is about" in f for f in unsupported(
         "The increase in the effective income tax rate was primarily due to goodwill impairment charges, the majority "
         "of which are not deductible for income tax purposes.", quotes, rate, ["Acme"]))
+    # one ratio in two names ("effective tax rate", "effective income tax rate") is one subject
+    income = parse("What drove the change in Acme's effective income tax rate in fiscal 2023?")
+    short = [Quote("Our effective tax rate increased in fiscal 2023, primarily due to reduced tax benefits from the "
+                   "resolution of tax matters.", "ACME_2023_10K", "acme", 28, 2, 2)]
+    assert not any("is about" in f for f in unsupported(
+        "The change in Acme's effective income tax rate in fiscal 2023 was driven by reduced tax benefits from the "
+        "resolution of tax matters.", short, income, ["Acme"]))
+
+
+def test_a_list_told_whole_in_one_sentence_is_its_lead_in_s() -> None:
+    """A summary sentence telling a quote whole, its list's bullets as clauses ("Reported EBIT increased 1% due to
+    higher revenues and the following: Gross margin expansion ... partially offset by higher product costs; Selling
+    and administrative expense increased 7% ..."), tells its lead-in's item: no bullet's item is another subject."""
+    q = parse("What drove the change in Acme's EBIT in fiscal 2023?")
+    said = ("Reported EBIT increased 1% due to higher revenues and the following: • Gross margin expansion of "
+            "approximately 50 basis points as higher full-price ASP and growth in licensee revenues were partially "
+            "offset by higher product costs and lower margins in direct to consumer. • Selling and administrative "
+            "expense increased 7% due to higher operating overhead and demand creation expense.")
+    quotes = [Quote(said, "ACME_2023_10K", "acme", 45, 3, 3)]
+    told = ("Reported EBIT increased 1% due to higher revenues and the following: Gross margin expansion of "
+            "approximately 50 basis points as higher full-price ASP and growth in licensee revenues were partially "
+            "offset by higher product costs and lower margins in direct to consumer; Selling and administrative "
+            "expense increased 7% due to higher operating overhead and demand creation expense [3].")
+    assert not any("Gross margin" in f for f in unsupported(told, quotes, q, ["Acme"]))
 
 
 def test_each_bullet_that_says_what_moved_is_its_own_item() -> None:

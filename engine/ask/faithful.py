@@ -111,6 +111,25 @@ def _quote_wholes(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]:
     return [(x.source, x.text, said_stems([x.text])) for x in quotes]
 
 
+WHOLE_SHARE = 0.8
+"""The share of a sentence's words a quote holds where the sentence tells it whole (word for word, its list's
+punctuation aside), not a sentence of it joined with another quote's."""
+
+
+def _told_whole(sentence: str, quotes: Sequence[Quote]) -> int | None:
+    """The source of the quote a summary sentence tells whole, a list and its lead-in in one sentence ("Reported EBIT
+    increased 1% due to higher revenues and the following: Gross margin expansion ...; Selling and administrative
+    expense increased 7% ..."): the quote holds ``RESTATED_WORDS`` more of the sentence's words than any one sentence
+    of the quotes does; None where no quote is told so."""
+    words = said_stems([sentence]) - {word_stem(w) for w in STOPWORDS}
+    one = max((len(words & stems) for _, _, stems in _quote_sentences(quotes)), default=0)
+    for x in quotes:
+        held = len(words & said_stems([x.text]))
+        if held >= WHOLE_SHARE * len(words) and held >= RESTATED_WORDS + one:
+            return x.source
+    return None
+
+
 def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
               ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
@@ -253,14 +272,16 @@ def _caused_next(kind: NarrativeKind, after: str) -> bool:
 
 def _lead_item(subject: str) -> tuple[str, str]:
     """The line item a sentence's subject names first, and the words it names it with ("The decrease in Cost of
-    sales as a percentage of revenues": cogs, "Cost of sales"); ('', '') when it names none."""
+    sales as a percentage of revenues": cogs, "Cost of sales"), a standard ratio by its definition; ('', '') when it
+    names none."""
     low = subject.lower()
     at = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
           if (m := re.search(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
     ratio = ratio_named(subject)
     if ratio and (m := re.search(rf"(?<![a-z]){re.escape(ratio[0])}", low)) and all(m.start() <= a[0] + 1 for a in at):
-        # a ratio named where its items are ("the effective income tax rate": the rate, not income tax expense)
-        return ratio[0], subject[m.start():m.end()]
+        # a ratio named where its items are ("the effective income tax rate": the rate, not income tax expense),
+        # known by its definition ("effective tax rate" and "effective income tax rate" are one)
+        return ratio[1], subject[m.start():m.end()]
     return min(at)[1:] if at else ("", "")
 
 
@@ -604,6 +625,9 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         if (found := _restated(sentence, sentences)) is None:
             continue
         words, (source, best, _) = found
+        if (whole := _told_whole(sentence, quotes)) is not None:
+            # a quote told whole: its subject is its lead-in's
+            source, best = whole, next(x.text for x in quotes if x.source == whole)
         # a direction turned ("higher net favorable profit adjustments" where the quote restated says "lower net
         # favorable profit adjustments" and no quote says "higher" of them)
         for m in (*rises.finditer(sentence), *falls.finditer(sentence)):
@@ -732,8 +756,11 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
         if (cut := _first_cue(kind, sentence)) <= 0 or not (mine := _lead_item(sentence[:cut])[0]):
             continue
+        told_whole = _told_whole(sentence, quotes)  # a quote told whole gives its items' drivers under its lead-in
         for g, written in _grams(sentence[cut:], plain).items():
             theirs = [(src, item, named, part) for src, item, named, grams, part in pieces if g in grams]
+            if any(src == told_whole for src, *_ in theirs):
+                continue
             if theirs and all(item and item != mine for _, item, _, _ in theirs):
                 src, _, named, _ = theirs[0]
                 flag = f"[{src}] gives \u201c{written}\u201d for \u201c{named}\u201d"
