@@ -1824,6 +1824,30 @@ def test_a_driver_of_a_measure_the_vocabulary_does_not_know_is_that_measure_s() 
     roi = parse("What drove the change in Acme's ROI in fiscal 2020?")
     assert not any("for “ROI”" in f for f in unsupported(
         "The decrease in ROI was driven by the dilution from the marketplace acquisition.", quotes, roi, ["Acme"]))
+    # a measure named with the question's part words ("our Digital Media ARR") is still another measure
+    media = parse("What drove the change in Acme's Digital Media operating income in fiscal 2022?")
+    arr = [Quote("The change in our Digital Media ARR was primarily due to new user adoption of our Creative Cloud "
+                 "offerings.", "ACME_2022_10K", "acme", 40, 5, 5)]
+    assert any(f.endswith("for “our Digital Media ARR”") for f in unsupported(
+        "The change in Acme's Digital Media operating income in fiscal 2022 was primarily due to new user adoption "
+        "of its Creative Cloud offerings.", arr, media, ["Acme"]))
+
+
+def test_a_driver_of_a_known_item_told_for_one_the_vocabulary_does_not_know_is_flagged() -> None:
+    """A summary sentence about an item the vocabulary does not know ("fulfillment expenses") that takes a driver
+    only a quote of another, known item gives ("lower transportation rates", cost of sales' offset) tells that
+    item's driver; a quote of its own item ("fulfillment costs") gives its own."""
+    q = parse("Why did Acme's fulfillment expenses change in Q3 2023?")
+    quotes = [Quote("The increase in fulfillment costs in Q3 2023 is primarily due to increased sales, partially "
+                    "offset by fulfillment network efficiencies.", "ACME_2023Q3_10Q", "acme", 27, 4, 4),
+              Quote("The increase in cost of sales in Q3 2023 is primarily due to increased shipping costs, partially "
+                    "offset by lower transportation rates.", "ACME_2023Q3_10Q", "acme", 26, 5, 5)]
+    flags = unsupported("Acme's fulfillment expenses increased in Q3 2023 due to increased sales, partially offset by "
+                        "fulfillment network efficiencies and lower transportation rates.", quotes, q, ["Acme"])
+    assert any(f.startswith("[5] gives") and f.endswith("for “cost of sales”") for f in flags)
+    assert not any("gives" in f for f in unsupported(
+        "Acme's fulfillment expenses increased in Q3 2023 due to increased sales, partially offset by fulfillment "
+        "network efficiencies.", quotes, q, ["Acme"]))
 
 def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     """Online revenue's drivers are not the segment's revenue's: a sentence restating a quote whose subject has a

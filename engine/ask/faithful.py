@@ -742,9 +742,10 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 subject = re.split(r"[).:;\u2022]", t[:at])[-1]  # a heading or a chart's note before
                 item, named = _lead_item(subject)
                 if not item and (change := _CHANGE_IN.match(subject + " was")) and (
-                        head := _head(change["item"], plain)) and not head & asked_words:
+                        head := _head(change["item"], plain)) and (
+                        noun := CONTENT_WORD.findall(change["item"])) and word_stem(noun[-1]) not in asked_words:
                     # an item the vocabulary does not know, named after its change ("The decrease in ROI was due
-                    # to ..."), that the question does not name either
+                    # to ...", "The change in our Digital Media ARR was ..."), whose noun the question does not ask
                     item, named = " ".join(sorted(head)), change["item"]
                 # the part it is told of: under its heading ("Graphics - Segment gross margin ...") or by name
                 part = _headed_part(t, whole | defined) or (
@@ -753,15 +754,23 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
                                _grams(t[at:], plain), part))
     out: list[str] = []
+    same = {word_stem(w) for group in narrative().same for w in group}
     for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
-        if (cut := _first_cue(kind, sentence)) <= 0 or not (mine := _lead_item(sentence[:cut])[0]):
+        if (cut := _first_cue(kind, sentence)) <= 0:
+            continue
+        # the item the sentence tells of: the vocabulary's, else the words of what it says moved ("Amazon's
+        # fulfillment expenses increased"), less the words any item may take ("costs", "expenses")
+        mine = _lead_item(sentence[:cut])[0]
+        moved = (_change_of(sentence[:cut], whole) or (frozenset(), True))[0] - same if not mine else frozenset()
+        if not mine and not moved:
             continue
         told_whole = _told_whole(sentence, quotes)  # a quote told whole gives its items' drivers under its lead-in
         for g, written in _grams(sentence[cut:], plain).items():
             theirs = [(src, item, named, part) for src, item, named, grams, part in pieces if g in grams]
             if any(src == told_whole for src, *_ in theirs):
                 continue
-            if theirs and all(item and item != mine for _, item, _, _ in theirs):
+            if theirs and all(item and item != mine and not moved & said_stems([named])
+                              for _, item, named, _ in theirs):
                 src, _, named, _ = theirs[0]
                 flag = f"[{src}] gives \u201c{written}\u201d for \u201c{named}\u201d"
             elif (theirs and not parts and all(part for *_, part in theirs)
