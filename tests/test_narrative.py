@@ -1556,6 +1556,20 @@ def test_a_sentence_going_on_with_a_segment_s_statement_told_of_the_company_is_f
     direct = f"Acme Direct revenues increased 15%, driven by strong digital commerce sales growth. {own}"
     assert not any("is about" in f for f in unsupported(own, [Quote(own, "ACME_2019_10K", "acme", 36, 4, 4)], revenue,
                                                         ["Acme"], passages=[direct]))
+    # a change pointed back at with no item ("The decrease was ...") goes on with the sentence right before it, past
+    # a table's lead-in ("RMS' operating results included the following (in millions): RMS' net sales ...")
+    sales = parse("What drove the change in Acme's net sales in 2022?")
+    bare = ("The decrease was primarily attributable to lower net sales of approximately $280 million for training "
+            "programs due to lower volume.")
+    lead = ("Table of Contents RMS' operating results included the following (in millions): RMS' net sales in 2022 "
+            f"decreased $641 million, or 4%, compared to 2021. {bare}")
+    told = ("The decrease in net sales in 2022 was primarily attributable to lower net sales of approximately $280 "
+            "million for training programs due to lower volume.")
+    flags = unsupported(told, [Quote(bare, "ACME_2022_10K", "acme", 44, 4, 4)], sales, ["Acme"], passages=[lead])
+    assert any(f.startswith("[4] is about “RMS' net sales") for f in flags)
+    firm = lead.replace("RMS' net sales", "Net sales")
+    assert not any("is about" in f for f in unsupported(told, [Quote(bare, "ACME_2022_10K", "acme", 44, 4, 4)], sales,
+                                                        ["Acme"], passages=[firm]))
 
 
 def test_the_year_before_s_discussion_told_for_the_year_asked_is_flagged() -> None:

@@ -543,8 +543,14 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
     driven by ..."); '' where the sentence opens with its own subject or none is found."""
     subject = sentence[:m.start()] if (m := _IS.search(sentence)) else sentence
     item = _lead_item(subject)[0]
-    if not item or not _POINTS_BACK.match(sentence) or sentence not in x.text:
+    if not _POINTS_BACK.match(sentence) or sentence not in x.text:
         return ""
+    if not item:
+        # a change pointed back at with no item ("The decrease was primarily attributable to ...") goes on with the
+        # sentence right before it ("RMS' net sales in 2022 decreased $641 million ...")
+        before = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
+        return _statement_subject(before[-1]) if (
+            _ANAPHOR.match(sentence) and before and not _POINTS_BACK.match(before[-1])) else ""
     # a subject that narrows its item by words of its own ("The 12% increase in currency-neutral footwear revenues")
     # states what it is about
     rises, falls = directions()
@@ -559,19 +565,23 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
         chain = chain or any(it.name == item for it in items_named(prev))
         if _POINTS_BACK.match(prev):
             continue
-        if not chain:
-            return ""
-        ends = [m.start() for m in (_first_direction(prev), _IS.search(prev)) if m is not None]
-        if not ends or min(ends) == 0:
-            return ""
-        # a heading run into it starts the sentence at its last capitalised stopword (``_mover``); a clause before
-        # the subject ("As of December 31, 2018, the Company", "After excluding the gain ..., diluted earnings per
-        # share") is no part of it
-        subject = _mover(f"{prev[:min(ends)]} increased")
-        if (clause := subject.rsplit(", ", 1)) and len(clause) == 2 and clause[1][:1].islower():
-            subject = clause[1]
-        return subject if len(subject.split()) <= NAMED_SUBJECT else ""
+        return _statement_subject(prev) if chain else ""
     return ""
+
+
+def _statement_subject(sentence: str) -> str:
+    """The subject of a sentence that states a change or an amount ("Our International segment's SG&A" of "Our
+    International segment's SG&A decreased $232 million"), ``NAMED_SUBJECT`` words at most; '' where none."""
+    ends = [m.start() for m in (_first_direction(sentence), _IS.search(sentence)) if m is not None]
+    if not ends or min(ends) == 0:
+        return ""
+    # a heading run into it starts the sentence at its last capitalised stopword (``_mover``) or after its colon ("RMS'
+    # operating results included the following (in millions): RMS' net sales in 2022 decreased ..."); a clause before
+    # the subject ("As of December 31, 2018, the Company", "After excluding the gain ...") is no part of it
+    subject = _mover(f"{sentence[:min(ends)].rsplit(': ', 1)[-1]} increased")  # a table's lead-in before a colon
+    if (clause := subject.rsplit(", ", 1)) and len(clause) == 2 and clause[1][:1].islower():
+        subject = clause[1]
+    return subject if len(subject.split()) <= NAMED_SUBJECT else ""
 
 
 def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], passages: Sequence[str]
@@ -680,7 +690,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about the \u201c{segment}\u201d segment"
         elif ((owner := next((o for x, p in zip(quotes, passages, strict=False) if x.source == source
                                and (o := _owner(best, x, p))), ""))
-              and (owned := _capitalised(owner, plain | _subject(q)[1] | _name_keys(theirs)))
+              and (owned := _capitalised(f"The {owner}", plain | _subject(q)[1] | _name_keys(theirs) | said_stems(
+                  n for it in items_named(owner) for n in it.names)))  # its first word too, not an item's
               and not _capitalised(mine, plain | _subject(q)[1])
               and not owned & (_name_keys(sentence) | said_stems(parts))):
             # a sentence going on with a named part's statement ("Our International segment's SG&A decreased $232
