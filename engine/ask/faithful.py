@@ -285,10 +285,11 @@ def _lead_item(subject: str) -> tuple[str, str]:
     return min(at)[1:] if at else ("", "")
 
 
-def _capitalised(subject: str, plain: set[str]) -> set[str]:
+def _capitalised(subject: str, plain: set[str], first: bool = False) -> set[str]:
     """The capitalised words of a sentence's subject after its first word (names: "Google Services", "Other
-    Bets"), less ``plain`` stems (the company's and documents' names, generic and period words)."""
-    words = CONTENT_WORD.findall(subject)[1:]
+    Bets"), less ``plain`` stems (the company's and documents' names, generic and period words); its first word too
+    where ``first`` (a subject that is no sentence's start: "RMS' net sales")."""
+    words = CONTENT_WORD.findall(subject)[0 if first else 1:]
     return {word_stem(w) for w in words if w[0].isupper() and word_stem(w) not in plain}
 
 
@@ -367,6 +368,14 @@ def _nested(mine: str, drivers: str, plain: set[str]) -> bool:
     ..."): the sentence tells the quote's cause of its cause, not another subject's."""
     head = _moved_head(mine, plain)
     return bool(head) and {word_stem(w) for w in head} <= said_stems([drivers])
+
+
+def _named_part(subject: str) -> str:
+    """The part a subject names with its kind word (``part_named``: "Embedded and Semi-Custom" of "... attributable to
+    our Enterprise, Embedded and Semi-Custom segment"), where that is a name, not the capitalised first word of a
+    sentence ("Business segment operating income margins"); '' where none."""
+    part = part_named(subject)
+    return part if part and (" " in part or not subject.strip().startswith(part)) else ""
 
 
 def _first_direction(text: str) -> re.Match[str] | None:
@@ -540,17 +549,17 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
     it, in its quote or its passage, whose subject opens with none, within ``OWNER_REACH`` sentences ("Our
     International segment's SG&A" of "Our International segment's SG&A decreased $232 million ... Excluding the
     impact of foreign currency ..., the decrease in SG&A was $115 million. ... The decrease in SG&A expense was
-    driven by ..."); '' where the sentence opens with its own subject or none is found."""
+    driven by ..."); a change pointed back at with no item ("The decrease was primarily attributable to ...") goes
+    on with the sentence right before it ("RMS' net sales in 2022 decreased $641 million ..."); '' where the
+    sentence opens with its own subject or none is found."""
     subject = sentence[:m.start()] if (m := _IS.search(sentence)) else sentence
     item = _lead_item(subject)[0]
     if not _POINTS_BACK.match(sentence) or sentence not in x.text:
         return ""
+    told = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
     if not item:
-        # a change pointed back at with no item ("The decrease was primarily attributable to ...") goes on with the
-        # sentence right before it ("RMS' net sales in 2022 decreased $641 million ...")
-        before = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
-        return _statement_subject(before[-1]) if (
-            _ANAPHOR.match(sentence) and before and not _POINTS_BACK.match(before[-1])) else ""
+        return _statement_subject(told[-1]) if (
+            _ANAPHOR.match(sentence) and told and not _POINTS_BACK.match(told[-1])) else ""
     # a subject that narrows its item by words of its own ("The 12% increase in currency-neutral footwear revenues")
     # states what it is about
     rises, falls = directions()
@@ -559,7 +568,6 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
     if any(not rises.fullmatch(w) and not falls.fullmatch(w) for w in CONTENT_WORD.findall(subject)
            if word_stem(w) in own):
         return ""
-    told = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
     chain = False  # whether the sentences gone back over name the sentence's item
     for prev in reversed(told[-OWNER_REACH:]):
         chain = chain or any(it.name == item for it in items_named(prev))
@@ -578,7 +586,7 @@ def _statement_subject(sentence: str) -> str:
     # a heading run into it starts the sentence at its last capitalised stopword (``_mover``) or after its colon ("RMS'
     # operating results included the following (in millions): RMS' net sales in 2022 decreased ..."); a clause before
     # the subject ("As of December 31, 2018, the Company", "After excluding the gain ...") is no part of it
-    subject = _mover(f"{sentence[:min(ends)].rsplit(': ', 1)[-1]} increased")  # a table's lead-in before a colon
+    subject = _mover(f"{sentence[:min(ends)].rsplit(': ', 1)[-1]} increased")
     if (clause := subject.rsplit(", ", 1)) and len(clause) == 2 and clause[1][:1].islower():
         subject = clause[1]
     return subject if len(subject.split()) <= NAMED_SUBJECT else ""
@@ -626,6 +634,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
+    names = list(names)
     plain = _plain(names)
     parts = _asked_parts(q, plain, names)
     rises, falls = directions()
@@ -681,8 +690,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
               and not part & (words | said_stems([q.text]))):
             # the quote's subject is a named part ("NIKE Direct revenues grew 13%"), the sentence's the whole
             flag = f"[{source}] is about \u201c{who}\u201d"
-        elif (not parts and (segment := part_named(who := _mover(best))) and f"{segment} segment" in who
-              and (" " in segment or not who.startswith(segment))
+        elif (not parts and (segment := _named_part(who := _mover(best))) and f"{segment} segment" in who
               and not _capitalised(mine, plain) and not _name_keys(sentence) & _name_keys(segment)):
             # the quote's subject is a named part's ("Marketing, general and administrative expenses attributable to
             # our Embedded segment increased primarily due to ..."), told of the company the question asks about (a
@@ -690,8 +698,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about the \u201c{segment}\u201d segment"
         elif ((owner := next((o for x, p in zip(quotes, passages, strict=False) if x.source == source
                                and (o := _owner(best, x, p))), ""))
-              and (owned := _capitalised(f"The {owner}", plain | _subject(q)[1] | _name_keys(theirs) | said_stems(
-                  n for it in items_named(owner) for n in it.names)))  # its first word too, not an item's
+              and (owned := _capitalised(owner, plain | _subject(q)[1] | _name_keys(theirs) | said_stems(
+                  n for it in items_named(owner) for n in it.names), first=True))  # an item's words are no names
               and not _capitalised(mine, plain | _subject(q)[1])
               and not owned & (_name_keys(sentence) | said_stems(parts))):
             # a sentence going on with a named part's statement ("Our International segment's SG&A decreased $232
@@ -741,11 +749,11 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     if asked is None or kind is None or asked.narrative != "drivers":
         return []
     names = list(names)
-    whole = _plain(names)
-    plain = whole - set(_common())
+    plain_all = _plain(names)
+    plain = plain_all - set(_common())
     _, defined = _subject(asked)
     asked_words = said_stems([q.text])
-    parts = _asked_parts(q, whole, names)
+    parts = _asked_parts(q, plain_all, names)
     pieces: list[tuple[int, str, str, dict[tuple[str, ...], str], str]] = []
     for x in quotes:
         for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
@@ -759,9 +767,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                     # to ...", "The change in our Digital Media ARR was ..."), whose noun the question does not ask
                     item, named = " ".join(sorted(head)), change["item"]
                 # the part it is told of: under its heading ("Graphics - Segment gross margin ...") or by name
-                part = _headed_part(t, whole | defined) or (
-                    named_part if (named_part := part_named(subject)) and (
-                        " " in named_part or not subject.strip().startswith(named_part)) else "")
+                part = _headed_part(t, plain_all | defined) or _named_part(subject)
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
                                _grams(t[at:], plain), part))
     out: list[str] = []
@@ -772,7 +778,9 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
         # the item the sentence tells of: the vocabulary's, else the words of what it says moved ("Amazon's
         # fulfillment expenses increased"), less the words any item may take ("costs", "expenses")
         mine = _lead_item(sentence[:cut])[0]
-        moved = (_change_of(sentence[:cut], whole) or (frozenset(), True))[0] - same if not mine else frozenset()
+        moved: frozenset[str] = frozenset()
+        if not mine and (what := _change_of(sentence[:cut], plain_all)) is not None:
+            moved = what[0] - same
         if not mine and not moved:
             continue
         told_whole = _told_whole(sentence, quotes)  # a quote told whole gives its items' drivers under its lead-in
@@ -785,7 +793,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 src, _, named, _ = theirs[0]
                 flag = f"[{src}] gives \u201c{written}\u201d for \u201c{named}\u201d"
             elif (theirs and not parts and all(part for *_, part in theirs)
-                  and not _capitalised(sentence[:cut], whole | defined)
+                  and not _capitalised(sentence[:cut], plain_all | defined)
                   and not _name_keys(sentence) & _name_keys(theirs[0][3])):
                 # one part's driver told of the company the question asks about
                 src, *_, part = theirs[0]
