@@ -5,6 +5,7 @@ rebuilds it (engine/library/store.py), and the stages share its line grouping.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -351,3 +352,96 @@ def text_lines(words: Sequence[Word]) -> list[list[int]]:
         line = next(line for line in lines if first in line)
         line.insert(0, i)
     return reading_order(words, lines)
+
+
+HEADING_WORDS = 10
+"""The most words a section heading's line holds ("Walmart International Segment", "Missiles and Fire Control")."""
+HEADING_MARGIN = 0.04
+"""The share of a page's height at its top and at its bottom where running heads and footers sit, not headings."""
+_LOWER_IN_TITLES = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
+                              "vs", "vs.", "with", "&", "-", "\u2013", "\u2014"})
+"""Words a title leaves lower case ("Results of Operations", "Missiles and Fire Control")."""
+_NOT_LAST = _LOWER_IN_TITLES | {"our", "its", "their", "your"}
+"""Words no title ends with: a heading set over two lines ("Risks Related to Our / Business")."""
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$|,$")
+_FIGURE = re.compile(r"^[(\-$\u20ac\u00a3]*\d[\d.,]*%?\)?$")
+_YEAR_WORD = re.compile(r"^(?:19|20)\d{2}[,:]?$")
+_FOLIO = re.compile(r"^(?:table of contents|index|page \d+|\d+|[ivxlc]+)$", re.I)
+
+
+def _ends_sentence(token: str) -> bool:
+    """Whether a line's last word ends a sentence (or a clause: a comma), an abbreviation's stop aside ("U.S.")."""
+    from engine.sentences import ABBREVIATIONS
+
+    low = token.lower()
+    return bool(_SENTENCE_END.search(token)) and low not in ABBREVIATIONS and not re.fullmatch(
+        r"(?:[a-z]\.){1,3}", low)
+
+
+def _titled(ws: Sequence[Word]) -> bool:
+    """Whether a line's words read as a title: letters in some, no figure but a year, and every word capitalised
+    (or all capitals) but the few a title leaves lower case."""
+    texts = [w[4] for w in ws]
+    if not 1 <= len(texts) <= HEADING_WORDS or sum(ch.isalpha() for t in texts for ch in t) < 3:
+        return False
+    for t in texts:
+        core = t.strip("\"'\u201c\u201d\u2018\u2019()[]:;")
+        if not core or core.lower() in _LOWER_IN_TITLES or _YEAR_WORD.match(core):
+            continue
+        if _FIGURE.match(core) or not (core[0].isupper() or core[0].isdigit()):
+            return False
+    return not _FOLIO.match(" ".join(texts))
+
+
+def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
+    """The section headings of a page, in reading order, each with its line's top, left and right: lines of a title's
+    words (``_titled``: "Walmart U.S. Segment", "Gross Profit Rate", "Liquidity and Capital Resources") that stand
+    alone, after a line that ends a sentence (or a gap of a line's height, or none) and before one that starts with a
+    capital (or a gap, or none), outside the page's running head and footer (``HEADING_MARGIN``). A filing's
+    sentences are told under them: a section's sentence that names no segment is about the segment its heading names.
+    """
+    rows = [[page.words[i] for i in line] for line in page.lines]
+    rows = [ws for ws in rows if ws]
+    out: list[tuple[float, float, float, str]] = []
+    for k, ws in enumerate(rows):
+        top = min(w[1] for w in ws)
+        bottom = max(w[3] for w in ws)
+        if top < HEADING_MARGIN * page.height or bottom > (1 - HEADING_MARGIN) * page.height:
+            continue
+        if not _titled(ws) or _ends_sentence(ws[-1][4]) or ws[-1][4].lower() in _NOT_LAST:
+            continue  # not a title, or one going on past its line ("Asia Pacific, Australia and New Zealand and")
+        if any(b[0] - a[2] >= WORD_GAP for a, b in zip(ws, ws[1:], strict=False)):
+            continue  # a table's column headings: wide gaps between them
+        height = max(1.0, bottom - top)
+        if k > 0:
+            prev = rows[k - 1]
+            gap = top - max(w[3] for w in prev)
+            last = prev[-1][4]
+            if gap < height and not (_ends_sentence(last) or _FIGURE.match(last) or last.endswith(":")) and not (
+                    out and out[-1][0] == min(w[1] for w in prev)):
+                continue  # a title-like run inside a paragraph
+        if k + 1 < len(rows):
+            nxt = rows[k + 1]
+            gap = min(w[1] for w in nxt) - bottom
+            first = nxt[0][4].lstrip("\"'\u201c(\u2022")
+            if gap < height and first and not (first[0].isupper() or first[0].isdigit() or first[0] in "$\u2022"):
+                continue  # a sentence going on after a title-like line
+        out.append((top, ws[0][0], ws[-1][2], " ".join(w[4] for w in ws).strip().rstrip(":").strip()))
+    return out
+
+
+def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, float], most: int = 3
+                   ) -> tuple[str, ...]:
+    """The section headings a passage in ``box`` on the last of ``pages`` is told under, nearest first (at most
+    ``most``): the page's headings above it in its column (a heading over the other column of a two-column page is
+    not its), then the earlier pages' from their ends."""
+    out: list[str] = []
+    for k, page in enumerate(reversed(pages)):
+        heads = section_headings(page)
+        if k == 0:
+            heads = [h for h in heads if h[0] < box[1] - 1.0 and h[1] < box[2] and h[2] > box[0]]
+        for *_, text in reversed(heads):
+            if len(out) >= most:
+                return tuple(out)
+            out.append(text)
+    return tuple(out)

@@ -119,6 +119,9 @@ class Evidence:
     withheld: tuple[str, ...] = ()
     """Sentences of the chunk addressed to a language model (``untrusted.withhold_instructions``): not in
     ``text``, which has a marker in their place; shown to the user, flagged."""
+    headings: tuple[str, ...] = ()
+    """The section headings a passage is told under, nearest first (``pagetext.headings_above``: "Sam's Club
+    Segment", then "Segment Results"): whose its sentences are where they name no one."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,6 +137,7 @@ class Evidence:
             "region_id": self.region_id,
             "chunk_id": self.chunk_id,
             "withheld": list(self.withheld),
+            "headings": list(self.headings),
         }
 
 

@@ -39,7 +39,8 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
     passages = [used[x.source - 1].text if 0 < x.source <= len(used) else "" for x in quotes]
-    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages)
+    headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
+    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages, headings)
 
 
 _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
@@ -1265,6 +1266,124 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     return out
 
 
+_KIND_TAIL = re.compile(r"^(?P<name>.+?)\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|business(?:es)?|"
+                        r"divisions?)$", re.I)
+"""A heading that names a part with its kind word ("Walmart U.S. Segment", "Safety and Industrial Business"); not
+"Units" ("Restricted Stock Units")."""
+PART_NAME_WORDS = 5
+"""The most words a part's name in a heading has ("Enterprise, Embedded and Semi-Custom"); a longer title is a
+topic's ("Tax-free Determination of the Split-Off of the Food Safety Business")."""
+_NOT_NAME_END = frozenset({"of", "to", "for", "and", "the", "on", "in", "our", "its", "their", "your", "&"})
+
+
+def _letters(word: str) -> str:
+    """A name word's letters, lower case: how a heading's name is matched ("U.S." is "US")."""
+    return re.sub(r"[^a-z0-9]", "", word.lower())
+
+
+@cache
+def _told_of_a_part() -> re.Pattern[str]:
+    """What follows a part's name in running text: a possessive, or a part's kind word or a measure's word in lower
+    case ("Sam's Club segment", "Las Vegas Strip Resorts net revenues", "MFC's net sales")."""
+    vocab = narrative()
+    words = sorted({*vocab.part_words, *vocab.heading_measures, "business"}, key=len, reverse=True)
+    return re.compile(r"(?:['’]s?\b|\s+(?:" + "|".join(map(re.escape, words)) + r")\b)")
+
+
+_MID_SENTENCE = re.compile(r"[a-z0-9,;)]\s+$")
+"""What comes right before a name written in the middle of a sentence: a lower-case word, a figure, a comma."""
+
+
+def _named_in_text(name: str, texts: Iterable[str]) -> bool:
+    """Whether a heading's name is used as a part's name in running text: in the middle of a sentence (capitalised
+    where a common word would not be: "in the Walmart U.S. segment", not "Deferred revenue"), followed by a
+    possessive, a part's kind word or a measure's word in lower case (``_told_of_a_part``), the name or its initials
+    ("an increase in MFC's net sales" for "Missiles and Fire Control"). A heading's own line, followed by its
+    section's first sentence, is not."""
+    initials = "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
+    spelled = [name, initials] if len(initials) >= 2 else [name]
+    after = _told_of_a_part()
+    for text in texts:
+        for form in spelled:
+            for m in re.finditer(rf"(?<![\w&-]){re.escape(form)}(?![\w&-])", text):
+                if after.match(text, m.end()) and _MID_SENTENCE.search(text, max(0, m.start() - 30), m.start()):
+                    return True
+    return False
+
+
+def _heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str]) -> str:
+    """The part of the company a passage is told under: the name its nearest section heading gives ("Sam's Club" of
+    "Sam's Club Segment", "Missiles and Fire Control"), read upwards past headings of a measure or a period ("Gross
+    Profit Rate", "Backlog", "Fiscal 2023 Compared to Fiscal 2022": sub-sections) and stopping at one of a topic
+    ("Liquidity and Capital Resources": the part's section has ended). A heading names a part where it has a word
+    that is not ``plain`` (the company's name, generic words), nor a topic's or a measure's (the vocabulary's
+    ``heading_topics``, ``heading_measures``), and either ends in a part's kind word ("Segment") or is used as a name
+    in the evidence's running text (``_named_in_text``); '' where none does."""
+    vocab = narrative()
+    for heading in headings:
+        tail = _KIND_TAIL.match(heading)
+        name = tail.group("name") if tail else heading
+        found = NAME_WORD.findall(name)
+        if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in _NOT_NAME_END:
+            return ""  # a topic's long title, or one cut short ("Gain on Sale of"): no part's name
+        words = [_letters(w) for w in found if w.lower() not in LEGAL_FORMS]
+        keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
+        own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
+        if own:
+            return name if tail or _named_in_text(name, texts) else ""
+        if any(w in vocab.heading_topics for w in keys):
+            return ""
+    return ""
+
+
+def _headed_passages(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
+                     headings: Sequence[Sequence[str]]) -> list[str]:
+    """Each passage with the part its section headings name (``_heading_part``) before it, where they name one:
+    "Sam's Club: Gross profit rate decreased ..."."""
+    if not any(headings):
+        return list(passages)
+    plain = _plain([*names, *(x.doc for x in quotes)])
+    texts = [*passages, *(x.text for x in quotes)]
+    out = []
+    for k, passage in enumerate(passages):
+        part = _heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
+        out.append(f"{part}: {passage}" if part else passage)
+    return out
+
+
+def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
+                           passages: Sequence[str], headings: Sequence[Sequence[str]]) -> list[str]:
+    """A summary sentence that restates a quote told under another part's section heading, and names that part
+    nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
+    sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
+    “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
+    part is the one ``_heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
+    a sentence that names it, or a question that asks about it, is told in its section."""
+    every = [*names, *(x.doc for x in quotes)]
+    plain = _plain(every)
+    asked = {_letters(w) for p in _asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
+    texts = [*passages, *(x.text for x in quotes)]
+    sentences = _quote_sentences(quotes)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if (found := _restated(sentence, sentences, plain)) is None:
+            continue
+        source = found[1][0]
+        heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
+        if not heads or not (part := _heading_part(heads, plain, texts)):
+            continue
+        keys = {_letters(w) for w in NAME_WORD.findall(part)} - {_letters(w) for w in every}
+        said = {_letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
+        initials = "".join(w[0] for w in NAME_WORD.findall(part) if w[0].isupper())
+        if not keys or keys & (asked | said) or (len(initials) >= 2 and re.search(rf"\b{re.escape(initials)}\b",
+                                                                                   sentence)):
+            continue
+        flag = f"[{source}] is under the heading \u201c{part}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
 _LEVEL = re.compile(r"\s+(?:(?P<level>was|were|of|totaled|totalled|amounted\s+to)|(?P<change>(?:increased|decreased|"
                     r"rose|fell|grew|declined)(?:\s+by)?))\s+(?=[$\u20ac\u00a3\u00a5]\s?\d|\d)")
 """Where a sentence gives an item's amount ("Operating expenses were $3.42 billion", "Noninterest expense of $206
@@ -1722,14 +1841,14 @@ def _spelled_out(text: str, q: Question) -> str:
 
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
-                stated: str = "", passages: Sequence[str] = ()) -> list[str]:
+                stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
     that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
     code ``stated`` (a computed change the summary may repeat) contain. A fiscal year a fact is given for must be
     one the quotes or the code's statement name: a document's name ("BESTBUY_2023_10K") names the filing, not the
     year of what it reports. ``passages`` are the passages the quotes come from, in the quotes' order ('' where
-    unknown)."""
+    unknown), ``headings`` the section headings each is told under (``Evidence.headings``)."""
     if not summary.strip() or not quotes:
         return []
     # a short form of an asked name ("LatAm") is that name, in the quotes, their passages and the summary
@@ -1759,8 +1878,11 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
-    out += [f for f in _unquoted_subject(quotes, q, names, passages) if f not in out]
-    out += [f for f in _another_part(body, quotes, q, names, passages) if f not in out]
+    # a passage is told under the part its section heading names: the part counts as named before it
+    headed = _headed_passages(quotes, names, passages, headings)
+    out += [f for f in _unquoted_subject(quotes, q, names, headed) if f not in out]
+    out += [f for f in _another_part(body, quotes, q, names, headed) if f not in out]
+    out += [f for f in _under_another_heading(body, quotes, q, names, passages, headings) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]

@@ -37,9 +37,10 @@ from engine.library.index import Indexes
 from engine.library.lexical import LexicalIndex
 from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
+from engine.pagetext import PageText, headings_above
 from engine.settings import Settings
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
-from engine.untrusted import withhold_instructions
+from engine.untrusted import clean_text, withhold_instructions
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
@@ -491,7 +492,8 @@ class Retriever:
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         runs: dict[tuple[str, int], list[str]] = {}
-        evidence = [self._evidence(chunks[c.chunk_id], c, runs) for c in ranked if c.chunk_id in chunks]
+        texts: dict[tuple[str, int], PageText | None] = {}
+        evidence = [self._evidence(chunks[c.chunk_id], c, runs, texts) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
             question=question,
@@ -588,13 +590,25 @@ class Retriever:
         timings["rerank"] = time.perf_counter() - t
         return out + ranked[len(head) :]
 
-    def _evidence(self, c: Chunk, cand: Candidate, runs: dict[tuple[str, int], list[str]]) -> Evidence:
+    def _evidence(self, c: Chunk, cand: Candidate, runs: dict[tuple[str, int], list[str]],
+                  texts: dict[tuple[str, int], PageText | None]) -> Evidence:
         """The evidence of a chunk, its sentences addressed to a language model withheld (filing text is data):
-        those it holds, and those of a run its page holds (``runs`` keeps each page's, read once per question)."""
+        those it holds, and those of a run its page holds (``runs`` keeps each page's, read once per question); a
+        passage of running text with the section headings it is told under (``texts`` keeps the pages' words)."""
         if (c.doc_id, c.page) not in runs:
             page = self.store.page(c.doc_id, c.page)
             runs[c.doc_id, c.page] = withhold_instructions(str(page.get("text") or ""))[1] if page else []
         text, withheld = withhold_instructions(c.text, runs[c.doc_id, c.page])
+        headings: tuple[str, ...] = ()
+        if cand.modality == "text" and c.bbox is not None:
+            pages = []
+            for n in (c.page - 1, c.page):
+                if (c.doc_id, n) not in texts:
+                    texts[c.doc_id, n] = self.store.page_words(c.doc_id, n) if n >= 1 else None
+                if (got := texts[c.doc_id, n]) is not None:
+                    pages.append(got)
+            if pages and pages[-1].page == c.page:
+                headings = tuple(clean_text(h) for h in headings_above(pages, c.bbox))
         return Evidence(
             chunk_id=c.id,
             doc_id=c.doc_id,
@@ -608,4 +622,5 @@ class Retriever:
             bbox=c.bbox,
             region_id=c.region_id,
             withheld=tuple(withheld),
+            headings=headings,
         )

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import NotFoundError, StoreError
 from engine.library.lexical import chunk_terms
+from engine.pagetext import PageText, text_lines
 from engine.types import STAGES, BBox, Chunk, Document, Region
 from engine.untrusted import clean_value, visible_text
 
@@ -128,7 +129,6 @@ def _migrate_identity(db: sqlite3.Connection) -> None:
     documents already in the library get theirs from the page text the catalogue holds, so routing by ticker
     keeps working without ingesting them again."""
     from engine.metadata import FRONT_PAGES, read_identity
-    from engine.pagetext import PageText, text_lines
 
     _add_columns(db, "documents", {"tickers": "TEXT NOT NULL DEFAULT '[]'", "cik": "TEXT NOT NULL DEFAULT ''",
                                    "former_names": "TEXT NOT NULL DEFAULT '[]'"})
@@ -508,6 +508,14 @@ class Store:
         if with_words:
             d["words"] = json.loads(d["words"])
         return d
+
+    def page_words(self, doc_id: str, page: int) -> PageText | None:
+        """A page's text layer with its words and lines (``PageText``); None where the catalogue has no such page."""
+        r = self.page(doc_id, page, with_words=True)
+        if r is None:
+            return None
+        words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r["words"]]
+        return PageText(page=r["page"], width=r["width"], height=r["height"], words=words, lines=text_lines(words))
 
     # --- regions -------------------------------------------------------------------------------------
     def replace_regions(self, doc_id: str, regions: Sequence[Region], kinds: Sequence[str] | None = None) -> None:

@@ -247,6 +247,10 @@ class Narrative:
     """Groups of words (lower case) that say the same of a line item ("expenses", "costs")."""
     part_words: frozenset[str] = frozenset()
     """A part's kind words ("segment", "division"): a quote that names the part need not say them."""
+    heading_topics: frozenset[str] = frozenset()
+    """A section heading's words that name a topic, not a part of the company ("Results of Operations")."""
+    heading_measures: frozenset[str] = frozenset()
+    """A section heading's words that name a measure ("Gross Profit Rate"): a sub-section of the one above."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -275,7 +279,9 @@ def narrative() -> Narrative:
                      frozenset(x.lower() for x in absence.get("asked", ())),
                      tuple(x.lower() for x in raw.get("summary", {}).get("forward", ())),
                      tuple(frozenset(w.lower() for w in g) for g in raw.get("summary", {}).get("same", ())),
-                     frozenset(w.lower() for w in raw.get("summary", {}).get("part_words", ())))
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("part_words", ())),
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_topics", ())),
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_measures", ())))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,129 @@
+"""Section headings read off a page's words (engine/pagetext.py) and the check that a summary tells a section's
+sentence as its part's (engine/ask/faithful.py)."""
+
+from __future__ import annotations
+
+from engine.ask.faithful import unsupported
+from engine.ask.question import parse
+from engine.pagetext import PageText, Word, headings_above, section_headings, text_lines
+from engine.types import Quote
+
+PARAGRAPH = ("Net sales increased 2.8% in fiscal 2020 compared to fiscal 2019, due to an increase in comparable sales "
+             "and the effects of the Company's acquisitions during the year.")
+
+
+def _line(text: str, x0: float, top: float, gap: float = 3.0) -> list[Word]:
+    out: list[Word] = []
+    x = x0
+    for word in text.split():
+        w = 5.0 * len(word)
+        out.append((x, top, x + w, top + 9.0, word))
+        x += w + gap
+    return out
+
+
+def _para(text: str, x0: float, x1: float, top: float) -> tuple[list[Word], float]:
+    """Words of ``text`` set from ``x0`` to ``x1``, 12 points a line; and the top of the line after it."""
+    out: list[Word] = []
+    x, y = x0, top
+    for word in text.split():
+        w = 5.0 * len(word)
+        if x + w > x1:
+            x, y = x0, y + 12.0
+        out.append((x, y, x + w, y + 9.0, word))
+        x += w + 3.0
+    return out, y + 12.0
+
+
+def _page(words: list[Word], n: int = 1) -> PageText:
+    return PageText(page=n, width=612.0, height=792.0, words=words, lines=text_lines(words))
+
+
+def test_a_title_standing_alone_between_paragraphs_is_a_heading() -> None:
+    first, y = _para(PARAGRAPH, 50, 560, 100)
+    head = _line("Sam's Club Segment", 50, y + 10)
+    second, _ = _para(PARAGRAPH, 50, 560, y + 34)
+    heads = section_headings(_page(first + head + second))
+    assert [h[3] for h in heads] == ["Sam's Club Segment"]
+
+
+def test_title_words_inside_a_paragraph_are_no_heading() -> None:
+    # a line that wraps mid-sentence onto words that happen to be capitalised: the sentence goes on
+    words = [*_line("Net sales of the segments called", 50, 100), *_line("Walmart International Segment", 50, 112),
+             *_line("increased due to higher volumes.", 50, 124)]
+    assert section_headings(_page(words)) == []
+
+
+def test_a_table_s_column_headings_and_the_running_head_are_no_headings() -> None:
+    head = _line("Acme Corporation Annual Report", 50, 10)  # the page's running head
+    columns = _line("Fiscal Years Ended", 300, 200, gap=40.0)  # headings of a table's columns: wide gaps
+    body, _ = _para(PARAGRAPH, 50, 560, 230)
+    assert section_headings(_page(head + columns + body)) == []
+
+
+def test_a_passage_is_told_under_the_headings_above_it_in_its_column_then_the_page_before() -> None:
+    before = _page([*_para(PARAGRAPH, 50, 560, 100)[0], *_line("Missiles and Fire Control", 50, 700)], 42)
+    left, y = _para(PARAGRAPH, 50, 290, 100)
+    right = [*_line("Space", 320, 80), *_para(PARAGRAPH, 320, 560, 100)[0]]
+    head = _line("Backlog", 50, y + 10)
+    below, _ = _para(PARAGRAPH, 50, 290, y + 34)
+    page = _page(left + right + head + below, 43)
+    box = (50.0, y + 34, 290.0, y + 80)
+    # the right column's "Space" is above the passage but not over its column
+    assert headings_above([before, page], box) == ("Backlog", "Missiles and Fire Control")
+
+
+def _quote(text: str) -> Quote:
+    return Quote(text=text, doc="WALMART_2020_10K", doc_id="w", page=39, source=4, chunk_id=4)
+
+
+RATE = "Gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced tobacco sales."
+
+
+def _flags(question: str, summary: str, headings: tuple[str, ...], passage: str = RATE) -> list[str]:
+    return unsupported(summary, [_quote(RATE)], parse(question), ["Walmart"], "", [passage], [headings])
+
+
+def test_a_section_s_sentence_told_as_another_part_s_is_flagged() -> None:
+    flags = _flags("What drove the change in Walmart International's gross profit rate in fiscal 2020?",
+                   "Walmart International's gross profit rate decreased 0.3 percentage points in fiscal 2020, "
+                   "primarily due to reduced tobacco sales [4].", ("Sam's Club Segment",))
+    assert "[4] is under the heading \u201cSam's Club\u201d" in flags
+
+
+def test_a_segment_s_sentence_told_as_the_company_s_is_flagged_past_a_measure_s_heading() -> None:
+    summary = ("Walmart's gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced "
+               "tobacco sales [4].")
+    question = "What drove the change in Walmart's gross profit rate in fiscal 2020?"
+    flags = _flags(question, summary, ("Gross Profit Rate", "Walmart U.S. Segment"))
+    assert "[4] is under the heading \u201cWalmart U.S.\u201d" in flags
+    # a topic's heading between them ends the segment's section: the consolidated results are the company's
+    assert not any("heading" in f for f in _flags(question, summary,
+                                                  ("Consolidated Results of Operations", "Walmart U.S. Segment")))
+
+
+def test_a_section_s_sentence_told_as_its_own_part_s_is_not_flagged() -> None:
+    told = ("Sam's Club's gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced "
+            "tobacco sales [4].")
+    question = "What drove the change in Sam's Club's gross profit rate in fiscal 2020?"
+    # and the heading names the part asked: the quote's passage names it, though the sentence does not
+    assert _flags(question, told, ("Sam's Club Segment",)) == []
+    assert any("no quote names" in f for f in _flags(question, told, ()))
+
+
+def test_a_heading_names_a_part_only_where_the_text_uses_it_as_a_name() -> None:
+    question = "What drove the change in Lockheed Martin's Rotary and Mission Systems backlog in 2022?"
+    quote = ("The decrease in backlog during 2022 compared to 2021 was primarily due to lower orders on GMLRS and "
+             "THAAD programs.")
+    summary = ("Rotary and Mission Systems' backlog decreased in 2022 compared to 2021, primarily due to lower orders "
+               "on GMLRS and THAAD programs [4].")
+
+    def flags(passage: str) -> list[str]:
+        return unsupported(summary, [_quote(quote)], parse(question), ["Lockheed Martin"], "", [passage],
+                           [("Backlog", "Missiles and Fire Control")])
+
+    # the running text calls the segment by its initials: the heading is a part's
+    assert "[4] is under the heading \u201cMissiles and Fire Control\u201d" in flags(
+        "Our MFC business segment provides air and missile defense systems. " + quote)
+    # nothing uses the heading as a name: a heading such as "Seasonality" or "Human Capital" names no part
+    assert not any("heading" in f for f in flags(quote))
