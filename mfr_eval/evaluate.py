@@ -527,7 +527,8 @@ def run_question(
     top = list(evidence[:k])
     result["retrieved"] = [
         {"doc": e.doc, "page": e.page, "modality": e.modality, "score": round(float(e.score), 4),
-         "tier": getattr(e, "tier", 1), "channel": getattr(e, "channel", "")}
+         "tier": getattr(e, "tier", 1), "channel": getattr(e, "channel", ""),
+         **({"headings": list(e.headings)} if getattr(e, "headings", ()) else {})}
         for e in top
     ]
     if rec.gold_pages:
