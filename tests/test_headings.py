@@ -3,6 +3,10 @@ sentence as its part's (engine/ask/faithful.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from test_retrieve_lib import FakeDoc, build_library
+
 from engine.ask.faithful import unsupported
 from engine.ask.question import parse
 from engine.pagetext import PageText, Word, headings_above, section_headings, text_lines
@@ -127,3 +131,19 @@ def test_a_heading_names_a_part_only_where_the_text_uses_it_as_a_name() -> None:
         "Our MFC business segment provides air and missile defense systems. " + quote)
     # nothing uses the heading as a name: a heading such as "Seasonality" or "Human Capital" names no part
     assert not any("heading" in f for f in flags(quote))
+
+
+def test_retrieval_gives_a_narrative_question_s_passages_their_section_headings(tmp_path: Path) -> None:
+    text = ("Gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced tobacco "
+            "sales and price investments.")
+    lib = build_library(tmp_path, [FakeDoc("w", "WALMART_2020_10K", company="Walmart Inc.",
+                                           chunks=[("text", 39, text)])])
+    # the section's heading ends the page before the passage's (which starts at the top of its page)
+    before = _page([*_para(PARAGRAPH, 50, 560, 100)[0], *_line("Sam's Club Segment", 50, 700)], 38)
+    lib.store.put_pages("w", [before.to_row(), _page(_para(text, 50, 560, 100)[0], 39).to_row()])
+    asked = lib.retriever().retrieve(parse("What drove the change in Walmart's gross profit rate in fiscal 2020?"),
+                                     scope=["w"])
+    assert [e.headings for e in asked.evidence if e.modality == "text"] == [("Sam's Club Segment",)]
+    # a figure's question reads no headings (nothing checks a summary against them)
+    value = lib.retriever().retrieve(parse("What was Walmart's gross profit rate in fiscal 2020?"), scope=["w"])
+    assert value.evidence and all(e.headings == () for e in value.evidence)

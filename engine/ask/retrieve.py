@@ -492,7 +492,9 @@ class Retriever:
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         runs: dict[tuple[str, int], list[str]] = {}
-        texts: dict[tuple[str, int], PageText | None] = {}
+        # the section headings a passage is told under are read for a question told in words: its quotes' summary is
+        # checked against them (faithful.check_summary)
+        texts: dict[tuple[str, int], PageText | None] | None = {} if q.told_in_words else None
         evidence = [self._evidence(chunks[c.chunk_id], c, runs, texts) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
@@ -591,16 +593,17 @@ class Retriever:
         return out + ranked[len(head) :]
 
     def _evidence(self, c: Chunk, cand: Candidate, runs: dict[tuple[str, int], list[str]],
-                  texts: dict[tuple[str, int], PageText | None]) -> Evidence:
+                  texts: dict[tuple[str, int], PageText | None] | None = None) -> Evidence:
         """The evidence of a chunk, its sentences addressed to a language model withheld (filing text is data):
         those it holds, and those of a run its page holds (``runs`` keeps each page's, read once per question); a
-        passage of running text with the section headings it is told under (``texts`` keeps the pages' words)."""
+        passage of running text with the section headings it is told under where ``texts`` is given (it keeps the
+        pages' words)."""
         if (c.doc_id, c.page) not in runs:
             page = self.store.page(c.doc_id, c.page)
             runs[c.doc_id, c.page] = withhold_instructions(str(page.get("text") or ""))[1] if page else []
         text, withheld = withhold_instructions(c.text, runs[c.doc_id, c.page])
         headings: tuple[str, ...] = ()
-        if cand.modality == "text" and c.bbox is not None:
+        if texts is not None and cand.modality == "text" and c.bbox is not None:
             pages = []
             for n in (c.page - 1, c.page):
                 if (c.doc_id, n) not in texts:
