@@ -3,6 +3,7 @@ sentence as its part's (engine/ask/faithful.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from test_retrieve_lib import FakeDoc, build_library
@@ -147,3 +148,25 @@ def test_retrieval_gives_a_narrative_question_s_passages_their_section_headings(
     # a figure's question reads no headings (nothing checks a summary against them)
     value = lib.retriever().retrieve(parse("What was Walmart's gross profit rate in fiscal 2020?"), scope=["w"])
     assert value.evidence and all(e.headings == () for e in value.evidence)
+
+
+def test_the_asked_part_s_own_section_is_quoted_before_another_part_s() -> None:
+    from fakes_models import FakeEmbedder
+
+    from engine.ask.narrative import find_quotes
+    from engine.types import Evidence
+
+    def ev(n: int, text: str, heading: str) -> Evidence:
+        return Evidence(chunk_id=n, doc_id="w", doc="WALMART_2020_10K", page=37 + n, modality="text", score=0.5,
+                        text=text, headings=(heading,))
+
+    # each section's sentence names no segment; only its heading says whose it is
+    sams = ev(1, "Gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced tobacco "
+                 "sales and price investments.", "Sam's Club Segment")
+    intl = ev(2, "Gross profit rate increased 0.1 percentage points in fiscal 2020, primarily due to strategic "
+                 "sourcing initiatives, partially offset by price investments.", "Walmart International Segment")
+    question = parse("What drove the change in Walmart International's gross profit rate in fiscal 2020?")
+    assert find_quotes(question, [sams, intl], {}, FakeEmbedder())[0].source == 2
+    # with no headings the other segment's sentence, first among the evidence, may lead
+    bare = [replace(sams, headings=()), replace(intl, headings=())]
+    assert find_quotes(question, bare, {}, FakeEmbedder())[0].source == 1

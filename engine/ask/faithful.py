@@ -13,16 +13,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import cache
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
-from engine.ask.narrative import BROKEN, CONTENT_WORD, DATED_MAY, YEAR, said_stems, told, word_stem
+from engine.ask.narrative import DATED_MAY, YEAR, told
 from engine.ask.question import NAME_WORD, Question, part_named
 from engine.ask.routing import LEGAL_FORMS
+from engine.ask.subjects import (
+    BROKEN,
+    CONTENT_WORD,
+    POSSESSOR,
+    asked_names,
+    asked_parts,
+    common_stems,
+    heading_part,
+    letters,
+    name_key,
+    plain_stems,
+    said_stems,
+    word_stem,
+)
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY, POINTS, Quantity, quantities, same_number
-from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, asked_period, years_named
+from engine.periods import asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
 from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
@@ -135,7 +148,7 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pla
               ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
     ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does. The words counted are its
-    content words: not stopwords, nor ``plain`` stems where given (``_plain``: the company's name, generic words,
+    content words: not stopwords, nor ``plain`` stems where given (``plain_stems``: the company's name, generic words,
     which say nothing of which quote a sentence restates)."""
     words = said_stems([sentence]) - (plain if plain is not None else {word_stem(w) for w in STOPWORDS})
     if len(words) < RESTATED_WORDS or not sentences:
@@ -145,18 +158,6 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pla
     return (words, best) if shared >= RESTATED_WORDS and shared / len(words) >= FORECAST_SHARE else None
 
 
-@cache
-def _common() -> frozenset[str]:
-    """The stems of the stopwords and the generic, period and relative words (read once)."""
-    return frozenset(word_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS))
-
-
-def _plain(names: Iterable[str]) -> set[str]:
-    """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words
-    (``_common``), and ``names`` (the documents', the company's)."""
-    names = list(names)
-    codes = {_name_key(m.group(0)) for n in names for m in NAME_WORD.finditer(n)}
-    return set(_common()) | said_stems(names) | codes
 
 
 def _forward_word(sentence: str) -> str:
@@ -172,7 +173,7 @@ def _foretold(sentence: str, word: str) -> set[str]:
     low = DATED_MAY.sub(" ", sentence.lower())
     clauses = [re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]
                for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
-    return said_stems(clauses) - _common()
+    return said_stems(clauses) - common_stems()
 
 
 def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
@@ -455,7 +456,7 @@ def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[s
     was $6.35 billion for 2023, 17% lower than 2022" gives '[5] says “Net interest income ... lower”'); one that
     names another period ("in the second quarter of 2022") is not judged: it says which of the quotes' periods it
     tells."""
-    plain = _plain(names)
+    plain = plain_stems(names)
     theirs = [(x.source, s, m) for x in quotes for s in split_sentences(x.text) if (m := _moves(s, plain))]
     rises, falls = directions()
     out: list[str] = []
@@ -564,7 +565,7 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
     # a subject that narrows its item by words of its own ("The 12% increase in currency-neutral footwear revenues")
     # states what it is about
     rises, falls = directions()
-    own = said_stems([subject]) - _plain(()) - said_stems(
+    own = said_stems([subject]) - plain_stems(()) - said_stems(
         [n for it in items_named(subject) if it.name == item for n in (*it.names, *it.labels)])
     if any(not rises.fullmatch(w) and not falls.fullmatch(w) for w in CONTENT_WORD.findall(subject)
            if word_stem(w) in own):
@@ -636,8 +637,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     if kind is None or not kind.cues:
         return []
     names = list(names)
-    plain = _plain(names)
-    parts = _asked_parts(q, plain, names)
+    plain = plain_stems(names)
+    parts = asked_parts(q, plain, names)
     rises, falls = directions()
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -750,11 +751,11 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     if asked is None or kind is None or asked.narrative != "drivers":
         return []
     names = list(names)
-    plain_all = _plain(names)
-    plain = plain_all - set(_common())
+    plain_all = plain_stems(names)
+    plain = plain_all - set(common_stems())
     _, defined = _subject(asked)
     asked_words = said_stems([q.text])
-    parts = _asked_parts(q, plain_all, names)
+    parts = asked_parts(q, plain_all, names)
     pieces: list[tuple[int, str, str, dict[tuple[str, ...], str], str]] = []
     for x in quotes:
         for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
@@ -824,14 +825,14 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
              if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
-    plain = _plain(names)
+    plain = plain_stems(names)
     asked -= plain | _subject(q)[1]
     if not asked:
         return []
     vocab = narrative()
     same = {word_stem(w): {word_stem(v) for v in group} for group in vocab.same for w in group}
     kind_words = {word_stem(w) for w in vocab.part_words}
-    part_keys = {_name_key(w) for w in _asked_names(q, plain)}
+    part_keys = {name_key(w) for w in asked_names(q, plain)}
     by_source: dict[int, set[str]] = {}
     for x in quotes:
         by_source.setdefault(x.source, set()).update(said_stems([x.text]))
@@ -892,7 +893,7 @@ def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
         return []
     opening = len(sentence) - len(sentence.lstrip(_OPENING))
     named = [m.group(0) for m in NAME_WORD.finditer(sentence[:figures[0].start])
-             if m.start() > opening and _name_key(m.group(0)) not in plain and not asked_period(m.group(0)).text]
+             if m.start() > opening and name_key(m.group(0)) not in plain and not asked_period(m.group(0)).text]
     return list(zip(named, figures, strict=True)) if len(named) == len(figures) else []
 
 
@@ -901,7 +902,7 @@ def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) 
     manufactured approximately 50% and 27%, respectively" against "Vietnam, Indonesia and China ... 50%, 27% and
     18%, respectively" gives '50%: [3] gives it for “Vietnam”' (the summary's names are each one the quote pairs
     with another figure)."""
-    plain = _plain([*names, *(x.doc for x in quotes)])
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
     theirs = [(x.source, name, v) for x in quotes for s in split_sentences(x.text) for name, v in _paired(s, plain)]
     if not theirs:
         return []
@@ -909,9 +910,9 @@ def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) 
     for sentence in split_sentences(summary):
         for name, v in _paired(sentence, plain):
             same = [(src, other) for src, other, w in theirs if same_number(w, v.value) or same_number(v, w.value)]
-            if not same or any(_name_key(other) == _name_key(name) for _, other in same):
+            if not same or any(name_key(other) == name_key(name) for _, other in same):
                 continue
-            if any(_name_key(other) == _name_key(name) for _, other, _ in theirs):
+            if any(name_key(other) == name_key(name) for _, other, _ in theirs):
                 flag = f"{v.raw.strip()}: [{same[0][0]}] gives it for \u201c{same[0][1]}\u201d"
                 if flag not in out:
                     out.append(flag)
@@ -934,7 +935,7 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
     than every quote's gives it for: "operating income increased by $19.0 billion" where the quote's $19.0 billion
     is "an increase in Google Services revenues" gives '$19.0 billion: [9] gives it for “revenues”'. Counts and
     years are no such figures; a figure no quote states is flagged as such."""
-    plain = _plain(names)
+    plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -974,14 +975,11 @@ _PARTS = re.compile(r"\s*[;\u2022]\s*")
 _OPENING = " \"'“(["
 
 
-def _name_key(word: str) -> str:
-    """How a name is looked up: a code with digits as written ("777x", "f-22"), a word by its stem."""
-    return word.lower().strip("'’-") if any(c.isdigit() for c in word) else word_stem(word)
 
 
 def _name_keys(text: str) -> set[str]:
-    """The keys (``_name_key``) of a text's names, codes ("F-22", "777X") and short ones ("CB")."""
-    return {_name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
+    """The keys (``name_key``) of a text's names, codes ("F-22", "777X") and short ones ("CB")."""
+    return {name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
 
 
 def _keys(text: str) -> set[str]:
@@ -999,7 +997,7 @@ def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]
         leads = first and opening.startswith(clause.lstrip(_OPENING))
         names = [m.group(0) for m in NAME_WORD.finditer(clause)
                  if not (leads and m.start() == len(clause) - len(clause.lstrip(_OPENING)))]
-        out.append((clause, [w for w in names if len(w) > 1 and _name_key(w) not in plain
+        out.append((clause, [w for w in names if len(w) > 1 and name_key(w) not in plain
                              and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
                              and not asked_period(w).text]))
     return out
@@ -1017,7 +1015,7 @@ def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> li
     out: list[set[str]] = []
     for sentences in by_source.values():
         named = [{k for m in NAME_WORD.finditer(s)
-                  if (k := _name_key(m.group(0))) in asked or m.start() > len(s) - len(s.lstrip(_OPENING))} - plain
+                  if (k := name_key(m.group(0))) in asked or m.start() > len(s) - len(s.lstrip(_OPENING))} - plain
                  for s in sentences]
         theirs = set().union(*named)
         for s, own in zip(sentences, named, strict=True):
@@ -1036,25 +1034,25 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
     embedded revenue in the Enterprise, Embedded and Semi-Custom segment" beside the Computing and Graphics segment
     in one clause). Words of the question, names, directions and the cue words of every narrative kind are the
     relation, not what is said of the name; a word no quote has is flagged as such by ``unsupported``."""
-    plain = _plain(names)
+    plain = plain_stems(names)
     relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
                                           for w in CONTENT_WORD.findall(c)}
     rises, falls = directions()
-    parts = _name_parts(quotes, plain, {_name_key(w) for w in _asked_names(q, plain)})
+    parts = _name_parts(quotes, plain, {name_key(w) for w in asked_names(q, plain)})
     quoted = set().union(*parts) if parts else set()
     out: list[str] = []
     for sentence in split_sentences(summary):
         for clause, named in _clause_names(sentence, plain):
-            theirs = [k for k in parts if any(_name_key(w) in k for w in named)]
+            theirs = [k for k in parts if any(name_key(w) in k for w in named)]
             if not theirs:
                 continue
-            keys = {_name_key(w) for w in NAME_WORD.findall(clause)}
+            keys = {name_key(w) for w in NAME_WORD.findall(clause)}
             missing = [w for w in CONTENT_WORD.findall(clause)
                        if (st := word_stem(w)) in quoted and st not in relation and st not in keys
                        and w.lower() not in STOPWORDS and not rises.fullmatch(w) and not falls.fullmatch(w)
                        and not any(st in k for k in theirs)]
             if missing:
-                name = next(w for w in named if any(_name_key(w) in k for k in theirs))
+                name = next(w for w in named if any(name_key(w) in k for k in theirs))
                 flag = f"no quote says \u201c{missing[0].lower()}\u201d of \u201c{name}\u201d"
                 if flag not in out:
                     out.append(flag)
@@ -1094,38 +1092,6 @@ def _cause_after_change(summary: str, q: Question) -> list[str]:
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 
 
-def _asked_names(q: Question, plain: set[str]) -> list[str]:
-    """The words of the names the question asks about (``Question.names``), less ``plain`` stems (the company's
-    name), legal forms and currencies."""
-    return [m.group(0) for run in q.names for m in NAME_WORD.finditer(run)
-            if len(m.group(0)) > 1 and _name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
-            and not _CURRENCY.fullmatch(m.group(0))]
-
-
-_POSSESSOR = re.compile(r"^.*(?:['’]s|s['’])(?=\s|$)")
-"""A run's words up to its last possessive ("Boeing's" of "Boeing's Commercial Airplanes"): the owner."""
-
-
-def _asked_parts(q: Question, plain: set[str], names: Iterable[str] = ()) -> list[str]:
-    """The parts the question asks about: each of its names (``Question.names``) after its owner ("Commercial
-    Airplanes" of "Boeing's Commercial Airplanes") and its ``plain`` words (the company's name), where a word of it
-    is asked (``_asked_names``). A name that is all owner ("American Water's operating revenues", "Frito-Lay North
-    America's net revenue") may be the company or a part: it is none; but one that goes on past the company's name
-    ("Walmart International's"), and that no document's or company's name (``names``) spells whole, is a part."""
-    words = _asked_names(q, plain)
-    spelled = [re.sub(r"[^a-z]", "", n.lower()) for n in names]
-    out: list[str] = []
-    for run in q.names:
-        part = _POSSESSOR.sub("", run).strip(" ,")
-        if not part and (owner := re.sub(r"['’]s?$", "", run.strip(" ,"))) and (
-                first := NAME_WORD.match(owner)) and _name_key(first.group(0)) in plain and not any(
-                re.sub(r"[^a-z]", "", owner.lower()) in n for n in spelled):
-            part = owner
-            words = [*words, *(re.sub(r"['’]s?$", "", w) for w in words)]
-        found = [m for m in NAME_WORD.finditer(part) if m.group(0) in words]
-        if found and part:
-            out.append(part[found[0].start():])
-    return out
 
 
 def _acronym_of(q: Question, asked: Sequence[str], texts: Iterable[str]) -> bool:
@@ -1144,18 +1110,18 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
     segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
     summary says of it, the quotes are another's). The question's names are its capitalised words and codes
-    (``Question.names``, less the company's name and legal forms: ``_asked_names``), taken in runs ("Commercial
+    (``Question.names``, less the company's name and legal forms: ``asked_names``), taken in runs ("Commercial
     Airplanes"); a quote names a run when it has one of its words capitalised (a segment's name: "higher commercial
     parts revenue" names no Commercial Airplanes segment), or an acronym whose letters are the initials of the
     question's names in order and include the run's first ("BDS" for "Boeing Defense, Space & Security"). The
     ``passages`` the quotes come from count as the quotes' (a section's heading names the segment its sentences are
     about: "Latin America")."""
-    plain = _plain([*names, *(x.doc for x in quotes)])
-    asked = _asked_names(q, plain)
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    asked = asked_names(q, plain)
     if not asked:
         return []
-    said = {_name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in NAME_WORD.finditer(t)}
-    if any(_name_key(w) in said for w in asked):
+    said = {name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in NAME_WORD.finditer(t)}
+    if any(name_key(w) in said for w in asked):
         return []
     if _acronym_of(q, asked, (x.text for x in quotes)):
         return []
@@ -1165,10 +1131,10 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
 
 def _name_runs(text: str, keys: set[str]) -> list[str]:
     """The runs of name words in a text (``NAME_WORD`` words with only spaces, "and" or "&" between them) that hold a
-    word whose key (``_name_key``) is one of ``keys``."""
+    word whose key (``name_key``) is one of ``keys``."""
     runs: list[tuple[int, int, bool]] = []
     for m in NAME_WORD.finditer(text):
-        mine = _name_key(m.group(0)) in keys
+        mine = name_key(m.group(0)) in keys
         if runs and re.fullmatch(r"\s+(?:(?:&|and)\s+)?", text[runs[-1][1]:m.start()]):
             runs[-1] = (runs[-1][0], m.end(), runs[-1][2] or mine)
         else:
@@ -1177,7 +1143,7 @@ def _name_runs(text: str, keys: set[str]) -> list[str]:
 
 
 def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
-    """The name keys a text says (``_name_key`` of its ``NAME_WORD`` words), less the asked parts' keys (``parts``:
+    """The name keys a text says (``name_key`` of its ``NAME_WORD`` words), less the asked parts' keys (``parts``:
     each part's keys in order, its generic words too: "Business" of "Productivity and Business Processes") it says
     only inside another part's name: a run whose asked words have another name word between them and hold no asked
     part whole ("Global Banking & Markets" says neither "Global" nor "Markets" of "Global Markets"; "Asset & Wealth
@@ -1189,7 +1155,7 @@ def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
     inside: set[str] = set()
     beside: set[str] = set()
     for run in _name_runs(text, keys):
-        ks = [_name_key(w) for w in NAME_WORD.findall(run)]
+        ks = [name_key(w) for w in NAME_WORD.findall(run)]
         at = [i for i, k in enumerate(ks) if k in keys]
         whole = any(p and any(ks[i:i + len(p)] == list(p) for i in range(len(ks))) for p in parts)
         mixed = not whole and len(at) > 1 and any(k not in keys for k in ks[at[0]:at[-1] + 1])
@@ -1228,20 +1194,20 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     direction verb (``_mover``; not its first word, nor the company's or documents' names, legal forms, currencies,
     periods, nor a word of the asked names), one a quote names too; a subject that opens with a direction ("Higher
     737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
-    of the question's names (``_asked_names``: the company's name aside), or by its acronym ("BCA")."""
+    of the question's names (``asked_names``: the company's name aside), or by its acronym ("BCA")."""
     every = [*names, *(x.doc for x in quotes)]
-    plain = _plain(every)
-    parts = _asked_parts(q, plain, every)
+    plain = plain_stems(every)
+    parts = asked_parts(q, plain, every)
     if not parts:
         return []
-    asked = [w for p in parts for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
-    keys = {_name_key(w) for w in asked}
-    runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if _name_key(w) in keys])]
-    full = [[_name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
+    asked = [w for p in parts for w in NAME_WORD.findall(p) if name_key(w) not in plain]
+    keys = {name_key(w) for w in asked}
+    runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if name_key(w) in keys])]
+    full = [[name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
     mine = _said(summary, full)
-    if any(all(_name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
+    if any(all(name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
         return []
-    quoted = {_name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
+    quoted = {name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
     sentences = _quote_sentences(quotes)
     rises, falls = directions()
     out: list[str] = []
@@ -1251,11 +1217,11 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
         if not who or rises.match(opening) or falls.match(opening):
             continue
         other = {k for m in named if len(w := m.group(0)) > 1
-                 and any(c.isalpha() for c in w) and (k := _name_key(w)) in quoted and k not in plain
+                 and any(c.isalpha() for c in w) and (k := name_key(w)) in quoted and k not in plain
                  and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
                  and not asked_period(w).text}
         if other and (found := _restated(sentence, sentences)) is not None and any(
-                all(_name_key(w) in _said(told, full) for w in r) for r in runs
+                all(name_key(w) in _said(told, full) for w in r) for r in runs
                 for told in _told_under(found[1][0], quotes, passages)):
             continue  # the restated quote is under the asked part's heading: "NIKE Direct" is EMEA's channel
         if other:
@@ -1266,87 +1232,19 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     return out
 
 
-_KIND_TAIL = re.compile(r"^(?P<name>.+?)\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|business(?:es)?|"
-                        r"divisions?)$", re.I)
-"""A heading that names a part with its kind word ("Walmart U.S. Segment", "Safety and Industrial Business"); not
-"Units" ("Restricted Stock Units")."""
-PART_NAME_WORDS = 5
-"""The most words a part's name in a heading has ("Enterprise, Embedded and Semi-Custom"); a longer title is a
-topic's ("Tax-free Determination of the Split-Off of the Food Safety Business")."""
-_NOT_NAME_END = frozenset({"of", "to", "for", "and", "the", "on", "in", "our", "its", "their", "your", "&"})
-
-
-def _letters(word: str) -> str:
-    """A name word's letters, lower case: how a heading's name is matched ("U.S." is "US")."""
-    return re.sub(r"[^a-z0-9]", "", word.lower())
-
-
-@cache
-def _told_of_a_part() -> re.Pattern[str]:
-    """What follows a part's name in running text: a possessive, or a part's kind word or a measure's word in lower
-    case ("Sam's Club segment", "Las Vegas Strip Resorts net revenues", "MFC's net sales")."""
-    vocab = narrative()
-    words = sorted({*vocab.part_words, *vocab.heading_measures, "business"}, key=len, reverse=True)
-    return re.compile(r"(?:['’]s?\b|\s+(?:" + "|".join(map(re.escape, words)) + r")\b)")
-
-
-_MID_SENTENCE = re.compile(r"[a-z0-9,;)]\s+$")
-"""What comes right before a name written in the middle of a sentence: a lower-case word, a figure, a comma."""
-
-
-def _named_in_text(name: str, texts: Iterable[str]) -> bool:
-    """Whether a heading's name is used as a part's name in running text: in the middle of a sentence (capitalised
-    where a common word would not be: "in the Walmart U.S. segment", not "Deferred revenue"), followed by a
-    possessive, a part's kind word or a measure's word in lower case (``_told_of_a_part``), the name or its initials
-    ("an increase in MFC's net sales" for "Missiles and Fire Control"). A heading's own line, followed by its
-    section's first sentence, is not."""
-    initials = "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
-    spelled = [name, initials] if len(initials) >= 2 else [name]
-    after = _told_of_a_part()
-    for text in texts:
-        for form in spelled:
-            for m in re.finditer(rf"(?<![\w&-]){re.escape(form)}(?![\w&-])", text):
-                if after.match(text, m.end()) and _MID_SENTENCE.search(text, max(0, m.start() - 30), m.start()):
-                    return True
-    return False
-
-
-def _heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str]) -> str:
-    """The part of the company a passage is told under: the name its nearest section heading gives ("Sam's Club" of
-    "Sam's Club Segment", "Missiles and Fire Control"), read upwards past headings of a measure or a period ("Gross
-    Profit Rate", "Backlog", "Fiscal 2023 Compared to Fiscal 2022": sub-sections) and stopping at one of a topic
-    ("Liquidity and Capital Resources": the part's section has ended). A heading names a part where it has a word
-    that is not ``plain`` (the company's name, generic words), nor a topic's or a measure's (the vocabulary's
-    ``heading_topics``, ``heading_measures``), and either ends in a part's kind word ("Segment") or is used as a name
-    in the evidence's running text (``_named_in_text``); '' where none does."""
-    vocab = narrative()
-    for heading in headings:
-        tail = _KIND_TAIL.match(heading)
-        name = tail.group("name") if tail else heading
-        found = NAME_WORD.findall(name)
-        if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in _NOT_NAME_END:
-            return ""  # a topic's long title, or one cut short ("Gain on Sale of"): no part's name
-        words = [_letters(w) for w in found if w.lower() not in LEGAL_FORMS]
-        keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
-        own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
-        if own:
-            return name if tail or _named_in_text(name, texts) else ""
-        if any(w in vocab.heading_topics for w in keys):
-            return ""
-    return ""
 
 
 def _headed_passages(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
                      headings: Sequence[Sequence[str]]) -> list[str]:
-    """Each passage with the part its section headings name (``_heading_part``) before it, where they name one:
+    """Each passage with the part its section headings name (``heading_part``) before it, where they name one:
     "Sam's Club: Gross profit rate decreased ..."."""
     if not any(headings):
         return list(passages)
-    plain = _plain([*names, *(x.doc for x in quotes)])
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
     texts = [*passages, *(x.text for x in quotes)]
     out = []
     for k, passage in enumerate(passages):
-        part = _heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
+        part = heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
         out.append(f"{part}: {passage}" if part else passage)
     return out
 
@@ -1357,11 +1255,11 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
     sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
     “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
-    part is the one ``_heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
+    part is the one ``heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
     a sentence that names it, or a question that asks about it, is told in its section."""
     every = [*names, *(x.doc for x in quotes)]
-    plain = _plain(every)
-    asked = {_letters(w) for p in _asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
+    plain = plain_stems(every)
+    asked = {letters(w) for p in asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
     texts = [*passages, *(x.text for x in quotes)]
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -1370,10 +1268,10 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
             continue
         source = found[1][0]
         heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
-        if not heads or not (part := _heading_part(heads, plain, texts)):
+        if not heads or not (part := heading_part(heads, plain, texts)):
             continue
-        keys = {_letters(w) for w in NAME_WORD.findall(part)} - {_letters(w) for w in every}
-        said = {_letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
+        keys = {letters(w) for w in NAME_WORD.findall(part)} - {letters(w) for w in every}
+        said = {letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
         initials = "".join(w[0] for w in NAME_WORD.findall(part) if w[0].isupper())
         if not keys or keys & (asked | said) or (len(initials) >= 2 and re.search(rf"\b{re.escape(initials)}\b",
                                                                                    sentence)):
@@ -1441,14 +1339,14 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     than the company's and documents') says whose. Changes count as amounts do ("Net interest income increased 27
     percent" beside "... increased 26 percent": '[10] gives “Net interest income” increased 27 percent, [6]
     increased 26 percent: whose is not said')."""
-    plain = _plain([*names, *(x.doc for x in quotes)])
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
     sentences = _quote_sentences(quotes)
     levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
     whole = _quote_wholes(quotes)
     if len(levels) < 2:
         return []
     told = split_sentences(summary)
-    if any(_name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+    if any(name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
            for sentence in told for m in _subject_names(sentence)[1]):
         return []  # the summary says whose ("Intelligent Cloud revenue increased ... Cost of revenue increased ...")
     out: list[str] = []
@@ -1492,13 +1390,13 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     growth benefited from improving automotive-end market activity ..." for the Consumer segment, restating another
     segment's section, gives '[7] does not name “Consumer”'."""
     every = [*names, *(x.doc for x in quotes)]
-    plain = _plain(every)
-    runs = _asked_parts(q, plain, every)
-    words = [w for p in runs for w in NAME_WORD.findall(p) if _name_key(w) not in plain]
+    plain = plain_stems(every)
+    runs = asked_parts(q, plain, every)
+    words = [w for p in runs for w in NAME_WORD.findall(p) if name_key(w) not in plain]
     if not words:
         return []
-    keys = {_name_key(w) for w in words}
-    parts = [[_name_key(w) for w in NAME_WORD.findall(r)] for r in runs]
+    keys = {name_key(w) for w in words}
+    parts = [[name_key(w) for w in NAME_WORD.findall(r)] for r in runs]
     sentences = _quote_sentences(quotes)
     whole = _quote_wholes(quotes)
     text_of = {x.source: [x.text] for x in quotes}
@@ -1507,8 +1405,8 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
 
     def named_in(text: str) -> str | None:
         said = _said(text, parts)
-        return next((r for r in runs if all(_name_key(w) in said for w in NAME_WORD.findall(r)
-                                            if _name_key(w) in keys)), None)
+        return next((r for r in runs if all(name_key(w) in said for w in NAME_WORD.findall(r)
+                                            if name_key(w) in keys)), None)
 
     # a summary that names no part asked answers for the part asked all the same (one that names its words in
     # another part's name, "Global Banking & Markets" for "Global Markets", says whose it tells)
@@ -1575,7 +1473,7 @@ def _years_moved(summary: str, quotes: Sequence[Quote], names: Iterable[str]) ->
     2021 compared to 2020, primarily driven by higher Discount revenue ..." gives '[5] is about 2021'. The sentence
     names a year the quote sentence does not, and the quote sentence one the sentence does not, in a date or not (a
     sentence joining two quotes names the years of both; one that names fewer years, none the quote's lacks)."""
-    plain = _plain(names)
+    plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     quoted = {y for x in quotes for y, _, _ in years_named(x.text)}
     out: list[str] = []
@@ -1671,7 +1569,8 @@ def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str])
     sentence where it has none: all drivers) is compared, ``OFFSET_GRAM`` content words in a row, with the sides of
     the quotes' sentences (a list's items with their lead-in); words that only ever stand on the other side are
     swapped."""
-    plain = _plain(names) - set(_common())  # the company's names; generic words ("higher", "net") tell the driver
+    # the company's names; generic words ("higher", "net") tell the driver
+    plain = plain_stems(names) - set(common_stems())
     # a list's items stay with their lead-in ("partially offset by • ...")
     sides = [(x.source, *_offset_sides(t, plain)) for x in quotes for t in _FULL_STOP.split(x.text)]
     out: list[str] = []
@@ -1796,7 +1695,7 @@ def _words_of_other_quotes(summary: str, quotes: Sequence[Quote], q: Question, n
     it. Words of the question, names and generic words aside; a sentence citing evidence that is no quote, or with
     a citation inside it, is not judged."""
     sources = {x.source for x in quotes}
-    plain = _plain(names) | said_stems([q.text])
+    plain = plain_stems(names) | said_stems([q.text])
     out: list[str] = []
     for sentence in split_sentences(summary):
         if (lead := _LEADING_CITATION.match(sentence)) is not None:
@@ -1826,7 +1725,7 @@ def _spelled_out(text: str, q: Question) -> str:
     """The text with each short form of a name the question asks about written as the question writes it: a word run
     together from pieces that begin, in order, the name's words ("LatAm" for "Latin America"), two letters or more
     each (initials, "APAC", are acronyms: ``_acronym_of``)."""
-    runs = [NAME_WORD.findall(_POSSESSOR.sub("", run)) for run in q.names]
+    runs = [NAME_WORD.findall(POSSESSOR.sub("", run)) for run in q.names]
 
     def spelled(m: re.Match[str]) -> str:
         pieces = re.findall(r"[A-Z][a-z]+", m.group(0))

@@ -5,13 +5,13 @@ description) gets the 1-4 sentences of its top passages that answer it (``find_q
 the lexical overlap with the question and the cue words of the kind asked (``[narrative.KIND].cues`` in the
 vocabulary). They are shown at once, each with document and page. The model then writes at most two sentences
 from those quotes alone (``prompt.summary_messages``), and ``faithful.check_summary`` lists what the summary says
-that the quotes do not. The words the two compare by (``word_stem``, ``said_stems``) are defined here.
+that the quotes do not. The words the two compare by (``word_stem``, ``said_stems``) are ``subjects``'.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -20,8 +20,9 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.question import CONNECTIVES, Question
+from engine.ask.question import CONNECTIVES, NAME_WORD, Question
 from engine.ask.statements import stems
+from engine.ask.subjects import CONTENT_WORD, asked_parts, heading_part, letters, plain_stems, said_stems, word_stem
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
@@ -60,6 +61,11 @@ outcome ...", "(h) Primarily includes payments ..."."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side."""
+OTHER_PART = 0.3
+"""Taken off a sentence told under another part's section heading (``subjects.heading_part``: the "Sam's Club
+Segment" section) that names no part the question asks about, where it asks about one ("What drove Walmart U.S.
+gross profit rate?"): a filing tells each segment's drivers in a section of its own, in sentences that name no
+segment ("Gross profit rate decreased 0.3 percentage points ... due to reduced tobacco sales")."""
 SAME = 0.8
 """A sentence sharing more than this share of its words with one already quoted repeats it: not quoted again."""
 YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
@@ -69,10 +75,6 @@ text): neither is quoted."""
 MIN_WORD_SHARE = 0.55
 """A sentence whose tokens are less than this share words (the rest numbers) is a table row read as text."""
 _WORDS = re.compile(r"[A-Za-z][A-Za-z&'’-]*|\d[\d,.]*%?")
-CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z&'’-]{2,}")
-_PREFIX = 6
-"""Two words sharing their first six letters are the same word for the summary check ("acquired",
-"acquisition")."""
 
 
 DATED_MAY = re.compile(r"\bmay(?=\s+\d)")
@@ -198,6 +200,27 @@ def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
                or low in (other := " ".join(x.text.lower().split())) or other in low for x in quotes)
 
 
+def _name_letters(text: str) -> set[str]:
+    """The letters (``subjects.letters``) of a text's name words."""
+    return {letters(w) for w in NAME_WORD.findall(text)}
+
+
+def _under_other_parts(q: Question, used: Sequence[Evidence]) -> tuple[set[int], set[str]] | None:
+    """The evidence told under another part's section than the one the question asks about (indexes into ``used``),
+    and the asked part's name letters; None where it asks about no part (``subjects.asked_parts``) or no passage's
+    headings name another."""
+    names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
+    plain = plain_stems(names)
+    own = {w for n in names for w in _name_letters(n)}
+    asked = {w for p in asked_parts(q, plain, names) for w in _name_letters(p)} - own
+    if not asked:
+        return None
+    texts = [e.text for e in used]
+    others = {i for i, e in enumerate(used) if e.headings
+              and (keys := _name_letters(heading_part(e.headings, plain, texts)) - own) and not keys & asked}
+    return (others, asked) if others else None
+
+
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
             most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False) -> list[Quote]:
     """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
@@ -225,6 +248,9 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + party - off, order, s))
+    if others := _under_other_parts(q, used):
+        first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & _name_letters(s) else score,
+                  order, s) for score, order, s in first]
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in YEAR.findall(s)}) and not named & asked else score,
@@ -543,26 +569,3 @@ def _said_by_any() -> frozenset[str]:
     return frozenset(stems(" ".join(narrative().generic)))
 
 
-_ENDINGS = ("ing", "ed", "es", "e", "ion")
-"""Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
-"reducing", "reduce": "reduc"), where at least five letters are left."""
-
-
-def word_stem(word: str) -> str:
-    """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
-    "cost"; "loss", "status" and "basis" keep theirs) or an inflection's ending (``_ENDINGS``), cut to ``_PREFIX``
-    letters."""
-    w = word.lower().strip("'’-")
-    w = w[:-2] if w.endswith(("'s", "’s")) else w
-    w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
-    w = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
-    return w[:_PREFIX]
-
-
-BROKEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
-"""A word broken across a line and read with a space ("write- off")."""
-
-
-def said_stems(texts: Iterable[str]) -> set[str]:
-    """The stems (``word_stem``) of the content words of some texts, a word broken across a line read whole."""
-    return {word_stem(w) for t in texts for w in CONTENT_WORD.findall(BROKEN.sub("-", t))}

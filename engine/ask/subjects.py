@@ -1,0 +1,174 @@
+"""Whose a text is: the company, a part of it (a segment, a region, a product line), the section it is told under.
+
+The name words that say nothing of whose a sentence is (``plain_stems``: stopwords, generic words, the company's and
+the documents' names), the parts a question asks about (``asked_parts``), and the part a passage's section headings
+name (``heading_part``, over ``Evidence.headings``). The summary check (``faithful``) reads them to tell a sentence
+told of another part; quote ranking (``narrative``) to prefer the asked part's own section.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from engine.ask.question import NAME_WORD, Question
+from engine.ask.routing import LEGAL_FORMS
+from engine.library.lexical import STOPWORDS
+from engine.numbers import CURRENCY
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
+from engine.vocabulary import narrative
+
+_CURRENCY = re.compile(CURRENCY)
+CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z&'’-]{2,}")
+_PREFIX = 6
+"""Two words sharing their first six letters are the same word for the summary check ("acquired",
+"acquisition")."""
+
+
+_ENDINGS = ("ing", "ed", "es", "e", "ion")
+"""Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
+"reducing", "reduce": "reduc"), where at least five letters are left."""
+
+
+def word_stem(word: str) -> str:
+    """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
+    "cost"; "loss", "status" and "basis" keep theirs) or an inflection's ending (``_ENDINGS``), cut to ``_PREFIX``
+    letters."""
+    w = word.lower().strip("'’-")
+    w = w[:-2] if w.endswith(("'s", "’s")) else w
+    w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+    w = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
+    return w[:_PREFIX]
+
+
+BROKEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
+"""A word broken across a line and read with a space ("write- off")."""
+
+
+def said_stems(texts: Iterable[str]) -> set[str]:
+    """The stems (``word_stem``) of the content words of some texts, a word broken across a line read whole."""
+    return {word_stem(w) for t in texts for w in CONTENT_WORD.findall(BROKEN.sub("-", t))}
+
+
+@cache
+def common_stems() -> frozenset[str]:
+    """The stems of the stopwords and the generic, period and relative words (read once)."""
+    return frozenset(word_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS))
+
+
+def plain_stems(names: Iterable[str]) -> set[str]:
+    """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words
+    (``common_stems``), and ``names`` (the documents', the company's)."""
+    names = list(names)
+    codes = {name_key(m.group(0)) for n in names for m in NAME_WORD.finditer(n)}
+    return set(common_stems()) | said_stems(names) | codes
+
+
+def name_key(word: str) -> str:
+    """How a name is looked up: a code with digits as written ("777x", "f-22"), a word by its stem."""
+    return word.lower().strip("'’-") if any(c.isdigit() for c in word) else word_stem(word)
+
+
+def asked_names(q: Question, plain: set[str]) -> list[str]:
+    """The words of the names the question asks about (``Question.names``), less ``plain`` stems (the company's
+    name), legal forms and currencies."""
+    return [m.group(0) for run in q.names for m in NAME_WORD.finditer(run)
+            if len(m.group(0)) > 1 and name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+            and not _CURRENCY.fullmatch(m.group(0))]
+
+
+POSSESSOR = re.compile(r"^.*(?:['’]s|s['’])(?=\s|$)")
+"""A run's words up to its last possessive ("Boeing's" of "Boeing's Commercial Airplanes"): the owner."""
+
+
+def asked_parts(q: Question, plain: set[str], names: Iterable[str] = ()) -> list[str]:
+    """The parts the question asks about: each of its names (``Question.names``) after its owner ("Commercial
+    Airplanes" of "Boeing's Commercial Airplanes") and its ``plain`` words (the company's name), where a word of it
+    is asked (``asked_names``). A name that is all owner ("American Water's operating revenues", "Frito-Lay North
+    America's net revenue") may be the company or a part: it is none; but one that goes on past the company's name
+    ("Walmart International's"), and that no document's or company's name (``names``) spells whole, is a part."""
+    words = asked_names(q, plain)
+    spelled = [re.sub(r"[^a-z]", "", n.lower()) for n in names]
+    out: list[str] = []
+    for run in q.names:
+        part = POSSESSOR.sub("", run).strip(" ,")
+        if not part and (owner := re.sub(r"['’]s?$", "", run.strip(" ,"))) and (
+                first := NAME_WORD.match(owner)) and name_key(first.group(0)) in plain and not any(
+                re.sub(r"[^a-z]", "", owner.lower()) in n for n in spelled):
+            part = owner
+            words = [*words, *(re.sub(r"['’]s?$", "", w) for w in words)]
+        found = [m for m in NAME_WORD.finditer(part) if m.group(0) in words]
+        if found and part:
+            out.append(part[found[0].start():])
+    return out
+
+
+_KIND_TAIL = re.compile(r"^(?P<name>.+?)\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|business(?:es)?|"
+                        r"divisions?)$", re.I)
+"""A heading that names a part with its kind word ("Walmart U.S. Segment", "Safety and Industrial Business"); not
+"Units" ("Restricted Stock Units")."""
+PART_NAME_WORDS = 5
+"""The most words a part's name in a heading has ("Enterprise, Embedded and Semi-Custom"); a longer title is a
+topic's ("Tax-free Determination of the Split-Off of the Food Safety Business")."""
+_NOT_NAME_END = frozenset({"of", "to", "for", "and", "the", "on", "in", "our", "its", "their", "your", "&"})
+
+
+def letters(word: str) -> str:
+    """A name word's letters, lower case: how a heading's name is matched ("U.S." is "US")."""
+    return re.sub(r"[^a-z0-9]", "", word.lower())
+
+
+@cache
+def _told_of_a_part() -> re.Pattern[str]:
+    """What follows a part's name in running text: a possessive, or a part's kind word or a measure's word in lower
+    case ("Sam's Club segment", "Las Vegas Strip Resorts net revenues", "MFC's net sales")."""
+    vocab = narrative()
+    words = sorted({*vocab.part_words, *vocab.heading_measures, "business"}, key=len, reverse=True)
+    return re.compile(r"(?:['’]s?\b|\s+(?:" + "|".join(map(re.escape, words)) + r")\b)")
+
+
+_MID_SENTENCE = re.compile(r"[a-z0-9,;)]\s+$")
+"""What comes right before a name written in the middle of a sentence: a lower-case word, a figure, a comma."""
+
+
+def _named_in_text(name: str, texts: Iterable[str]) -> bool:
+    """Whether a heading's name is used as a part's name in running text: in the middle of a sentence (capitalised
+    where a common word would not be: "in the Walmart U.S. segment", not "Deferred revenue"), followed by a
+    possessive, a part's kind word or a measure's word in lower case (``_told_of_a_part``), the name or its initials
+    ("an increase in MFC's net sales" for "Missiles and Fire Control"). A heading's own line, followed by its
+    section's first sentence, is not."""
+    initials = "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
+    spelled = [name, initials] if len(initials) >= 2 else [name]
+    after = _told_of_a_part()
+    for text in texts:
+        for form in spelled:
+            for m in re.finditer(rf"(?<![\w&-]){re.escape(form)}(?![\w&-])", text):
+                if after.match(text, m.end()) and _MID_SENTENCE.search(text, max(0, m.start() - 30), m.start()):
+                    return True
+    return False
+
+
+def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str]) -> str:
+    """The part of the company a passage is told under: the name its nearest section heading gives ("Sam's Club" of
+    "Sam's Club Segment", "Missiles and Fire Control"), read upwards past headings of a measure or a period ("Gross
+    Profit Rate", "Backlog", "Fiscal 2023 Compared to Fiscal 2022": sub-sections) and stopping at one of a topic
+    ("Liquidity and Capital Resources": the part's section has ended). A heading names a part where it has a word
+    that is not ``plain`` (the company's name, generic words), nor a topic's or a measure's (the vocabulary's
+    ``heading_topics``, ``heading_measures``), and either ends in a part's kind word ("Segment") or is used as a name
+    in the evidence's running text (``_named_in_text``); '' where none does."""
+    vocab = narrative()
+    for heading in headings:
+        tail = _KIND_TAIL.match(heading)
+        name = tail.group("name") if tail else heading
+        found = NAME_WORD.findall(name)
+        if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in _NOT_NAME_END:
+            return ""  # a topic's long title, or one cut short ("Gain on Sale of"): no part's name
+        words = [letters(w) for w in found if w.lower() not in LEGAL_FORMS]
+        keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
+        own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
+        if own:
+            return name if tail or _named_in_text(name, texts) else ""
+        if any(w in vocab.heading_topics for w in keys):
+            return ""
+    return ""
