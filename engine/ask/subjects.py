@@ -155,8 +155,9 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
     Profit Rate", "Backlog", "Fiscal 2023 Compared to Fiscal 2022": sub-sections) and stopping at one of a topic
     ("Liquidity and Capital Resources": the part's section has ended). A heading names a part where it has a word
     that is not ``plain`` (the company's name, generic words), nor a topic's or a measure's (the vocabulary's
-    ``heading_topics``, ``heading_measures``), and either ends in a part's kind word ("Segment") or is used as a name
-    in the evidence's running text (``_named_in_text``); '' where none does."""
+    ``heading_topics``, ``heading_measures``), does not open with a topic's word ("Risks Related to Operating a Global
+    Business"), and either ends in a part's kind word ("Segment") or is used as a name in the evidence's running text
+    (``_named_in_text``); '' where none does."""
     vocab = narrative()
     for heading in headings:
         tail = _KIND_TAIL.match(heading)
@@ -165,6 +166,8 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
         if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in _NOT_NAME_END:
             return ""  # a topic's long title, or one cut short ("Gain on Sale of"): no part's name
         words = [letters(w) for w in found if w.lower() not in LEGAL_FORMS]
+        if words and words[0] in vocab.heading_topics:
+            return ""  # a topic's heading about a part ("Risks Related to ...", "Overview of the Pharmacy Services")
         keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
         own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
         if own:
