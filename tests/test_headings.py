@@ -170,3 +170,29 @@ def test_the_asked_part_s_own_section_is_quoted_before_another_part_s() -> None:
     # with no headings the other segment's sentence, first among the evidence, may lead
     bare = [replace(sams, headings=()), replace(intl, headings=())]
     assert find_quotes(question, bare, {}, FakeEmbedder())[0].source == 1
+
+
+def test_a_quote_under_its_own_run_in_heading_is_not_told_under_the_heading_above() -> None:
+    # the segment's name opens its paragraph on the same line ("Display Technologies The decrease ..."): the heading
+    # read above the passage is another table's
+    quote = ("Display Technologies The decrease in segment net income was primarily driven by the lower glass volume, "
+             "impacting sales, as outlined above.")
+    x = Quote(text=quote, doc="CORNING_2022_10K", doc_id="c", page=29, source=6, chunk_id=6)
+    flags = unsupported("The decrease in segment net income was primarily driven by the lower glass volume, "
+                        "impacting sales, as outlined above.", [x],
+                        parse("What drove the change in Corning's Display Technologies net income in 2022?"),
+                        ["Corning Incorporated"], "", [quote], [("Hemlock and Emerging Growth Businesses",)])
+    assert not any("heading" in f for f in flags)
+
+
+def test_a_restatement_that_drops_the_quote_s_own_earlier_year_is_flagged() -> None:
+    quote = ("Additionally, for fiscal 2019, the increase in net sales was partially offset by a $4.5 billion decrease "
+             "in net sales due to club closures in the Sam's Club segment during fiscal 2018.")
+    x = Quote(text=quote, doc="WALMART_2020_10K", doc_id="w", page=36, source=7, chunk_id=7)
+    q = parse("What drove the change in Walmart's net sales in fiscal 2020?")
+    dropped = ("The increase in net sales was partially offset by a $4.5 billion decrease in net sales due to club "
+               "closures in the Sam's Club segment during fiscal 2018 [7].")
+    assert "[7] is about fiscal 2019" in unsupported(dropped, [x], q, ["Walmart"], "", [quote])
+    kept = ("For fiscal 2019, the increase in net sales was partially offset by a $4.5 billion decrease in net sales "
+            "due to club closures in the Sam's Club segment during fiscal 2018 [7].")
+    assert not any("is about fiscal" in f for f in unsupported(kept, [x], q, ["Walmart"], "", [quote]))

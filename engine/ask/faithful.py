@@ -29,6 +29,7 @@ from engine.ask.subjects import (
     heading_part,
     letters,
     name_key,
+    opening_part,
     plain_stems,
     said_stems,
     word_stem,
@@ -1249,6 +1250,16 @@ def _headed_passages(quotes: Sequence[Quote], names: Iterable[str], passages: Se
     return out
 
 
+def _same_part(one: str, other: str) -> bool:
+    """Whether two names of parts share a name word (``letters``) or one is the other's initials ("MFC", "Missiles
+    and Fire Control")."""
+    a = {letters(w) for w in NAME_WORD.findall(one)}
+    b = {letters(w) for w in NAME_WORD.findall(other)}
+    initials = ("".join(w[0] for w in NAME_WORD.findall(one) if w[0].isupper()).lower(),
+                "".join(w[0] for w in NAME_WORD.findall(other) if w[0].isupper()).lower())
+    return bool(a & b) or initials[0] in b or initials[1] in a
+
+
 def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
                            passages: Sequence[str], headings: Sequence[Sequence[str]]) -> list[str]:
     """A summary sentence that restates a quote told under another part's section heading, and names that part
@@ -1256,7 +1267,8 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
     “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
     part is the one ``heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
-    a sentence that names it, or a question that asks about it, is told in its section."""
+    a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
+    its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead."""
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     asked = {letters(w) for p in asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
@@ -1266,9 +1278,16 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     for sentence in split_sentences(summary):
         if (found := _restated(sentence, sentences, plain)) is None:
             continue
-        source = found[1][0]
+        source, best = found[1][0], found[1][1]
         heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
         if not heads or not (part := heading_part(heads, plain, texts)):
+            continue
+        # a sentence, or one before it in its passage, that opens by naming its own part ("Display Technologies The
+        # decrease in segment net income ..."): the passage has run-in headings of its own, below the one read
+        lead = " ".join(_lead_in(x, p) for x, p in zip(quotes, passages, strict=False) if x.source == source
+                        and best in x.text)
+        if any((opened := opening_part(t, plain)) and not _same_part(opened, part)
+               for t in (best, *split_sentences(lead))):
             continue
         keys = {letters(w) for w in NAME_WORD.findall(part)} - {letters(w) for w in every}
         said = {letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
@@ -1438,7 +1457,8 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     year asked, gives '[5] is about fiscal 2016'. A passage naming one earlier year only may compare the asked year
     with it ("compared to fiscal 2016"); one naming the asked year, or a sentence naming its own year, is not
     judged. A quote sentence that opens with its own earlier year ("For fiscal 2019, the decrease in operating
-    expenses ...") is that year's, whatever its passage names."""
+    expenses ...") is that year's, whatever its passage names: a sentence restating it without that year is flagged
+    though it names another."""
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -1448,18 +1468,22 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if YEAR.search(sentence) or (found := _restated(sentence, sentences)) is None:
+        if (found := _restated(sentence, sentences)) is None:
             continue
         source, best = found[1][0], found[1][1]
         told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
+        said = {int(m.group(0)) for m in YEAR.finditer(sentence)}
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
-        # compared with aside)
+        # compared with aside): a restatement that leaves it out and keeps another of the quote's years ("... due
+        # to club closures ... during fiscal 2018") tells it for the year asked all the same
         first = _first_direction(best)
         own = {int(m.group(0)) for m in YEAR.finditer(_COMPARED.sub(" ", best[:first.start()] if first else ""))}
         if own and all(y < min(asked) for y in own):
+            if own & said:
+                continue
             named = own
-        elif not (len(named) >= 2 and all(y < min(asked) for y in named)):
+        elif said or not (len(named) >= 2 and all(y < min(asked) for y in named)):
             continue
         flag = f"[{source}] is about fiscal {max(named)}"
         if flag not in out:

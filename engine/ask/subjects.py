@@ -149,6 +149,39 @@ def _named_in_text(name: str, texts: Iterable[str]) -> bool:
     return False
 
 
+_OPENING_RUN = re.compile(r"^[\W\d]*(?P<run>[A-Z][\w&'\u2019.-]*(?:,?\s+(?:(?:and|&)\s+)?[A-Z][\w&'\u2019.-]*)*)")
+_OPENERS = frozenset({"the", "our", "in", "for", "during", "as", "this", "these", "net", "total", "sales", "revenue",
+                      "revenues", "operating"})
+"""Words that open a section's first sentence after a run-in heading ("Display Technologies The decrease in ...")."""
+
+
+def _own_keys(name: str, plain: set[str]) -> set[str]:
+    """A name's words (``letters``) that are not ``plain``, stopwords, legal forms, nor a heading topic's or
+    measure's words: what would make it a part's name."""
+    vocab = narrative()
+    words = [letters(w) for w in NAME_WORD.findall(name) if w.lower() not in LEGAL_FORMS]
+    return {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS
+            and w not in vocab.heading_topics and w not in vocab.heading_measures}
+
+
+def opening_part(sentence: str, plain: set[str]) -> str:
+    """The part a sentence opens by naming: a run-in heading ("Display Technologies The decrease in segment net
+    income ...") or a named subject ("Walmart International's net sales ...", "MFC's backlog ..."), two name words
+    at least or a possessive; '' where it opens with none (a measure: "Gross profit rate decreased ...")."""
+    m = _OPENING_RUN.match(sentence)
+    if not m:
+        return ""
+    words = m.group("run").split()
+    if len(words) >= 2 and words[-1].lower() in _OPENERS:
+        words = words[:-1]
+    while words and words[0].lower() in _OPENERS:
+        words = words[1:]  # "Our MFC business segment provides ..."
+    run = " ".join(words).strip(" ,")
+    if len(NAME_WORD.findall(run)) < 2 and not re.search(r"['\u2019]s?$", run):
+        return ""
+    return run if _own_keys(run, plain) else ""
+
+
 def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str]) -> str:
     """The part of the company a passage is told under: the name its nearest section heading gives ("Sam's Club" of
     "Sam's Club Segment", "Missiles and Fire Control"), read upwards past headings of a measure or a period ("Gross
