@@ -196,3 +196,26 @@ def test_a_restatement_that_drops_the_quote_s_own_earlier_year_is_flagged() -> N
     kept = ("For fiscal 2019, the increase in net sales was partially offset by a $4.5 billion decrease in net sales "
             "due to club closures in the Sam's Club segment during fiscal 2018 [7].")
     assert not any("is about fiscal" in f for f in unsupported(kept, [x], q, ["Walmart"], "", [quote]))
+
+
+def test_a_division_s_code_as_heading_names_it_and_a_heading_in_capitals_is_read_in_the_text_s_case() -> None:
+    from engine.ask.subjects import heading_part, plain_stems
+
+    plain = plain_stems(["PepsiCo, Inc.", "PEPSICO_2021_10K"])
+    assert heading_part(("AMESA",), plain, []) == "AMESA"  # a code in capitals: no running text needed
+    assert heading_part(("EBIT",), plain, []) == ""  # a measure's code is no division
+    texts = ["Revenues increased 12% in Europe, Middle East & Africa's wholesale channel."]
+    assert heading_part(("EUROPE, MIDDLE EAST & AFRICA",), plain, texts) == "EUROPE, MIDDLE EAST & AFRICA"
+    assert heading_part(("EUROPE, MIDDLE EAST & AFRICA",), plain, []) == ""
+
+
+def test_the_part_a_heading_names_counts_as_named_by_its_passage() -> None:
+    quote = ("Our SG&A decreased in fiscal 2023, primarily due to lower short-term incentive compensation expense and "
+             "decreased store payroll expenses.")
+    x = Quote(text=quote, doc="BESTBUY_2023_10K", doc_id="b", page=26, source=5, chunk_id=5)
+    q = parse("What drove the change in Best Buy's Domestic segment SG&A in fiscal 2023?")
+    summary = ("Domestic segment SG&A decreased in fiscal 2023 due to lower short-term incentive compensation expense "
+               "and decreased store payroll expenses [5].")
+    assert "[5] does not name \u201cDomestic\u201d" in unsupported(summary, [x], q, ["Best Buy Co., Inc."], "", [quote])
+    assert not any("Domestic" in f for f in unsupported(summary, [x], q, ["Best Buy Co., Inc."], "", [quote],
+                                                        [("Domestic Segment", "Segment Performance Summary")]))

@@ -1793,6 +1793,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     if q.yes_no and _NO.match(body) and not any(_NEGATION.search(x.text) for x in quotes):
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
+    # a passage is told under the part its section heading names: the part counts as named before it
+    headed = _headed_passages(quotes, names, passages, headings)
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
@@ -1801,13 +1803,11 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
-    # a passage is told under the part its section heading names: the part counts as named before it
-    headed = _headed_passages(quotes, names, passages, headings)
     out += [f for f in _unquoted_subject(quotes, q, names, headed) if f not in out]
     out += [f for f in _another_part(body, quotes, q, names, headed) if f not in out]
     out += [f for f in _under_another_heading(body, quotes, q, names, passages, headings) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
-    out += [f for f in _part_told_from_the_whole(body, quotes, q, names, passages) if f not in out]
+    out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
     out += [f for f in _longer_period_told(body, quotes) if f not in out]
     out += [f for f in _years_moved(body, quotes, names) if f not in out]

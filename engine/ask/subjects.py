@@ -128,6 +128,9 @@ def _told_of_a_part() -> re.Pattern[str]:
     return re.compile(r"(?:['’]s?\b|\s+(?:" + "|".join(map(re.escape, words)) + r")\b)")
 
 
+_CONNECTORS = frozenset({"and", "of", "the", "&", "for", "in", "on"})
+_CODE = re.compile(r"[A-Z]{2,6}")
+"""A heading of one code in capitals: a division's short name ("AMESA", "APAC", "FLNA")."""
 _MID_SENTENCE = re.compile(r"[a-z0-9,;)]\s+$")
 """What comes right before a name written in the middle of a sentence: a lower-case word, a figure, a comma."""
 
@@ -140,6 +143,8 @@ def _named_in_text(name: str, texts: Iterable[str]) -> bool:
     section's first sentence, is not."""
     initials = "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
     spelled = [name, initials] if len(initials) >= 2 else [name]
+    if name.isupper() and " " in name:  # a heading set in capitals: "EUROPE, MIDDLE EAST & AFRICA"
+        spelled.append(" ".join(w.lower() if w.lower() in _CONNECTORS else w.capitalize() for w in name.split()))
     after = _told_of_a_part()
     for text in texts:
         for form in spelled:
@@ -204,7 +209,9 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
         keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
         own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
         if own:
-            return name if tail or _named_in_text(name, texts) else ""
+            # a heading that is one code in capitals ("AMESA", "FLNA") is a division's name however the text uses it
+            code = bool(_CODE.fullmatch(name))
+            return name if tail or code or _named_in_text(name, texts) else ""
         if any(w in vocab.heading_topics for w in keys):
             return ""
     return ""
