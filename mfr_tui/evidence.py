@@ -254,8 +254,9 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         kw = {k: v for k, v in d.items() if k in names}
         if "bbox" in kw and kw["bbox"] is not None:
             kw["bbox"] = tuple(kw["bbox"])
-        if "withheld" in kw:
-            kw["withheld"] = tuple(str(x) for x in kw["withheld"] or [])
+        for key in ("withheld", "headings"):  # tuples in the dataclass, lists in JSON
+            if key in kw:
+                kw[key] = tuple(str(x) for x in kw[key] or [])
         return cls(**kw)
 
     return Answer(

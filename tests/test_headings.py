@@ -219,3 +219,22 @@ def test_the_part_a_heading_names_counts_as_named_by_its_passage() -> None:
     assert "[5] does not name \u201cDomestic\u201d" in unsupported(summary, [x], q, ["Best Buy Co., Inc."], "", [quote])
     assert not any("Domestic" in f for f in unsupported(summary, [x], q, ["Best Buy Co., Inc."], "", [quote],
                                                         [("Domestic Segment", "Segment Performance Summary")]))
+
+
+def test_a_sentence_opening_with_a_division_s_code_is_its_own_section_s() -> None:
+    quote = ("PBNA Net revenue increased 12%, primarily driven by effective net pricing and an increase in organic "
+             "volume.")
+    x = Quote(text=quote, doc="PEPSICO_2021_10K", doc_id="p", page=42, source=3, chunk_id=3)
+    flags = unsupported("Effective net pricing drove the increase in PBNA net revenue by 12% [3].", [x],
+                        parse("What drove the change in PepsiCo's PBNA net revenue in 2021?"), ["PepsiCo, Inc."], "",
+                        [quote], [("QFNA", "FLNA")])
+    assert not any("heading" in f for f in flags)
+
+
+def test_a_claim_put_as_what_a_quote_indicates_is_read_as_the_claim() -> None:
+    x = Quote(text="Intelligent Cloud revenue increased driven by Azure and other cloud services.",
+              doc="MICROSOFT_2023_10K", doc_id="m", page=44, source=3, chunk_id=3)
+    q = parse("What drove the change in Microsoft's Intelligent Cloud cost of revenue in fiscal 2023?")
+    told = ("[3] indicates that the change in Microsoft's Intelligent Cloud cost of revenue was driven by Azure and "
+            "other cloud services.")
+    assert "[3] is about \u201crevenue\u201d" in unsupported(told, [x], q, ["Microsoft Corporation"], "", [x.text])

@@ -1763,6 +1763,18 @@ def _spelled_out(text: str, q: Question) -> str:
     return _CAMEL.sub(spelled, text) if runs else text
 
 
+_ATTRIBUTED = re.compile(r"(^|[.!?]\s+)\s*(?:(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+)?"
+                         r"(?:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?)\s+that\s+(\w)",
+                         re.I)
+"""A sentence that opens by saying a quote says what follows ("[3] indicates that the change in ... was driven by
+..."; its citation is taken out first): what follows is the sentence's claim, subject first."""
+
+
+def _told(m: re.Match[str]) -> str:
+    """``_ATTRIBUTED``'s claim, its first letter capitalised as a sentence's."""
+    return m.group(1) + m.group(2).upper()
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
@@ -1781,7 +1793,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     texts = [*(x.text for x in quotes), q.text, *names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
-    body = BROKEN.sub("-", CITATION.sub(" ", summary))
+    body = _ATTRIBUTED.sub(_told, BROKEN.sub("-", CITATION.sub(" ", summary)))
     for v in quantities(body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure

@@ -172,7 +172,7 @@ def _own_keys(name: str, plain: set[str]) -> set[str]:
 def opening_part(sentence: str, plain: set[str]) -> str:
     """The part a sentence opens by naming: a run-in heading ("Display Technologies The decrease in segment net
     income ...") or a named subject ("Walmart International's net sales ...", "MFC's backlog ..."), two name words
-    at least or a possessive; '' where it opens with none (a measure: "Gross profit rate decreased ...")."""
+    at least, a possessive or a code ("PBNA"); '' where it opens with none (a measure: "Gross profit rate ...").""" 
     m = _OPENING_RUN.match(sentence)
     if not m:
         return ""
@@ -182,8 +182,8 @@ def opening_part(sentence: str, plain: set[str]) -> str:
     while words and words[0].lower() in _OPENERS:
         words = words[1:]  # "Our MFC business segment provides ..."
     run = " ".join(words).strip(" ,")
-    if len(NAME_WORD.findall(run)) < 2 and not re.search(r"['\u2019]s?$", run):
-        return ""
+    if len(NAME_WORD.findall(run)) < 2 and not re.search(r"['\u2019]s?$", run) and not _CODE.fullmatch(run):
+        return ""  # one capitalised word opens any sentence; a code ("PBNA Net revenue increased 12%") is a name
     return run if _own_keys(run, plain) else ""
 
 
