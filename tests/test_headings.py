@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from test_reading_order import _set
 from test_retrieve_lib import FakeDoc, build_library
 
 from engine.ask.faithful import unsupported
@@ -28,16 +29,10 @@ def _line(text: str, x0: float, top: float, gap: float = 3.0) -> list[Word]:
 
 
 def _para(text: str, x0: float, x1: float, top: float) -> tuple[list[Word], float]:
-    """Words of ``text`` set from ``x0`` to ``x1``, 12 points a line; and the top of the line after it."""
-    out: list[Word] = []
-    x, y = x0, top
-    for word in text.split():
-        w = 5.0 * len(word)
-        if x + w > x1:
-            x, y = x0, y + 12.0
-        out.append((x, y, x + w, y + 9.0, word))
-        x += w + 3.0
-    return out, y + 12.0
+    """Words of ``text`` set from ``x0`` to ``x1``, 12 points a line (``test_reading_order._set``); and the top of
+    the line after it."""
+    words = _set(text, x0, x1, top)
+    return words, max(w[1] for w in words) + 12.0
 
 
 def _page(words: list[Word], n: int = 1) -> PageText:
