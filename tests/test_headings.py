@@ -233,3 +233,22 @@ def test_a_claim_put_as_what_a_quote_indicates_is_read_as_the_claim() -> None:
     told = ("[3] indicates that the change in Microsoft's Intelligent Cloud cost of revenue was driven by Azure and "
             "other cloud services.")
     assert "[3] is about \u201crevenue\u201d" in unsupported(told, [x], q, ["Microsoft Corporation"], "", [x.text])
+
+
+def test_a_change_pointed_back_at_is_the_sentence_before_s_even_an_item_the_vocabulary_does_not_know() -> None:
+    passage = ("FISCAL 2023 COMPARED TO FISCAL 2022 Other (income) expense, net increased from $181 million of other "
+               "income, net in fiscal 2022 to $280 million in the current fiscal year, primarily due to a net "
+               "favorable change in foreign currency conversion gains and losses. This increase was partially offset "
+               "by net unfavorable activity related to our strategic distributor partnership transition within APLA.")
+    quote = ("This increase was partially offset by net unfavorable activity related to our strategic distributor "
+             "partnership transition within APLA.")
+    x = Quote(text=quote, doc="NIKE_2023_10K", doc_id="n", page=39, source=5, chunk_id=5)
+    q = parse("What drove the change in NIKE's APLA EBIT in fiscal 2023?")
+
+    def flags(subject: str) -> list[str]:
+        return unsupported(f"The increase in {subject} was partially offset by net unfavorable activity related to "
+                           "the strategic distributor partnership transition within APLA [5].", [x], q, ["NIKE, Inc."],
+                           "", [passage])
+
+    assert "[5] is about \u201cOther (income) expense, net\u201d" in flags("APLA EBIT")
+    assert not any("is about" in f for f in flags("other (income) expense, net"))

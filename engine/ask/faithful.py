@@ -595,11 +595,17 @@ def _statement_subject(sentence: str) -> str:
     return subject if len(subject.split()) <= NAMED_SUBJECT else ""
 
 
+_CAPITALS_BEFORE = re.compile(r"^(?:[A-Z0-9&,.'\u2019()-]+\s+){2,}(?=[A-Z][a-z])")
+"""Words in capitals before a sentence's own first word: a heading run into it ("FISCAL 2023 COMPARED TO FISCAL 2022
+Other (income) expense, net increased ...")."""
+
+
 def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], passages: Sequence[str]
               ) -> tuple[str, str] | None:
     """The line item (``_lead_item``) a quote sentence that points back at a change is about: the item of the
     sentence before it, in its quote or, the quote's first, in its passage before it ("RMS' net sales in 2022
-    decreased $641 million, or 4%, compared to 2021. The decrease was ...")."""
+    decreased $641 million, or 4%, compared to 2021. The decrease was ..."); ('', its subject) where the vocabulary
+    knows no item of it ("Other (income) expense, net increased ... This increase was partially offset by ...")."""
     for x in own:
         if sentence not in x.text:
             continue
@@ -610,7 +616,11 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
         prev = told[-1]
         first = _first_direction(prev)
         item = _lead_item(prev[:first.start()] if first else "")
-        return item if item[0] else None
+        if item[0]:
+            return item
+        # an item the vocabulary does not know ("Other (income) expense, net increased ..."): its subject's words
+        who = _CAPITALS_BEFORE.sub("", _mover(prev)) if first else ""  # a heading in capitals run into it aside
+        return ("", who) if who and len(who.split()) <= 2 * NAMED_SUBJECT else None
     return None
 
 
@@ -678,7 +688,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] is about \u201c{named}\u201d"
         elif (not lead and own_lead and _ANAPHOR.match(theirs)
               and (referred := _referent(best, [x for x in quotes if x.source == source], quotes, passages))
-              and referred[0] != own_lead):
+              and (referred[0] != own_lead if referred[0]
+                   else not (said_stems([referred[1]]) - plain) & (said_stems([mine]) - plain))):
             # "The decrease was primarily attributable to ..." after "RMS' net sales in 2022 decreased $641 million":
             # the change is the sentence before's item
             flag = f"[{source}] is about \u201c{referred[1]}\u201d"
