@@ -252,3 +252,23 @@ def test_a_change_pointed_back_at_is_the_sentence_before_s_even_an_item_the_voca
 
     assert "[5] is about \u201cOther (income) expense, net\u201d" in flags("APLA EBIT")
     assert not any("is about" in f for f in flags("other (income) expense, net"))
+
+
+def test_a_run_in_heading_before_the_quote_in_its_passage_names_whose_it_is() -> None:
+    passage = ("Optical Communications The following table provides net sales and net income for the Optical "
+               "Communications segment: Net income decreased by $123 million, primarily driven by the changes in "
+               "sales. Specialty Materials The following table provides net sales and net income for the Specialty "
+               "Materials segment: Net sales increased by $290 million. Net income in the year ended December 31, "
+               "2020 increased by $121 million, or 40%, primarily driven by the sales increases and good cost "
+               "performance.")
+    quote = ("Net income in the year ended December 31, 2020 increased by $121 million, or 40%, primarily driven by "
+             "the sales increases and good cost performance.")
+    x = Quote(text=quote, doc="CORNING_2020_10K", doc_id="c", page=39, source=5, chunk_id=5)
+    q = parse("What drove the change in Corning's Environmental Technologies net income in 2020?")
+    told = ("Environmental Technologies net income increased by $121 million, primarily driven by the sales "
+            "increases and good cost performance [5].")
+    flags = unsupported(told, [x], q, ["Corning Incorporated"], "", [passage], [("Display Technologies",)])
+    assert "[5] is under the heading \u201cSpecialty Materials\u201d" in flags
+    # a sentence before the quote that only names a subject ("NIKE Direct revenues grew ...") is no heading
+    plain_lead = "NIKE Direct revenues grew 13% for fiscal 2018. " + quote
+    assert not any("heading" in f for f in unsupported(told, [x], q, ["Corning Incorporated"], "", [plain_lead]))

@@ -1279,7 +1279,8 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
     part is the one ``heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
     a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
-    its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead."""
+    its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the
+    nearest one."""
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     asked = {letters(w) for p in asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
@@ -1290,16 +1291,21 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
         if (found := _restated(sentence, sentences, plain)) is None:
             continue
         source, best = found[1][0], found[1][1]
-        heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
-        if not heads or not (part := heading_part(heads, plain, texts)):
-            continue
-        # a sentence, or one before it in its passage, that opens by naming its own part ("Display Technologies The
-        # decrease in segment net income ..."): the passage has run-in headings of its own, below the one read
+        # the nearest heading: a run-in one of the passage, the quote's own or one before it ("Display Technologies
+        # The decrease in segment net income ...", "Specialty Materials The following table ... Net income ...
+        # increased by $121 million"), else the section heading read above the passage
         lead = " ".join(_lead_in(x, p) for x, p in zip(quotes, passages, strict=False) if x.source == source
                         and best in x.text)
-        if any((opened := opening_part(t, plain)) and not _same_part(opened, part)
-               for t in (best, *split_sentences(lead))):
-            continue
+        told = (*split_sentences(lead), best)
+        run_in = [opened for t in told if (opened := opening_part(t, plain, run_in=True))]
+        heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
+        above = heading_part(heads, plain, texts) if heads else ""
+        if run_in and not (above and _same_part(run_in[-1], above)):
+            part = run_in[-1]
+        elif not above or any((named := opening_part(t, plain)) and not _same_part(named, above) for t in told):
+            continue  # no heading, or a sentence naming another part than the heading's: its subject says whose
+        else:
+            part = above
         keys = {letters(w) for w in NAME_WORD.findall(part)} - {letters(w) for w in every}
         said = {letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
         initials = "".join(w[0] for w in NAME_WORD.findall(part) if w[0].isupper())

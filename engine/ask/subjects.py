@@ -169,16 +169,19 @@ def _own_keys(name: str, plain: set[str]) -> set[str]:
             and w not in vocab.heading_topics and w not in vocab.heading_measures}
 
 
-def opening_part(sentence: str, plain: set[str]) -> str:
+def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
     """The part a sentence opens by naming: a run-in heading ("Display Technologies The decrease in segment net
     income ...") or a named subject ("Walmart International's net sales ...", "MFC's backlog ..."), two name words
-    at least, a possessive or a code ("PBNA"); '' where it opens with none (a measure: "Gross profit rate ...").""" 
+    at least, a possessive or a code ("PBNA"); '' where it opens with none (a measure: "Gross profit rate ...").
+    With ``run_in``, only a heading run into the sentence that follows it (its first word an opener: "The", "Net")."""
     m = _OPENING_RUN.match(sentence)
     if not m:
         return ""
     words = m.group("run").split()
     if len(words) >= 2 and words[-1].lower() in _OPENERS:
         words = words[:-1]
+    elif run_in:
+        return ""  # a named subject, not a heading run into the sentence after it
     while words and words[0].lower() in _OPENERS:
         words = words[1:]  # "Our MFC business segment provides ..."
     run = " ".join(words).strip(" ,")
