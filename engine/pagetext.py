@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.sentences import ABBREVIATIONS
+
 Word = tuple[float, float, float, float, str]
 """(x0, top, x1, bottom, text) in PDF points, origin top-left."""
 
@@ -35,6 +37,12 @@ class PageText:
     @property
     def text(self) -> str:
         return "\n".join(" ".join(self.words[i][4] for i in line) for line in self.lines)
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> PageText:
+        """A page back from its catalogue row (``to_row``'s form, ``words`` decoded): its words and their lines."""
+        words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
+        return cls(page=r["page"], width=r["width"], height=r["height"], words=words, lines=text_lines(words))
 
     def to_row(self) -> dict[str, Any]:
         return {
@@ -371,8 +379,6 @@ _FOLIO = re.compile(r"^(?:table of contents|index|page \d+|\d+|[ivxlc]+)$", re.I
 
 def _ends_sentence(token: str) -> bool:
     """Whether a line's last word ends a sentence (or a clause: a comma), an abbreviation's stop aside ("U.S.")."""
-    from engine.sentences import ABBREVIATIONS
-
     low = token.lower()
     return bool(_SENTENCE_END.search(token)) and low not in ABBREVIATIONS and not re.fullmatch(
         r"(?:[a-z]\.){1,3}", low)

@@ -27,8 +27,10 @@ from engine.ask.subjects import (
     asked_parts,
     common_stems,
     heading_part,
+    initials,
     letters,
     name_key,
+    name_letters,
     opening_part,
     plain_stems,
     said_stems,
@@ -1264,11 +1266,8 @@ def _headed_passages(quotes: Sequence[Quote], names: Iterable[str], passages: Se
 def _same_part(one: str, other: str) -> bool:
     """Whether two names of parts share a name word (``letters``) or one is the other's initials ("MFC", "Missiles
     and Fire Control")."""
-    a = {letters(w) for w in NAME_WORD.findall(one)}
-    b = {letters(w) for w in NAME_WORD.findall(other)}
-    initials = ("".join(w[0] for w in NAME_WORD.findall(one) if w[0].isupper()).lower(),
-                "".join(w[0] for w in NAME_WORD.findall(other) if w[0].isupper()).lower())
-    return bool(a & b) or initials[0] in b or initials[1] in a
+    a, b = name_letters(one), name_letters(other)
+    return bool(a & b) or initials(one).lower() in b or initials(other).lower() in a
 
 
 def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
@@ -1306,11 +1305,10 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
             continue  # no heading, or a sentence naming another part than the heading's: its subject says whose
         else:
             part = above
-        keys = {letters(w) for w in NAME_WORD.findall(part)} - {letters(w) for w in every}
-        said = {letters(w) for w in NAME_WORD.findall(CITATION.sub(" ", sentence))}
-        initials = "".join(w[0] for w in NAME_WORD.findall(part) if w[0].isupper())
-        if not keys or keys & (asked | said) or (len(initials) >= 2 and re.search(rf"\b{re.escape(initials)}\b",
-                                                                                   sentence)):
+        keys = name_letters(part) - {letters(w) for w in every}
+        said = name_letters(CITATION.sub(" ", sentence))
+        short = initials(part)
+        if not keys or keys & (asked | said) or (len(short) >= 2 and re.search(rf"\b{re.escape(short)}\b", sentence)):
             continue
         flag = f"[{source}] is under the heading \u201c{part}\u201d"
         if flag not in out:

@@ -20,9 +20,17 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.question import CONNECTIVES, NAME_WORD, Question
+from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
-from engine.ask.subjects import CONTENT_WORD, asked_parts, heading_part, letters, plain_stems, said_stems, word_stem
+from engine.ask.subjects import (
+    CONTENT_WORD,
+    asked_parts,
+    heading_part,
+    name_letters,
+    plain_stems,
+    said_stems,
+    word_stem,
+)
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
@@ -200,24 +208,19 @@ def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:
                or low in (other := " ".join(x.text.lower().split())) or other in low for x in quotes)
 
 
-def _name_letters(text: str) -> set[str]:
-    """The letters (``subjects.letters``) of a text's name words."""
-    return {letters(w) for w in NAME_WORD.findall(text)}
-
-
 def _under_other_parts(q: Question, used: Sequence[Evidence]) -> tuple[set[int], set[str]] | None:
     """The evidence told under another part's section than the one the question asks about (indexes into ``used``),
     and the asked part's name letters; None where it asks about no part (``subjects.asked_parts``) or no passage's
     headings name another."""
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
     plain = plain_stems(names)
-    own = {w for n in names for w in _name_letters(n)}
-    asked = {w for p in asked_parts(q, plain, names) for w in _name_letters(p)} - own
+    own = {w for n in names for w in name_letters(n)}
+    asked = {w for p in asked_parts(q, plain, names) for w in name_letters(p)} - own
     if not asked:
         return None
     texts = [e.text for e in used]
     others = {i for i, e in enumerate(used) if e.headings
-              and (keys := _name_letters(heading_part(e.headings, plain, texts)) - own) and not keys & asked}
+              and (keys := name_letters(heading_part(e.headings, plain, texts)) - own) and not keys & asked}
     return (others, asked) if others else None
 
 
@@ -249,7 +252,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + party - off, order, s))
     if others := _under_other_parts(q, used):
-        first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & _name_letters(s) else score,
+        first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & name_letters(s) else score,
                   order, s) for score, order, s in first]
     asked = {y for y in (*q.asked.years, q.asked.fiscal_year) if y}
     if asked:

@@ -119,6 +119,16 @@ def letters(word: str) -> str:
     return re.sub(r"[^a-z0-9]", "", word.lower())
 
 
+def name_letters(text: str) -> set[str]:
+    """The ``letters`` of a text's name words (``NAME_WORD``)."""
+    return {letters(w) for w in NAME_WORD.findall(text)}
+
+
+def initials(name: str) -> str:
+    """The initials of a name's capitalised words, as written ("MFC" of "Missiles and Fire Control")."""
+    return "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
+
+
 @cache
 def _told_of_a_part() -> re.Pattern[str]:
     """What follows a part's name in running text: a possessive, or a part's kind word or a measure's word in lower
@@ -141,8 +151,8 @@ def _named_in_text(name: str, texts: Iterable[str]) -> bool:
     possessive, a part's kind word or a measure's word in lower case (``_told_of_a_part``), the name or its initials
     ("an increase in MFC's net sales" for "Missiles and Fire Control"). A heading's own line, followed by its
     section's first sentence, is not."""
-    initials = "".join(w[0] for w in NAME_WORD.findall(name) if w[0].isupper())
-    spelled = [name, initials] if len(initials) >= 2 else [name]
+    short = initials(name)
+    spelled = [name, short] if len(short) >= 2 else [name]
     if name.isupper() and " " in name:  # a heading set in capitals: "EUROPE, MIDDLE EAST & AFRICA"
         spelled.append(" ".join(w.lower() if w.lower() in _CONNECTORS else w.capitalize() for w in name.split()))
     after = _told_of_a_part()
@@ -160,13 +170,21 @@ _OPENERS = frozenset({"the", "our", "in", "for", "during", "as", "this", "these"
 """Words that open a section's first sentence after a run-in heading ("Display Technologies The decrease in ...")."""
 
 
+def _keys(words: Iterable[str], plain: set[str]) -> set[str]:
+    """Name words' ``letters`` that are not ``plain`` nor stopwords (legal forms are left out before)."""
+    return {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
+
+
+def _own(keys: set[str]) -> set[str]:
+    """Keys (``_keys``) that are not a heading topic's or measure's words: what would make a name a part's."""
+    vocab = narrative()
+    return {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
+
+
 def _own_keys(name: str, plain: set[str]) -> set[str]:
     """A name's words (``letters``) that are not ``plain``, stopwords, legal forms, nor a heading topic's or
     measure's words: what would make it a part's name."""
-    vocab = narrative()
-    words = [letters(w) for w in NAME_WORD.findall(name) if w.lower() not in LEGAL_FORMS]
-    return {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS
-            and w not in vocab.heading_topics and w not in vocab.heading_measures}
+    return _own(_keys((letters(w) for w in NAME_WORD.findall(name) if w.lower() not in LEGAL_FORMS), plain))
 
 
 def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
@@ -209,9 +227,8 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
         words = [letters(w) for w in found if w.lower() not in LEGAL_FORMS]
         if words and words[0] in vocab.heading_topics:
             return ""  # a topic's heading about a part ("Risks Related to ...", "Overview of the Pharmacy Services")
-        keys = {w for w in words if w and word_stem(w) not in plain and w not in plain and w not in STOPWORDS}
-        own = {w for w in keys if w not in vocab.heading_topics and w not in vocab.heading_measures}
-        if own:
+        keys = _keys(words, plain)
+        if _own(keys):
             # a heading that is one code in capitals ("AMESA", "FLNA") is a division's name however the text uses it
             code = bool(_CODE.fullmatch(name))
             return name if tail or code or _named_in_text(name, texts) else ""

@@ -403,7 +403,7 @@ class Ingestor:
     def _stage_text(self, ctx: IngestContext, n_pages: int) -> None:
         if ctx.stage_done("text"):
             rows = self.store.pages(ctx.doc_id, with_words=True)
-            ctx.pages = [_page_from_row(r) for r in rows]
+            ctx.pages = [PageText.from_row(r) for r in rows]
             return
         t = time.perf_counter()
         if self._copy_text_layer(ctx, n_pages, t):
@@ -463,7 +463,7 @@ class Ingestor:
             if r.get("ocr"):
                 r.update(has_text=0, text="", words=[], ocr=0)
         self.store.put_pages(ctx.doc_id, rows)
-        ctx.pages = [_page_from_row(r) for r in rows]
+        ctx.pages = [PageText.from_row(r) for r in rows]
         with_text = sum(1 for r in rows if r["has_text"])
         ctx.report("text", n_pages, n_pages, "text layer copied")
         ctx.record("text", "done", f"{with_text}/{n_pages} pages with a text layer (copied from {src_dir})",
@@ -580,7 +580,7 @@ class Ingestor:
         embedder = self.models.embedder()
         self.store.claim_vectors(embedder.name)
         self.indexes.open(embedder.dim)
-        pages = [_page_from_row(r) for r in self.store.pages(doc_id, with_words=True)]
+        pages = [PageText.from_row(r) for r in self.store.pages(doc_id, with_words=True)]
         region_chunks = self._region_chunks(doc_id, pages, self.store.regions(doc_id))
         vecs: dict[str, np.ndarray] = {}
         for m, cs in region_chunks.items():
@@ -703,12 +703,3 @@ def page_heading(page: PageText, above: float, max_lines: int = 3) -> str:
         if len(out) >= max_lines:
             break
     return " / ".join(out)
-
-
-def _page_from_row(r: dict[str, Any]) -> PageText:
-    from engine.pagetext import text_lines
-
-    words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r.get("words", [])]
-    pt = PageText(page=r["page"], width=r["width"], height=r["height"], words=words)
-    pt.lines = text_lines(words)
-    return pt

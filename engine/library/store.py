@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.errors import NotFoundError, StoreError
 from engine.library.lexical import chunk_terms
-from engine.pagetext import PageText, text_lines
+from engine.pagetext import PageText
 from engine.types import STAGES, BBox, Chunk, Document, Region
 from engine.untrusted import clean_value, visible_text
 
@@ -137,8 +137,7 @@ def _migrate_identity(db: sqlite3.Connection) -> None:
         pages: list[Any] = []
         for r in db.execute("SELECT page, width, height, words FROM pages WHERE doc_id = ? AND page <= ? "
                             "ORDER BY page", (doc_id, FRONT_PAGES)):
-            words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in json.loads(r[3])]
-            pages.append(PageText(page=r[0], width=r[1], height=r[2], words=words, lines=text_lines(words)))
+            pages.append(PageText.from_row({"page": r[0], "width": r[1], "height": r[2], "words": json.loads(r[3])}))
         if not pages:
             continue  # not read yet: the metadata stage will read it
         # later pages matter only for "under the symbol ..." mentions
@@ -512,10 +511,7 @@ class Store:
     def page_words(self, doc_id: str, page: int) -> PageText | None:
         """A page's text layer with its words and lines (``PageText``); None where the catalogue has no such page."""
         r = self.page(doc_id, page, with_words=True)
-        if r is None:
-            return None
-        words = [(float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in r["words"]]
-        return PageText(page=r["page"], width=r["width"], height=r["height"], words=words, lines=text_lines(words))
+        return PageText.from_row(r) if r is not None else None
 
     # --- regions -------------------------------------------------------------------------------------
     def replace_regions(self, doc_id: str, regions: Sequence[Region], kinds: Sequence[str] | None = None) -> None:
