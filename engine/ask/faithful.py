@@ -1248,19 +1248,22 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
 
 
 
-def _headed_passages(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
-                     headings: Sequence[Sequence[str]]) -> list[str]:
-    """Each passage with the part its section headings name (``heading_part``) before it, where they name one:
-    "Sam's Club: Gross profit rate decreased ..."."""
+def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
+                   headings: Sequence[Sequence[str]]) -> list[str]:
+    """The part each quote's section headings name (``heading_part``), in the quotes' order; '' where none does."""
     if not any(headings):
-        return list(passages)
+        return [""] * len(quotes)
     plain = plain_stems([*names, *(x.doc for x in quotes)])
     texts = [*passages, *(x.text for x in quotes)]
-    out = []
-    for k, passage in enumerate(passages):
-        part = heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
-        out.append(f"{part}: {passage}" if part else passage)
-    return out
+    return [heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
+            for k in range(len(quotes))]
+
+
+def _headed_passages(passages: Sequence[str], parts: Sequence[str]) -> list[str]:
+    """Each passage with the part its section headings name (``_heading_parts``) before it, where they name one:
+    "Sam's Club: Gross profit rate decreased ..."."""
+    return [f"{part}: {passage}" if (part := parts[k] if k < len(parts) else "") else passage
+            for k, passage in enumerate(passages)]
 
 
 def _same_part(one: str, other: str) -> bool:
@@ -1271,19 +1274,18 @@ def _same_part(one: str, other: str) -> bool:
 
 
 def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
-                           passages: Sequence[str], headings: Sequence[Sequence[str]]) -> list[str]:
+                           passages: Sequence[str], parts: Sequence[str]) -> list[str]:
     """A summary sentence that restates a quote told under another part's section heading, and names that part
     nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
     sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
     “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
-    part is the one ``heading_part`` reads from the quote's passage's headings (``headings``, in the quotes' order);
+    part is the one ``heading_part`` reads from the quote's passage's headings (``parts``, in the quotes' order);
     a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
     its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the
     nearest one."""
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
-    asked = {letters(w) for p in asked_parts(q, plain, every) for w in NAME_WORD.findall(p)}
-    texts = [*passages, *(x.text for x in quotes)]
+    asked = {w for p in asked_parts(q, plain, every) for w in name_letters(p)}
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -1297,8 +1299,7 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
                         and best in x.text)
         told = (*split_sentences(lead), best)
         run_in = [opened for t in told if (opened := opening_part(t, plain, run_in=True))]
-        heads = next((tuple(h) for x, h in zip(quotes, headings, strict=False) if x.source == source and h), ())
-        above = heading_part(heads, plain, texts) if heads else ""
+        above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
         if run_in and not (above and _same_part(run_in[-1], above)):
             part = run_in[-1]
         elif not above or any((named := opening_part(t, plain)) and not _same_part(named, above) for t in told):
@@ -1821,7 +1822,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     # a passage is told under the part its section heading names: the part counts as named before it
-    headed = _headed_passages(quotes, names, passages, headings)
+    parts = _heading_parts(quotes, names, passages, headings)
+    headed = _headed_passages(passages, parts)
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
@@ -1832,7 +1834,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
     out += [f for f in _unquoted_subject(quotes, q, names, headed) if f not in out]
     out += [f for f in _another_part(body, quotes, q, names, headed) if f not in out]
-    out += [f for f in _under_another_heading(body, quotes, q, names, passages, headings) if f not in out]
+    out += [f for f in _under_another_heading(body, quotes, q, names, passages, parts) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
