@@ -1297,12 +1297,12 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
         # increased by $121 million"), else the section heading read above the passage
         lead = " ".join(_lead_in(x, p) for x, p in zip(quotes, passages, strict=False) if x.source == source
                         and best in x.text)
-        told = (*split_sentences(lead), best)
-        run_in = [opened for t in told if (opened := opening_part(t, plain, run_in=True))]
+        in_passage = (*split_sentences(lead), best)
+        run_in = [opened for t in in_passage if (opened := opening_part(t, plain, run_in=True))]
         above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
         if run_in and not (above and _same_part(run_in[-1], above)):
             part = run_in[-1]
-        elif not above or any((named := opening_part(t, plain)) and not _same_part(named, above) for t in told):
+        elif not above or any((named := opening_part(t, plain)) and not _same_part(named, above) for t in in_passage):
             continue  # no heading, or a sentence naming another part than the heading's: its subject says whose
         else:
             part = above
@@ -1786,7 +1786,7 @@ _ATTRIBUTED = re.compile(r"(^|[.!?]\s+)\s*(?:(?:the\s+)?(?:sources?|quotes?|quot
 ..."; its citation is taken out first): what follows is the sentence's claim, subject first."""
 
 
-def _told(m: re.Match[str]) -> str:
+def _claim(m: re.Match[str]) -> str:
     """``_ATTRIBUTED``'s claim, its first letter capitalised as a sentence's."""
     return m.group(1) + m.group(2).upper()
 
@@ -1809,7 +1809,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     texts = [*(x.text for x in quotes), q.text, *names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
-    body = _ATTRIBUTED.sub(_told, BROKEN.sub("-", CITATION.sub(" ", summary)))
+    body = _ATTRIBUTED.sub(_claim, BROKEN.sub("-", CITATION.sub(" ", summary)))
     for v in quantities(body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
