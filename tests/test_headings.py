@@ -73,8 +73,8 @@ def test_a_passage_is_told_under_the_headings_above_it_in_its_column_then_the_pa
     assert headings_above([before, page], box) == ("Backlog", "Missiles and Fire Control")
 
 
-def _quote(text: str) -> Quote:
-    return Quote(text=text, doc="WALMART_2020_10K", doc_id="w", page=39, source=4, chunk_id=4)
+def _quote(text: str, doc: str = "WALMART_2020_10K", page: int = 39, source: int = 4) -> Quote:
+    return Quote(text=text, doc=doc, doc_id=doc[0].lower(), page=page, source=source, chunk_id=source)
 
 
 RATE = "Gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily due to reduced tobacco sales."
@@ -172,7 +172,7 @@ def test_a_quote_under_its_own_run_in_heading_is_not_told_under_the_heading_abov
     # read above the passage is another table's
     quote = ("Display Technologies The decrease in segment net income was primarily driven by the lower glass volume, "
              "impacting sales, as outlined above.")
-    x = Quote(text=quote, doc="CORNING_2022_10K", doc_id="c", page=29, source=6, chunk_id=6)
+    x = _quote(quote, "CORNING_2022_10K", 29, 6)
     flags = unsupported("The decrease in segment net income was primarily driven by the lower glass volume, "
                         "impacting sales, as outlined above.", [x],
                         parse("What drove the change in Corning's Display Technologies net income in 2022?"),
@@ -183,7 +183,7 @@ def test_a_quote_under_its_own_run_in_heading_is_not_told_under_the_heading_abov
 def test_a_restatement_that_drops_the_quote_s_own_earlier_year_is_flagged() -> None:
     quote = ("Additionally, for fiscal 2019, the increase in net sales was partially offset by a $4.5 billion decrease "
              "in net sales due to club closures in the Sam's Club segment during fiscal 2018.")
-    x = Quote(text=quote, doc="WALMART_2020_10K", doc_id="w", page=36, source=7, chunk_id=7)
+    x = _quote(quote, "WALMART_2020_10K", 36, 7)
     q = parse("What drove the change in Walmart's net sales in fiscal 2020?")
     dropped = ("The increase in net sales was partially offset by a $4.5 billion decrease in net sales due to club "
                "closures in the Sam's Club segment during fiscal 2018 [7].")
@@ -207,7 +207,7 @@ def test_a_division_s_code_as_heading_names_it_and_a_heading_in_capitals_is_read
 def test_the_part_a_heading_names_counts_as_named_by_its_passage() -> None:
     quote = ("Our SG&A decreased in fiscal 2023, primarily due to lower short-term incentive compensation expense and "
              "decreased store payroll expenses.")
-    x = Quote(text=quote, doc="BESTBUY_2023_10K", doc_id="b", page=26, source=5, chunk_id=5)
+    x = _quote(quote, "BESTBUY_2023_10K", 26, 5)
     q = parse("What drove the change in Best Buy's Domestic segment SG&A in fiscal 2023?")
     summary = ("Domestic segment SG&A decreased in fiscal 2023 due to lower short-term incentive compensation expense "
                "and decreased store payroll expenses [5].")
@@ -219,7 +219,7 @@ def test_the_part_a_heading_names_counts_as_named_by_its_passage() -> None:
 def test_a_sentence_opening_with_a_division_s_code_is_its_own_section_s() -> None:
     quote = ("PBNA Net revenue increased 12%, primarily driven by effective net pricing and an increase in organic "
              "volume.")
-    x = Quote(text=quote, doc="PEPSICO_2021_10K", doc_id="p", page=42, source=3, chunk_id=3)
+    x = _quote(quote, "PEPSICO_2021_10K", 42, 3)
     flags = unsupported("Effective net pricing drove the increase in PBNA net revenue by 12% [3].", [x],
                         parse("What drove the change in PepsiCo's PBNA net revenue in 2021?"), ["PepsiCo, Inc."], "",
                         [quote], [("QFNA", "FLNA")])
@@ -227,8 +227,8 @@ def test_a_sentence_opening_with_a_division_s_code_is_its_own_section_s() -> Non
 
 
 def test_a_claim_put_as_what_a_quote_indicates_is_read_as_the_claim() -> None:
-    x = Quote(text="Intelligent Cloud revenue increased driven by Azure and other cloud services.",
-              doc="MICROSOFT_2023_10K", doc_id="m", page=44, source=3, chunk_id=3)
+    x = _quote("Intelligent Cloud revenue increased driven by Azure and other cloud services.", "MICROSOFT_2023_10K",
+               44, 3)
     q = parse("What drove the change in Microsoft's Intelligent Cloud cost of revenue in fiscal 2023?")
     told = ("[3] indicates that the change in Microsoft's Intelligent Cloud cost of revenue was driven by Azure and "
             "other cloud services.")
@@ -242,7 +242,7 @@ def test_a_change_pointed_back_at_is_the_sentence_before_s_even_an_item_the_voca
                "by net unfavorable activity related to our strategic distributor partnership transition within APLA.")
     quote = ("This increase was partially offset by net unfavorable activity related to our strategic distributor "
              "partnership transition within APLA.")
-    x = Quote(text=quote, doc="NIKE_2023_10K", doc_id="n", page=39, source=5, chunk_id=5)
+    x = _quote(quote, "NIKE_2023_10K", 39, 5)
     q = parse("What drove the change in NIKE's APLA EBIT in fiscal 2023?")
 
     def flags(subject: str) -> list[str]:
@@ -263,7 +263,7 @@ def test_a_run_in_heading_before_the_quote_in_its_passage_names_whose_it_is() ->
                "performance.")
     quote = ("Net income in the year ended December 31, 2020 increased by $121 million, or 40%, primarily driven by "
              "the sales increases and good cost performance.")
-    x = Quote(text=quote, doc="CORNING_2020_10K", doc_id="c", page=39, source=5, chunk_id=5)
+    x = _quote(quote, "CORNING_2020_10K", 39, 5)
     q = parse("What drove the change in Corning's Environmental Technologies net income in 2020?")
     told = ("Environmental Technologies net income increased by $121 million, primarily driven by the sales "
             "increases and good cost performance [5].")
