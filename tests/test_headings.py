@@ -272,3 +272,28 @@ def test_a_run_in_heading_before_the_quote_in_its_passage_names_whose_it_is() ->
     # a sentence before the quote that only names a subject ("NIKE Direct revenues grew ...") is no heading
     plain_lead = "NIKE Direct revenues grew 13% for fiscal 2018. " + quote
     assert not any("heading" in f for f in unsupported(told, [x], q, ["Corning Incorporated"], "", [plain_lead]))
+
+
+def test_a_heading_in_capitals_is_a_part_s_beside_a_sibling_heading_naming_the_part_asked() -> None:
+    """A filing sets its segments' sections alike: beside a "BRANDX" section (the part asked), the capitals heading
+    "LATIN AMERICA & CARIBBEAN" names a part though no running text names it; a topic's heading in capitals does
+    not. A channel named earlier in the section ("Direct revenues increased 15%") says nothing of whose a quote is."""
+    question = "What drove the change in BrandX's EBIT in fiscal 2021?"
+    margin = "Reported EBIT increased 14% for fiscal 2021, primarily due to higher revenues and margin expansion."
+    own = _quote("Revenues for BrandX increased 4% in fiscal 2021.", doc="ACME_2021_10K", source=2)
+    theirs = _quote(margin, doc="ACME_2021_10K", source=5)
+    summary = ("BrandX's EBIT increased 14% for fiscal 2021, primarily due to higher revenues and margin expansion "
+               "[5].")
+    passage = "Direct revenues increased 15%, driven by digital sales. Higher prices added 2 points. " + margin
+
+    def flags(heading: str) -> list[str]:
+        return unsupported(summary, [own, theirs], parse(question), ["Acme"], "", [own.text, passage],
+                           [("FISCAL 2021 COMPARED TO FISCAL 2020", "BRANDX"),
+                            ("Revenues by", heading, "FISCAL 2021 COMPARED TO FISCAL 2020")])
+
+    assert "[5] is under the heading \u201cLATIN AMERICA & CARIBBEAN\u201d" in flags("LATIN AMERICA & CARIBBEAN")
+    assert not any("heading" in f for f in flags("SELECTED FINANCIAL DATA"))
+    # without a sibling naming the part asked, a heading in capitals no text names is no part's
+    assert not any("heading" in f for f in unsupported(
+        summary, [theirs], parse(question), ["Acme"], "", [passage],
+        [("Revenues by", "LATIN AMERICA & CARIBBEAN")]))

@@ -1257,6 +1257,34 @@ def test_a_figure_told_for_another_line_item_is_flagged() -> None:
         "Acme's Services revenues increased by $19.0 billion in 2023 [9].", quotes, q))
 
 
+def test_a_figure_told_for_another_measure_in_its_quote_is_flagged() -> None:
+    """Every word is quoted, but the figure is the quote's for something else in the same sentence: a qualifier of
+    the other figure ("organic"), a name in a relative clause ("Asia"), a share told as a change."""
+    q = parse("What drove the change in Acme's Tools operating income in 2022?")
+    tools = _quote("In Tools, total sales increased 1.2 percent, or 4.5 percent on an organic local currency basis.", 4)
+    assert "1.2 percent: [4] gives it for “total sales increased”, not “organic”" in unsupported(
+        "Tools had organic sales growth of 1.2 percent [4].", [tools], q)
+    assert not any(", not “" in f for f in unsupported(
+        "Tools total sales grew 1.2 percent, or 4.5 percent on an organic local currency basis [4].", [tools], q))
+    bottlers = _quote("Revenue from owned bottlers, which mainly includes our bottling plants in our Asia and Americas "
+                      "divisions, is about 28% of our consolidated net revenue.", 5)
+    assert "28%: [5] gives it for “Revenue from owned bottlers is about”, not “Asia”" in unsupported(
+        "Asia revenue was 28% of consolidated net revenue [5].", [bottlers], q)
+    assert not any(", not “" in f for f in unsupported(
+        "Revenue from owned bottlers was 28% of consolidated net revenue [5].", [bottlers], q))
+    orders = [_quote("At year end, 40% of Tools orders were attributable to export customers.", 2),
+              _quote("Total orders of $9,100 million at year end increased by 40% from $6,500 million, primarily due "
+                     "to new contracts.", 3)]
+    assert "40%: [2] gives it as a share, not a change" in unsupported(
+        "Tools orders grew on a 40% increase in orders from export customers [2].", orders, q)
+    assert not any("as a share" in f for f in unsupported(
+        "Total orders increased by 40%, primarily due to new contracts [3].", orders, q))
+    # what a figure is of, told by the sentence it opens, is not read: no flag
+    income = _quote("Operating income was $800 million, an increase of 10%, driven by higher volume.", 6)
+    assert not any(", not “" in f for f in unsupported(
+        "Tools operating income increased 10%, driven by higher volume [6].", [income], q))
+
+
 def test_what_the_quotes_lack_and_a_summary_without_a_subject_raise_no_flag() -> None:
     q = parse("What does Acme disclose about its pending acquisition of Beta?")
     quotes = [Quote("We expect to finance the proposed acquisition of Beta through $31 billion of long-term debt.",

@@ -981,6 +981,121 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
     return out
 
 
+_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;]*,")
+"""A relative clause between a subject and its verb ("Beverage revenue from company-owned bottlers, which primarily
+includes ... our PBNA and Europe divisions, is approximately 35%"): its words are not what the figure is of."""
+_AFTER_FIGURE = re.compile(r"\s*(?:percent(?:age\s+points?)?\b)?\s*(?P<noun>(?:share|increase|decrease|growth|decline|"
+                           r"rise|drop|gain|reduction|improvement)\s+)?(?P<link>in|of|on)\s+(?P<what>[^,;:.()]*)", re.I)
+"""What a figure is of, told after it: "35% of our consolidated net revenue", "a 30% increase in backlog
+attributable to non-U.S. customers", "3.3 percent on an organic local currency basis"."""
+_AFTER_END = re.compile(r"\b(?:compared|versus|from|over|than|while|whereas|which|and|but)\b|\b(?:19|20)\d{2}\b", re.I)
+"""Where what a figure is of ends and what it is compared with or dated by begins (a cause's cues end it too:
+``_of_what``)."""
+CHANGE_REACH = 3
+"""Words before a figure a direction word may stand in for the figure to be a change ("increased by 30%")."""
+
+
+_GIVES = re.compile(r"\b(?:was|were|is|are|of|totall?ed|amounted\s+to|reached|by|to|increased|decreased|grew|rose|"
+                    r"fell|declined|up|down)\s+(?:(?:approximately|about|nearly|roughly|almost|over|some)\s+)?$", re.I)
+"""A summary's words before a figure that say the figure is what they name ("Europe net revenue was", "operating
+expenses increased", "sales growth of"): not "acquired Current Health Ltd. for" (a price, of nothing named)."""
+
+
+def _form(sentence: str, v: Quantity) -> str:
+    """How a sentence gives a percent: "change" ("increased by 30%", "a 30% increase", "up 5%"), "share" ("30% of
+    BDS backlog", "a 30% share of") or '' (a level, a margin, a rate: "margins were 22.0 percent")."""
+    up, down = directions()
+    before = " ".join(re.split(r"[,;:]", sentence[:v.start])[-1].split()[-CHANGE_REACH:])
+    m = _AFTER_FIGURE.match(sentence[v.end:])
+    noun = (m.group("noun") or "").strip() if m else ""
+    right_after = sentence[v.end:].split()[:1]
+    if (up.search(before) or down.search(before) or (noun and noun.lower() != "share")
+            or any(up.fullmatch(w) or down.fullmatch(w) for w in right_after)):
+        return "change"
+    return "share" if v.percent and m and m.group("link").lower() == "of" else ""
+
+
+def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEFORE) -> tuple[set[str], str, bool]:
+    """What a sentence gives a figure for: the stems of the words of its clause before it (a relative clause, a
+    parenthesis and the direction words left out) and of what follows it with "of"/"in"/"on" ("35% of
+    consolidated net revenue"), less ``plain`` stems; the clause's last words as written (what a flag names); and
+    whether it says at all (not where its clause names nothing and nothing follows it: "Operating income was $500
+    million, an increase of 10%" gives the 10% for what the sentence opens with, which this does not read). The
+    clause is read back ``reach`` words at most (a summary's figure's own words; a quote's, its whole clause)."""
+    up, down = directions()
+    before = _RELATIVE_CLAUSE.sub(" ", _FURNITURE.sub(" ", sentence[:v.start]))
+    clause = re.split(r"[;:\u2022]|,(?!\d)", " ".join(before.split()[-reach:] if reach else ()))[-1]
+
+    def stems(text: str) -> set[str]:
+        return {word_stem(w) for w in CONTENT_WORD.findall(BROKEN.sub("-", text))
+                if not (up.fullmatch(w) or down.fullmatch(w)) and len(w) > 2} - plain
+
+    own = stems(clause)
+    named = bool(own)
+    if (m := _AFTER_FIGURE.match(sentence[v.end:])) is not None:
+        own |= stems(" ".join(_of_what(m.group("what")).split()[:NAMED_BEFORE]))
+    return own, " ".join(clause.split()[-NAMED_BEFORE:]).strip(_OPENING + " ,"), named or bool(own)
+
+
+def _of_what(text: str) -> str:
+    """What a figure is of, told after it, up to what it is compared with, dated by (``_AFTER_END``) or caused by
+    (a cue of the drivers kind: "6% increase in footwear revenues was led by Sportswear")."""
+    low = text.lower()
+    cause = narrative().kind("drivers")
+    cut = [m.start() for m in [_AFTER_END.search(text)] if m]
+    cut += [m.start() for c in (cause.cues if cause else ()) if (m := re.search(rf"(?<![a-z]){re.escape(c)}", low))]
+    return text[:min(cut)] if cut else text
+
+
+def _figure_of_another_measure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+    """A figure told for another measure than the quote gives it for, where every word of the summary is quoted:
+    "Safety and Graphics had organic sales growth of 0.3 percent" from "total sales increased 0.3 percent, or 3.3
+    percent on an organic local currency basis" gives '0.3 percent: [6] gives it for “total sales increased”, not
+    “organic”'; "Europe net revenue was 35% of consolidated net revenue" from "Beverage revenue from company-owned
+    bottlers, which ... our PBNA and Europe divisions, is approximately 35% of our consolidated net revenue" gives
+    '35%: [8] gives it for “(a) Beverage revenue from company-owned bottlers is approximately”, not “Europe”' (the
+    word is the quote sentence's, said of something else in it). A share told as a change, or a change as a share,
+    is flagged too: "a 30% increase in backlog attributable to non-U.S. customers" from "30% of BDS backlog was
+    attributable to non-U.S. customers" gives '30%: [3] gives it as a share, not a change'. The quote sentence
+    compared is the one stating the figure whose measure holds most of the summary's, then shares most words with
+    the summary's sentence; where a quote sentence gives the figure for all the summary's quoted words, nothing is
+    flagged."""
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    sentences = _quote_sentences(quotes)
+    quoted = set().union(*(stems for _, _, stems in sentences)) if sentences else set()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        told = said_stems([sentence]) - plain
+        for v in quantities(sentence):
+            if not _figure(v):
+                continue
+            mine, _, _ = _measure(sentence, v, plain, NAMED_BEFORE if _GIVES.search(sentence[:v.start]) else 0)
+            mine &= quoted  # a word no quote holds is flagged as unquoted already
+            spots = [(src, s, stems, _measure(s, w, plain, len(s)), _form(s, w), w) for src, s, stems in sentences
+                     for w in quantities(s) if _figure(w) and (same_number(w, v.value) or same_number(v, w.value))]
+            if not spots:
+                continue
+            ranked = sorted(spots, key=lambda t: (len(mine & t[3][0]), len(told & t[2])), reverse=True)
+            top = (len(mine & ranked[0][3][0]), len(told & ranked[0][2]))
+            best = [t for t in ranked if (len(mine & t[3][0]), len(told & t[2])) == top]
+            form = _form(sentence, v)
+            flag = ""
+            if form and all(t[4] and t[4] != form for t in best):
+                flag = f"{v.raw.strip()}: [{best[0][0]}] gives it as a {best[0][4]}, not a {form}"
+            elif mine and not any(mine <= t[3][0] or not t[3][2] for t in spots):
+                src, s, stems, (theirs, phrase, _), _, w = best[0]
+                # a name may own the whole sentence ("In Safety and Graphics, total sales increased 0.3 percent")
+                owners = said_stems([_RELATIVE_CLAUSE.sub(" ", s[:w.start])])
+                moved = [w for w in CONTENT_WORD.findall(sentence[:v.start] + " " + sentence[v.end:])
+                         if word_stem(w) in (mine & stems) - theirs and not (w[0].isupper() and word_stem(w) in owners)]
+                if moved:
+                    flag = (f"{v.raw.strip()}: [{src}] gives it for \u201c{phrase}\u201d, not "
+                            f"\u201c{moved[0]}\u201d")
+            if flag and flag not in out:
+                out.append(flag)
+    return out
+
+
 _CLAUSES = re.compile(r"\s*(?:[;,:\u2022]|\s\u2013\s|\s-\s)\s*|\s+and\s+")
 """Where a summary sentence's clauses part: what one clause says is said of the names in it ("the acquisition of
 MGM Holdings Inc. and the cash payments related to acquisition" says nothing of MGM's payments)."""
@@ -1249,14 +1364,24 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
 
 
 def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
-                   headings: Sequence[Sequence[str]]) -> list[str]:
-    """The part each quote's section headings name (``heading_part``), in the quotes' order; '' where none does."""
+                   headings: Sequence[Sequence[str]], q: Question | None = None) -> list[str]:
+    """The part each quote's section headings name (``heading_part``), in the quotes' order; '' where none does.
+    The headings known to name parts (those read so, and any naming a part the question asks about: "CONVERSE"
+    for Converse) make the headings set in capitals like them parts' too (``heading_part``'s ``styled``)."""
     if not any(headings):
         return [""] * len(quotes)
-    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
     texts = [*passages, *(x.text for x in quotes)]
-    return [heading_part(headings[k], plain, texts) if k < len(headings) and headings[k] else ""
-            for k in range(len(quotes))]
+    own = [tuple(headings[k]) if k < len(headings) else () for k in range(len(quotes))]
+    parts = [heading_part(hs, plain, texts) if hs else "" for hs in own]
+    asked = {letters(re.sub(r"['\u2019]s?$", "", w)) for w in asked_names(q, plain)} if q is not None else set()
+    styled = {p for p in parts if p} | {h for hs in own for h in hs if h.isupper() and (keys := name_letters(h))
+                                        and keys <= asked}
+    if not any(h.isupper() for h in styled):
+        return parts
+    return [part or (heading_part(hs, plain, texts, sorted(styled)) if hs else "") for part, hs in zip(parts, own,
+                                                                                                       strict=True)]
 
 
 def _headed_passages(passages: Sequence[str], parts: Sequence[str]) -> list[str]:
@@ -1302,8 +1427,10 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
         above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
         if run_in and not (above and _same_part(run_in[-1], above)):
             part = run_in[-1]
-        elif not above or any((named := opening_part(t, plain)) and not _same_part(named, above) for t in in_passage):
-            continue  # no heading, or a sentence naming another part than the heading's: its subject says whose
+        elif not above or ((named := opening_part(best, plain)) and not _same_part(named, above)):
+            continue  # no heading, or a quote naming another part than the heading's: its subject says whose (an
+            # earlier sentence of the section naming a channel or a driver, "NIKE Direct revenues increased 15%",
+            # "Higher ASP per pair ...", says nothing of whose the quote is)
         else:
             part = above
         keys = name_letters(part) - {letters(w) for w in every}
@@ -1822,13 +1949,14 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     # a passage is told under the part its section heading names: the part counts as named before it
-    parts = _heading_parts(quotes, names, passages, headings)
+    parts = _heading_parts(quotes, names, passages, headings, q)
     headed = _headed_passages(passages, parts)
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]
     out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
     out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
     out += [f for f in _pairs_swapped(body, quotes, names) if f not in out]
+    out += [f for f in _figure_of_another_measure(body, quotes, names) if f not in out]
     out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
     out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
     out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]

@@ -208,7 +208,7 @@ def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
     return run if _own_keys(run, plain) else ""
 
 
-def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str]) -> str:
+def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str], styled: Sequence[str] = ()) -> str:
     """The part of the company a passage is told under: the name its nearest section heading gives ("Sam's Club" of
     "Sam's Club Segment", "Missiles and Fire Control"), read upwards past headings of a measure or a period ("Gross
     Profit Rate", "Backlog", "Fiscal 2023 Compared to Fiscal 2022": sub-sections) and stopping at one of a topic
@@ -216,7 +216,9 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
     that is not ``plain`` (the company's name, generic words), nor a topic's or a measure's (the vocabulary's
     ``heading_topics``, ``heading_measures``), does not open with a topic's word ("Risks Related to Operating a Global
     Business"), and either ends in a part's kind word ("Segment") or is used as a name in the evidence's running text
-    (``_named_in_text``); '' where none does."""
+    (``_named_in_text``), or is set in capitals as a heading of ``styled`` is (headings known to name parts: a
+    filing sets its segments' sections alike, "CONVERSE" beside "EUROPE, MIDDLE EAST & AFRICA") and has no topic's
+    word; '' where none does."""
     vocab = narrative()
     for heading in headings:
         tail = _KIND_TAIL.match(heading)
@@ -231,7 +233,9 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str])
         if _own(keys):
             # a heading that is one code in capitals ("AMESA", "FLNA") is a division's name however the text uses it
             code = bool(_CODE.fullmatch(name))
-            return name if tail or code or _named_in_text(name, texts) else ""
+            sibling = name.isupper() and any(k != heading and k.isupper() for k in styled) \
+                and not any(w in vocab.heading_topics for w in keys)
+            return name if tail or code or sibling or _named_in_text(name, texts) else ""
         if any(w in vocab.heading_topics for w in keys):
             return ""
     return ""
