@@ -1929,3 +1929,18 @@ def test_a_narrower_subject_s_drivers_told_of_the_wider_are_flagged() -> None:
     assert not any("is about" in f for f in unsupported(
         f"The change in Acme's effective tax rate in fiscal 2020 was driven by {said}", rate,
         parse("What drove the change in Acme's effective tax rate in fiscal 2020?"), ["Acme"]))
+
+
+def test_a_part_named_with_an_abbreviation_is_asked_and_told_from_the_whole_is_flagged() -> None:
+    """"Acme U.S." is a part (its "U.S." a name word): the company's net sales sentence, which names the part as one
+    of its drivers, told as the part's own change is flagged; told as what it is, it is not."""
+    q = parse("What drove the change in Acme U.S. net sales in fiscal 2020?")
+    whole = Quote("For fiscal 2020, net sales were positively impacted by positive comparable sales for Acme U.S. and "
+                  "Club segments, along with the addition of net sales from Beta, which we acquired in August 2018.",
+                  "ACME_2020_10K", "acme", 36, 6, 6)
+    assert "[6] gives “U.S.” as a driver, not as what changed" in unsupported(
+        "The increase in Acme U.S. net sales in fiscal 2020 was driven by positive comparable sales for Acme U.S. and "
+        "Club segments, along with the addition of net sales from Beta [6].", [whole], q, ["Acme"])
+    assert not any("as a driver" in f for f in unsupported(
+        "Net sales in fiscal 2020 were positively impacted by positive comparable sales for Acme U.S. and Club "
+        "segments, along with the addition of net sales from Beta [6].", [whole], q, ["Acme"]))

@@ -979,6 +979,9 @@ def test_a_sentence_moving_a_metric_the_filing_cannot_give_is_folded() -> None:
     # no sentence's first word, period, filing form or a term's abbreviation is a name
     ("Which segment dragged down growth in FY2022 per the 10-K, once M&A is excluded? Explain.", ()),
     ("What were Q3 FY2023 net sales of the Greater China segment?", ("Greater China",)),
+    # an abbreviation with its stops is one name word of the run ("U.S." of a segment's name)
+    ("What drove the change in Acme U.S. net sales in fiscal 2020?", ("Acme U.S.",)),
+    ("How did Acme's U.K. and Ireland revenue change?", ("Acme's U.K. and Ireland",)),
 ])
 def test_a_question_names_what_it_asks_about_once(text: str, names: tuple[str, ...]) -> None:
     assert parse(text).names == names

@@ -691,8 +691,9 @@ def _ranking(text: str) -> Ranking | None:
     return Ranking(names, highest, "cash" in text.lower())
 
 
-NAME_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
-"""A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X")."""
+NAME_WORD = re.compile(r"(?<![\w-])(?:(?:[A-Z]\.){2,}(?![\w-])|[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X"), an abbreviation with
+its stops ("U.S." of "Walmart U.S.", "U.K.")."""
 _NAME_JOIN = re.compile(r",?\s+(?:(?:&|and)\s+)?")
 _FILING_WORD = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
 _SENTENCE_OPEN = re.compile(r"(?:^|[.?!]\s+)[\s\"'“(\[]*")
