@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.periods import PERIOD_COMPARISON
 from engine.sentences import ABBREVIATIONS
 
 Word = tuple[float, float, float, float, str]
@@ -366,11 +367,12 @@ HEADING_WORDS = 10
 """The most words a section heading's line holds ("Walmart International Segment", "Missiles and Fire Control")."""
 HEADING_MARGIN = 0.04
 """The share of a page's height at its top and at its bottom where running heads and footers sit, not headings."""
-_LOWER_IN_TITLES = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
-                              "vs", "vs.", "with", "&", "-", "\u2013", "\u2014"})
+LOWER_IN_TITLES = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
+                             "vs", "vs.", "with", "&", "-", "\u2013", "\u2014"})
 """Words a title leaves lower case ("Results of Operations", "Missiles and Fire Control")."""
-_NOT_LAST = _LOWER_IN_TITLES | {"our", "its", "their", "your"}
-"""Words no title ends with: a heading set over two lines ("Risks Related to Our / Business")."""
+NOT_LAST = LOWER_IN_TITLES | {"our", "its", "their", "your"}
+"""Words no title ends with: a heading set over two lines ("Risks Related to Our / Business"), a lead-in to a list
+("Revenues by:")."""
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$|,$")
 _FIGURE = re.compile(r"^[(\-$\u20ac\u00a3]*\d[\d.,]*%?\)?$")
 _YEAR_WORD = re.compile(r"^(?:19|20)\d{2}[,:]?$")
@@ -392,7 +394,7 @@ def _titled(ws: Sequence[Word]) -> bool:
         return False
     for t in texts:
         core = t.strip("\"'\u201c\u201d\u2018\u2019()[]:;")
-        if not core or core.lower() in _LOWER_IN_TITLES or _YEAR_WORD.match(core):
+        if not core or core.lower() in LOWER_IN_TITLES or _YEAR_WORD.match(core):
             continue
         if _FIGURE.match(core) or not (core[0].isupper() or core[0].isdigit()):
             return False
@@ -401,7 +403,9 @@ def _titled(ws: Sequence[Word]) -> bool:
 
 def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
     """The section headings of a page, in reading order, each with its line's top, left and right: lines of a title's
-    words (``_titled``: "Walmart U.S. Segment", "Gross Profit Rate", "Liquidity and Capital Resources") that stand
+    words (``_titled``: "Walmart U.S. Segment", "Gross Profit Rate", "Liquidity and Capital Resources"; or one year
+    compared with another in any case, ``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year
+    2014") that stand
     alone, after a line that ends a sentence (or a gap of a line's height, or none) and before one that starts with a
     capital (or a gap, or none), outside the page's running head and footer (``HEADING_MARGIN``). A filing's
     sentences are told under them: a section's sentence that names no segment is about the segment its heading names.
@@ -414,7 +418,8 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
         bottom = max(w[3] for w in ws)
         if top < HEADING_MARGIN * page.height or bottom > (1 - HEADING_MARGIN) * page.height:
             continue
-        if not _titled(ws) or _ends_sentence(ws[-1][4]) or ws[-1][4].lower() in _NOT_LAST:
+        period = bool(PERIOD_COMPARISON.match(" ".join(w[4] for w in ws)))  # "Fiscal year 2015 compared with ..."
+        if not (_titled(ws) or period) or _ends_sentence(ws[-1][4]) or ws[-1][4].lower().rstrip(":") in NOT_LAST:
             continue  # not a title, or one going on past its line ("Asia Pacific, Australia and New Zealand and")
         if any(b[0] - a[2] >= WORD_GAP for a, b in zip(ws, ws[1:], strict=False)):
             continue  # a table's column headings: wide gaps between them
@@ -440,14 +445,16 @@ def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, fl
                    ) -> tuple[str, ...]:
     """The section headings a passage in ``box`` on the last of ``pages`` is told under, nearest first (at most
     ``most``): the page's headings above it in its column (a heading over the other column of a two-column page is
-    not its), then the earlier pages' from their ends."""
-    out: list[str] = []
+    not its), then the earlier pages' from their ends; and after them the nearest period heading further up
+    (``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year 2014" over its segments' headings),
+    which dates the passage."""
+    found: list[str] = []
     for k, page in enumerate(reversed(pages)):
         heads = section_headings(page)
         if k == 0:
             heads = [h for h in heads if h[0] < box[1] - 1.0 and h[1] < box[2] and h[2] > box[0]]
-        for *_, text in reversed(heads):
-            if len(out) >= most:
-                return tuple(out)
-            out.append(text)
+        found += [text for *_, text in reversed(heads)]
+    out = found[:most]
+    if not any(PERIOD_COMPARISON.match(h) for h in out):
+        out += next(([h] for h in found[most:] if PERIOD_COMPARISON.match(h)), [])
     return tuple(out)

@@ -916,6 +916,12 @@ _APPOSITION = re.compile(
 )
 _COMPARED = re.compile(
     r"\b(?:compar\w*|versus|vs\.?|from|than|over|prior|previous|preceding|last|earlier)\b", re.I)
+_YEAR_LABEL = r"(?:(?:fiscal|calendar)\s+(?:year\s+)?|(?:the\s+)?year\s+)?(?:19|20)\d{2}"
+PERIOD_COMPARISON = re.compile(rf"^\W*{_YEAR_LABEL}\s+(?:compared\s+(?:with|to)|versus|vs\.?|v\.)\s+{_YEAR_LABEL}\W*$",
+                               re.I)
+"""A line that is one year compared with another, whole: a results section's period heading, in any case
+("Fiscal 2018 Compared to Fiscal 2017", "Fiscal year 2015 compared with fiscal year 2014", "2021 vs. 2020"). Every
+sentence under it is told of its first year."""
 _FORWARD = re.compile(
     r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
     r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",

@@ -54,6 +54,17 @@ def test_title_words_inside_a_paragraph_are_no_heading() -> None:
     assert section_headings(_page(words)) == []
 
 
+def test_a_title_going_on_past_its_line_or_leading_into_a_list_is_no_heading() -> None:
+    first, y = _para(PARAGRAPH, 50, 560, 100)
+    for line in ("Revenues by:", "Risks Related to Our", "EUROPE, MIDDLE EAST &"):
+        lead = _line(line, 50, y + 10)
+        second, _ = _para(PARAGRAPH, 50, 560, y + 34)
+        assert section_headings(_page(first + lead + second)) == [], line
+    titled = _line("Revenues by Region:", 50, y + 10)
+    assert [h[3] for h in section_headings(_page(first + titled + _para(PARAGRAPH, 50, 560, y + 34)[0]))] == [
+        "Revenues by Region"]
+
+
 def test_a_table_s_column_headings_and_the_running_head_are_no_headings() -> None:
     head = _line("Acme Corporation Annual Report", 50, 10)  # the page's running head
     columns = _line("Fiscal Years Ended", 300, 200, gap=40.0)  # headings of a table's columns: wide gaps
@@ -289,11 +300,110 @@ def test_a_heading_in_capitals_is_a_part_s_beside_a_sibling_heading_naming_the_p
     def flags(heading: str) -> list[str]:
         return unsupported(summary, [own, theirs], parse(question), ["Acme"], "", [own.text, passage],
                            [("FISCAL 2021 COMPARED TO FISCAL 2020", "BRANDX"),
-                            ("Revenues by", heading, "FISCAL 2021 COMPARED TO FISCAL 2020")])
+                            (heading, "FISCAL 2021 COMPARED TO FISCAL 2020")])
 
     assert "[5] is under the heading \u201cLATIN AMERICA & CARIBBEAN\u201d" in flags("LATIN AMERICA & CARIBBEAN")
     assert not any("heading" in f for f in flags("SELECTED FINANCIAL DATA"))
     # without a sibling naming the part asked, a heading in capitals no text names is no part's
     assert not any("heading" in f for f in unsupported(
         summary, [theirs], parse(question), ["Acme"], "", [passage],
-        [("Revenues by", "LATIN AMERICA & CARIBBEAN")]))
+        [("LATIN AMERICA & CARIBBEAN",)]))
+
+
+def test_the_company_s_name_words_are_no_part_s_however_its_name_is_written() -> None:
+    """"Walmart U.S." under a question about Walmart International: the company's word "Walmart" says nothing of
+    which part, whether the company is named "Walmart" or "Walmart Inc."."""
+    summary = ("Walmart International's gross profit rate decreased 0.3 percentage points in fiscal 2020, primarily "
+               "due to reduced tobacco sales [4].")
+    question = parse("What drove the change in Walmart International's gross profit rate in fiscal 2020?")
+    for company in ("Walmart", "Walmart Inc."):
+        flags = unsupported(summary, [_quote(RATE)], question, [company], "", [RATE], [("Walmart U.S. Segment",)])
+        assert "[4] is under the heading \u201cWalmart U.S.\u201d" in flags, company
+
+
+def test_a_period_line_in_any_case_is_a_heading_and_dates_the_passages_below_it() -> None:
+    from engine.periods import PERIOD_COMPARISON
+
+    for line in ("Fiscal year 2015 compared with fiscal year 2014", "Fiscal 2018 Compared to Fiscal 2017",
+                 "2021 vs. 2020", "2020 v. 2019"):
+        assert PERIOD_COMPARISON.match(line), line
+    for line in ("Revenue increased in fiscal 2015 compared with fiscal 2014.", "Fiscal 2018 Highlights"):
+        assert not PERIOD_COMPARISON.match(line), line
+    # the part's heading is read past a period's
+    from engine.ask.subjects import heading_part, plain_stems
+    assert heading_part(("2020 v. 2019", "Biopharma Segment"), plain_stems(["Acme"]), []) == "Biopharma"
+    # a sentence-case period line standing alone is a heading; over two pages, it is kept past the nearest three
+    first, y = _para(PARAGRAPH, 50, 560, 100)
+    period = _line("Fiscal year 2015 compared with fiscal year 2014", 50, y + 10)
+    segment = _line("Productivity and Business Processes", 50, y + 34)
+    after, _ = _para(PARAGRAPH, 50, 560, y + 58)
+    before = _page(first + period + segment + after, 35)
+    assert [h[3] for h in section_headings(before)] == ["Fiscal year 2015 compared with fiscal year 2014",
+                                                      "Productivity and Business Processes"]
+    top, y2 = _para(PARAGRAPH, 50, 560, 100)
+    cloud = _line("Intelligent Cloud", 50, y2 + 10)
+    mid, y3 = _para(PARAGRAPH, 50, 560, y2 + 34)
+    devices = _line("More Personal Computing", 50, y3 + 10)
+    body, _ = _para(PARAGRAPH, 50, 560, y3 + 34)
+    page = _page(top + cloud + mid + devices + body, 36)
+    assert headings_above([before, page], (50.0, y3 + 34, 560.0, y3 + 80)) == (
+        "More Personal Computing", "Intelligent Cloud", "Productivity and Business Processes",
+        "Fiscal year 2015 compared with fiscal year 2014")
+    assert headings_above([before, page], (50.0, y3 + 34, 560.0, y3 + 80), most=4) == (
+        "More Personal Computing", "Intelligent Cloud", "Productivity and Business Processes",
+        "Fiscal year 2015 compared with fiscal year 2014")
+
+
+def test_a_sentence_told_under_two_earlier_years_and_told_for_the_year_asked_is_flagged() -> None:
+    """The period a quote sentence is told in is the sentence before it that names years, else the period heading
+    above it; told for the year asked without its own years, it is flagged. The sentence a summary is told from is
+    the quote sentence sharing the longest run of its words."""
+    q = parse("Why did Acme's marketing expense change in fiscal 2018?")
+    this_year = _quote("Marketing expense also increased, as higher sponsorship costs were only partially offset by "
+                       "lower store display costs.", doc="ACME_2018_10K", source=4)
+    last_year = _quote("Marketing expense also grew, primarily driven by higher store display costs.",
+                       doc="ACME_2018_10K", source=9)
+    summary = "Marketing expense increased due to higher store display costs [9]."
+    headings = [("Fiscal 2018 Compared to Fiscal 2017",), ("Segment Results", "Fiscal 2017 Compared to Fiscal 2016")]
+    flags = unsupported(summary, [this_year, last_year], q, ["Acme"], "", [this_year.text, last_year.text], headings)
+    assert "[9] is about fiscal 2017" in flags
+    # told with its own years, or told from this year's sentence, it is not
+    assert "[9] is about fiscal 2017" not in unsupported(
+        "In fiscal 2017, marketing expense increased due to higher store display costs [9].", [this_year, last_year],
+        q, ["Acme"], "", [this_year.text, last_year.text], headings)
+    assert not any("is about fiscal" in f for f in unsupported(
+        "Marketing expense increased, as higher sponsorship costs were only partially offset by lower store display "
+        "costs [4].", [this_year, last_year], q, ["Acme"], "", [this_year.text, last_year.text], headings))
+    # "This increase ..." after a sentence comparing two earlier years is that sentence's
+    pointing = _quote("This increase was attributable to growth in volume processed of $11.9 billion.",
+                      doc="ACME_2018_10K", source=7)
+    passage = ("Processing costs for the year ended December 31, 2016, increased by $14.5 million compared to the year "
+               "ended December 31, 2015. " + pointing.text)
+    q2 = parse("What drove the change in Acme's processing costs in 2017?")
+    assert "[7] is about fiscal 2016" in unsupported(
+        "The increase in processing costs in 2017 was driven by growth in volume processed of $11.9 billion [7].",
+        [pointing], q2, ["Acme"], "", [passage], [()])
+    current = passage.replace("2016", "2017").replace("2015", "2016")
+    assert not any("is about fiscal" in f for f in unsupported(
+        "The increase in processing costs in 2017 was driven by growth in volume processed of $11.9 billion [7].",
+        [pointing], q2, ["Acme"], "", [current], [()]))
+
+
+def test_a_quote_naming_the_part_asked_or_under_the_part_asked_as_owner_is_not_under_another_heading() -> None:
+    surface = _quote("Gadget revenue increased $486 million or 13%, primarily driven by the release of the Gadget Pro "
+                     "tablets and notebook computers in the second quarter.", doc="ACME_2016_10K", source=6)
+    told = ("Gadget revenue increased $486 million or 13%, primarily driven by the release of the Gadget Pro tablets "
+            "and notebook computers in the second quarter [6].")
+    assert not any("heading" in f for f in unsupported(
+        told, [surface], parse("Why did Acme's Gadget revenue change in fiscal 2016?"), ["Acme"], "", [surface.text],
+        [("Devices and Consumer Segment",)]))
+    win = _quote("Table games revenue increased 12% compared to the prior year period due to new rooms.",
+                 doc="ACME_2018_10K", source=3)
+    told = "Table games revenue increased 12% compared to the prior year period due to new rooms [3]."
+    # the part asked as the owner of what is asked ("Acme Macau's Table Games revenue") is the heading's
+    assert not any("heading" in f for f in unsupported(
+        told, [win], parse("What drove the change in Acme Macau's Table Games revenue in 2018?"), ["Acme"], "",
+        [win.text], [("Acme Macau Segment",)]))
+    assert "[3] is under the heading \u201cAcme Macau\u201d" in unsupported(
+        told, [win], parse("What drove the change in Acme Vegas's Table Games revenue in 2018?"), ["Acme"], "",
+        [win.text], [("Acme Macau Segment",)])

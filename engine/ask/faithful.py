@@ -147,6 +147,33 @@ def _told_whole(sentence: str, quotes: Sequence[Quote]) -> int | None:
     return None
 
 
+def _run(one: str, other: str) -> int:
+    """The most words in a row two texts share (lower case, punctuation aside)."""
+    a, b = re.findall(r"[a-z0-9]+", one.lower()), re.findall(r"[a-z0-9]+", other.lower())
+    best, row = 0, [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], prev + 1 if x == y else 0
+            best = max(best, row[j])
+    return best
+
+
+def _told_from(sentence: str, sentences: Sequence[tuple[int, str, set[str]]]) -> tuple[int, str, set[str]] | None:
+    """The quote sentence a summary sentence is told from, where several hold enough of its words to be restated
+    (``_restated``'s measure): the one sharing the longest run of words with it, then most words. "Demand creation
+    expense increased due to higher retail brand presentation costs" is told from "Demand creation expense also
+    grew, primarily driven by higher retail brand presentation costs", not from "Demand creation expense also
+    increased, as higher sports marketing costs were only partially offset by lower retail brand presentation costs",
+    though the second holds more of its words."""
+    words = said_stems([sentence]) - {word_stem(w) for w in STOPWORDS}
+    if len(words) < RESTATED_WORDS:
+        return None
+    held = [t for t in sentences if len(words & t[2]) >= RESTATED_WORDS and len(words & t[2]) / len(words)
+            >= FORECAST_SHARE]
+    return max(held, key=lambda t: (_run(sentence, t[1]), len(words & t[2])), default=None)
+
+
 def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
               ) -> tuple[set[str], tuple[int, str, set[str]]] | None:
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
@@ -1363,6 +1390,14 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
 
 
 
+def _asked_letters(q: Question, plain: set[str]) -> set[str]:
+    """The ``letters`` of every name word the question asks about (``asked_names``), a possessive's "'s" aside: an
+    owner's too ("MGM China" of "MGM China's VIP table games win"); not a measure's or a topic's ("EBIT")."""
+    vocab = narrative()
+    return {k for w in asked_names(q, plain) if (k := letters(re.sub(r"['\u2019]s?$", "", w)))
+            and k not in vocab.heading_measures and k not in vocab.heading_topics}
+
+
 def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
                    headings: Sequence[Sequence[str]], q: Question | None = None) -> list[str]:
     """The part each quote's section headings name (``heading_part``), in the quotes' order; '' where none does.
@@ -1375,7 +1410,7 @@ def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequ
     texts = [*passages, *(x.text for x in quotes)]
     own = [tuple(headings[k]) if k < len(headings) else () for k in range(len(quotes))]
     parts = [heading_part(hs, plain, texts) if hs else "" for hs in own]
-    asked = {letters(re.sub(r"['\u2019]s?$", "", w)) for w in asked_names(q, plain)} if q is not None else set()
+    asked = _asked_letters(q, plain) if q is not None else set()
     styled = {p for p in parts if p} | {h for hs in own for h in hs if h.isupper() and (keys := name_letters(h))
                                         and keys <= asked}
     if not any(h.isupper() for h in styled):
@@ -1410,13 +1445,17 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     nearest one."""
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
-    asked = {w for p in asked_parts(q, plain, every) for w in name_letters(p)}
+    # every name the question asks about, an owner's too ("MGM China's VIP table games win" asks about MGM China)
+    question_names = _asked_letters(q, plain)
+    asked = {w for p in asked_parts(q, plain, every) for w in name_letters(p)} | question_names
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
         if (found := _restated(sentence, sentences, plain)) is None:
             continue
         source, best = found[1][0], found[1][1]
+        if question_names and question_names <= name_letters(best):
+            continue  # the quote names what is asked itself ("Surface revenue increased ..." in its segment's section)
         # the nearest heading: a run-in one of the passage, the quote's own or one before it ("Display Technologies
         # The decrease in segment net income ...", "Specialty Materials The following table ... Net income ...
         # increased by $121 million"), else the section heading read above the passage
@@ -1433,7 +1472,7 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
             # "Higher ASP per pair ...", says nothing of whose the quote is)
         else:
             part = above
-        keys = name_letters(part) - {letters(w) for w in every}
+        keys = name_letters(part) - {k for n in every for k in name_letters(n)}
         said = name_letters(CITATION.sub(" ", sentence))
         short = initials(part)
         if not keys or keys & (asked | said) or (len(short) >= 2 and re.search(rf"\b{re.escape(short)}\b", sentence)):
@@ -1593,7 +1632,20 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     return out
 
 
-def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, passages: Sequence[str]) -> list[str]:
+def _period_before(told: str, headings: Sequence[str]) -> set[int]:
+    """The years of what a quote sentence is told after: the nearest sentence before it in its passage that names a
+    year ("Starbucks transaction-based costs for the year ended December 31, 2015, increased ... compared to the
+    year ended December 31, 2014. This increase was ...", the run-in line "Fiscal year 2015 compared with fiscal
+    year 2014 Xbox Live revenue increased ..."), else the nearest of the section headings above it that names one
+    ("Fiscal 2017 Compared to Fiscal 2016"); empty where none does."""
+    for sentence in reversed(split_sentences(told)):
+        if years := {int(m.group(0)) for m in YEAR.finditer(sentence)}:
+            return years
+    return next(({int(m.group(0)) for m in YEAR.finditer(h)} for h in headings if YEAR.search(h)), set())
+
+
+def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, passages: Sequence[str],
+                        headings: Sequence[Sequence[str]] = ()) -> list[str]:
     """A sentence restating a quote whose words and passage compare two years both before the one the question asks
     ("Our International segment experienced a gross profit decline ... in fiscal 2016 compared to fiscal 2015 ...
     The decrease in SG&A expense was driven by ..." for fiscal 2017): the year before's discussion, told for the
@@ -1601,7 +1653,10 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     with it ("compared to fiscal 2016"); one naming the asked year, or a sentence naming its own year, is not
     judged. A quote sentence that opens with its own earlier year ("For fiscal 2019, the decrease in operating
     expenses ...") is that year's, whatever its passage names: a sentence restating it without that year is flagged
-    though it names another."""
+    though it names another. So is one naming no year of its own told after two earlier years' comparison
+    (``_period_before``: the sentence before it, a run-in period line, the period heading above it), told for the
+    year asked without them: "Demand creation expense also grew, primarily driven by higher retail brand presentation
+    costs" under "Fiscal 2017 Compared to Fiscal 2016", for fiscal 2018, gives '[9] is about fiscal 2017'."""
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -1611,12 +1666,16 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if (found := _restated(sentence, sentences)) is None:
+        if (found := _told_from(sentence, sentences)) is None:
             continue
-        source, best = found[1][0], found[1][1]
+        source, best = found[0], found[1]
         told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         said = {int(m.group(0)) for m in YEAR.finditer(sentence)}
+        above = next((tuple(headings[k]) for k, x in enumerate(quotes) if k < len(headings) and x.source == source
+                      and best in x.text), ())
+        before = _period_before(f"{lead.get(x.text, '')} {x.text[:x.text.index(best)]}", above) if (
+            x := next((x for x in quotes if x.source == source and best in x.text), None)) is not None else set()
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
         # compared with aside): a restatement that leaves it out and keeps another of the quote's years ("... due
         # to club closures ... during fiscal 2018") tells it for the year asked all the same
@@ -1626,6 +1685,9 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
             if own & said:
                 continue
             named = own
+        elif (not own and not said & before and len(before) >= 2 and all(y < min(asked) for y in before)
+              and not YEAR.search(best)):
+            named = before
         elif said or not (len(named) >= 2 and all(y < min(asked) for y in named)):
             continue
         flag = f"[{source}] is about fiscal {max(named)}"
@@ -1965,7 +2027,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _under_another_heading(body, quotes, q, names, passages, parts) if f not in out]
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
-    out += [f for f in _earlier_years_told(body, quotes, q, passages) if f not in out]
+    out += [f for f in _earlier_years_told(body, quotes, q, passages, headings) if f not in out]
     out += [f for f in _longer_period_told(body, quotes) if f not in out]
     out += [f for f in _years_moved(body, quotes, names) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]

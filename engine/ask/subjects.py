@@ -16,7 +16,8 @@ from engine.ask.question import NAME_WORD, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY
-from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
+from engine.pagetext import LOWER_IN_TITLES, NOT_LAST
+from engine.periods import PERIOD_COMPARISON, PERIOD_WORDS, RELATIVE_WORDS
 from engine.vocabulary import narrative
 
 _CURRENCY = re.compile(CURRENCY)
@@ -111,7 +112,6 @@ _KIND_TAIL = re.compile(r"^(?P<name>.+?)\s+(?:reportable\s+|operating\s+|busines
 PART_NAME_WORDS = 5
 """The most words a part's name in a heading has ("Enterprise, Embedded and Semi-Custom"); a longer title is a
 topic's ("Tax-free Determination of the Split-Off of the Food Safety Business")."""
-_NOT_NAME_END = frozenset({"of", "to", "for", "and", "the", "on", "in", "our", "its", "their", "your", "&"})
 
 
 def letters(word: str) -> str:
@@ -138,7 +138,6 @@ def _told_of_a_part() -> re.Pattern[str]:
     return re.compile(r"(?:['’]s?\b|\s+(?:" + "|".join(map(re.escape, words)) + r")\b)")
 
 
-_CONNECTORS = frozenset({"and", "of", "the", "&", "for", "in", "on"})
 _CODE = re.compile(r"[A-Z]{2,6}")
 """A heading of one code in capitals: a division's short name ("AMESA", "APAC", "FLNA")."""
 _MID_SENTENCE = re.compile(r"[a-z0-9,;)]\s+$")
@@ -154,7 +153,7 @@ def _named_in_text(name: str, texts: Iterable[str]) -> bool:
     short = initials(name)
     spelled = [name, short] if len(short) >= 2 else [name]
     if name.isupper() and " " in name:  # a heading set in capitals: "EUROPE, MIDDLE EAST & AFRICA"
-        spelled.append(" ".join(w.lower() if w.lower() in _CONNECTORS else w.capitalize() for w in name.split()))
+        spelled.append(" ".join(w.lower() if w.lower() in LOWER_IN_TITLES else w.capitalize() for w in name.split()))
     after = _told_of_a_part()
     for text in texts:
         for form in spelled:
@@ -221,10 +220,12 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str],
     word; '' where none does."""
     vocab = narrative()
     for heading in headings:
+        if PERIOD_COMPARISON.match(heading):
+            continue  # "2020 v. 2019", "Fiscal year 2015 compared with fiscal year 2014": a period's sub-section
         tail = _KIND_TAIL.match(heading)
         name = tail.group("name") if tail else heading
         found = NAME_WORD.findall(name)
-        if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in _NOT_NAME_END:
+        if not found or len(found) > PART_NAME_WORDS or name.split()[-1].lower() in NOT_LAST:
             return ""  # a topic's long title, or one cut short ("Gain on Sale of"): no part's name
         words = [letters(w) for w in found if w.lower() not in LEGAL_FORMS]
         if words and words[0] in vocab.heading_topics:
