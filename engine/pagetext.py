@@ -365,6 +365,9 @@ def text_lines(words: Sequence[Word]) -> list[list[int]]:
 
 HEADING_WORDS = 10
 """The most words a section heading's line holds ("Walmart International Segment", "Missiles and Fire Control")."""
+HEADING_INSIDE = 40.0
+"""Points below a passage's top within which a heading of its own first lines heads it ("Table of Contents" link,
+then "Europe, Middle East & Africa", then the section's text, all one passage)."""
 HEADING_MARGIN = 0.04
 """The share of a page's height at its top and at its bottom where running heads and footers sit, not headings."""
 LOWER_IN_TITLES = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
@@ -435,8 +438,8 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
             nxt = rows[k + 1]
             gap = min(w[1] for w in nxt) - bottom
             first = nxt[0][4].lstrip("\"'\u201c(\u2022")
-            if gap < height and first and not (first[0].isupper() or first[0].isdigit() or first[0] in "$\u2022"):
-                continue  # a sentence going on after a title-like line
+            if gap < height and first and not (first[0].isupper() or first[0].isdigit() or first[0] in "$%(\u2022"):
+                continue  # a sentence going on after a title-like line (not a table's header: "% CHANGE", "(Dollars")
         out.append((top, ws[0][0], ws[-1][2], " ".join(w[4] for w in ws).strip().rstrip(":").strip()))
     return out
 
@@ -444,15 +447,15 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
 def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, float], most: int = 3
                    ) -> tuple[str, ...]:
     """The section headings a passage in ``box`` on the last of ``pages`` is told under, nearest first (at most
-    ``most``): the page's headings above it in its column (a heading over the other column of a two-column page is
-    not its), then the earlier pages' from their ends; and after them the nearest period heading further up
+    ``most``): the page's headings above it in its column, or in its first lines (``HEADING_INSIDE``; a heading over
+    the other column of a two-column page is not its), then the earlier pages' from their ends; and after them the nearest period heading further up
     (``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year 2014" over its segments' headings),
     which dates the passage."""
     found: list[str] = []
     for k, page in enumerate(reversed(pages)):
         heads = section_headings(page)
         if k == 0:
-            heads = [h for h in heads if h[0] < box[1] - 1.0 and h[1] < box[2] and h[2] > box[0]]
+            heads = [h for h in heads if h[0] < box[1] + HEADING_INSIDE and h[1] < box[2] and h[2] > box[0]]
         found += [text for *_, text in reversed(heads)]
     out = found[:most]
     if not any(PERIOD_COMPARISON.match(h) for h in out):

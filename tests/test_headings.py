@@ -210,9 +210,13 @@ def test_a_division_s_code_as_heading_names_it_and_a_heading_in_capitals_is_read
     plain = plain_stems(["PepsiCo, Inc.", "PEPSICO_2021_10K"])
     assert heading_part(("AMESA",), plain, []) == "AMESA"  # a code in capitals: no running text needed
     assert heading_part(("EBIT",), plain, []) == ""  # a measure's code is no division
-    texts = ["Revenues increased 12% in Europe, Middle East & Africa's wholesale channel."]
-    assert heading_part(("EUROPE, MIDDLE EAST & AFRICA",), plain, texts) == "EUROPE, MIDDLE EAST & AFRICA"
-    assert heading_part(("EUROPE, MIDDLE EAST & AFRICA",), plain, []) == ""
+    texts = ["Revenues increased 12% in Footwear & Apparel's wholesale channel."]
+    assert heading_part(("FOOTWEAR & APPAREL",), plain, texts) == "FOOTWEAR & APPAREL"
+    assert heading_part(("FOOTWEAR & APPAREL",), plain, []) == ""
+    # a heading naming places only is a geographic part's, whatever the text says
+    assert heading_part(("EUROPE, MIDDLE EAST & AFRICA",), plain, []) == "EUROPE, MIDDLE EAST & AFRICA"
+    assert heading_part(("Greater China",), plain, []) == "Greater China"
+    assert heading_part(("Foreign Currency Exposures",), plain, []) == ""
 
 
 def test_the_part_a_heading_names_counts_as_named_by_its_passage() -> None:
@@ -287,7 +291,7 @@ def test_a_run_in_heading_before_the_quote_in_its_passage_names_whose_it_is() ->
 
 def test_a_heading_in_capitals_is_a_part_s_beside_a_sibling_heading_naming_the_part_asked() -> None:
     """A filing sets its segments' sections alike: beside a "BRANDX" section (the part asked), the capitals heading
-    "LATIN AMERICA & CARIBBEAN" names a part though no running text names it; a topic's heading in capitals does
+    "CONSUMER HEALTH" names a part though no running text names it; a topic's heading in capitals does
     not. A channel named earlier in the section ("Direct revenues increased 15%") says nothing of whose a quote is."""
     question = "What drove the change in BrandX's EBIT in fiscal 2021?"
     margin = "Reported EBIT increased 14% for fiscal 2021, primarily due to higher revenues and margin expansion."
@@ -302,12 +306,12 @@ def test_a_heading_in_capitals_is_a_part_s_beside_a_sibling_heading_naming_the_p
                            [("FISCAL 2021 COMPARED TO FISCAL 2020", "BRANDX"),
                             (heading, "FISCAL 2021 COMPARED TO FISCAL 2020")])
 
-    assert "[5] is under the heading \u201cLATIN AMERICA & CARIBBEAN\u201d" in flags("LATIN AMERICA & CARIBBEAN")
+    assert "[5] is under the heading \u201cCONSUMER HEALTH\u201d" in flags("CONSUMER HEALTH")
     assert not any("heading" in f for f in flags("SELECTED FINANCIAL DATA"))
     # without a sibling naming the part asked, a heading in capitals no text names is no part's
     assert not any("heading" in f for f in unsupported(
         summary, [theirs], parse(question), ["Acme"], "", [passage],
-        [("LATIN AMERICA & CARIBBEAN",)]))
+        [("CONSUMER HEALTH",)]))
 
 
 def test_the_company_s_name_words_are_no_part_s_however_its_name_is_written() -> None:
@@ -407,3 +411,24 @@ def test_a_quote_naming_the_part_asked_or_under_the_part_asked_as_owner_is_not_u
     assert "[3] is under the heading \u201cAcme Macau\u201d" in unsupported(
         told, [win], parse("What drove the change in Acme Vegas's Table Games revenue in 2018?"), ["Acme"], "",
         [win.text], [("Acme Macau Segment",)])
+
+
+def test_a_heading_over_a_table_s_header_and_one_in_a_passage_s_first_lines_head_it() -> None:
+    link = _line("Table of Contents", 18, 28)  # the page's link back, in its top margin
+    head = _line("Europe, Middle East & Africa", 18, 57)
+    columns = _line("% Change % Change", 356, 70)  # a table's header right under it, off to the right
+    body, _ = _para(PARAGRAPH, 18, 560, 120)
+    page = _page(link + head + columns + body, 30)
+    assert [h[3] for h in section_headings(page)] == ["Europe, Middle East & Africa"]
+    # the passage is stored from the page's top, its heading among its first lines: it is told under it
+    before = _page([*_para(PARAGRAPH, 50, 560, 100)[0], *_line("North America", 50, 700)], 29)
+    assert headings_above([before, page], (18.0, 28.0, 560.0, 300.0))[0] == "Europe, Middle East & Africa"
+
+
+def test_a_topic_s_heading_run_into_a_sentence_names_no_part() -> None:
+    from engine.ask.subjects import opening_part, plain_stems
+
+    plain = plain_stems(["Acme"])
+    assert opening_part("Display Technologies The decrease in segment net income was due to lower volume.", plain,
+                        run_in=True) == "Display Technologies"
+    assert opening_part("Juice Transaction The sale of our juice brands closed in January.", plain, run_in=True) == ""

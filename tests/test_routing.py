@@ -91,6 +91,10 @@ def test_the_first_word_of_a_name_is_a_weaker_short_form() -> None:
     assert route("What did Harbor report?", lib).doc_ids == []  # two companies' names start so
     assert route("What did Harbor Lights report?", lib).doc_ids == ["hl"]
     assert route("What was General and administrative expense?", lib).doc_ids == []  # a generic word
+    # a generic first word: the first two words of a longer name are its short form
+    lib = [*lib, doc("aw", "AW_2022_10K", "American Waterways Works Company, Inc.", "10-K", "FY2022")]
+    assert route("What explains American Waterways' cash flows in 2022?", lib).doc_ids == ["aw"]
+    assert route("What did American report?", lib).doc_ids == []
 
 
 def test_former_names_route() -> None:

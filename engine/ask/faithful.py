@@ -56,7 +56,8 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
     passages = [used[x.source - 1].text if 0 < x.source <= len(used) else "" for x in quotes]
     headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
-    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages, headings)
+    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages, headings,
+                       [e.text for e in used if e.modality == "text"])
 
 
 _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
@@ -1672,10 +1673,11 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         said = {int(m.group(0)) for m in YEAR.finditer(sentence)}
-        above = next((tuple(headings[k]) for k, x in enumerate(quotes) if k < len(headings) and x.source == source
-                      and best in x.text), ())
-        before = _period_before(f"{lead.get(x.text, '')} {x.text[:x.text.index(best)]}", above) if (
-            x := next((x for x in quotes if x.source == source and best in x.text), None)) is not None else set()
+        # the period of what the sentence is told after: the sentence before it, else the period heading above
+        k = next((k for k, x in enumerate(quotes) if x.source == source and best in x.text), None)
+        before = set() if k is None else _period_before(
+            f"{lead.get(quotes[k].text, '')} {quotes[k].text[:quotes[k].text.index(best)]}",
+            headings[k] if k < len(headings) else ())
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
         # compared with aside): a restatement that leaves it out and keeps another of the quote's years ("... due
         # to club closures ... during fiscal 2018") tells it for the year asked all the same
@@ -1981,14 +1983,16 @@ def _claim(m: re.Match[str]) -> str:
 
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
-                stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = ()) -> list[str]:
+                stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = (),
+                evidence: Sequence[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
     that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
     code ``stated`` (a computed change the summary may repeat) contain. A fiscal year a fact is given for must be
     one the quotes or the code's statement name: a document's name ("BESTBUY_2023_10K") names the filing, not the
     year of what it reports. ``passages`` are the passages the quotes come from, in the quotes' order ('' where
-    unknown), ``headings`` the section headings each is told under (``Evidence.headings``)."""
+    unknown), ``headings`` the section headings each is told under (``Evidence.headings``), ``evidence`` the text of
+    every passage retrieved (where a heading's name is read as a part's: "EMEA revenues grew 17%")."""
     if not summary.strip() or not quotes:
         return []
     # a short form of an asked name ("LatAm") is that name, in the quotes, their passages and the summary
@@ -2011,7 +2015,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     # a passage is told under the part its section heading names: the part counts as named before it
-    parts = _heading_parts(quotes, names, passages, headings, q)
+    parts = _heading_parts(quotes, names, [*passages, *evidence], headings, q)
     headed = _headed_passages(passages, parts)
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]

@@ -85,15 +85,21 @@ def name_forms(name: str) -> set[str]:
 
 def short_form(name: str) -> str:
     """The first word of a name of several (``Lockwood Marten Corporation`` -> ``lockwood``), as questions often
-    shorten it; '' when that word is generic (``American ...``, ``General ...``) or shorter than three letters.
-    It is weaker evidence than the full name: ``mentions`` ignores it where two companies share it."""
+    shorten it; where that word is generic (``American ...``, ``General ...``), the first two of a name of three or
+    more (``American Water Works Company, Inc.`` -> ``american water``); '' when it is shorter than three letters, or
+    generic in a name of two. It is weaker evidence than the full name: ``mentions`` ignores it where two companies
+    share it."""
     forms = name_forms(name)
     if not forms:
         return ""
     words = min(forms, key=len).split()
-    if len(words) < 2 or len(words[0]) < 3 or words[0] in _GENERIC_LEAD or not words[0].isalpha():
+    if len(words) < 2 or len(words[0]) < 3 or not words[0].isalpha():
         return ""
-    return words[0]
+    if words[0] not in _GENERIC_LEAD:
+        return words[0]
+    if len(words) >= 3 and words[1].isalpha() and len(words[1]) >= 3 and words[1] not in LEGAL_FORMS | {"and", "the"}:
+        return " ".join(words[:2])
+    return ""
 
 
 def company_aliases(doc: Document) -> set[str]:

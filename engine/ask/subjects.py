@@ -190,7 +190,8 @@ def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
     """The part a sentence opens by naming: a run-in heading ("Display Technologies The decrease in segment net
     income ...") or a named subject ("Walmart International's net sales ...", "MFC's backlog ..."), two name words
     at least, a possessive or a code ("PBNA"); '' where it opens with none (a measure: "Gross profit rate ...").
-    With ``run_in``, only a heading run into the sentence that follows it (its first word an opener: "The", "Net")."""
+    With ``run_in``, only a heading run into the sentence that follows it (its first word an opener: "The", "Net"),
+    and none with a topic's word (``heading_topics``: "Juice Transaction")."""
     m = _OPENING_RUN.match(sentence)
     if not m:
         return ""
@@ -204,6 +205,8 @@ def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
     run = " ".join(words).strip(" ,")
     if len(NAME_WORD.findall(run)) < 2 and not re.search(r"['\u2019]s?$", run) and not _CODE.fullmatch(run):
         return ""  # one capitalised word opens any sentence; a code ("PBNA Net revenue increased 12%") is a name
+    if run_in and any(letters(w) in narrative().heading_topics for w in NAME_WORD.findall(run)):
+        return ""  # a topic's heading run in ("Juice Transaction In 2022, we ..."), not a part's
     return run if _own_keys(run, plain) else ""
 
 
@@ -217,7 +220,8 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str],
     Business"), and either ends in a part's kind word ("Segment") or is used as a name in the evidence's running text
     (``_named_in_text``), or is set in capitals as a heading of ``styled`` is (headings known to name parts: a
     filing sets its segments' sections alike, "CONVERSE" beside "EUROPE, MIDDLE EAST & AFRICA") and has no topic's
-    word; '' where none does."""
+    word, or names a place only (the vocabulary's ``heading_places``: "NORTH AMERICA", "Greater China"); '' where none
+    does."""
     vocab = narrative()
     for heading in headings:
         if PERIOD_COMPARISON.match(heading):
@@ -236,7 +240,8 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str],
             code = bool(_CODE.fullmatch(name))
             sibling = name.isupper() and any(k != heading and k.isupper() for k in styled) \
                 and not any(w in vocab.heading_topics for w in keys)
-            return name if tail or code or sibling or _named_in_text(name, texts) else ""
+            place = all(w in vocab.heading_places for w in words if w not in LOWER_IN_TITLES)
+            return name if tail or code or sibling or place or _named_in_text(name, texts) else ""
         if any(w in vocab.heading_topics for w in keys):
             return ""
     return ""

@@ -251,6 +251,8 @@ class Narrative:
     """A section heading's words that name a topic, not a part of the company ("Results of Operations")."""
     heading_measures: frozenset[str] = frozenset()
     """A section heading's words that name a measure ("Gross Profit Rate"): a sub-section of the one above."""
+    heading_places: frozenset[str] = frozenset()
+    """A section heading's words that name a place ("North America", "Greater China"): a geographic part."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -281,7 +283,8 @@ def narrative() -> Narrative:
                      tuple(frozenset(w.lower() for w in g) for g in raw.get("summary", {}).get("same", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("part_words", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_topics", ())),
-                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_measures", ())))
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_measures", ())),
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_places", ())))
 
 
 @dataclass(frozen=True)
