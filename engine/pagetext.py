@@ -448,9 +448,9 @@ def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, fl
                    ) -> tuple[str, ...]:
     """The section headings a passage in ``box`` on the last of ``pages`` is told under, nearest first (at most
     ``most``): the page's headings above it in its column, or in its first lines (``HEADING_INSIDE``; a heading over
-    the other column of a two-column page is not its), then the earlier pages' from their ends; and after them the nearest period heading further up
-    (``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year 2014" over its segments' headings),
-    which dates the passage."""
+    the other column of a two-column page is not its), then the earlier pages' from their ends; and after them the
+    nearest period heading further up (``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year
+    2014" over its segments' headings), which dates the passage."""
     found: list[str] = []
     for k, page in enumerate(reversed(pages)):
         heads = section_headings(page)

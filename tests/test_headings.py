@@ -432,3 +432,29 @@ def test_a_topic_s_heading_run_into_a_sentence_names_no_part() -> None:
     assert opening_part("Display Technologies The decrease in segment net income was due to lower volume.", plain,
                         run_in=True) == "Display Technologies"
     assert opening_part("Juice Transaction The sale of our juice brands closed in January.", plain, run_in=True) == ""
+
+
+def test_a_place_opening_the_quote_s_subject_names_whose_its_driver_is() -> None:
+    q = parse("What drove the change in billed business in Acme's Commercial Services segment in 2022?")
+    x = _quote("International billed business grew by 23 percent year-over-year (36 percent on an FX-adjusted basis), "
+               "driven by a strong recovery in spend across both consumer and commercial customers.",
+               doc="ACME_2022_10K", source=4)
+    told = ("The change in billed business in Acme's Commercial Services segment in 2022 was driven by a strong "
+            "recovery in spend across both consumer and commercial customers [4].")
+    assert "[4] is about \u201cInternational billed business\u201d" in unsupported(told, [x], q, ["Acme"])
+    own = replace(x, text=x.text.replace("International billed business", "Commercial Services billed business"))
+    assert not any("is about" in f for f in unsupported(told, [own], q, ["Acme"]))
+
+
+def test_a_topic_s_heading_run_into_the_passage_ends_the_section_above() -> None:
+    q = parse("What drove the change in Acme's other pension income in 2021?")
+    x = _quote("Other pension income increased $405 million, primarily reflecting lower settlement charges and gains "
+               "on plan assets.", doc="ACME_2021_10K", source=3)
+    told = ("Other pension income increased $405 million, primarily reflecting lower settlement charges and gains on "
+            "plan assets [3].")
+    after_topic = "Operating profit in the division grew 10%. Other Consolidated Results " + x.text
+    assert not any("heading" in f for f in unsupported(told, [x], q, ["Acme"], "", [after_topic],
+                                                      [("Greater China",)]))
+    in_section = "Operating profit in the division grew 10%. " + x.text
+    assert "[3] is under the heading \u201cGreater China\u201d" in unsupported(told, [x], q, ["Acme"], "", [in_section],
+                                                                        [("Greater China",)])

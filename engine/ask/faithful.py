@@ -321,9 +321,12 @@ def _lead_item(subject: str) -> tuple[str, str]:
 def _capitalised(subject: str, plain: set[str], first: bool = False) -> set[str]:
     """The capitalised words of a sentence's subject after its first word (names: "Google Services", "Other
     Bets"), less ``plain`` stems (the company's and documents' names, generic and period words); its first word too
-    where ``first`` (a subject that is no sentence's start: "RMS' net sales")."""
-    words = CONTENT_WORD.findall(subject)[0 if first else 1:]
-    return {word_stem(w) for w in words if w[0].isupper() and word_stem(w) not in plain}
+    where ``first`` (a subject that is no sentence's start: "RMS' net sales") or where it names a place (the
+    vocabulary's ``heading_places``: "International billed business grew by 23 percent")."""
+    words = CONTENT_WORD.findall(subject)
+    places = narrative().heading_places
+    return {word_stem(w) for k, w in enumerate(words) if w[0].isupper() and word_stem(w) not in plain
+            and (k > 0 or first or letters(w) in places)}
 
 
 NAMED_SUBJECT = 6
@@ -723,9 +726,12 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # "The decrease was primarily attributable to ..." after "RMS' net sales in 2022 decreased $641 million":
             # the change is the sentence before's item
             flag = f"[{source}] is about \u201c{referred[1]}\u201d"
-        elif (len(theirs.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
-              and (theirs_named := _capitalised(theirs, plain)) and not mine_named & theirs_named):
-            flag = f"[{source}] is about \u201c{theirs}\u201d"
+        elif ((subject := theirs if len(theirs.split()) <= NAMED_SUBJECT else _mover(theirs))
+              and len(subject.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
+              and (theirs_named := _capitalised(subject, plain)) and not mine_named & theirs_named):
+            # the quote's subject names another part than the sentence's: "International billed business grew by 23
+            # percent ..., driven by ..." told as the Commercial Services segment's (a longer subject: what moved)
+            flag = f"[{source}] is about \u201c{subject}\u201d"
         elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
               and not _nested(mine, best[at:], plain)):
             flag = f"[{source}] is about \u201c{' '.join(head)}\u201d"
@@ -1434,6 +1440,19 @@ def _same_part(one: str, other: str) -> bool:
     return bool(a & b) or initials(one).lower() in b or initials(other).lower() in a
 
 
+_RUN_IN_TITLE = re.compile(r"(?:^|[.!?:]\s+)(?P<title>(?:[A-Z][\w&'\u2019-]*\s+){1,5})(?=[A-Z][a-z])")
+"""Capitalised words after a sentence's end, up to the capital that starts the next sentence: a heading run into
+the text ("... net revenue grew. Other Consolidated Results Other pension ... increased")."""
+
+
+def _topic_run_in(text: str) -> bool:
+    """Whether a passage's text runs a topic's heading into it (``_RUN_IN_TITLE`` of two words or more, one a topic's:
+    "Other Consolidated Results"): the section above it has ended there."""
+    topics = narrative().heading_topics
+    return any(len(words := m.group("title").split()) >= 2 and any(letters(w) in topics for w in words)
+               for m in _RUN_IN_TITLE.finditer(text))
+
+
 def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
                            passages: Sequence[str], parts: Sequence[str]) -> list[str]:
     """A summary sentence that restates a quote told under another part's section heading, and names that part
@@ -1467,10 +1486,12 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
         above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
         if run_in and not (above and _same_part(run_in[-1], above)):
             part = run_in[-1]
-        elif not above or ((named := opening_part(best, plain)) and not _same_part(named, above)):
-            continue  # no heading, or a quote naming another part than the heading's: its subject says whose (an
-            # earlier sentence of the section naming a channel or a driver, "NIKE Direct revenues increased 15%",
-            # "Higher ASP per pair ...", says nothing of whose the quote is)
+        elif (not above or _topic_run_in(lead)
+              or ((named := opening_part(best, plain)) and not _same_part(named, above))):
+            continue  # no heading, or one whose section a topic's run-in heading ended ("Other Consolidated
+            # Results"), or a quote naming another part than the heading's: its subject says whose (an earlier
+            # sentence of the section naming a channel or a driver, "NIKE Direct revenues increased 15%", "Higher
+            # ASP per pair ...", says nothing of whose the quote is)
         else:
             part = above
         keys = name_letters(part) - {k for n in every for k in name_letters(n)}
