@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.periods import PERIOD_COMPARISON
+from engine.periods import PERIOD_COMPARISON, SPAN_HEADING
 from engine.sentences import ABBREVIATIONS
 
 Word = tuple[float, float, float, float, str]
@@ -408,7 +408,7 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
     """The section headings of a page, in reading order, each with its line's top, left and right: lines of a title's
     words (``_titled``: "Walmart U.S. Segment", "Gross Profit Rate", "Liquidity and Capital Resources"; or one year
     compared with another in any case, ``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year
-    2014") that stand
+    2014"; or a span's section, ``periods.SPAN_HEADING``: "Year-to-date results") that stand
     alone, after a line that ends a sentence (or a gap of a line's height, or none) and before one that starts with a
     capital (or a gap, or none), outside the page's running head and footer (``HEADING_MARGIN``). A filing's
     sentences are told under them: a section's sentence that names no segment is about the segment its heading names.
@@ -421,7 +421,8 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
         bottom = max(w[3] for w in ws)
         if top < HEADING_MARGIN * page.height or bottom > (1 - HEADING_MARGIN) * page.height:
             continue
-        period = bool(PERIOD_COMPARISON.match(" ".join(w[4] for w in ws)))  # "Fiscal year 2015 compared with ..."
+        line = " ".join(w[4] for w in ws)
+        period = bool(PERIOD_COMPARISON.match(line) or SPAN_HEADING.match(line))  # "Fiscal year 2015 compared ..."
         if not (_titled(ws) or period) or _ends_sentence(ws[-1][4]) or ws[-1][4].lower().rstrip(":") in NOT_LAST:
             continue  # not a title, or one going on past its line ("Asia Pacific, Australia and New Zealand and")
         if any(b[0] - a[2] >= WORD_GAP for a, b in zip(ws, ws[1:], strict=False)):
@@ -458,6 +459,9 @@ def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, fl
             heads = [h for h in heads if h[0] < box[1] + HEADING_INSIDE and h[1] < box[2] and h[2] > box[0]]
         found += [text for *_, text in reversed(heads)]
     out = found[:most]
-    if not any(PERIOD_COMPARISON.match(h) for h in out):
-        out += next(([h] for h in found[most:] if PERIOD_COMPARISON.match(h)), [])
+    def dated(h: str) -> bool:
+        return bool(PERIOD_COMPARISON.match(h) or SPAN_HEADING.match(h))
+
+    if not any(dated(h) for h in out):
+        out += next(([h] for h in found[most:] if dated(h)), [])
     return tuple(out)

@@ -922,6 +922,14 @@ PERIOD_COMPARISON = re.compile(rf"^\W*{_YEAR_LABEL}\s+(?:compared\s+(?:with|to)|
 """A line that is one year compared with another, whole: a results section's period heading, in any case
 ("Fiscal 2018 Compared to Fiscal 2017", "Fiscal year 2015 compared with fiscal year 2014", "2021 vs. 2020"). Every
 sentence under it is told of its first year."""
+SPAN_SECTION = re.compile(r"(?P<quarter>Quarterly [Rr]esults|Three [Mm]onths [Ee]nded|Quarter [Ee]nded)|"
+                          r"(?P<ytd>Year-to-[Dd]ate [Rr]esults|Six [Mm]onths [Ee]nded|Nine [Mm]onths [Ee]nded|"
+                          r"First [Hh]alf)")
+"""A section's span as its heading or run-in line names it, a capital first ("Quarterly results", "Year-to-date
+results", "Six Months Ended June 30"; "for the six months ended" inside a sentence is that sentence's): an interim
+report tells the quarter, then the year to date, in sections alike."""
+SPAN_HEADING = re.compile(r"^\W*(?:Quarterly|Year-to-[Dd]ate)\s+[Rr]esults\W*$")
+"""A line that is a span section's heading whole ("Quarterly results", "Year-to-date results")."""
 _FORWARD = re.compile(
     r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
     r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",

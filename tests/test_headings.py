@@ -458,3 +458,50 @@ def test_a_topic_s_heading_run_into_the_passage_ends_the_section_above() -> None
     in_section = "Operating profit in the division grew 10%. " + x.text
     assert "[3] is under the heading \u201cGreater China\u201d" in unsupported(told, [x], q, ["Acme"], "", [in_section],
                                                                         [("Greater China",)])
+
+
+def test_a_year_to_date_section_s_sentence_told_for_the_quarter_asked_is_flagged() -> None:
+    """An interim report tells the quarter, then the year to date, in sections alike: a sentence of the
+    "Year-to-date results" section (or run in after "Six Months Ended") told for the quarter asked is flagged; the
+    quarter's own section's is not."""
+    q = parse("What drove the change in Acme's card fees in the second quarter of 2022?")
+    x = _quote("Card fees increased as a result of: • higher interchange fees in Consumer, and • higher cash "
+               "management fees in Commercial driven by growth in transaction volume.", doc="ACME_2022Q2_10Q", source=6)
+    told = ("Card fees increased as a result of higher interchange fees in Consumer and higher cash management fees in "
+            "Commercial driven by growth in transaction volume [6].")
+    ytd = "Year-to-date results Investment fees decreased, reflecting lower underwriting fees. " + x.text
+    assert "[6] is about the year to date" in unsupported(told, [x], q, ["Acme"], "", [ytd], [()])
+    quarter = "Quarterly results Investment fees decreased, reflecting lower underwriting fees. " + x.text
+    assert not any("year to date" in f for f in unsupported(told, [x], q, ["Acme"], "", [quarter], [()]))
+    # the section heading above, where the passage runs in none
+    assert "[6] is about the year to date" in unsupported(told, [x], q, ["Acme"], "", [x.text],
+                                                          [("Year-to-date results", "Revenue")])
+    # a quarter named among its drivers is no period of its own
+    marks = replace(x, text=x.text.replace("volume.", "volume, and markdowns in the second quarter of 2022."))
+    assert "[6] is about the year to date" in unsupported(told, [marks], q, ["Acme"], "", [ytd.replace(x.text,
+                                                                                                    marks.text)], [()])
+
+
+def test_a_span_section_s_line_is_a_heading() -> None:
+    first, y = _para(PARAGRAPH, 50, 560, 100)
+    head = _line("Year-to-date results", 50, y + 10)
+    second, _ = _para(PARAGRAPH, 50, 560, y + 34)
+    assert [h[3] for h in section_headings(_page(first + head + second))] == ["Year-to-date results"]
+    from engine.ask.subjects import heading_part, plain_stems
+    assert heading_part(("Year-to-date results", "Card Segment"), plain_stems(["Acme"]), []) == "Card"
+
+
+def test_the_heading_named_is_that_of_the_quote_the_sentence_is_told_from() -> None:
+    q = parse("What drove Acme's SG&A in the first six months of fiscal 2024?")
+    intl = _quote("Our SG&A decreased in the second quarter and first six months of fiscal 2024, primarily due to the "
+                  "favorable impact of foreign currency exchange rates and lower store payroll expense, partially "
+                  "offset by higher incentive compensation expense.", doc="ACME_2024Q2_10Q", source=6)
+    home = _quote("Our SG&A in the first six months of fiscal 2024 decreased primarily due to lower store payroll "
+                  "expense, partially offset by higher incentive compensation expense.", doc="ACME_2024Q2_10Q",
+                  source=4)
+    told = ("The first six months of fiscal 2024 saw a decrease in Acme's SG&A, primarily due to lower store payroll "
+            "expense, partially offset by higher incentive compensation expense.")
+    flags = unsupported(told, [intl, home], q, ["Acme"], "", [intl.text, home.text],
+                        [("International Segment",), ("Domestic Segment",)])
+    assert "[4] is under the heading \u201cDomestic\u201d" in flags
+    assert "[6] is under the heading \u201cInternational\u201d" not in flags

@@ -38,7 +38,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY, POINTS, Quantity, quantities, same_number
-from engine.periods import asked_period, years_named
+from engine.periods import SPAN_SECTION, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
 from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
@@ -160,14 +160,15 @@ def _run(one: str, other: str) -> int:
     return best
 
 
-def _told_from(sentence: str, sentences: Sequence[tuple[int, str, set[str]]]) -> tuple[int, str, set[str]] | None:
+def _told_from(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
+               ) -> tuple[int, str, set[str]] | None:
     """The quote sentence a summary sentence is told from, where several hold enough of its words to be restated
     (``_restated``'s measure): the one sharing the longest run of words with it, then most words. "Demand creation
     expense increased due to higher retail brand presentation costs" is told from "Demand creation expense also
     grew, primarily driven by higher retail brand presentation costs", not from "Demand creation expense also
     increased, as higher sports marketing costs were only partially offset by lower retail brand presentation costs",
-    though the second holds more of its words."""
-    words = said_stems([sentence]) - {word_stem(w) for w in STOPWORDS}
+    though the second holds more of its words. ``plain`` as for ``_restated``."""
+    words = said_stems([sentence]) - (plain if plain is not None else {word_stem(w) for w in STOPWORDS})
     if len(words) < RESTATED_WORDS:
         return None
     held = [t for t in sentences if len(words & t[2]) >= RESTATED_WORDS and len(words & t[2]) / len(words)
@@ -1471,9 +1472,9 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     sentences = _quote_sentences(quotes)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if (found := _restated(sentence, sentences, plain)) is None:
+        if (found := _told_from(sentence, sentences, plain)) is None:
             continue
-        source, best = found[1][0], found[1][1]
+        source, best = found[0], found[1]
         if question_names and question_names <= name_letters(best):
             continue  # the quote names what is asked itself ("Surface revenue increased ..." in its segment's section)
         # the nearest heading: a run-in one of the passage, the quote's own or one before it ("Display Technologies
@@ -1745,23 +1746,53 @@ def _years_moved(summary: str, quotes: Sequence[Quote], names: Iterable[str]) ->
     return out
 
 
-def _longer_period_told(summary: str, quotes: Sequence[Quote]) -> list[str]:
+def _section_ytd(told: str, headings: Sequence[str]) -> bool:
+    """Whether the nearest span a quote sentence is told under (``periods.SPAN_SECTION``, in its passage before it,
+    else in the headings above it) is a year to date, not a quarter."""
+    found = list(SPAN_SECTION.finditer(told))
+    if not found:
+        found = next((list(m) for h in headings if (m := list(SPAN_SECTION.finditer(h)))), [])
+        found = found[:1]
+    return bool(found) and found[-1].group("ytd") is not None
+
+
+def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | None = None,
+                        passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = ()) -> list[str]:
     """A sentence telling a quarter that restates a quote sentence of a longer period and no quarter ("The increase
     in North America operating income in Q3 2023 was primarily due to ..." from "The North America operating income
     for the nine months ended September 30, 2023 ... is primarily due to ...") gives '[4] is about the nine
-    months': the drivers of the year to date are not the quarter's."""
+    months': the drivers of the year to date are not the quarter's. A sentence naming no period tells the quarter
+    the question asks; a quote sentence naming no period of its own is told in its section's (``_section_ytd``: a
+    bank's "Year-to-date results" after its "Quarterly results"), which gives '[5] is about the year to date'."""
     sentences = _quote_sentences(quotes)
+    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
     out: list[str] = []
     for sentence in split_sentences(summary):
         told = asked_period(sentence)
-        if not told.quarter or (found := _restated(sentence, sentences)) is None:
+        quarter = told.quarter or (q is not None and not told.text and q.asked.quarter and q.asked.months == 3)
+        if not quarter:
             continue
-        source, best = found[1][0], found[1][1]
+        if (found := _restated(sentence, sentences)) is not None:
+            source, best = found[1][0], found[1][1]
+        elif (whole := _told_whole(sentence, quotes)) is not None:  # a quote's list told whole in one sentence
+            source, best = whole, next(x.text for x in quotes if x.source == whole)
+        else:
+            continue
         theirs = asked_period(best)
+        # its own period is what it names before what moved ("For the six months ended ..., X increased"; a quarter
+        # named among its drivers, "$337 million of markdowns in the second quarter", is no period of its own)
+        own = asked_period(best[:moved.start()]) if (moved := _first_direction(best)) else theirs
         if theirs.months in (6, 9) and "months" in theirs.text and not theirs.quarter:  # a year to date
-            flag = f"[{source}] is about the {theirs.text.split(';')[0]}"
-            if flag not in out:
-                out.append(flag)
+            flag = f"[{source}] is about the {theirs.text.split(';')[0].lower()}"
+        elif not own.months and not own.quarter and (k := next(
+                (k for k, x in enumerate(quotes) if x.source == source and best in x.text), None)) is not None and \
+                _section_ytd(f"{lead.get(quotes[k].text, '')} {quotes[k].text[:quotes[k].text.index(best)]}",
+                             headings[k] if k < len(headings) else ()):
+            flag = f"[{source}] is about the year to date"
+        else:
+            continue
+        if flag not in out:
+            out.append(flag)
     return out
 
 
@@ -2053,7 +2084,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _whose_figure(body, quotes, names) if f not in out]
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages, headings) if f not in out]
-    out += [f for f in _longer_period_told(body, quotes) if f not in out]
+    out += [f for f in _longer_period_told(body, quotes, q, passages, headings) if f not in out]
     out += [f for f in _years_moved(body, quotes, names) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
