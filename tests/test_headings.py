@@ -505,3 +505,32 @@ def test_the_heading_named_is_that_of_the_quote_the_sentence_is_told_from() -> N
                         [("International Segment",), ("Domestic Segment",)])
     assert "[4] is under the heading \u201cDomestic\u201d" in flags
     assert "[6] is under the heading \u201cInternational\u201d" not in flags
+
+
+def test_a_quarter_named_among_the_drivers_or_a_sentence_opening_like_the_quarter_s_does_not_mislead() -> None:
+    q = parse("What drove the change in Acme's other expense in the second quarter of 2022?")
+    quarter = ("Other expense increased as a result of: • higher investments, and • higher travel, partially offset "
+               "by • lower legal expense.")
+    ytd = ("Other expense increased as a result of: • higher investments, and • higher travel and regulatory "
+           "assessments.")
+    passage = f"Quarterly results {quarter} Year-to-date results {ytd}"
+    x = _quote(ytd, doc="ACME_2022Q2_10Q", source=2)
+    told = "Other expense increased as a result of higher investments and higher travel and regulatory assessments [2]."
+    # the year to date's sentence opens as the quarter's: the passage before it is read at its own place
+    assert "[2] is about the year to date" in unsupported(told, [x], q, ["Acme"], "", [passage], [()])
+    own = _quote(quarter, doc="ACME_2022Q2_10Q", source=2)
+    assert not any("year to date" in f for f in unsupported(
+        "Other expense increased as a result of higher investments and higher travel, partially offset by lower "
+        "legal expense [2].", [own], q, ["Acme"], "", [passage], [()]))
+    # two lists of one passage open alike: a sentence telling the quarter's whole is the quarter's
+    both = [x, own]
+    assert not any("year to date" in f for f in unsupported(
+        "Other expense increased as a result of: higher investments; higher travel, partially offset by lower legal "
+        "expense.", both, q, ["Acme"], "", [passage, passage], [(), ()]))
+    # a first-half question: a quarter named among the drivers tells no quarter
+    half = parse("What drove the change in Acme's loans in the first half of 2022?")
+    loans = _quote("Loans increased driven by growth in Card in the second quarter of 2022 and higher revolver "
+                   "utilization in CB.", doc="ACME_2022Q2_10Q", source=4)
+    assert not any("year to date" in f for f in unsupported(
+        "The increase in loans was driven by growth in Card in the second quarter of 2022 and higher revolver "
+        "utilization in CB [4].", [loans], half, ["Acme"], "", ["Year-to-date results " + loans.text], [()]))

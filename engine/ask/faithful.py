@@ -1338,9 +1338,13 @@ def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
 
 def _lead_in(x: Quote, passage: str) -> str:
     """A quote's passage's text before it (a section's heading and lead-in), whitespace folded; '' where the passage
-    does not hold it."""
+    does not hold it. The quote is found whole where it can be (two sentences of a passage may open alike: the
+    quarter's "Noncompensation expense increased as a result of ..." and the year to date's), else by its opening."""
     flat = " ".join(passage.split())
-    at = flat.find(x.text[:60])
+    whole = " ".join(x.text.split())
+    at = flat.find(whole)
+    if at < 0:
+        at = flat.find(x.text[:60])
     return flat[:at] if at > 0 else ""
 
 
@@ -1766,16 +1770,24 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
     bank's "Year-to-date results" after its "Quarterly results"), which gives '[5] is about the year to date'."""
     sentences = _quote_sentences(quotes)
     lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
+    drivers = narrative().kind("drivers")
     out: list[str] = []
     for sentence in split_sentences(summary):
-        told = asked_period(sentence)
+        # the sentence's own period is what it names before its drivers ("Revenue increased in the second quarter
+        # due to ..."; a quarter named among its drivers, "driven by loan growth in Card in the second quarter", is
+        # none); naming none, it tells the question's
+        told = asked_period(sentence[:cut] if (cut := _first_cue(drivers, sentence)) > 0 else sentence) \
+            if drivers is not None else asked_period(sentence)
         quarter = told.quarter or (q is not None and not told.text and q.asked.quarter and q.asked.months == 3)
         if not quarter:
             continue
         if (found := _restated(sentence, sentences)) is not None:
             source, best = found[1][0], found[1][1]
         elif (whole := _told_whole(sentence, quotes)) is not None:  # a quote's list told whole in one sentence
-            source, best = whole, next(x.text for x in quotes if x.source == whole)
+            # (of that source's quotes, the one it tells: two lists of one passage may open alike)
+            words = said_stems([sentence])
+            source, best = whole, max((x.text for x in quotes if x.source == whole),
+                                      key=lambda t: (len(words & said_stems([t])), _run(sentence, t)))
         else:
             continue
         theirs = asked_period(best)
