@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.periods import PERIOD_COMPARISON, SPAN_HEADING
+from engine.periods import period_heading
 from engine.sentences import ABBREVIATIONS
 
 Word = tuple[float, float, float, float, str]
@@ -407,8 +407,8 @@ def _titled(ws: Sequence[Word]) -> bool:
 def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
     """The section headings of a page, in reading order, each with its line's top, left and right: lines of a title's
     words (``_titled``: "Walmart U.S. Segment", "Gross Profit Rate", "Liquidity and Capital Resources"; or one year
-    compared with another in any case, ``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year
-    2014"; or a span's section, ``periods.SPAN_HEADING``: "Year-to-date results") that stand
+    compared with another in any case, "Fiscal year 2015 compared with fiscal year 2014", or a span's section,
+    "Year-to-date results": ``periods.period_heading``) that stand
     alone, after a line that ends a sentence (or a gap of a line's height, or none) and before one that starts with a
     capital (or a gap, or none), outside the page's running head and footer (``HEADING_MARGIN``). A filing's
     sentences are told under them: a section's sentence that names no segment is about the segment its heading names.
@@ -421,8 +421,7 @@ def section_headings(page: PageText) -> list[tuple[float, float, float, str]]:
         bottom = max(w[3] for w in ws)
         if top < HEADING_MARGIN * page.height or bottom > (1 - HEADING_MARGIN) * page.height:
             continue
-        line = " ".join(w[4] for w in ws)
-        period = bool(PERIOD_COMPARISON.match(line) or SPAN_HEADING.match(line))  # "Fiscal year 2015 compared ..."
+        period = period_heading(" ".join(w[4] for w in ws))  # "Fiscal year 2015 compared with fiscal year 2014"
         if not (_titled(ws) or period) or _ends_sentence(ws[-1][4]) or ws[-1][4].lower().rstrip(":") in NOT_LAST:
             continue  # not a title, or one going on past its line ("Asia Pacific, Australia and New Zealand and")
         if any(b[0] - a[2] >= WORD_GAP for a, b in zip(ws, ws[1:], strict=False)):
@@ -450,7 +449,7 @@ def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, fl
     """The section headings a passage in ``box`` on the last of ``pages`` is told under, nearest first (at most
     ``most``): the page's headings above it in its column, or in its first lines (``HEADING_INSIDE``; a heading over
     the other column of a two-column page is not its), then the earlier pages' from their ends; and after them the
-    nearest period heading further up (``periods.PERIOD_COMPARISON``: "Fiscal year 2015 compared with fiscal year
+    nearest period heading further up (``periods.period_heading``: "Fiscal year 2015 compared with fiscal year
     2014" over its segments' headings), which dates the passage."""
     found: list[str] = []
     for k, page in enumerate(reversed(pages)):
@@ -459,9 +458,6 @@ def headings_above(pages: Sequence[PageText], box: tuple[float, float, float, fl
             heads = [h for h in heads if h[0] < box[1] + HEADING_INSIDE and h[1] < box[2] and h[2] > box[0]]
         found += [text for *_, text in reversed(heads)]
     out = found[:most]
-    def dated(h: str) -> bool:
-        return bool(PERIOD_COMPARISON.match(h) or SPAN_HEADING.match(h))
-
-    if not any(dated(h) for h in out):
-        out += next(([h] for h in found[most:] if dated(h)), [])
+    if not any(period_heading(h) for h in out):
+        out += next(([h] for h in found[most:] if period_heading(h)), [])
     return tuple(out)

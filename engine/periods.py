@@ -930,6 +930,12 @@ results", "Six Months Ended June 30"; "for the six months ended" inside a senten
 report tells the quarter, then the year to date, in sections alike."""
 SPAN_HEADING = re.compile(r"^\W*(?:Quarterly|Year-to-[Dd]ate)\s+[Rr]esults\W*$")
 """A line that is a span section's heading whole ("Quarterly results", "Year-to-date results")."""
+
+
+def period_heading(line: str) -> bool:
+    """Whether a line is a period's section heading whole: one year compared with another (``PERIOD_COMPARISON``)
+    or a span's section (``SPAN_HEADING``). It dates the sentences under it and names no part."""
+    return bool(PERIOD_COMPARISON.match(line) or SPAN_HEADING.match(line))
 _FORWARD = re.compile(
     r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
     r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",

@@ -168,12 +168,19 @@ def _told_from(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pl
     grew, primarily driven by higher retail brand presentation costs", not from "Demand creation expense also
     increased, as higher sports marketing costs were only partially offset by lower retail brand presentation costs",
     though the second holds more of its words. ``plain`` as for ``_restated``."""
+    words, held = _holding(sentence, sentences, plain)
+    return max(held, key=lambda t: (_run(sentence, t[1]), len(words & t[2])), default=None)
+
+
+def _holding(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
+             ) -> tuple[set[str], list[tuple[int, str, set[str]]]]:
+    """The summary sentence's stems (less ``plain``, else stopwords) and the quote sentences that hold enough of
+    them to be restated by it: ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least."""
     words = said_stems([sentence]) - (plain if plain is not None else {word_stem(w) for w in STOPWORDS})
     if len(words) < RESTATED_WORDS:
-        return None
-    held = [t for t in sentences if len(words & t[2]) >= RESTATED_WORDS and len(words & t[2]) / len(words)
-            >= FORECAST_SHARE]
-    return max(held, key=lambda t: (_run(sentence, t[1]), len(words & t[2])), default=None)
+        return words, []
+    return words, [t for t in sentences if len(words & t[2]) >= RESTATED_WORDS
+                   and len(words & t[2]) / len(words) >= FORECAST_SHARE]
 
 
 def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], plain: set[str] | None = None
@@ -182,12 +189,8 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pla
     ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does. The words counted are its
     content words: not stopwords, nor ``plain`` stems where given (``plain_stems``: the company's name, generic words,
     which say nothing of which quote a sentence restates)."""
-    words = said_stems([sentence]) - (plain if plain is not None else {word_stem(w) for w in STOPWORDS})
-    if len(words) < RESTATED_WORDS or not sentences:
-        return None
-    best = max(sentences, key=lambda t: len(words & t[2]))
-    shared = len(words & best[2])
-    return (words, best) if shared >= RESTATED_WORDS and shared / len(words) >= FORECAST_SHARE else None
+    words, held = _holding(sentence, sentences, plain)
+    return (words, max(held, key=lambda t: len(words & t[2]))) if held else None
 
 
 
@@ -1075,10 +1078,9 @@ def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEF
 def _of_what(text: str) -> str:
     """What a figure is of, told after it, up to what it is compared with, dated by (``_AFTER_END``) or caused by
     (a cue of the drivers kind: "6% increase in footwear revenues was led by Sportswear")."""
-    low = text.lower()
     cause = narrative().kind("drivers")
     cut = [m.start() for m in [_AFTER_END.search(text)] if m]
-    cut += [m.start() for c in (cause.cues if cause else ()) if (m := re.search(rf"(?<![a-z]){re.escape(c)}", low))]
+    cut += [at for at in [_first_cue(cause, text) if cause else -1] if at >= 0]
     return text[:min(cut)] if cut else text
 
 
@@ -1659,6 +1661,18 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     return out
 
 
+def _told_after(best: str, source: int, quotes: Sequence[Quote], lead: dict[str, str],
+                headings: Sequence[Sequence[str]]) -> tuple[str, Sequence[str]] | None:
+    """What a quote sentence is told after: its quote's passage before the quote (``lead``, by quote text) and the
+    quote's text before the sentence, with the section headings above the passage; None where no quote of that
+    source holds the sentence."""
+    k = next((k for k, x in enumerate(quotes) if x.source == source and best in x.text), None)
+    if k is None:
+        return None
+    text = quotes[k].text
+    return f"{lead.get(text, '')} {text[:text.index(best)]}", headings[k] if k < len(headings) else ()
+
+
 def _period_before(told: str, headings: Sequence[str]) -> set[int]:
     """The years of what a quote sentence is told after: the nearest sentence before it in its passage that names a
     year ("Starbucks transaction-based costs for the year ended December 31, 2015, increased ... compared to the
@@ -1700,10 +1714,7 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         said = {int(m.group(0)) for m in YEAR.finditer(sentence)}
         # the period of what the sentence is told after: the sentence before it, else the period heading above
-        k = next((k for k, x in enumerate(quotes) if x.source == source and best in x.text), None)
-        before = set() if k is None else _period_before(
-            f"{lead.get(quotes[k].text, '')} {quotes[k].text[:quotes[k].text.index(best)]}",
-            headings[k] if k < len(headings) else ())
+        before = _period_before(*after) if (after := _told_after(best, source, quotes, lead, headings)) else set()
         # the sentence's own period, before what it says moved ("For fiscal 2019, the decrease in ..."; what it is
         # compared with aside): a restatement that leaves it out and keeps another of the quote's years ("... due
         # to club closures ... during fiscal 2018") tells it for the year asked all the same
@@ -1754,10 +1765,8 @@ def _section_ytd(told: str, headings: Sequence[str]) -> bool:
     """Whether the nearest span a quote sentence is told under (``periods.SPAN_SECTION``, in its passage before it,
     else in the headings above it) is a year to date, not a quarter."""
     found = list(SPAN_SECTION.finditer(told))
-    if not found:
-        found = next((list(m) for h in headings if (m := list(SPAN_SECTION.finditer(h)))), [])
-        found = found[:1]
-    return bool(found) and found[-1].group("ytd") is not None
+    nearest = found[-1] if found else next((m for h in headings if (m := SPAN_SECTION.search(h))), None)
+    return nearest is not None and nearest.group("ytd") is not None
 
 
 def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | None = None,
@@ -1776,8 +1785,8 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         # the sentence's own period is what it names before its drivers ("Revenue increased in the second quarter
         # due to ..."; a quarter named among its drivers, "driven by loan growth in Card in the second quarter", is
         # none); naming none, it tells the question's
-        told = asked_period(sentence[:cut] if (cut := _first_cue(drivers, sentence)) > 0 else sentence) \
-            if drivers is not None else asked_period(sentence)
+        cut = _first_cue(drivers, sentence) if drivers is not None else -1
+        told = asked_period(sentence[:cut] if cut > 0 else sentence)
         quarter = told.quarter or (q is not None and not told.text and q.asked.quarter and q.asked.months == 3)
         if not quarter:
             continue
@@ -1796,10 +1805,8 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         own = asked_period(best[:moved.start()]) if (moved := _first_direction(best)) else theirs
         if theirs.months in (6, 9) and "months" in theirs.text and not theirs.quarter:  # a year to date
             flag = f"[{source}] is about the {theirs.text.split(';')[0].lower()}"
-        elif not own.months and not own.quarter and (k := next(
-                (k for k, x in enumerate(quotes) if x.source == source and best in x.text), None)) is not None and \
-                _section_ytd(f"{lead.get(quotes[k].text, '')} {quotes[k].text[:quotes[k].text.index(best)]}",
-                             headings[k] if k < len(headings) else ()):
+        elif (not own.months and not own.quarter
+              and (after := _told_after(best, source, quotes, lead, headings)) and _section_ytd(*after)):
             flag = f"[{source}] is about the year to date"
         else:
             continue
@@ -2079,7 +2086,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         out.append("No")
     out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
     # a passage is told under the part its section heading names: the part counts as named before it
-    parts = _heading_parts(quotes, names, [*passages, *evidence], headings, q)
+    parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)
     headed = _headed_passages(passages, parts)
     out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
     out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]

@@ -17,7 +17,7 @@ from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY
 from engine.pagetext import LOWER_IN_TITLES, NOT_LAST
-from engine.periods import PERIOD_COMPARISON, PERIOD_WORDS, RELATIVE_WORDS, SPAN_HEADING
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, period_heading
 from engine.vocabulary import narrative
 
 _CURRENCY = re.compile(CURRENCY)
@@ -224,7 +224,7 @@ def heading_part(headings: Sequence[str], plain: set[str], texts: Sequence[str],
     does."""
     vocab = narrative()
     for heading in headings:
-        if PERIOD_COMPARISON.match(heading) or SPAN_HEADING.match(heading):
+        if period_heading(heading):
             continue  # "2020 v. 2019", "Fiscal year 2015 compared with ...", "Year-to-date results": a period's section
         tail = _KIND_TAIL.match(heading)
         name = tail.group("name") if tail else heading
