@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from engine.ask.cells import Resolution, judge
 from engine.ask.computations import Computation
@@ -18,6 +19,7 @@ from engine.numbers import Quantity, checkable, derived_from, quantities, same_n
 from engine.periods import MONTH_PATTERN, Calendar, asked_period, number_word
 from engine.sentences import split_sentences
 from engine.types import Check, Citation, Evidence, Region
+from engine.vocabulary import change_words
 
 REFUSAL = re.compile(
     r"insufficient information|not (?:contain|provide|include|mention|available|answerable)|"
@@ -275,10 +277,12 @@ def counts_what_is_asked(question: Question, res: Resolution) -> bool:
     return any(_noun_stem(noun) in c.row.lower() for c in res.cells)
 
 
-_CHANGE_BEFORE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|dropped|up|down|increases?|decreases?|"
-                            r"declines?|rises?|growth|changes?|changed)\s+(?:of\s+|by\s+)?(?:approximately\s+|about\s+"
-                            r")?(?:[$\u20ac\u00a3\u00a5]\s?)?$", re.I)
-"""The words before a figure that give it as a change ("decreased by $", "an increase of")."""
+@cache
+def _change_before() -> re.Pattern[str]:
+    """The words before a figure that give it as a change ("decreased by $", "an increase of", "up"; the change
+    words of the vocabulary's ``[directions]``)."""
+    return re.compile(rf"(?:{change_words().before()})\s+(?:of\s+|by\s+)?(?:approximately\s+|about\s+)?"
+                      r"(?:[$\u20ac\u00a3\u00a5]\s?)?$", re.I)
 
 
 def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
@@ -293,7 +297,7 @@ def disagreement(text: str, res: Resolution, calendar: Calendar | None, computat
     changes = {round(abs(a.value - b.value), 6) for a in row for b in row if a.value != b.value}
     wrong = []
     for q in answer_numbers(text):
-        if _CHANGE_BEFORE.search(text[max(0, q.start - 40):q.start]) and round(abs(q.value), 6) in changes:
+        if _change_before().search(text[max(0, q.start - 40):q.start]) and round(abs(q.value), 6) in changes:
             continue
         v = judge(q, res, calendar, computed)
         if v.status in {"other_period", "other_row"}:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import cache
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
@@ -41,7 +42,7 @@ from engine.numbers import CURRENCY, POINTS, Quantity, quantities, same_number
 from engine.periods import SPAN_SECTION, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
-from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
+from engine.vocabulary import NarrativeKind, change_words, directions, items_named, narrative, ratio_named
 
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
@@ -548,10 +549,12 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
     return 0
 
 
-_ANAPHOR = re.compile(r"^\W*(?:(?:the|this|these|that|those|such)\s+(?:\w+\s+)?)?(?:increases?|decreases?|declines?|"
-                      r"growth|rises?|drops?|improvements?|changes?|reductions?)\b(?!\s+(?:in|of)\b)", re.I)
-"""A subject that points back at a change ("The decrease was primarily attributable to ...", "Increases were
-primarily due to ..."), naming no item."""
+@cache
+def _anaphor() -> re.Pattern[str]:
+    """A subject that points back at a change (a change noun, ``change_words``: "The decrease was primarily
+    attributable to ...", "Increases were primarily due to ..."), naming no item."""
+    return re.compile(rf"^\W*(?:(?:the|this|these|that|those|such)\s+(?:\w+\s+)?)?(?:{change_words().nouns.pattern})"
+                      r"(?!\s+(?:in|of)\b)", re.I)
 
 
 _POINTS_BACK = re.compile(r"^\W*(?:(?:however|additionally|in addition|as a result|excluding\b[^,]{0,80}),\s+)?"
@@ -599,7 +602,7 @@ def _owner(sentence: str, x: Quote, passage: str) -> str:
     told = split_sentences(f"{_lead_in(x, passage)} {x.text[:x.text.index(sentence)]}".strip())
     if not item:
         return _statement_subject(told[-1]) if (
-            _ANAPHOR.match(sentence) and told and not _POINTS_BACK.match(told[-1])) else ""
+            _anaphor().match(sentence) and told and not _POINTS_BACK.match(told[-1])) else ""
     # a subject that narrows its item by words of its own ("The 12% increase in currency-neutral footwear revenues")
     # states what it is about
     rises, falls = directions()
@@ -723,7 +726,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
         elif lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
-        elif (not lead and own_lead and _ANAPHOR.match(theirs)
+        elif (not lead and own_lead and _anaphor().match(theirs)
               and (referred := _referent(best, [x for x in quotes if x.source == source], quotes, passages))
               and (referred[0] != own_lead if referred[0]
                    else not (said_stems([referred[1]]) - plain) & (said_stems([mine]) - plain))):

@@ -28,6 +28,7 @@ from engine.vocabulary import (
     breakdown_named,
     breakdown_title,
     canonical,
+    change_words,
     directions,
     groups,
     items_named,
@@ -129,7 +130,6 @@ _LEAD = re.compile(r"^(?:what|how|was|is|the|much|did|of|by)\b\s*", re.I)
 _ROUND = re.compile(r"round(?:ed)?(?: (?:your|the) answer)? to (?:the nearest )?(\d|one|two|three|four|zero)\s+"
                     r"decimal(?: places?| points?)?|(\d|one|two|three) decimal places?", re.I)
 _PLACES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
-_ANY_CHANGE = re.compile(r"\b(?:chang\w*|differ\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
 _THRESHOLD = re.compile(r"\b(?P<word>exceed(?:s|ed)?|surpass(?:es|ed)?|top(?:s|ped)?|"
                         r"(?:more|greater|higher|larger) than|above|over|(?:less|fewer|lower|smaller) than|below|under)"
@@ -624,7 +624,7 @@ def _direction(low: str) -> str:
         return "down"
     if up and not down:
         return "up"
-    if _ANY_CHANGE.search(low):
+    if change_words().either.search(low):
         return "any"
     return ""
 

@@ -385,16 +385,47 @@ def breakdown_named(word: str) -> str:
     return ""
 
 
+def _whole_words(listed: list[str]) -> re.Pattern[str]:
+    """One pattern of whole words; a listed word ending in * takes any ending."""
+    alts = sorted((re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in listed), key=len,
+                  reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.I)
+
+
+@cache
+def _directions_table() -> dict[str, list[str]]:
+    with _FILE.open("rb") as fh:
+        return dict(tomllib.load(fh)["directions"])
+
+
 @cache
 def directions() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The words that say a figure went up, and those that say it went down (``[directions]``), each one pattern
     of whole words; a listed word ending in * takes any ending."""
-    with _FILE.open("rb") as fh:
-        raw = tomllib.load(fh)["directions"]
+    raw = _directions_table()
+    return _whole_words(raw["up"]), _whole_words(raw["down"])
 
-    def words(listed: list[str]) -> re.Pattern[str]:
-        alts = sorted((re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in listed), key=len,
-                      reverse=True)
-        return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.I)
 
-    return words(raw["up"]), words(raw["down"])
+@dataclass(frozen=True)
+class ChangeWords:
+    """The words of a change that say no way, or that are a change only in one place (``[directions]``)."""
+
+    either: re.Pattern[str]
+    """A change without its way ("How did revenue change?", "the difference")."""
+    nouns: re.Pattern[str]
+    """The nouns of a change either way, as a subject that points back at one ("The decrease was due to ...")."""
+    before_figure: re.Pattern[str]
+    """Words that give the figure right after them as a change ("up 5%"), and only there ("up to", "down
+    payment")."""
+
+    def before(self) -> str:
+        """A pattern of any word that gives the figure after it as a change: a way, no way, or ``before_figure``."""
+        rises, falls = directions()
+        return "|".join(p.pattern for p in (rises, falls, self.either, self.before_figure))
+
+
+@cache
+def change_words() -> ChangeWords:
+    """The ``[directions]`` words of a change besides ``up`` and ``down``."""
+    raw = _directions_table()
+    return ChangeWords(_whole_words(raw["either"]), _whole_words(raw["nouns"]), _whole_words(raw["before_figure"]))
