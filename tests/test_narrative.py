@@ -972,6 +972,29 @@ def test_a_quote_about_what_else_moved_is_flagged() -> None:
         nested, pay, ["Acme"]))
 
 
+def test_an_item_the_quote_gives_as_a_share_of_another_told_as_the_item_itself_is_flagged() -> None:
+    """What rose is the item's share of sales, not the item: the summary that drops "as a percent of sales" tells
+    another change; one that keeps the share (in any words) is the quote's."""
+    q = parse("Why did Acme's selling expenses change in fiscal 2021?")
+    quotes = [Quote("Selling expenses increased as a percentage of net revenues in fiscal 2021, primarily due to "
+                    "higher freight costs and lower sales leverage.", "ACME_2021_10K", "acme", 31, 6, 6)]
+    flags = unsupported("Acme's selling expenses increased in fiscal 2021, primarily due to higher freight costs and "
+                        "lower sales leverage [6].", quotes, q, ["Acme"])
+    assert "[6] is about \u201cSelling expenses\u201d (as a percentage of net revenues)" in flags
+    for kept in ("Selling expenses as a share of net revenues rose", "Acme's selling expense ratio increased",
+                 "Selling expenses increased as a percentage of net revenues"):
+        assert not any("is about" in f for f in unsupported(
+            f"{kept} in fiscal 2021, primarily due to higher freight costs and lower sales leverage [6].", quotes, q,
+            ["Acme"])), kept
+    # the share said of the table the passage opens with, not of the quote's subject
+    lead = [Quote("The following table shows cost of revenues in dollars and as a percentage of net revenues: The "
+                  "decrease in product costs for 2021 was primarily due to lower unit volumes.", "ACME_2021_10K",
+                  "acme", 40, 7, 7)]
+    assert not any("is about" in f for f in unsupported(
+        "The decrease in product costs for 2021 was primarily due to lower unit volumes [7].", lead,
+        parse("What drove Acme's product costs in 2021?"), ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

@@ -373,6 +373,12 @@ segment"), not which measure: no narrower subject for dropping them."""
 _AMOUNT_TAIL = re.compile(r"\s+(?:of|was|were)\s+(?:[$\u20ac\u00a3\u00a5]\s?)?\d.*$")
 """A subject's amount after it ("Domestic segment online revenue of $4.0 billion"): not what it names."""
 _DETERMINERS = frozenset({"our", "its", "their", "his", "her", "your", "this", "these", "those", "that"})
+_AS_SHARE = re.compile(r"\b(?:as\s+an?\s+)?(?:percent(?:age)?|share|proportion|ratio)\s+(?:of|to)\s+(?:(?:total|net|"
+                       r"our|its)\s+)*[a-z]+", re.I)
+"""An item given as a share of another ("measured as a percent of sales", "as a percentage of revenues", "increased
+as a percent to sales"): what changed is the share, not the item."""
+_SHARE_WORD = re.compile(r"\b(?:percent(?:age)?s?|shares?|proportions?|ratios?|margins?|rates?)\b|%", re.I)
+"""A summary subject's word that gives its item as a share already."""
 _NOT_MOVES = frozenset({"higher", "lower", "growth", "expansion", "contraction", "reduction", "increase",
                         "decrease", "decline", "drop", "fall", "rise", "lift", "boost"})
 """Direction words that are no verb a subject does (an adjective, a noun): the word before them is no subject."""
@@ -762,6 +768,11 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # a sentence going on with a named part's statement ("Our International segment's SG&A decreased $232
             # million ... The decrease in SG&A expense was driven by ..."), told of the company or another part
             flag = f"[{source}] is about \u201c{owner}\u201d"
+        elif (share := _AS_SHARE.search(theirs.rsplit(":", 1)[-1])) and not _SHARE_WORD.search(mine):
+            # the quote gives its item as a share of another ("Cost of sales, measured as a percent of sales,
+            # increased ... primarily due to foreign currency effects"), the sentence the item itself
+            what = _mover(theirs) or theirs.strip()
+            flag = f"[{source}] is about \u201c{what}\u201d ({' '.join(share.group(0).split())})"
         elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
               and (narrower := _narrower(who, plain | said_stems([mine]) | said_stems([q.text])))):
