@@ -995,6 +995,29 @@ def test_an_item_the_quote_gives_as_a_share_of_another_told_as_the_item_itself_i
         parse("What drove Acme's product costs in 2021?"), ["Acme"]))
 
 
+def test_a_cause_no_quote_gives_as_one_is_flagged() -> None:
+    """A fact of one quote made the cause of another's change: the words are quoted, the relation is the model's."""
+    q = parse("What drove Acme's Services revenue in the third quarter of 2022?")
+    growth = Quote("Services revenue grew 7% in the third quarter of 2022.", "ACME_2022_10Q", "acme", 20, 3, 3)
+    fact = Quote("During the quarter the company opened forty new regional service centers across Canada and Mexico.",
+                 "ACME_2022_10Q", "acme", 24, 5, 5)
+    for told in ("Acme's Services revenue grew 7% in the third quarter of 2022, driven by forty new regional service "
+                 "centers opened across Canada and Mexico.",
+                 "Services revenue increased 7% in the quarter primarily as a result of the opening of forty new "
+                 "regional service centers across Canada and Mexico."):
+        flags = unsupported(told, [growth, fact], q, ["Acme"])
+        assert any(f.startswith("no quote gives \u201c") and f.endswith("as a cause: [5] only states it")
+                   for f in flags), (told, flags)
+    # the quote gives the cause itself, or tells a change of its own
+    for said in ("Services revenue grew 7%, primarily due to forty new regional service centers across Canada and "
+                 "Mexico.",
+                 "Forty new regional service centers across Canada and Mexico drove higher Services revenue."):
+        own = Quote(said, "ACME_2022_10Q", "acme", 24, 5, 5)
+        assert not any("as a cause" in f for f in unsupported(
+            "Services revenue grew 7% in the third quarter of 2022, driven by forty new regional service centers "
+            "across Canada and Mexico.", [growth, own], q, ["Acme"])), said
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

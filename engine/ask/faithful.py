@@ -1243,6 +1243,54 @@ _PERIOD_END = re.compile(r"\b(?:ended|ending|as of|through)\s+(?:[A-Z][a-z]+\.?\
 """A period's end ("the year ended January 28, 2023"): the year it writes dates a period, not an event."""
 
 
+def _cause_no_quote_gives(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A cause no quote gives as one: a drivers summary sentence whose words after its first cue ("due to ...")
+    restate a quote sentence (``_holding``) that tells no change (no direction word) in a quote with no cue of the
+    kind or cause-first verb: "Pharmaceutical sales grew 3.9% ... due to a prioritization of R&D investment within the
+    Pharmaceutical segment ..." where [4] only says "the company completed a prioritization of its research and
+    development (R&D) investment within the Pharmaceutical segment" gives 'no quote gives “a prioritization of R&D
+    investment” as a cause: [4] only states it'. Every word is quoted; the relation is the model's. Question words,
+    names and cue words are no sign of which sentence the cause restates."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if kind is None or asked is None or asked.narrative != "drivers" or not kind.cues:
+        return []
+    cue_words = {word_stem(w) for c in (*kind.cues, *kind.cause_first) for w in CONTENT_WORD.findall(c)}
+    plain = plain_stems(names) | said_stems([q.text]) | cue_words
+    rises, falls = directions()
+    sentences = _quote_sentences(quotes)
+    wholes: dict[int, str] = {}
+    for x in quotes:
+        wholes[x.source] = f"{wholes.get(x.source, '')} {x.text.lower()}"
+    out: list[str] = []
+    for sentence in (_cause_last(kind, t) for t in split_sentences(summary)):
+        if (cut := _first_cue(kind, sentence)) <= 0:
+            continue
+        cause = sentence[cut:]
+        words, held = _holding(cause, sentences, plain)
+        if not held or any(_first_cue(kind, wholes[src]) >= 0 or any(v in wholes[src] for v in kind.cause_first)
+                           or rises.search(text) or falls.search(text) for src, text, _ in held):
+            continue
+        source = max(held, key=lambda t: len(words & t[2]))[0]
+        phrase = _cue_run(kind).sub("", cause, count=1)
+        shown = " ".join(phrase.split()[:CAUSE_SHOWN]).rstrip(",.;")
+        flag = f"no quote gives \u201c{shown}\u201d as a cause: [{source}] only states it"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+CAUSE_SHOWN = 6
+"""The words of a cause a flag names."""
+
+
+@cache
+def _cue_run(kind: NarrativeKind) -> re.Pattern[str]:
+    """A kind's cue phrases in a row at a text's start ("primarily due to ")."""
+    cues = "|".join(re.escape(c) for c in sorted(kind.cues, key=len, reverse=True))
+    return re.compile(rf"^(?:\s*(?:{cues})\b[\s:,]*)+", re.I)
+
+
 def _cause_after_change(summary: str, q: Question) -> list[str]:
     """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
     surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
@@ -2123,6 +2171,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
+    out += [f for f in _cause_no_quote_gives(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
