@@ -1018,6 +1018,25 @@ def test_a_cause_no_quote_gives_as_one_is_flagged() -> None:
             "across Canada and Mexico.", [growth, own], q, ["Acme"])), said
 
 
+def test_a_change_told_as_its_driver_s_is_flagged() -> None:
+    """"Freight costs declined, driven by lower fuel surcharges" says nothing of whether the surcharges fell by
+    themselves as a summary's "Fuel surcharges declined" claims; a quote that says so itself, or a driver given its
+    own direction by the summary where the quote gives it, is no such claim."""
+    q = parse("Why did Acme's freight costs change in 2021?")
+    quote = Quote("Freight costs declined 4% in 2021, driven by fuel surcharges on long-haul routes and fewer "
+                  "expedited shipments.", "ACME_2021_10K", "acme", 33, 2, 2)
+    flags = unsupported("Fuel surcharges on long-haul routes declined in 2021 [2].", [quote], q, ["Acme"])
+    assert ("[2] says \u201cdeclined\u201d of \u201cFreight costs\u201d, not of \u201cFuel surcharges on long-haul "
+            "routes\u201d") in flags
+    own = Quote("Freight costs declined 4% in 2021, driven by lower fuel surcharges on long-haul routes and fewer "
+                "expedited shipments.", "ACME_2021_10K", "acme", 33, 2, 2)
+    assert not any("says \u201cdeclined\u201d" in f for f in unsupported(
+        "Fuel surcharges on long-haul routes declined in 2021 [2].", [own], q, ["Acme"]))
+    # the cause told as the cause: no direction given to it
+    assert not any(" not of " in f for f in unsupported(
+        "Freight costs declined 4% in 2021, driven by fuel surcharges on long-haul routes [2].", [quote], q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

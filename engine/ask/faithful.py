@@ -1291,6 +1291,76 @@ def _cue_run(kind: NarrativeKind) -> re.Pattern[str]:
     return re.compile(rf"^(?:\s*(?:{cues})\b[\s:,]*)+", re.I)
 
 
+def _direction_given_to_driver(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A quote's change told as its driver's: "Debt maturities in the ordinary course decreased" where the quote says
+    "Interest expense (net of interest income) decreased ... driven by debt maturities in the ordinary course" gives
+    '[4] says “decreased” of “Interest expense (net of interest income)”, not of “Debt maturities in the ordinary
+    course”'. For a drivers question: a summary clause whose subject (its words before its first direction verb, no
+    cue before it) a quote sentence writes after its first cue, word for word, where the words before the cue carry
+    the same direction and none of the subject's (besides the question's and names); unless a quote gives that
+    direction to the subject's words itself ("lower debt maturities", "debt maturities decreased")."""
+    asked = told(q)
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if kind is None or asked is None or asked.narrative != "drivers" or not kind.cues:
+        return []
+    rises, falls = directions()
+    plain = plain_stems(names) | said_stems([q.text])
+    sentences = [(src, t, at) for src, t, _ in _quote_sentences(quotes) if (at := _first_cue(kind, t)) > 0]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for clause in _CLAUSES.split(sentence):
+            way = next((m for m in (rises.search(clause), falls.search(clause)) if m is not None
+                        and m.group(0).lower() not in _NOT_MOVES), None)
+            if (way is None or way.start() == 0 or _first_cue(kind, clause) in range(0, way.start())
+                    or any(v in clause[:way.start()].lower() for v in kind.cause_first)):
+                continue
+            subject = clause[:way.start()].strip(_OPENING + " ,")
+            words = _plain_words(subject)
+            same = rises if rises.fullmatch(way.group(0)) else falls
+            if (len(said_stems([subject]) - plain) < DRIVER_WORDS
+                    or any(_given(words, same, _plain_words(x.text)) for x in quotes)):
+                continue
+            for src, t, at in sentences:
+                before = t[:at]
+                if (_runs_in(words, _plain_words(t[at:])) and not said_stems([subject]) & said_stems([before]) - plain
+                        and (said := same.search(before)) is not None):
+                    who = _mover(before) or before.strip()
+                    flag = (f"[{src}] says \u201c{said.group(0)}\u201d of \u201c{who}\u201d, not of "
+                            f"\u201c{subject}\u201d")
+                    if flag not in out:
+                        out.append(flag)
+                    break
+    return out
+
+
+DRIVER_WORDS = 2
+"""The fewest words (besides the question's and names) a summary subject needs to be read as a quote's driver."""
+GIVEN_REACH = 3
+"""How many words from a driver's name a direction word may stand to be said of it ("lower debt maturities")."""
+
+
+def _plain_words(text: str) -> list[str]:
+    """A text's words, lower case, without punctuation."""
+    return re.findall(r"[a-z0-9&'’-]+", text.lower())
+
+
+def _runs_in(words: list[str], text: list[str]) -> bool:
+    """Whether ``words`` stand in ``text`` word for word, in a row."""
+    n = len(words)
+    return bool(n) and any(text[i:i + n] == words for i in range(len(text) - n + 1))
+
+
+def _given(words: list[str], way: re.Pattern[str], text: list[str]) -> bool:
+    """Whether ``text`` writes ``words`` in a row with a word of ``way`` at most ``GIVEN_REACH`` words before or
+    after them."""
+    n = len(words)
+    for i in range(len(text) - n + 1):
+        if text[i:i + n] == words and any(way.fullmatch(w) for w in
+                                          (*text[max(0, i - GIVEN_REACH):i], *text[i + n:i + n + GIVEN_REACH])):
+            return True
+    return False
+
+
 def _cause_after_change(summary: str, q: Question) -> list[str]:
     """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
     surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
@@ -2172,6 +2242,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _cause_no_quote_gives(body, quotes, q, names) if f not in out]
+    out += [f for f in _direction_given_to_driver(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
