@@ -1037,6 +1037,29 @@ def test_a_change_told_as_its_driver_s_is_flagged() -> None:
         "Freight costs declined 4% in 2021, driven by fuel surcharges on long-haul routes [2].", [quote], q, ["Acme"]))
 
 
+def test_the_item_a_cause_is_said_of_is_the_one_its_relative_clause_follows() -> None:
+    """"The reasons ... were a decrease in other expense, net, which was primarily due to ..." tells the other
+    expense's cause, as the quote does; the same cause told as operating income's is another item's."""
+    q = parse("What were the reasons for the change in Acme's operating income in 2021?")
+    quote = Quote("Other expense, net decreased $40 million in 2021, primarily due to a litigation charge recorded in "
+                  "the prior year.", "ACME_2021_10K", "acme", 40, 4, 4)
+    nested = ("The reasons for the change in Acme's operating income in 2021 were a decrease in other expense, net, "
+              "which was primarily due to a litigation charge recorded in the prior year [4].")
+    assert not any("[4] is about" in f or "[4] gives" in f for f in unsupported(nested, [quote], q, ["Acme"]))
+    flat = "Acme's operating income decreased in 2021, primarily due to a litigation charge recorded in the prior year."
+    assert any(f.startswith("[4] is about") for f in unsupported(flat, [quote], q, ["Acme"]))
+
+
+def test_a_list_item_that_tells_no_cause_takes_no_other_item_s_subject() -> None:
+    q = parse("Why did Acme's other expense change in 2018?")
+    quote = Quote("Interest expense increased $8 million year-on-year as a result of higher average debt balances. "
+                  "\u00b7 On a combined basis, higher pension and postretirement expense and lower income from "
+                  "non-service cost components increased expense year-on-year.", "ACME_2018_10K", "acme", 17, 7, 7)
+    told_ = ("Other expense increased year-on-year due to higher pension and postretirement expense and lower income "
+             "from non-service cost components [7].")
+    assert not any("is about" in f for f in unsupported(told_, [quote], q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

@@ -274,6 +274,8 @@ def _first_cue(kind: NarrativeKind, text: str) -> int:
 
 
 _RELATIVE_END = re.compile(r"\b(?:which|that|who)\s*$")
+_BULLET = re.compile(r"\s[\u2022\u00b7]\s")
+"""A list's bullet inside a sentence ("•", "·"): a quote's subject is its last item's, not the lead-in's."""
 
 
 def _cause_last(kind: NarrativeKind, sentence: str) -> str:
@@ -308,11 +310,22 @@ def _caused_next(kind: NarrativeKind, after: str) -> bool:
     return any(re.search(rf"(?<![a-z]){re.escape(c)}", low) for c in kind.cues if "offset" not in c)
 
 
+_RELATIVE_CAUSE = re.compile(r",?\s+(?:which|that)\s+(?:was|were|is|are|has\s+been|had\s+been)\s*(?:\w+ly\s*)?$", re.I)
+"""A subject whose cue follows a relative clause's verb ("The reasons ... were a decrease in other expense, net,
+which was primarily due to"): the cause is the item named last's."""
+
+
 def _lead_item(subject: str) -> tuple[str, str]:
     """The line item a sentence's subject names first, and the words it names it with ("The decrease in Cost of
     sales as a percentage of revenues": cogs, "Cost of sales"), a standard ratio by its definition; ('', '') when it
-    names none."""
+    names none. Where the subject ends in a relative clause's verb (``_RELATIVE_CAUSE``), the item it names last: what
+    the cue after it is said of."""
     low = subject.lower()
+    if _RELATIVE_CAUSE.search(subject):
+        found = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
+                 if (m := _last_match(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
+        if found:
+            return max(found)[1:]
     at = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
           if (m := re.search(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
     ratio = ratio_named(subject)
@@ -321,6 +334,11 @@ def _lead_item(subject: str) -> tuple[str, str]:
         # known by its definition ("effective tax rate" and "effective income tax rate" are one)
         return ratio[1], subject[m.start():m.end()]
     return min(at)[1:] if at else ("", "")
+
+
+def _last_match(pattern: str, text: str) -> re.Match[str] | None:
+    """The last match of a pattern in a text, or None."""
+    return next(reversed(list(re.finditer(pattern, text))), None)
 
 
 def _capitalised(subject: str, plain: set[str], first: bool = False) -> set[str]:
@@ -706,6 +724,13 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         if (whole := _told_whole(sentence, quotes)) is not None:
             # a quote told whole: its subject is its lead-in's
             source, best = whole, next(x.text for x in quotes if x.source == whole)
+        elif len(items := _BULLET.split(best)) > 1:
+            # a list item told: with its own cause, its subject is its own; else the list's lead-in's ("driven by:")
+            item = max(items, key=lambda t: len(words & said_stems([t])))
+            if _first_cue(kind, item) > 0:
+                best = item
+            elif not items[0].rstrip().endswith(":"):
+                continue  # an item of a list of statements, telling no cue: the cue is another item's
         # a direction turned ("higher net favorable profit adjustments" where the quote restated says "lower net
         # favorable profit adjustments" and no quote says "higher" of them)
         for m in (*rises.finditer(sentence), *falls.finditer(sentence)):
@@ -720,7 +745,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
                 out.append(f"[{source}] says \u201c{turned.group(0)} {after}\u201d")
         if (cut := _first_cue(kind, sentence)) <= 0 or (at := _first_cue(kind, best)) <= 0:
             continue
-        theirs = best[:at].split(" • ")[-1].strip()
+        theirs = _BULLET.split(best[:at])[-1].strip()
         mine = sentence[:cut]
         if rises.match(mine.lstrip(_OPENING)) or falls.match(mine.lstrip(_OPENING)):
             continue  # no subject: the sentence opens with the drivers ("Increased unit sales, ...")
