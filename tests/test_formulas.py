@@ -202,3 +202,15 @@ def test_an_operating_loss_is_operating_income() -> None:
     from engine.vocabulary import canonical
 
     assert canonical("operating loss") == canonical("operating income")
+
+
+def test_other_income_and_expense_is_one_line_item_in_any_order_of_its_words() -> None:
+    """Filers print the non-operating line as "Other income (expense), net", "Other (income) expense, net" or "Other
+    expense (income), net": one item, apart from operating income and from other comprehensive income."""
+    from engine.vocabulary import items_named
+
+    for label in ("Other income (expense), net", "Other (income) expense, net", "Other expense (income), net",
+                  "other income, net", "Nonoperating income (expense)"):
+        assert [it.name for it in items_named(label)] == ["other income"], label
+    assert [it.name for it in items_named("Operating income (loss)")] == ["operating income"]
+    assert "other income" not in [it.name for it in items_named("Other comprehensive income (loss)")]
