@@ -1060,6 +1060,48 @@ def test_a_list_item_that_tells_no_cause_takes_no_other_item_s_subject() -> None
     assert not any("is about" in f for f in unsupported(told_, [quote], q, ["Acme"]))
 
 
+def test_a_quarter_s_sentence_told_for_the_year_to_date_asked_is_flagged() -> None:
+    q = parse("What drove Acme's Widgets revenue in the first nine months of 2023?")
+    quarter = Quote("Widgets revenue decreased during the third quarter of 2023 compared to the third quarter of 2022 "
+                    "due primarily to lower unit volumes.", "ACME_2023_10Q", "acme", 19, 5, 5)
+    for told_ in ("Widgets revenue decreased during the first nine months of 2023 due primarily to lower unit volumes.",
+                  "Acme's Widgets revenue fell, due primarily to lower unit volumes [5]."):
+        assert "[5] is about the third quarter" in unsupported(told_, [quarter], q, ["Acme"]), told_
+    both = Quote("Widgets revenue decreased during the third quarter and first nine months of 2023 compared to the "
+                 "same periods in 2022 due primarily to lower unit volumes.", "ACME_2023_10Q", "acme", 19, 5, 5)
+    assert not any("is about the" in f for f in unsupported(
+        "Widgets revenue decreased during the first nine months of 2023 due primarily to lower unit volumes.", [both],
+        q, ["Acme"]))
+
+
+def test_one_segment_s_sentence_told_as_the_segment_asked_is_flagged() -> None:
+    q = parse("Why did Acme's Tools segment operating income change in the second quarter of fiscal 2024?")
+    quote = Quote("Sensors \u2013 Segment operating income increased during the second quarter of fiscal year 2024 "
+                  "compared to the second quarter of fiscal year 2023 primarily due to higher revenues.",
+                  "ACME_2024_10Q", "acme", 31, 3, 3)
+    rest = ("segment operating income increased during the second quarter of fiscal year 2024 compared to the second "
+            "quarter of fiscal year 2023 primarily due to higher revenues [3].")
+    assert "[3] is about \u201cSensors \u2013 Segment operating income\u201d" in unsupported(
+        f"Tools {rest}", [quote], q, ["Acme"])
+    assert not any(f.startswith("[3] is about") for f in unsupported(f"Sensors {rest}", [quote], q, ["Acme"]))
+
+
+def test_another_part_s_offset_joined_to_the_part_asked_is_flagged() -> None:
+    q = parse("What drove the change in Acme's Europe net sales in the second quarter of 2023?")
+    europe = Quote("During the second quarter of 2023, the Europe net sales decrease consisted primarily of lower net "
+                   "sales of Widgets and Gadgets.", "ACME_2023_10Q", "acme", 18, 6, 6)
+    americas = Quote("Americas Americas net sales decreased during the second quarter of 2023 due primarily to lower "
+                     "net sales of Widgets, partially offset by higher net sales of Services.", "ACME_2023_10Q", "acme",
+                     18, 7, 7)
+    flags = unsupported("Europe net sales decreased in the second quarter of 2023 due to lower net sales of Widgets "
+                        "and Gadgets, partially offset by higher net sales of Services.", [europe, americas], q,
+                        ["Acme"])
+    assert any(f.startswith("[7] gives") and f.endswith("for \u201cAmericas\u201d") for f in flags), flags
+    assert not any(f.startswith("[7] gives") for f in unsupported(
+        "Europe net sales decreased in the second quarter of 2023 due to lower net sales of Widgets and Gadgets.",
+        [europe, americas], q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

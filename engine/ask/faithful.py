@@ -336,6 +336,17 @@ def _lead_item(subject: str) -> tuple[str, str]:
     return min(at)[1:] if at else ("", "")
 
 
+def _word_count(text: str) -> int:
+    """A text's words, signs ("&", "–") aside."""
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
+
+
+def _opens_with(sentence: str, parts: Iterable[str]) -> bool:
+    """Whether a sentence opens with one of the parts' names (a part the question asks, not a sentence's capital)."""
+    opening = sentence.lstrip(_OPENING).lower()
+    return any(p and opening.startswith(p.lower()) for p in parts)
+
+
 def _last_match(pattern: str, text: str) -> re.Match[str] | None:
     """The last match of a pattern in a text, or None."""
     return next(reversed(list(re.finditer(pattern, text))), None)
@@ -441,6 +452,30 @@ def _named_part(subject: str) -> str:
     sentence ("Business segment operating income margins"); '' where none."""
     part = part_named(subject)
     return part if part and (" " in part or not subject.strip().startswith(part)) else ""
+
+
+def _owner_named(subject: str, item: str, plain: set[str]) -> str:
+    """The name a subject puts right before its line item's ("Greater China" of "the Greater China net sales
+    decrease", "Americas" of the run-in "Americas Americas net sales decreased"): a part of the company, told as the
+    item's owner; '' where the item follows no name (or only the company's, ``plain``)."""
+    subject = _FURNITURE.sub(" ", subject)
+    if not item or (at := subject.find(item)) <= 0:
+        return ""
+    words = subject[:at].split()
+    run: list[str] = []
+    for w in reversed(words):
+        if not NAME_WORD.fullmatch(w.strip(",")) or w[0].islower() or w.lower() in STOPWORDS | _DETERMINERS:
+            break
+        run.insert(0, w.strip(","))
+    half = len(run) // 2
+    if half and run[:half] == run[half:]:
+        names = run[:half]  # a run-in heading: "Americas Americas net sales"
+    elif len(run) < len(words) and words[-len(run) - 1][0].islower():
+        names = run  # after "the", "our", "in": a name, not a sentence's first capital
+    else:
+        return ""
+    name = " ".join(names)
+    return name if name and {name_key(w) for w in names} - plain else ""
 
 
 def _first_direction(text: str) -> re.Match[str] | None:
@@ -764,11 +799,14 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # "The decrease was primarily attributable to ..." after "RMS' net sales in 2022 decreased $641 million":
             # the change is the sentence before's item
             flag = f"[{source}] is about \u201c{referred[1]}\u201d"
-        elif ((subject := theirs if len(theirs.split()) <= NAMED_SUBJECT else _mover(theirs))
-              and len(subject.split()) <= NAMED_SUBJECT and (mine_named := _capitalised(mine, plain))
+        elif ((subject := theirs if _word_count(theirs) <= NAMED_SUBJECT else _mover(theirs))
+              and _word_count(subject) <= NAMED_SUBJECT
+              and (mine_named := _capitalised(mine, plain, first=_opens_with(mine, parts)))
               and (theirs_named := _capitalised(subject, plain)) and not mine_named & theirs_named):
             # the quote's subject names another part than the sentence's: "International billed business grew by 23
-            # percent ..., driven by ..." told as the Commercial Services segment's (a longer subject: what moved)
+            # percent ..., driven by ..." told as the Commercial Services segment's (a longer subject: what moved;
+            # a sentence opening with the part asked names it: "Graphics segment operating income increased ..."
+            # restating "Compute & Networking – Segment operating income increased ...")
             flag = f"[{source}] is about \u201c{subject}\u201d"
         elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
               and not _nested(mine, best[at:], plain)):
@@ -847,7 +885,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     _, defined = _subject(asked)
     asked_words = said_stems([q.text])
     parts = asked_parts(q, plain_all, names)
-    pieces: list[tuple[int, str, str, dict[tuple[str, ...], str], str]] = []
+    pieces: list[tuple[int, str, str, dict[tuple[str, ...], str], str, str]] = []
     for x in quotes:
         for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
             if (at := _first_cue(kind, t)) > 0:
@@ -862,7 +900,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 # the part it is told of: under its heading ("Graphics - Segment gross margin ...") or by name
                 part = _headed_part(t, plain_all | defined) or _named_part(subject)
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
-                               _grams(t[at:], plain), part))
+                               _grams(t[at:], plain), part, _owner_named(subject, named, plain_all)))
     out: list[str] = []
     same = {word_stem(w) for group in narrative().same for w in group}
     for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
@@ -878,7 +916,8 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
             continue
         told_whole = _told_whole(sentence, quotes)  # a quote told whole gives its items' drivers under its lead-in
         for g, written in _grams(sentence[cut:], plain).items():
-            theirs = [(src, item, named, part) for src, item, named, grams, part in pieces if g in grams]
+            theirs = [(src, item, named, part) for src, item, named, grams, part, _ in pieces if g in grams]
+            owners = [owner for *_, grams, _, owner in pieces if g in grams]
             if any(src == told_whole for src, *_ in theirs):
                 continue
             if theirs and all(item and item != mine and not moved & said_stems([named])
@@ -891,6 +930,12 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
                 # one part's driver told of the company the question asks about
                 src, *_, part = theirs[0]
                 flag = f"[{src}] gives \u201c{written}\u201d for the \u201c{part}\u201d segment"
+            elif (theirs and parts and all(o and not any(_same_part(o, p) for p in parts) for o in owners)
+                  and any(name_letters(p) <= name_letters(sentence) for p in parts)
+                  and not _name_keys(sentence) & _name_keys(owners[0])):
+                # another part's driver told of the part the question asks about, which the sentence names
+                # ("partially offset by higher net sales of Services", the Americas' offset, told for Greater China)
+                flag = f"[{theirs[0][0]}] gives \u201c{written}\u201d for \u201c{owners[0]}\u201d"
             else:
                 continue
             if flag not in out:
@@ -1933,7 +1978,10 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
     for the nine months ended September 30, 2023 ... is primarily due to ...") gives '[4] is about the nine
     months': the drivers of the year to date are not the quarter's. A sentence naming no period tells the quarter
     the question asks; a quote sentence naming no period of its own is told in its section's (``_section_ytd``: a
-    bank's "Year-to-date results" after its "Quarterly results"), which gives '[5] is about the year to date'."""
+    bank's "Year-to-date results" after its "Quarterly results"), which gives '[5] is about the year to date'. The
+    other way round, a sentence telling a year to date (or naming no period where the question asks one) that
+    restates a quote sentence of one quarter ("iPad net sales decreased during the third quarter of 2023 ..." told
+    for the first nine months) gives '[5] is about the third quarter'."""
     sentences = _quote_sentences(quotes)
     lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
     drivers = narrative().kind("drivers")
@@ -1944,8 +1992,10 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         # none); naming none, it tells the question's
         cut = _first_cue(drivers, sentence) if drivers is not None else -1
         told = asked_period(sentence[:cut] if cut > 0 else sentence)
-        quarter = told.quarter or (q is not None and not told.text and q.asked.quarter and q.asked.months == 3)
-        if not quarter:
+        asked = q.asked if q is not None and not told.text else None
+        to_date = told.months in YEAR_TO_DATE or (asked is not None and asked.months in YEAR_TO_DATE)
+        quarter = not to_date and (told.quarter or (asked is not None and asked.quarter and asked.months == 3))
+        if not quarter and not to_date:
             continue
         if (found := _restated(sentence, sentences)) is not None:
             source, best = found[1][0], found[1][1]
@@ -1960,7 +2010,17 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         # its own period is what it names before what moved ("For the six months ended ..., X increased"; a quarter
         # named among its drivers, "$337 million of markdowns in the second quarter", is no period of its own)
         own = asked_period(best[:moved.start()]) if (moved := _first_direction(best)) else theirs
-        if theirs.months in (6, 9) and "months" in theirs.text and not theirs.quarter:  # a year to date
+        if to_date:
+            # a quarter's sentence told for the year to date asked ("iPad net sales decreased during the third
+            # quarter ..." told for the first nine months, which the filing says were flat)
+            # the quote's own period: before what moved, else before its drivers (not a quarter among them)
+            at = _first_cue(drivers, best) if drivers is not None else -1
+            period = own if own.text else asked_period(best[:at]) if at > 0 else theirs
+            if period.quarter and period.months == 3:
+                flag = f"[{source}] is about the {period.text.split(';')[0].lower()}"
+            else:
+                continue
+        elif theirs.months in YEAR_TO_DATE and "months" in theirs.text and not theirs.quarter:  # a year to date
             flag = f"[{source}] is about the {theirs.text.split(';')[0].lower()}"
         elif (not own.months and not own.quarter
               and (after := _told_after(best, source, quotes, lead, headings)) and _section_ytd(*after)):
@@ -1970,6 +2030,10 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         if flag not in out:
             out.append(flag)
     return out
+
+
+YEAR_TO_DATE = (6, 9)
+"""The months of an interim report's year-to-date periods (a half, nine months)."""
 
 
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|relative\s+to|than)\s+(?:the\s+)?"
