@@ -16,7 +16,8 @@ ABBREVIATIONS = frozenset({
 })
 """Words ending in a full stop that do not end a sentence (lower case)."""
 
-_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[<#\[]|\([a-z]{1,3}\)\s))|[.!?][\"'”’)\]]*$")
+_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[a-z][A-Z]|[<#\[]|\([a-z]{1,3}\)\s))|"
+                  r"[.!?][\"'”’)\]]*$")
 _BREAK = re.compile(r"\n\s*\n|(?<!\s)\s*[•●▪]\s+|[•●▪]\s+")
 """A paragraph gap or a bullet ends a sentence whatever precedes it. A run of whitespace before a bullet is taken
 from its start only (the lookbehind): tried from every space of a long run, it was quadratic."""
@@ -25,8 +26,9 @@ _LAST_WORD = re.compile(r"(\S+)$")
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Where each sentence of a passage starts and ends in ``text`` (surrounding whitespace left out): a sentence
-    ends at ``.``, ``!`` or ``?`` (a closing quote or bracket kept) before a capital, a digit, an opening mark or
-    a footnote's letter ("(j) Increase reflects ..."),
+    ends at ``.``, ``!`` or ``?`` (a closing quote or bracket kept) before a capital, a digit, an opening mark, a
+    name written with its second letter a capital ("iPad", "eBay") or a footnote's letter ("(j) Increase reflects
+    ..."),
     unless the word is an abbreviation ("Inc.", "U.S.") or a single capital ("J."); a paragraph gap or a bullet
     always ends one."""
     out: list[tuple[int, int]] = []

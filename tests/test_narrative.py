@@ -43,6 +43,19 @@ def test_a_footnote_letter_after_a_full_stop_starts_a_sentence() -> None:
     assert split_sentences(inside) == [inside]
 
 
+def test_a_name_written_with_a_small_first_letter_starts_a_sentence() -> None:
+    """"iPad", "eBay": a full stop before a name whose second letter is the capital ends the sentence; an
+    abbreviation before one does not."""
+    text = ("Mac net sales decreased due primarily to lower net sales of laptops. iPad net sales decreased during the "
+            "quarter. Sellers list on marketplaces, e.g. eBay, at no cost. eCommerce sales rose 4%.")
+    assert split_sentences(text) == [
+        "Mac net sales decreased due primarily to lower net sales of laptops.",
+        "iPad net sales decreased during the quarter.",
+        "Sellers list on marketplaces, e.g. eBay, at no cost.",
+        "eCommerce sales rose 4%.",
+    ]
+
+
 def test_sentences_are_linear_on_a_long_run() -> None:
     text = "Word. " * 20000 + "a" * 100000  # no capital after the last stop: one sentence with the run
     out = split_sentences(text)
