@@ -1115,6 +1115,28 @@ def test_another_part_s_offset_joined_to_the_part_asked_is_flagged() -> None:
         [europe, americas], q, ["Acme"]))
 
 
+def test_the_whole_company_s_sentence_told_as_the_segment_asked_is_flagged() -> None:
+    """Under "Consolidated Results", "our comparable sales declined 6.2%" is the company's: told as the segment's
+    answer it is another figure; the same sentence under the segment's own heading, or one naming the segment, is
+    no such claim."""
+    q = parse("What drove Acme's Retail segment comparable sales in the second quarter of fiscal 2024?")
+    text = ("In the second quarter of fiscal 2024, our comparable sales declined 6.2%, as we continued to operate in "
+            "an industry challenged by the pull-forward of demand in prior years.")
+    quote = Quote(text, "ACME_2024_10Q", "acme", 16, 6, 6)
+    told_ = ("Comparable sales decreased 6.2% in the second quarter of fiscal 2024, as the industry was challenged by "
+             "the pull-forward of demand in prior years.")
+
+    def flags(heading: str) -> list[str]:
+        return unsupported(told_, [quote], q, ["Acme"], "", [text], [(heading, "Results of Operations")])
+
+    assert "[6] is about the whole company (\u201cConsolidated Results\u201d), not \u201cRetail\u201d" in flags(
+        "Consolidated Results")
+    assert not any("whole company" in f for f in flags("Retail Segment Performance Summary"))
+    named = unsupported(f"Retail {told_[0].lower()}{told_[1:]}", [quote], q, ["Acme"], "", [text],
+                        [("Consolidated Results", "Results of Operations")])
+    assert not any("whole company" in f for f in named)
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

@@ -1875,6 +1875,45 @@ def _told_after(best: str, source: int, quotes: Sequence[Quote], lead: dict[str,
     return f"{lead.get(text, '')} {text[:text.index(best)]}", headings[k] if k < len(headings) else ()
 
 
+def _whole_told_as_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
+                        passages: Sequence[str], headings: Sequence[Sequence[str]]) -> list[str]:
+    """A sentence of a section on the whole company told as the part the question asks about: "The comparable sales
+    decreased 6.2% in the second quarter ..." for the Domestic segment, restating "... our comparable sales declined
+    6.2% ..." under "Consolidated Results" (``[narrative.summary] heading_whole``), gives '[6] is about the whole
+    company (“Consolidated Results”), not “Domestic”'. Only where neither the summary sentence, the quote sentence
+    nor the passage's last words before it name a part (a name of the question's or any capitalised one)."""
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
+    parts = asked_parts(q, plain, every)
+    whole = narrative().heading_whole
+    if not parts or not whole or not headings:
+        return []
+    sentences = _quote_sentences(quotes)
+    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if any(name_letters(p) & name_letters(CITATION.sub(" ", sentence)) for p in parts):
+            continue  # it names the part: whose the quote is, other checks read
+        if (found := _told_from(sentence, sentences, plain)) is None:
+            continue
+        source, best = found[0], found[1]
+        if _capitalised(best, plain) or (after := _told_after(best, source, quotes, lead, headings)) is None:
+            continue
+        told, above = after
+        nearest = above[0] if above else ""
+        if (not any(w in nearest.lower() for w in whole)
+                or any(name_letters(p) & name_letters(told[-WHOLE_REACH:]) for p in parts)):
+            continue
+        flag = f"[{source}] is about the whole company (\u201c{nearest}\u201d), not \u201c{parts[0]}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+WHOLE_REACH = 300
+"""How far back in a quote's passage a part named before it heads the sentence quoted (a run-in heading)."""
+
+
 def _period_before(told: str, headings: Sequence[str]) -> set[int]:
     """The years of what a quote sentence is told after: the nearest sentence before it in its passage that names a
     year ("Starbucks transaction-based costs for the year ended December 31, 2015, increased ... compared to the
@@ -2325,6 +2364,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
     out += [f for f in _earlier_years_told(body, quotes, q, passages, headings) if f not in out]
     out += [f for f in _longer_period_told(body, quotes, q, passages, headings) if f not in out]
+    out += [f for f in _whole_told_as_part(body, quotes, q, names, passages, headings) if f not in out]
     out += [f for f in _years_moved(body, quotes, names) if f not in out]
     out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
     out += [f for f in _offset_swapped(body, quotes, names) if f not in out]

@@ -253,6 +253,8 @@ class Narrative:
     """A section heading's words that name a measure ("Gross Profit Rate"): a sub-section of the one above."""
     heading_places: frozenset[str] = frozenset()
     """A section heading's words that name a place ("North America", "Greater China"): a geographic part."""
+    heading_whole: tuple[str, ...] = ()
+    """A section heading's words that say it reports the whole company ("Consolidated Results")."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -284,7 +286,8 @@ def narrative() -> Narrative:
                      frozenset(w.lower() for w in raw.get("summary", {}).get("part_words", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_topics", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_measures", ())),
-                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_places", ())))
+                     frozenset(w.lower() for w in raw.get("summary", {}).get("heading_places", ())),
+                     tuple(w.lower() for w in raw.get("summary", {}).get("heading_whole", ())))
 
 
 @dataclass(frozen=True)
