@@ -1137,6 +1137,25 @@ def test_the_whole_company_s_sentence_told_as_the_segment_asked_is_flagged() -> 
     assert not any("whole company" in f for f in named)
 
 
+def test_a_measure_s_qualifier_added_or_dropped_is_flagged() -> None:
+    """"Adjusted EBITDA" is not the EBITDA a quote gives, nor are "sales" the "organic sales" whose 4.2% it states;
+    a qualifier the question names may be left to it."""
+    ebitda = [Quote("EBITDA increased $120 million in 2022, primarily due to higher volumes.", "ACME_2022_10K", "acme",
+                    30, 2, 2)]
+    flags = unsupported("Adjusted EBITDA increased $120 million in 2022, primarily due to higher volumes [2].", ebitda,
+                        parse("What drove Acme's adjusted EBITDA in 2022?"), ["Acme"])
+    assert "[2] does not say \u201cadjusted\u201d" in flags
+    organic = [Quote("Organic sales grew 4.2% in 2022, driven by higher prices.", "ACME_2022_10K", "acme", 31, 3, 3)]
+    told_ = "Sales grew 4.2% in 2022, driven by higher prices [3]."
+    assert "4.2%: [3] gives it for \u201corganic\u201d" in unsupported(
+        told_, organic, parse("What drove Acme's sales growth in 2022?"), ["Acme"])
+    assert not any("organic" in f for f in unsupported(
+        told_, organic, parse("What drove Acme's organic sales growth in 2022?"), ["Acme"]))
+    assert not any("organic" in f for f in unsupported(
+        "Organic sales grew 4.2% in 2022, driven by higher prices [3].", organic,
+        parse("What drove Acme's sales growth in 2022?"), ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

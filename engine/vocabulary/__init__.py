@@ -255,6 +255,8 @@ class Narrative:
     """A section heading's words that name a place ("North America", "Greater China"): a geographic part."""
     heading_whole: tuple[str, ...] = ()
     """A section heading's words that say it reports the whole company ("Consolidated Results")."""
+    measure_qualifiers: tuple[str, ...] = ()
+    """Words that make a measure another measure ("adjusted", "core", "organic"), lower case."""
 
     def kind(self, name: str) -> NarrativeKind | None:
         """The kind of that name."""
@@ -287,7 +289,8 @@ def narrative() -> Narrative:
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_topics", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_measures", ())),
                      frozenset(w.lower() for w in raw.get("summary", {}).get("heading_places", ())),
-                     tuple(w.lower() for w in raw.get("summary", {}).get("heading_whole", ())))
+                     tuple(w.lower() for w in raw.get("summary", {}).get("heading_whole", ())),
+                     tuple(w.lower() for w in raw.get("summary", {}).get("measure_qualifiers", ())))
 
 
 @dataclass(frozen=True)
