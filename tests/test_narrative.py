@@ -1156,6 +1156,19 @@ def test_a_measure_s_qualifier_added_or_dropped_is_flagged() -> None:
         parse("What drove Acme's sales growth in 2022?"), ["Acme"]))
 
 
+def test_a_figure_after_an_item_s_level_is_that_item_s() -> None:
+    """"Segment revenues were $4.1 billion for 2022, 12% higher than 2021, reflecting higher service fees": the 12%
+    is the segment revenues', not the service fees' a summary gives it to."""
+    q = parse("What drove the change in Acme's service fees in 2022?")
+    quote = [Quote("Services segment revenues were $4.1 billion for 2022, 12% higher than 2021, reflecting higher "
+                   "service fees and new contracts.", "ACME_2022_10K", "acme", 40, 7, 7)]
+    flags = unsupported("Service fees increased 12% in 2022, reflecting new contracts [7].", quote, q, ["Acme"])
+    assert any(f.startswith("12%: [7] gives it for \u201cServices segment revenues") for f in flags), flags
+    assert not any(f.startswith("12%") for f in unsupported(
+        "Services segment revenues increased 12% in 2022, reflecting higher service fees and new contracts [7].",
+        quote, q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

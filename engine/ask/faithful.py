@@ -1137,13 +1137,22 @@ def _form(sentence: str, v: Quantity) -> str:
     return "share" if v.percent and m and m.group("link").lower() == "of" else ""
 
 
-def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEFORE) -> tuple[set[str], str, bool]:
+_OPENING_LEVEL = re.compile(r"^\W*(?P<subject>[^,;:]{3,160}?)\s+(?:was|were|is|are|totall?ed|amounted\s+to)\s+"
+                            r"(?:approximately\s+|about\s+)?(?:[$\u20ac\u00a3\u00a5]\s?)?\d")
+"""A sentence opening with an item's level ("Investment banking revenues in the consolidated statements of earnings
+were $14.14 billion for 2021, 55% higher than 2020"): a figure after it whose own clause names nothing is the
+item's."""
+
+
+def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEFORE,
+             opening: bool = False) -> tuple[set[str], str, bool]:
     """What a sentence gives a figure for: the stems of the words of its clause before it (a relative clause, a
     parenthesis and the direction words left out) and of what follows it with "of"/"in"/"on" ("35% of
     consolidated net revenue"), less ``plain`` stems; the clause's last words as written (what a flag names); and
-    whether it says at all (not where its clause names nothing and nothing follows it: "Operating income was $500
-    million, an increase of 10%" gives the 10% for what the sentence opens with, which this does not read). The
-    clause is read back ``reach`` words at most (a summary's figure's own words; a quote's, its whole clause)."""
+    whether it says at all (not where its clause names nothing and nothing follows it). Where ``opening`` (a quote's
+    figure), a clause naming nothing after a sentence opening with an item's level gives the figure for that item
+    ("Operating income was $500 million, an increase of 10%": the 10% is operating income's). The clause is read
+    back ``reach`` words at most (a summary's figure's own words; a quote's, its whole clause)."""
     up, down = directions()
     before = _RELATIVE_CLAUSE.sub(" ", _FURNITURE.sub(" ", sentence[:v.start]))
     clause = re.split(r"[;:\u2022]|,(?!\d)", " ".join(before.split()[-reach:] if reach else ()))[-1]
@@ -1156,6 +1165,10 @@ def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEF
     named = bool(own)
     if (m := _AFTER_FIGURE.match(sentence[v.end:])) is not None:
         own |= stems(" ".join(_of_what(m.group("what")).split()[:NAMED_BEFORE]))
+    if not own and opening and (level := _OPENING_LEVEL.match(sentence[:v.start])) is not None:
+        # the clause names nothing ("..., 55% higher than 2020"): the figure is the opening item's
+        subject = level["subject"]
+        return stems(subject), " ".join(subject.split()[:NAMED_BEFORE]), True
     return own, " ".join(clause.split()[-NAMED_BEFORE:]).strip(_OPENING + " ,"), named or bool(own)
 
 
@@ -1192,8 +1205,9 @@ def _figure_of_another_measure(summary: str, quotes: Sequence[Quote], names: Ite
                 continue
             mine, _, _ = _measure(sentence, v, plain, NAMED_BEFORE if _GIVES.search(sentence[:v.start]) else 0)
             mine &= quoted  # a word no quote holds is flagged as unquoted already
-            spots = [(src, s, stems, _measure(s, w, plain, len(s)), _form(s, w), w) for src, s, stems in sentences
-                     for w in quantities(s) if _figure(w) and (same_number(w, v.value) or same_number(v, w.value))]
+            spots = [(src, s, stems, _measure(s, w, plain, len(s), opening=True), _form(s, w), w)
+                     for src, s, stems in sentences for w in quantities(s)
+                     if _figure(w) and (same_number(w, v.value) or same_number(v, w.value))]
             if not spots:
                 continue
             ranked = sorted(spots, key=lambda t: (len(mine & t[3][0]), len(told & t[2])), reverse=True)
