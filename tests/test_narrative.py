@@ -1169,6 +1169,22 @@ def test_a_figure_after_an_item_s_level_is_that_item_s() -> None:
         quote, q, ["Acme"]))
 
 
+def test_a_year_a_quote_compares_with_is_not_the_year_it_tells() -> None:
+    """"Net revenues in Advisory were $5.9 billion, 25% higher than 2020" tells 2021 in a 10-K's 2021 section: the
+    summary that says so names the year right; one that moves both years is still flagged."""
+    q = parse("What drove the change in Acme's Advisory net revenues in 2021?")
+    quote = [Quote("Net revenues in Advisory were $5.98 billion, 25% higher than 2020, due to significantly higher "
+                   "completed transactions.", "ACME_2021_10K", "acme", 77, 4, 4)]
+    flags = unsupported("Advisory net revenues increased by 25% in 2021, due to significantly higher completed "
+                        "transactions [4].", quote, q, ["Acme"])
+    assert not any("2020" in f or "for 2021" in f for f in flags), flags
+    moved = [Quote("Net revenues in Advisory increased in 2021 compared to 2020, due to significantly higher "
+                   "completed transactions.", "ACME_2022_10K", "acme", 77, 4, 4)]
+    assert "[4] is about 2021" in unsupported(
+        "Advisory net revenues increased in 2022 compared to 2021, due to significantly higher completed "
+        "transactions [4].", moved, parse("What drove the change in Acme's Advisory net revenues in 2022?"), ["Acme"])
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

@@ -105,6 +105,8 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
                                                             for w in quantities(s))]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
+            if any(_after_compared(s, set(said.years)) for s in holding):
+                continue  # "25% higher than 2020" for 2021
             named = [asked_period(s) for s in holding]
             years = {y for a in named for y in a.years}
             # one side names a fiscal year, the other a calendar date: the filer's year may end in the next
@@ -2045,6 +2047,8 @@ def _years_moved(summary: str, quotes: Sequence[Quote], names: Iterable[str]) ->
         source, best, _ = found[1]
         theirs = {int(m.group(0)) for m in YEAR.finditer(best)}  # a date's year too ("As of December 2022")
         mine = {y for y, _, _ in named}
+        if _after_compared(best, mine):
+            continue  # "$5.98 billion, 25% higher than 2020" is the year after 2020's, as "in 2021" says
         # a fiscal year no quote names is flagged as written already ("FY2023")
         moved = {y for y, fiscal, _ in named if y not in theirs and not (fiscal and y not in quoted)}
         if moved and theirs - mine:
@@ -2131,6 +2135,15 @@ _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|rela
                        r"(?:(?:fiscal|calendar)\s+)?(?:(?:year|period|quarter)\s+(?:ended|ending)\s+[A-Z][a-z]+\.?\s+"
                        r"\d{1,2},?\s+|year\s+)?(?:19|20)\d{2}\b", re.I)
 """What a sentence compares itself with ("compared to fiscal 2019"): not the period it tells."""
+
+
+def _after_compared(sentence: str, years: set[int]) -> bool:
+    """Whether every year a quote sentence names is one it compares with ("25% higher than 2020", "compared with
+    2020": ``_COMPARED``), each the year before one of ``years``: the sentence tells the year after, which it leaves
+    to its section."""
+    named = {int(m.group(0)) for m in YEAR.finditer(sentence)}
+    compared = {int(y.group(0)) for m in _COMPARED.finditer(sentence) for y in YEAR.finditer(m.group(0))}
+    return bool(named) and named == compared and all(y + 1 in years for y in compared)
 
 
 _OFFSET_BY = re.compile(r"\b(?:(?:partially|partly|largely|more\s+than|in\s+part)\s+)?offsets?(?:\s+in\s+part)?\s+by\b|"
