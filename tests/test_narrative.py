@@ -1183,6 +1183,14 @@ def test_a_year_a_quote_compares_with_is_not_the_year_it_tells() -> None:
     assert "[4] is about 2021" in unsupported(
         "Advisory net revenues increased in 2022 compared to 2021, due to significantly higher completed "
         "transactions [4].", moved, parse("What drove the change in Acme's Advisory net revenues in 2022?"), ["Acme"])
+    # compared with the year two before the one asked: the year between's discussion
+    earlier = Quote("The increase in Advisory net revenues reflected significantly higher completed transactions "
+                    "compared with 2020.", "ACME_2022_10K", "acme", 77, 4, 4)
+    told_ = ("The increase in Advisory net revenues reflected significantly higher completed transactions compared "
+             "with 2020 [4].")
+    q22 = parse("What drove the change in Acme's Advisory net revenues in 2022?")
+    assert "[4] is about fiscal 2021" in unsupported(told_, [earlier], q22, ["Acme"], "", [earlier.text])
+    assert "[4] is about fiscal 2021" not in unsupported(told_, [earlier], q, ["Acme"], "", [earlier.text])
 
 
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:

@@ -1992,7 +1992,10 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     though it names another. So is one naming no year of its own told after two earlier years' comparison
     (``_period_before``: the sentence before it, a run-in period line, the period heading above it), told for the
     year asked without them: "Demand creation expense also grew, primarily driven by higher retail brand presentation
-    costs" under "Fiscal 2017 Compared to Fiscal 2016", for fiscal 2018, gives '[9] is about fiscal 2017'."""
+    costs" under "Fiscal 2017 Compared to Fiscal 2016", for fiscal 2018, gives '[9] is about fiscal 2017'. A quote
+    sentence whose only years are the one it compares with, two or more before the year asked ("The increase in
+    Equity investments net revenues reflected ... compared with 2020" for 2022), is the year after's: '[7] is about
+    fiscal 2021'."""
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -2022,6 +2025,10 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         elif (not own and not said & before and len(before) >= 2 and all(y < min(asked) for y in before)
               and not YEAR.search(best)):
             named = before
+        elif ((compared := _compared_years(best)) and compared == {int(m.group(0)) for m in YEAR.finditer(best)}
+              and all(y <= min(asked) - 2 for y in compared) and not {y + 1 for y in compared} & said):
+            # compared with the year two before the one asked ("... compared with 2020" for 2022): the year between
+            named = {y + 1 for y in compared}
         elif said or not (len(named) >= 2 and all(y < min(asked) for y in named)):
             continue
         flag = f"[{source}] is about fiscal {max(named)}"
@@ -2137,12 +2144,17 @@ _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|over|rela
 """What a sentence compares itself with ("compared to fiscal 2019"): not the period it tells."""
 
 
+def _compared_years(sentence: str) -> set[int]:
+    """The years a sentence compares with ("than 2020", "compared with 2020": ``_COMPARED``)."""
+    return {int(y.group(0)) for m in _COMPARED.finditer(sentence) for y in YEAR.finditer(m.group(0))}
+
+
 def _after_compared(sentence: str, years: set[int]) -> bool:
     """Whether every year a quote sentence names is one it compares with ("25% higher than 2020", "compared with
     2020": ``_COMPARED``), each the year before one of ``years``: the sentence tells the year after, which it leaves
     to its section."""
     named = {int(m.group(0)) for m in YEAR.finditer(sentence)}
-    compared = {int(y.group(0)) for m in _COMPARED.finditer(sentence) for y in YEAR.finditer(m.group(0))}
+    compared = _compared_years(sentence)
     return bool(named) and named == compared and all(y + 1 in years for y in compared)
 
 
