@@ -1193,6 +1193,20 @@ def test_a_year_a_quote_compares_with_is_not_the_year_it_tells() -> None:
     assert "[4] is about fiscal 2021" not in unsupported(told_, [earlier], q, ["Acme"], "", [earlier.text])
 
 
+def test_a_sub_business_s_drivers_told_as_its_business_s_are_flagged_past_a_transition() -> None:
+    """"In addition, net revenues in Trading financing were significantly higher, primarily driven by secured
+    lending": the financing line's driver, not the whole Trading business's."""
+    q = parse("What drove the change in Acme's Trading net revenues in 2022?")
+    quote = [Quote("In addition, net revenues in Trading financing were significantly higher, primarily driven by "
+                   "secured lending.", "ACME_2022_10K", "acme", 73, 3, 3)]
+    flags = unsupported("The change in Trading net revenues in 2022 was primarily driven by secured lending [3].",
+                        quote, q, ["Acme"])
+    assert "[3] is about \u201cnet revenues in Trading financing\u201d (financing)" in flags
+    assert not any(f.startswith("[3] is about") for f in unsupported(
+        "Trading financing net revenues were significantly higher in 2022, primarily driven by secured lending [3].",
+        quote, q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

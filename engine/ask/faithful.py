@@ -404,6 +404,10 @@ segment"), not which measure: no narrower subject for dropping them."""
 _AMOUNT_TAIL = re.compile(r"\s+(?:of|was|were)\s+(?:[$\u20ac\u00a3\u00a5]\s?)?\d.*$")
 """A subject's amount after it ("Domestic segment online revenue of $4.0 billion"): not what it names."""
 _DETERMINERS = frozenset({"our", "its", "their", "his", "her", "your", "this", "these", "those", "that"})
+_BARE = re.compile(r"^\W*(?:in\s+addition|additionally|also|however|moreover|further(?:more)?|as\s+a\s+result)\s*,\s*"
+                   r"|\s+(?:was|were|is|are|has\s+been|have\s+been)(?:\s+\w+ly)?\s*$", re.I)
+"""A subject's transition before it ("In addition, net revenues in FICC financing were significantly higher") and
+its verb after it: neither names what moved."""
 _AS_SHARE = re.compile(r"\b(?:as\s+an?\s+)?(?:percent(?:age)?|share|proportion|ratio)\s+(?:of|to)\s+(?:(?:total|net|"
                        r"our|its)\s+)*[a-z]+", re.I)
 """An item given as a share of another ("measured as a percent of sales", "as a percentage of revenues", "increased
@@ -838,7 +842,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # increased ... primarily due to foreign currency effects"), the sentence the item itself
             what = _mover(theirs) or theirs.strip()
             flag = f"[{source}] is about \u201c{what}\u201d ({' '.join(share.group(0).split())})"
-        elif ((who := _AMOUNT_TAIL.sub("", _mover(theirs)))
+        elif ((who := _BARE.sub("", _AMOUNT_TAIL.sub("", _mover(theirs))))
               and len([w for w in who.split() if not w[0].isupper()]) <= NAMED_SUBJECT  # a name's words aside
               and (narrower := _narrower(who, plain | said_stems([mine]) | said_stems([q.text])))):
             # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
