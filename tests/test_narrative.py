@@ -1207,6 +1207,21 @@ def test_a_sub_business_s_drivers_told_as_its_business_s_are_flagged_past_a_tran
         quote, q, ["Acme"]))
 
 
+def test_a_change_pointed_back_at_is_the_previous_sentence_s_item_not_the_quote_s() -> None:
+    """"Widget revenues increased $1.1 billion. The increase was due to ..." gives the widget revenues a cause the
+    quote gives to freight costs; pointing back at the freight costs themselves is no such claim."""
+    q = parse("What drove the change in Acme's widget revenues in 2022?")
+    quotes = [Quote("Widget revenues increased $1.1 billion from 2021 to 2022.", "ACME_2022_10K", "acme", 33, 7, 7),
+              Quote("The increase in freight costs from 2021 to 2022 was due to higher fuel surcharges paid to "
+                    "carriers.", "ACME_2022_10K", "acme", 35, 4, 4)]
+    told_ = ("Widget revenues increased $1.1 billion from 2021 to 2022. The increase was due to higher fuel surcharges "
+             "paid to carriers.")
+    assert "[4] is about \u201cfreight costs\u201d" in unsupported(told_, quotes, q, ["Acme"])
+    own = ("Freight costs increased from 2021 to 2022. The increase was due to higher fuel surcharges paid to "
+           "carriers.")
+    assert "[4] is about \u201cfreight costs\u201d" not in unsupported(own, quotes, q, ["Acme"])
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

@@ -1451,6 +1451,34 @@ def _given(words: list[str], way: re.Pattern[str], text: list[str]) -> bool:
     return False
 
 
+def _pointed_back_elsewhere(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A summary sentence pointing back at the change its previous sentence tells ("Google Network revenues increased
+    $1.1 billion from 2021 to 2022. The increase was due to an increase in revenues subject to TAC.") that restates
+    a quote sentence on another item's change ("The increase in TAC from 2021 to 2022 was due to ..."): '[4] is about
+    “TAC”'. The change is the previous sentence's item; the drivers the quote's, of none of its words."""
+    asked = told(q)
+    if asked is None or asked.narrative != "drivers":
+        return []
+    plain = plain_stems(names)
+    sentences = _quote_sentences(quotes)
+    parts = split_sentences(CITATION.sub(" ", summary))
+    out: list[str] = []
+    for before, sentence in zip(parts, parts[1:], strict=False):
+        if not _anaphor().match(sentence) or (found := _restated(sentence, sentences)) is None:
+            continue
+        source, best = found[1][0], found[1][1]
+        if (change := _CHANGE_IN.match(best)) is None or not (theirs := _head(change["item"], plain)):
+            continue
+        if (mine := _change_of(before, plain)) is None or theirs & mine[0]:
+            continue
+        item = change["item"]
+        named = item[:end.start()] if (end := _HEAD_END.search(item)) else item
+        flag = f"[{source}] is about \u201c{named.strip()}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
 def _cause_after_change(summary: str, q: Question) -> list[str]:
     """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
     surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
@@ -2453,6 +2481,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _cause_no_quote_gives(body, quotes, q, names) if f not in out]
+    out += [f for f in _pointed_back_elsewhere(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_given_to_driver(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
