@@ -1222,6 +1222,19 @@ def test_a_change_pointed_back_at_is_the_previous_sentence_s_item_not_the_quote_
     assert "[4] is about \u201cfreight costs\u201d" not in unsupported(own, quotes, q, ["Acme"])
 
 
+def test_a_change_of_another_named_line_told_as_the_line_asked_is_flagged() -> None:
+    """"The decrease in Fixed Income intermediation net revenues reflected lower client activity" told as the
+    Equities line's: the quote's subject names another line after its change noun."""
+    q = parse("What drove the change in Acme's Equities intermediation net revenues in 2023?")
+    quote = [Quote("The decrease in Fixed Income intermediation net revenues reflected significantly lower client "
+                   "activity (as activity in the prior year benefited from market volatility).", "ACME_2023_10K",
+                   "acme", 78, 4, 4)]
+    told_ = "Equities intermediation net revenues decreased due to significantly lower client activity [4]."
+    assert "[4] is about \u201cFixed Income intermediation net revenues\u201d" in unsupported(told_, quote, q, ["Acme"])
+    own = "Fixed Income intermediation net revenues decreased due to significantly lower client activity [4]."
+    assert not any(f.startswith("[4] is about") for f in unsupported(own, quote, q, ["Acme"]))
+
+
 def test_a_figure_the_quote_gives_for_something_else_is_flagged() -> None:
     """Two regions' growth rates swapped, one segment's figure told as another's: every figure is quoted, for
     another name."""

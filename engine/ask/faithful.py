@@ -419,6 +419,16 @@ _NOT_MOVES = frozenset({"higher", "lower", "growth", "expansion", "contraction",
 """Direction words that are no verb a subject does (an adjective, a noun): the word before them is no subject."""
 
 
+def _changed_item(subject: str) -> str:
+    """The item a subject opening with its change names ("The decrease in FICC intermediation net revenues": "FICC
+    intermediation net revenues"), up to where its name ends (``_HEAD_END``); '' for any other subject."""
+    change = _CHANGE_IN.match(f"{subject.strip()} was")
+    if change is None or not change_words().nouns.fullmatch(change["way"]):
+        return ""
+    item = change["item"]
+    return item[:end.start()].strip() if (end := _HEAD_END.search(item)) else item.strip()
+
+
 def _moved_head(subject: str, plain: set[str]) -> list[str]:
     """What a quote's subject says moved: the word before its first direction verb ("As of December 2022, our
     Investment banking fees backlog decreased significantly": "backlog"), with the up to three words before it in
@@ -805,10 +815,12 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # "The decrease was primarily attributable to ..." after "RMS' net sales in 2022 decreased $641 million":
             # the change is the sentence before's item
             flag = f"[{source}] is about \u201c{referred[1]}\u201d"
-        elif ((subject := theirs if _word_count(theirs) <= NAMED_SUBJECT else _mover(theirs))
+        elif ((subject := (changed := _changed_item(theirs)) or (theirs if _word_count(theirs) <= NAMED_SUBJECT
+                                                                  else _mover(theirs)))
               and _word_count(subject) <= NAMED_SUBJECT
               and (mine_named := _capitalised(mine, plain, first=_opens_with(mine, parts)))
-              and (theirs_named := _capitalised(subject, plain)) and not mine_named & theirs_named):
+              and (theirs_named := _capitalised(subject, plain, first=bool(changed)))
+              and not mine_named & theirs_named):
             # the quote's subject names another part than the sentence's: "International billed business grew by 23
             # percent ..., driven by ..." told as the Commercial Services segment's (a longer subject: what moved;
             # a sentence opening with the part asked names it: "Graphics segment operating income increased ..."
