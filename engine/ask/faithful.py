@@ -153,7 +153,7 @@ def _told_whole(sentence: str, quotes: Sequence[Quote]) -> int | None:
 
 def _run(one: str, other: str) -> int:
     """The most words in a row two texts share (lower case, punctuation aside)."""
-    a, b = re.findall(r"[a-z0-9]+", one.lower()), re.findall(r"[a-z0-9]+", other.lower())
+    a, b = _plain_words(one), _plain_words(other)
     best, row = 0, [0] * (len(b) + 1)
     for x in a:
         prev = 0
@@ -1442,8 +1442,8 @@ GIVEN_REACH = 3
 
 
 def _plain_words(text: str) -> list[str]:
-    """A text's words, lower case, without punctuation."""
-    return re.findall(r"[a-z0-9&'’-]+", text.lower())
+    """A text's words, lower case, punctuation aside (a hyphen or an apostrophe parts words)."""
+    return re.findall(r"[a-z0-9]+", text.lower())
 
 
 def _runs_in(words: list[str], text: list[str]) -> bool:
