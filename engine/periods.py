@@ -936,6 +936,8 @@ def period_heading(line: str) -> bool:
     """Whether a line is a period's section heading whole: one year compared with another (``PERIOD_COMPARISON``)
     or a span's section (``SPAN_HEADING``). It dates the sentences under it and names no part."""
     return bool(PERIOD_COMPARISON.match(line) or SPAN_HEADING.match(line))
+
+
 _FORWARD = re.compile(
     r"\b(?:outlook|guidance|expects?|expected|expecting|forecasts?|will|plans?|planned|targets?|anticipates?|"
     r"anticipated|projects?|projected|estimates?|intends?|goals?)\b",

@@ -323,13 +323,12 @@ def _lead_item(subject: str) -> tuple[str, str]:
     names none. Where the subject ends in a relative clause's verb (``_RELATIVE_CAUSE``), the item it names last: what
     the cue after it is said of."""
     low = subject.lower()
-    if _RELATIVE_CAUSE.search(subject):
-        found = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
-                 if (m := _last_match(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
-        if found:
-            return max(found)[1:]
+    last = bool(_RELATIVE_CAUSE.search(subject))
+    find = _last_match if last else re.search
     at = [(m.start(), it.name, subject[m.start():m.end()]) for it in items_named(subject) for n in it.names
-          if (m := re.search(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
+          if (m := find(rf"(?<![a-z]){re.escape(n.lower())}(?![a-z])", low))]
+    if last and at:
+        return max(at)[1:]
     ratio = ratio_named(subject)
     if ratio and (m := re.search(rf"(?<![a-z]){re.escape(ratio[0])}", low)) and all(m.start() <= a[0] + 1 for a in at):
         # a ratio named where its items are ("the effective income tax rate": the rate, not income tax expense),
@@ -425,8 +424,7 @@ def _changed_item(subject: str) -> str:
     change = _CHANGE_IN.match(f"{subject.strip()} was")
     if change is None or not change_words().nouns.fullmatch(change["way"]):
         return ""
-    item = change["item"]
-    return item[:end.start()].strip() if (end := _HEAD_END.search(item)) else item.strip()
+    return _item_name(change["item"]).strip()
 
 
 def _moved_head(subject: str, plain: set[str]) -> list[str]:
@@ -521,11 +519,14 @@ _HEAD_END = re.compile(r"\s+(?:in|for|during|was|were|is|are|compared|versus|fro
 """Where an item's name ends in its subject ("Net interest income| in the consolidated statements ... for 2023")."""
 
 
+def _item_name(subject: str) -> str:
+    """A subject's words up to where the item it names ends (a preposition, verb or comma: ``_HEAD_END``)."""
+    return subject[:m.start()] if (m := _HEAD_END.search(subject)) else subject
+
+
 def _head(subject: str, plain: set[str]) -> frozenset[str]:
-    """The stems of the item a subject names (its words up to a preposition, verb or comma: ``_HEAD_END``), less
-    ``plain``."""
-    m = _HEAD_END.search(subject)
-    return frozenset(said_stems([subject[:m.start()] if m else subject]) - plain)
+    """The stems of the item a subject names (``_item_name``), less ``plain``."""
+    return frozenset(said_stems([_item_name(subject)]) - plain)
 
 
 _LEADING_PERIOD = re.compile(r"^(?:in|for|during)\b[^,]*,\s*", re.I)
@@ -1345,6 +1346,14 @@ _PERIOD_END = re.compile(r"\b(?:ended|ending|as of|through)\s+(?:[A-Z][a-z]+\.?\
 """A period's end ("the year ended January 28, 2023"): the year it writes dates a period, not an event."""
 
 
+def _drivers_kind(q: Question) -> NarrativeKind | None:
+    """The narrative kind "drivers" where the question asks what drove a change (``told``) and the kind has cue
+    words; else None."""
+    asked = told(q)
+    kind = narrative().kind("drivers") if asked is not None and asked.narrative == "drivers" else None
+    return kind if kind is not None and kind.cues else None
+
+
 def _cause_no_quote_gives(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
     """A cause no quote gives as one: a drivers summary sentence whose words after its first cue ("due to ...")
     restate a quote sentence (``_holding``) that tells no change (no direction word) in a quote with no cue of the
@@ -1353,9 +1362,7 @@ def _cause_no_quote_gives(summary: str, quotes: Sequence[Quote], q: Question, na
     development (R&D) investment within the Pharmaceutical segment" gives 'no quote gives “a prioritization of R&D
     investment” as a cause: [4] only states it'. Every word is quoted; the relation is the model's. Question words,
     names and cue words are no sign of which sentence the cause restates."""
-    asked = told(q)
-    kind = narrative().kind(asked.narrative) if asked is not None else None
-    if kind is None or asked is None or asked.narrative != "drivers" or not kind.cues:
+    if (kind := _drivers_kind(q)) is None:
         return []
     cue_words = {word_stem(w) for c in (*kind.cues, *kind.cause_first) for w in CONTENT_WORD.findall(c)}
     plain = plain_stems(names) | said_stems([q.text]) | cue_words
@@ -1401,13 +1408,14 @@ def _direction_given_to_driver(summary: str, quotes: Sequence[Quote], q: Questio
     cue before it) a quote sentence writes after its first cue, word for word, where the words before the cue carry
     the same direction and none of the subject's (besides the question's and names); unless a quote gives that
     direction to the subject's words itself ("lower debt maturities", "debt maturities decreased")."""
-    asked = told(q)
-    kind = narrative().kind(asked.narrative) if asked is not None else None
-    if kind is None or asked is None or asked.narrative != "drivers" or not kind.cues:
+    if (kind := _drivers_kind(q)) is None:
         return []
     rises, falls = directions()
     plain = plain_stems(names) | said_stems([q.text])
-    sentences = [(src, t, at) for src, t, _ in _quote_sentences(quotes) if (at := _first_cue(kind, t)) > 0]
+    # each quote sentence with a cue: what it says before the cue, and its words after it
+    sentences = [(src, t[:at], _plain_words(t[at:])) for src, t, _ in _quote_sentences(quotes)
+                 if (at := _first_cue(kind, t)) > 0]
+    quoted = [_plain_words(x.text) for x in quotes]
     out: list[str] = []
     for sentence in split_sentences(summary):
         for clause in _CLAUSES.split(sentence):
@@ -1417,14 +1425,12 @@ def _direction_given_to_driver(summary: str, quotes: Sequence[Quote], q: Questio
                     or any(v in clause[:way.start()].lower() for v in kind.cause_first)):
                 continue
             subject = clause[:way.start()].strip(_OPENING + " ,")
-            words = _plain_words(subject)
+            words, stems = _plain_words(subject), said_stems([subject])
             same = rises if rises.fullmatch(way.group(0)) else falls
-            if (len(said_stems([subject]) - plain) < DRIVER_WORDS
-                    or any(_given(words, same, _plain_words(x.text)) for x in quotes)):
+            if len(stems - plain) < DRIVER_WORDS or any(_given(words, same, text) for text in quoted):
                 continue
-            for src, t, at in sentences:
-                before = t[:at]
-                if (_runs_in(words, _plain_words(t[at:])) and not said_stems([subject]) & said_stems([before]) - plain
+            for src, before, after in sentences:
+                if (_runs_in(words, after) and not stems & said_stems([before]) - plain
                         and (said := same.search(before)) is not None):
                     who = _mover(before) or before.strip()
                     flag = (f"[{src}] says \u201c{said.group(0)}\u201d of \u201c{who}\u201d, not of "
@@ -1468,8 +1474,7 @@ def _pointed_back_elsewhere(summary: str, quotes: Sequence[Quote], q: Question, 
     $1.1 billion from 2021 to 2022. The increase was due to an increase in revenues subject to TAC.") that restates
     a quote sentence on another item's change ("The increase in TAC from 2021 to 2022 was due to ..."): '[4] is about
     “TAC”'. The change is the previous sentence's item; the drivers the quote's, of none of its words."""
-    asked = told(q)
-    if asked is None or asked.narrative != "drivers":
+    if _drivers_kind(q) is None:
         return []
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
@@ -1483,9 +1488,7 @@ def _pointed_back_elsewhere(summary: str, quotes: Sequence[Quote], q: Question, 
             continue
         if (mine := _change_of(before, plain)) is None or theirs & mine[0]:
             continue
-        item = change["item"]
-        named = item[:end.start()] if (end := _HEAD_END.search(item)) else item
-        flag = f"[{source}] is about \u201c{named.strip()}\u201d"
+        flag = f"[{source}] is about \u201c{_item_name(change['item']).strip()}\u201d"
         if flag not in out:
             out.append(flag)
     return out
@@ -1497,10 +1500,9 @@ def _cause_after_change(summary: str, q: Question) -> list[str]:
     For a drivers question naming its years: a year written after a summary sentence's first cue or word that asks
     for drivers ("due to", "caused") that is later than every year the question asks, outside a period's end ("the
     year ended January 28, 2023": a retailer's fiscal year), in a sentence that tells no expectation."""
-    asked = told(q)
-    kind = narrative().kind(asked.narrative) if asked is not None else None
+    kind = _drivers_kind(q)
     years = list(q.asked.years)
-    if kind is None or asked is None or asked.narrative != "drivers" or not years:
+    if kind is None or not years:
         return []
     out: list[str] = []
     for sentence in split_sentences(summary):
@@ -1598,6 +1600,11 @@ def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
     opening = who.lstrip(_OPENING)
     skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
     return who, [m for m in NAME_WORD.finditer(who) if m.start() != skip]
+
+
+def _lead_ins(quotes: Sequence[Quote], passages: Sequence[str]) -> dict[str, str]:
+    """Each quote's lead-in (``_lead_in``), by its text."""
+    return {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
 
 
 def _lead_in(x: Quote, passage: str) -> str:
@@ -1949,7 +1956,7 @@ def _whole_told_as_part(summary: str, quotes: Sequence[Quote], q: Question, name
     if not parts or not whole or not headings:
         return []
     sentences = _quote_sentences(quotes)
-    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
+    lead = _lead_ins(quotes, passages)
     out: list[str] = []
     for sentence in split_sentences(summary):
         if any(name_letters(p) & name_letters(CITATION.sub(" ", sentence)) for p in parts):
@@ -1974,6 +1981,16 @@ WHOLE_REACH = 300
 """How far back in a quote's passage a part named before it heads the sentence quoted (a run-in heading)."""
 
 
+@cache
+def _qualifiers() -> re.Pattern[str] | None:
+    """The vocabulary's ``measure_qualifiers`` as one pattern of whole words; None where it lists none."""
+    quals = narrative().measure_qualifiers
+    if not quals:
+        return None
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(x) for x in sorted(quals, key=len, reverse=True))})"
+                      r"(?![\w-])", re.I)
+
+
 def _qualifier_changed(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
     """A measure's qualifier (``[narrative.summary] measure_qualifiers``: "adjusted", "core", "organic") added or
     dropped. Added: "Core operating earnings increased by $1,643 million" restating "Earnings from operations in 2018
@@ -1982,11 +1999,8 @@ def _qualifier_changed(summary: str, quotes: Sequence[Quote], q: Question) -> li
     3.9%" where every quote sentence stating 3.9% gives it for "worldwide adjusted operational sales" gives '3.9%:
     [3] gives it for “adjusted operational”' (a qualifier in the clause before the quote's figure that the summary's
     sentence lacks and the question does not name: one the question names, the summary may leave to it)."""
-    quals = narrative().measure_qualifiers
-    if not quals:
+    if (pattern := _qualifiers()) is None:
         return []
-    pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(x) for x in sorted(quals, key=len, reverse=True))})"
-                         r"(?![\w-])", re.I)
     asked = {m.group(0).lower() for m in pattern.finditer(q.text)}
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -2046,7 +2060,7 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     sentences = _quote_sentences(quotes)
     # the period a quote is told in: what its passage says before it, and itself (the next paragraph may be the
     # year before's)
-    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
+    lead = _lead_ins(quotes, passages)
     out: list[str] = []
     for sentence in split_sentences(summary):
         if (found := _told_from(sentence, sentences)) is None:
@@ -2129,7 +2143,7 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
     restates a quote sentence of one quarter ("iPad net sales decreased during the third quarter of 2023 ..." told
     for the first nine months) gives '[5] is about the third quarter'."""
     sentences = _quote_sentences(quotes)
-    lead = {x.text: _lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False)}
+    lead = _lead_ins(quotes, passages)
     drivers = narrative().kind("drivers")
     out: list[str] = []
     for sentence in split_sentences(summary):
