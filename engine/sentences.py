@@ -21,6 +21,9 @@ _END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[a
 _BREAK = re.compile(r"\n\s*\n|(?<!\s)\s*[•●▪]\s+|[•●▪]\s+")
 """A paragraph gap or a bullet ends a sentence whatever precedes it. A run of whitespace before a bullet is taken
 from its start only (the lookbehind): tried from every space of a long run, it was quadratic."""
+_TABLE_LEAD = re.compile(r"\bfollowing\s+tables?\b[^.:]{0,200}:(?=\s+[\"“(]?[A-Z])", re.I)
+"""A table's lead-in ("The following table presents provision for income taxes (in millions, ...):"): the table
+stood after its colon and is read apart, so the words after it are the next paragraph's, a sentence of their own."""
 _LAST_WORD = re.compile(r"(\S+)$")
 
 
@@ -29,8 +32,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     ends at ``.``, ``!`` or ``?`` (a closing quote or bracket kept) before a capital, a digit, an opening mark, a
     name written with its second letter a capital ("iPad", "eBay") or a footnote's letter ("(j) Increase reflects
     ..."),
-    unless the word is an abbreviation ("Inc.", "U.S.") or a single capital ("J."); a paragraph gap or a bullet
-    always ends one."""
+    unless the word is an abbreviation ("Inc.", "U.S.") or a single capital ("J."); a paragraph gap, a bullet or a
+    table's lead-in (``_TABLE_LEAD``) always ends one."""
     out: list[tuple[int, int]] = []
 
     def add(a: int, b: int) -> None:
@@ -42,8 +45,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             out.append((a, b))
 
     bounds = [0]
-    for m in _BREAK.finditer(text):
-        bounds += [m.start(), m.end()]
+    gaps = [(m.start(), m.end()) for m in _BREAK.finditer(text)]
+    gaps += [(m.end(), m.end()) for m in _TABLE_LEAD.finditer(text)]
+    for a, b in sorted(gaps):
+        if a >= bounds[-1]:
+            bounds += [a, b]
     bounds.append(len(text))
     for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
         block = text[lo:hi]

@@ -115,17 +115,15 @@ def test_filings_with_no_sentence_to_quote_still_refuse(tmp_path: Path) -> None:
 
 
 def test_yes_no_about_changes_to_something_unmeasured_is_told_in_words() -> None:
-    from engine.ask.narrative import told
-
     q = parse("Are there any significant changes or new disclosures in Zeta's accounting policies in these 10-Qs?")
     assert q.yes_no and q.narrative == "policies"
     # a change between two periods it names compares figures
     assert not parse("Was there any change in the number of stores between Q2 of FY2024 and FY2023?").narrative
     both = parse("Summarize the risk factors to Zeta's business, and how they have changed over the reporting "
                  "period.")
-    part = told(both)
+    part = both.told
     assert not both.narrative and part is not None and part is both.parts[0] and part.narrative
-    assert told(parse("What was Zeta's revenue in 2023?")) is None
+    assert parse("What was Zeta's revenue in 2023?").told is None
 
 
 def test_a_running_footer_is_never_quoted() -> None:

@@ -43,6 +43,23 @@ def test_a_footnote_letter_after_a_full_stop_starts_a_sentence() -> None:
     assert split_sentences(inside) == [inside]
 
 
+def test_a_tables_lead_in_ends_its_sentence_at_the_colon() -> None:
+    """The table stood after "The following table ...:" and is read apart: the words after the colon are the next
+    paragraph's; a colon inside a sentence, or before a list's bullet, is no end."""
+    text = ("See Note 7 for further information. Provision for Income Taxes The following table presents provision "
+            "for income taxes (in millions, except for effective tax rate): The effective tax rate decreased from 2021 "
+            "to 2022, primarily driven by higher deductions.")
+    assert split_sentences(text) == [
+        "See Note 7 for further information.",
+        "Provision for Income Taxes The following table presents provision for income taxes (in millions, except for "
+        "effective tax rate):",
+        "The effective tax rate decreased from 2021 to 2022, primarily driven by higher deductions.",
+    ]
+    for same in ("Notable changes by category were as follows: Computing: The 6.4% decline was driven by laptops.",
+                 "The following tables summarize our segments: • Cloud"):
+        assert split_sentences(same)[0].startswith(same.split(" •")[0])
+
+
 def test_a_name_written_with_a_small_first_letter_starts_a_sentence() -> None:
     """"iPad", "eBay": a full stop before a name whose second letter is the capital ends the sentence; an
     abbreviation before one does not."""
@@ -462,6 +479,22 @@ def test_a_figure_no_cell_answers_is_shown_beside_its_nearest_sentences() -> Non
     told = parse("What drove Acme's gross margin change in 2023?")
     assert shown_quotes(told, _evidence(MDA), {}, FakeEmbedder(), decided=False, stated=False) == \
         find_quotes(told, _evidence(MDA), {}, FakeEmbedder())
+
+
+def test_a_part_asked_in_words_beside_a_decided_figure_gets_its_quotes() -> None:
+    """"What was the gross margin in 2023, and who are its largest customers?": the code decides the figure, the
+    filing's sentences answer the part asked in words; a refusal (a metric that does not suit) or a narrative
+    question the code decided quotes nothing."""
+    q = parse("What was Acme's gross margin in 2023, and who are its largest customers?")
+    assert not q.narrative and q.told is q.parts[1] and q.told.narrative == "parties"
+    used = _evidence([*MDA, "Our largest customers in 2023 were Globex Corporation (Globex) and Initech Inc. "
+                            "(Initech), which together made up 31% of net sales."])
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True)
+    assert shown and "Globex" in shown[0].text
+    assert shown == find_quotes(q.told, used, {}, FakeEmbedder())
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True, refused=True) == []
+    whole = parse("What drove Acme's gross margin change in 2023?")
+    assert whole.told is whole and shown_quotes(whole, used, {}, FakeEmbedder(), decided=True, stated=False) == []
 
 
 # --- the summary check --------------------------------------------------------------------------------------

@@ -440,6 +440,14 @@ def test_wordings_of_the_same_question_parse_the_same() -> None:
     which = parse("In FY2023, which of operations, investing and financing activities brought in the most cash?")
     assert among.ranking is not None and which.ranking is not None
     assert which.ranking.names[:2] == among.ranking.names[:2] and which.ranking.highest
+    # the owner named before the list is every item's ("which of Amazon's operating, investing or financing
+    # activities"); a name holding an owner's mark stays whole
+    owned = parse("In Q1 2023, which of Amazon's operating, investing or financing activities brought in the most "
+                  "cash?").ranking
+    assert owned is not None and owned.names == ("operating", "investing", "financing")
+    club = parse("Among Sam's Club, Walmart International and Walmart Stores, which had the highest sales in "
+                 "2022?").ranking
+    assert club is not None and club.names[0] == "Sam's Club"
     # an N-year average said as "averaged over the N years"
     assert parse("What is capex as a % of revenue, averaged over the 3 years FY2017 - FY2019?").averaged == (
         2017, 2018, 2019)
@@ -985,3 +993,18 @@ def test_a_sentence_moving_a_metric_the_filing_cannot_give_is_folded() -> None:
 ])
 def test_a_question_names_what_it_asks_about_once(text: str, names: tuple[str, ...]) -> None:
     assert parse(text).names == names
+
+
+def test_a_part_pointing_back_at_a_ratio_asks_about_that_ratio() -> None:
+    """"How did the effective tax rate change from 2021 to 2022, and what explains the move?": the second part asks
+    why the first part's ratio moved, over its years; it is the part told in words."""
+    q = parse("How did Alphabet's effective tax rate change from 2021 to 2022, and what explains the move?")
+    first, why = q.parts
+    assert first.ratio is not None and why.ratio == first.ratio and why.narrative == "drivers"
+    assert {"effectiv", "tax", "rate"} <= why.stems and why.asked.years == (2021, 2022)
+    assert q.why and q.told is q and first.told is None  # "explains the move": why it moved is asked
+    for text in ("What explains the decrease in revenue in 2022?", "What explains the fall in operating income?"):
+        assert parse(text).why and parse(text).narrative == "drivers", text
+    # a part naming a line item of its own keeps its own subject
+    own = parse("How did the effective tax rate change in 2022, and what drove revenue growth?")
+    assert own.parts[1].ratio is None

@@ -295,6 +295,23 @@ def test_a_few_passages_keep_a_place_among_tables() -> None:
     assert [c.chunk_id for c in with_passages(ranked[:7], 6, 2)] == [1, 2, 3, 4, 5, 6]  # no passage to bring in
 
 
+def test_the_passage_telling_why_on_a_tables_page_follows_the_table() -> None:
+    """A question asking a figure and why it moved: the passage on the page of one of the first tables that holds a
+    cue of the kind asked moves right behind its table; one without a cue, or on another table's page further down,
+    stays where it ranked."""
+    from engine.ask.retrieve import telling_why
+
+    ranked = [Candidate(1, "table", 0.6), Candidate(2, "table", 0.5), Candidate(3, "text", 0.5),
+              Candidate(4, "table", 0.4), Candidate(5, "text", 0.4), Candidate(6, "text", 0.3),
+              Candidate(7, "text", 0.3)]
+    pages = {1: ("d", 9), 2: ("d", 37), 3: ("d", 12), 4: ("d", 50), 5: ("d", 37), 6: ("d", 37), 7: ("d", 50)}
+    texts = {5: "Google Cloud operating loss decreased $131 million.",
+             6: "Other Bets ... The effective tax rate decreased from 2021 to 2022, primarily driven by R&D.",
+             7: "Revenues increased, driven by Search."}
+    assert [c.chunk_id for c in telling_why(ranked, pages, texts, ("driven by", "due to"))] == [1, 2, 6, 3, 4, 5, 7]
+    assert telling_why(ranked, pages, texts, ()) == ranked
+
+
 def test_passages_lead_for_a_question_told_in_words() -> None:
     from engine.ask.retrieve import passages_lead
 

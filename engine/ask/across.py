@@ -28,7 +28,7 @@ from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
 from engine.ask.faithful import check_summary
 from engine.ask.formulas import Term, spent_sign
-from engine.ask.narrative import absence, quotes_each, quotes_text, summarise, told
+from engine.ask.narrative import absence, quotes_each, quotes_text, summarise
 from engine.ask.question import Intent, Measure, Question, parse
 from engine.ask.scope import Filing, Scope
 from engine.ask.statements import SPOKEN
@@ -673,7 +673,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
         yield CellsResolved([c.to_json() for c in res.cells], stated)
     # told in words: the whole question, or a part of it under a series ("Has there been any significant change in
     # operating expenses over the reported quarters? If so, what are the key drivers?")
-    part = told(q)
+    part = q.told
     if not series or part is not None:
         found = w.found
         if series and part is not None and part is not q:

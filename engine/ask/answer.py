@@ -46,7 +46,7 @@ from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.faithful import check_summary
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import absence, listed, quote_citations, shown_quotes, summarise
+from engine.ask.narrative import ABSENCE, absence, listed, quote_citations, shown_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
@@ -216,8 +216,9 @@ class Answerer:
         if extractive:
             yield CellsResolved([c.to_json() for c in res.cells], extractive)
         t_quotes = time.perf_counter()
-        quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=cells.decision is not None,
-                              stated=bool(extractive))
+        d = cells.decision  # a refusal (a metric that does not suit) leaves no part to quote
+        quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=d is not None, stated=bool(extractive),
+                              refused=bool(d and (d.refusal or d.lead)))
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)
@@ -226,7 +227,7 @@ class Answerer:
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        quoted = quotes if q.narrative and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
+        quoted = quotes if q.told is not None and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
         text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
         if cancelled():
             raise Cancelled("Answer cancelled.")
@@ -259,7 +260,7 @@ class Answerer:
             return said, 0, 0, True
         if quotes:
             summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled,
-                                decided=cells.decision)
+                                decided=cells.decision if cells.decision and cells.decision.kind == ABSENCE else None)
             if summary is not None:
                 yield TokenStreamed(summary.text.strip())
                 return summary.text.strip(), summary.completion_tokens, 1, True
@@ -361,7 +362,7 @@ class Answerer:
         refused = refuses(text) or not used
         if not citations and not refused and not summarised:  # an answer made from the whole evidence cites its own
             citations = inferred_citations(text, used, regions)
-        citations += quote_citations(quotes, used, citations) if q.narrative else []  # not the nearest sentences
+        citations += quote_citations(quotes, used, citations) if q.told is not None else []  # not nearest sentences
         if refused and "Searched:" not in text:
             text = refusal_text(retrieval, text if text.lower().startswith("insufficient") else "")
         cited = [used[c.marker - 1] for c in citations] or list(used)

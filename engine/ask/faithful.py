@@ -17,7 +17,7 @@ from functools import cache
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
-from engine.ask.narrative import DATED_MAY, YEAR, told
+from engine.ask.narrative import DATED_MAY, YEAR
 from engine.ask.question import NAME_WORD, Question, part_named
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
@@ -255,7 +255,7 @@ def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Questio
     sentences say nothing of that item (no word of its names, or of its definition's items) gives '[n] is not about
     operating expenses'. A tax-rate sentence and a risk-factor pointer called the drivers of operating expenses are
     quoted words in a relation no quote states."""
-    asked = told(q)
+    asked = q.told
     if asked is None or asked.narrative != "drivers":
         return []
     subject, words = _subject(asked)
@@ -759,7 +759,7 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     segment's ("... attributable to our Embedded and Semi-Custom segment increased") told of the company, where the
     question asks no part, gives '[5] is about the “Embedded and Semi-Custom” segment'. Every word is quoted; the
     relation is the model's."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
@@ -894,7 +894,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     the quote's subject is its words before its first cue (a list's items kept with their lead-in), its item the
     first line item it names (``_lead_item``). A quote whose item is the sentence's, or one of the asked ratio's
     items ("cost of sales" for a gross margin), gives the driver for it."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if asked is None or kind is None or asked.narrative != "drivers":
         return []
@@ -1349,7 +1349,7 @@ _PERIOD_END = re.compile(r"\b(?:ended|ending|as of|through)\s+(?:[A-Z][a-z]+\.?\
 def _drivers_kind(q: Question) -> NarrativeKind | None:
     """The narrative kind "drivers" where the question asks what drove a change (``told``) and the kind has cue
     words; else None."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind("drivers") if asked is not None and asked.narrative == "drivers" else None
     return kind if kind is not None and kind.cues else None
 
@@ -1716,16 +1716,21 @@ def _same_part(one: str, other: str) -> bool:
     return bool(a & b) or initials(one).lower() in b or initials(other).lower() in a
 
 
-_RUN_IN_TITLE = re.compile(r"(?:^|[.!?:]\s+)(?P<title>(?:[A-Z][\w&'\u2019-]*\s+){1,5})(?=[A-Z][a-z])")
-"""Capitalised words after a sentence's end, up to the capital that starts the next sentence: a heading run into
-the text ("... net revenue grew. Other Consolidated Results Other pension ... increased")."""
+_RUN_IN_TITLE = re.compile(r"(?:^|[.!?:]\s+)(?P<title>[A-Z][\w&'\u2019-]*\s+(?:(?:(?:for|of|and|on|from)\s+)?"
+                           r"[A-Z][\w&'\u2019-]*\s+){0,4})(?=[A-Z][a-z])")
+"""Capitalised words (joined by "for", "of", ...) after a sentence's end, up to the capital that starts the next
+sentence: a heading run into the text ("... net revenue grew. Other Consolidated Results Other pension ...
+increased", "... for further information. Provision for Income Taxes The following table ...")."""
 
 
 def _topic_run_in(text: str) -> bool:
-    """Whether a passage's text runs a topic's heading into it (``_RUN_IN_TITLE`` of two words or more, one a topic's:
-    "Other Consolidated Results"): the section above it has ended there."""
+    """Whether a passage's text runs a topic's or a line item's heading into it (``_RUN_IN_TITLE`` of two words or
+    more, one a topic's: "Other Consolidated Results"; or naming a line item: "Provision for Income Taxes"): the
+    section above it (a segment's) has ended there."""
     topics = narrative().heading_topics
-    return any(len(words := m.group("title").split()) >= 2 and any(letters(w) in topics for w in words)
+    return any(len(words := m.group("title").split()) >= 2
+               and (items_named(m.group("title")) or (all(w[0].isupper() for w in words)  # not "Table of Contents"
+                                                      and any(letters(w) in topics for w in words)))
                for m in _RUN_IN_TITLE.finditer(text))
 
 
@@ -2317,7 +2322,7 @@ def _roles_crossed(summary: str, quotes: Sequence[Quote], q: Question) -> list[s
     some of the services that we provide to our customers" gives '“suppliers” are no “customers”'. The roles are the
     vocabulary's (``[narrative.parties] roles``); the role asked is the one the question names, and a quote that
     itself tells that role's parties in the other's words lets the summary do so."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.roles:
         return []

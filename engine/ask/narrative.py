@@ -124,17 +124,21 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
 
 
 def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder, *,
-                 decided: bool, stated: bool) -> list[Quote]:
-    """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, "the
-    metric does not suit this company": that is the answer); a narrative question's quotes (``find_quotes``), which
-    the model's summary is made from; and for any other question that no cell answers (nothing ``stated``), the
-    sentences of its passages nearest it (``nearest_sentences``), shown so that the model's answer, made from the
-    whole evidence, can be checked against the filing's words ("By how much did it increase its revolving credit
-    facility?" beside "... increased the facility from $X to $Y")."""
-    if decided:
+                 decided: bool, stated: bool, refused: bool = False) -> list[Quote]:
+    """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, a
+    computation: that is the answer) or found it unanswerable as asked (``refused``: "the metric does not suit this
+    company"), unless a part of it asks in words what the decided part does not ("How did the effective tax rate
+    change from 2021 to 2022, and what explains the move?": the code computes the change, the filing's sentences
+    tell why); a narrative question's (or part's) quotes (``find_quotes``), which the model's summary is made from;
+    and for any other question that no cell answers (nothing ``stated``), the sentences of its passages nearest it
+    (``nearest_sentences``), shown so that the model's answer, made from the whole evidence, can be checked against
+    the filing's words ("By how much did it increase its revolving credit facility?" beside "... increased the
+    facility from $X to $Y")."""
+    asked = q.told
+    if refused or (decided and (asked is None or asked is q)):
         return []
-    if q.narrative:
-        return find_quotes(q, used, regions, embedder)
+    if asked is not None:
+        return find_quotes(asked, used, regions, embedder)
     return [] if stated else nearest_sentences(q, used, regions, embedder)
 
 
@@ -164,22 +168,13 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     return _quotes(q, used, regions, embedder, most, skip)
 
 
-def told(q: Question) -> Question | None:
-    """The question whose quotes answer it in words: itself when it asks a narrative kind, or its one part that
-    does ("Summarize the risk factors, and how they have changed": the first part); None for a figure."""
-    narrated = [p for p in q.parts if p.narrative]
-    if q.narrative or len(narrated) > 1:
-        return q
-    return narrated[0] if narrated else None
-
-
 def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int, Region]]], embedder: Embedder,
                 most: int) -> list[list[Quote]]:
     """``find_quotes`` of each group of evidence on its own (one filing's retrieval and regions, in the order
     given), at most ``most`` each, none repeating a sentence an earlier group's quotes hold (a 10-Q repeats its
     predecessor's legal proceedings word for word: the first group given, the newest filing, quotes it). A quote's
     ``source`` numbers its own group's evidence. [] each for a question that asks no narrative kind."""
-    asked = told(q)
+    asked = q.told
     out: list[list[Quote]] = []
     taken: list[Quote] = []
     for used, regions in groups:
@@ -192,10 +187,11 @@ def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int
 
 
 def _query(q: Question) -> str:
-    """What the sentences are embedded against: the asking sentence, with the line items it asks about when it
-    does not write them out (a later part: "If so, what are the key drivers for this change?")."""
+    """What the sentences are embedded against: the asking sentence, with the line items (or the ratio) it asks
+    about when it does not write them out (a later part: "If so, what are the key drivers for this change?")."""
     text = q.first or q.text
     missing = [m.name for m in q.measures if not any(n and n in text.lower() for n in m.names)]
+    missing += [q.ratio[0]] if q.ratio is not None and q.ratio[0] not in text.lower() else []
     return f"{text} ({', '.join(missing)})" if missing else text
 
 
@@ -309,6 +305,10 @@ def _quote(used: Sequence[Evidence], i: int, sentence: str, score: float) -> Quo
                  region_id=e.region_id, bbox=e.bbox, score=score)
 
 
+ABSENCE = "absence"
+"""The kind of the No a quote decides (``absence``): the one decision a summary of the quotes is told."""
+
+
 def absence(q: Question, quotes: Sequence[Quote]) -> Decision | None:
     """No, decided by the filing's own words, for a yes/no question whose quotes include a sentence saying that
     nothing (material) of its subject happened (``absence_scorer``): "Are there any significant changes in Apple's
@@ -320,7 +320,7 @@ def absence(q: Question, quotes: Sequence[Quote]) -> Decision | None:
     if best is None or not best[0]:
         return None
     x = best[1]
-    return Decision("absence", f"No: \u201c{x.text}\u201d ({x.doc}, p. {x.page}) [{x.source}]", verdict=False)
+    return Decision(ABSENCE, f"No: \u201c{x.text}\u201d ({x.doc}, p. {x.page}) [{x.source}]", verdict=False)
 
 
 def absence_scorer(q: Question) -> Callable[[str], int]:
@@ -366,7 +366,7 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     # a question whose one narrative part follows another ("Has there been any significant change in operating
     # expenses? If so, what are the key drivers?"): the code stated the first part, the quotes answer the second,
     # and asked the whole the model restates the code's figures instead of the quotes' reasons
-    part = told(q)
+    part = q.told
     asked = replace(part, text=_query(part)) if part is not None and part is not q else q
     # the verdict and the source that decides it; not the quote's words, which are filing text and stay fenced
     verdict = f"No, as source [{CITATION.findall(decided.text)[-1]}] states" if decided is not None else ""
@@ -428,7 +428,7 @@ def also_named(q: Question, quotes: Sequence[Quote], text: str, lead: str = "als
     (“Current Health”) and Two Peaks, LLC d/b/a Yardbird Furniture (“Yardbird”)") that the summary and the
     question do not name. The model naming one acquisition of two reads as the answer; the filing's sentence names
     both. With ``lead`` "names" and no text, the names the quotes give, for a summary that declined them."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
     if kind is None or not kind.not_names:
         return ""
@@ -465,7 +465,7 @@ def listed(q: Question, quotes: Sequence[Quote]) -> str:
     names none of the years asked and another quoted list does, that one is the year's; where the question asks of a
     part (``Question.segment``: "King") that the list's lead-in does not name while another quote tells that part's
     drivers, only a quoted list naming it is."""
-    asked = told(q)
+    asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None and asked.narrative else None
     if kind is None or not kind.searched or not quotes or " • " not in quotes[0].text:
         return ""

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cache
 
 from engine.ask.expansion import Expansion, expand, focus
 from engine.ask.routing import LEGAL_FORMS
@@ -75,9 +76,18 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
                      r"shall|may|might)\b", re.I)
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
-_WHY = re.compile(r"\b(?:why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|"
-                  r"contribut(?:ing|ed) to|led to|explain\w* (?:the |its |their )?(?:[\w&'’-]+ ){0,4}?"
-                  r"(?:change|increase|decrease|decline|drop|fall|rise|growth|improvement|deterioration))\b", re.I)
+_WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|contribut(?:ing|ed) to|"
+             r"led to")
+
+
+@cache
+def _why() -> re.Pattern[str]:
+    """A question asking what made a figure move: its cue words, or "explain(s) the ... <a change's noun>" (the
+    vocabulary's ``[directions] nouns``: "what explains the move?", "explain the decrease")."""
+    nouns = change_words().nouns.pattern.removeprefix(r"\b").removesuffix(r"\b")
+    return re.compile(rf"\b(?:{_WHY_CUES}|explain\w* (?:the |its |their )?(?:[\w&'’-]+ ){{0,4}}?{nouns})\b", re.I)
+
+
 _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
                              re.I)
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
@@ -499,6 +509,17 @@ class Question:
         return bool(self.narrative) and self.intent is not Intent.JUDGEMENT and not self.figures
 
     @property
+    def told(self) -> Question | None:
+        """The question whose answer is the filing's sentences: itself when it asks a narrative kind (or several of
+        its parts do), or its one part that does ("How did the effective tax rate change from 2021 to 2022, and what
+        explains the move?": the second part; "Summarize the risk factors, and how they have changed": the first);
+        None for a figure."""
+        narrated = [p for p in self.parts if p.narrative]
+        if self.narrative or len(narrated) > 1:
+            return self
+        return narrated[0] if narrated else None
+
+    @property
     def searched_cues(self) -> tuple[str, ...]:
         """The cue phrases the lexical search of passages adds for it when it is told in words: its kind's when they
         mark an answer whatever its subject (``[narrative.KIND] searched``: "due to", "driven by", "offset by" for
@@ -687,8 +708,14 @@ def _ranking(text: str) -> Ranking | None:
     word = most or least
     assert word is not None
     highest = bool(most) != bool(_LOSS.search(rest[: word.start()]))
-    names = tuple(n.strip() for n in _LIST_SPLIT.split(listed) if n.strip())
-    return Ranking(names, highest, "cash" in text.lower())
+    # "which of Amazon's operating, investing or financing activities": the owner named before the list is every
+    # item's, not part of the first one's name (a name holding one stays whole: "Sam's Club")
+    names = [n.strip() for n in _LIST_SPLIT.split(listed) if n.strip()]
+    names[:1] = [_OWNED.sub("", n) for n in names[:1]]
+    return Ranking(tuple(names), highest, "cash" in text.lower())
+
+
+_OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+['’]s\s+(?=[a-z])")
 
 
 NAME_WORD = re.compile(r"(?<![\w-])(?:(?:[A-Z]\.){2,}(?![\w-])|[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
@@ -1206,7 +1233,7 @@ def _one(text: str) -> Question:
         named=phrase(text),
         words=frozenset(w.lower() for w in _WORD.findall(text)),
         yes_no=bool(_YES_NO.match(first.strip(" \"'("))),
-        why=bool(_WHY.search(first)),
+        why=bool(_why().search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first),
         counted=_counted(focused),
         formula=formula,
@@ -1278,9 +1305,12 @@ def _split(text: str) -> list[str]:
 
 
 def _inherit(part: Question, before: Question) -> Question:
-    """A later part that names no measure or no period asks about those of the part before it ("..., and how much
-    did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named)."""
+    """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
+    did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named; "How did the
+    effective tax rate change ..., and what explains the move?": the effective tax rate)."""
     measures = part.measures or before.measures
+    # "..., and what explains the move?": the ratio the part before names is what moved
+    ratio = part.ratio or (before.ratio if not part.measures else None)
     asked = part.asked
     if asked.fiscal_year is None and asked.end is None and asked.instant is None:
         asked = before.asked
@@ -1288,11 +1318,11 @@ def _inherit(part: Question, before: Question) -> Question:
         years = tuple(sorted({*asked.years, before.asked.fiscal_year}))
         asked = replace(asked, years=years, fiscal_year=max(years),
                         fiscal_named=tuple(sorted({*asked.fiscal_named, *before.asked.fiscal_named})))
-    if measures is part.measures and asked is part.asked:
+    if measures is part.measures and asked is part.asked and ratio is part.ratio:
         return part
     # "what are the key drivers for this change?": the words of the measure it inherits are its words too
-    stems_ = part.stems | before.stems if measures is not part.measures else part.stems
-    q = replace(part, measures=measures, asked=asked, stems=stems_)
+    stems_ = part.stems | before.stems if measures is not part.measures or ratio is not part.ratio else part.stems
+    q = replace(part, measures=measures, ratio=ratio, asked=asked, stems=stems_)
     q = replace(q, intent=_intent(q))
     return replace(q, narrative=_narrative(q))
 

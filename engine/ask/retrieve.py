@@ -44,6 +44,8 @@ from engine.untrusted import clean_text, withhold_instructions
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
+FIGURE_TABLES = 2
+"""The first tables of a question asking a figure and why it moved whose pages' passages are read for the why."""
 """The constant of reciprocal-rank fusion: 1 / (RRF_K + rank)."""
 
 
@@ -211,6 +213,31 @@ def passages_lead(
     kept = {id(c) for c in held.values()}
     others = iter(c for c in order if id(c) not in kept)
     return [held[i] if i in held else next(others) for i in range(len(order))]
+
+
+def telling_why(ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], texts: dict[int, str],
+                cues: Sequence[str], tables: int = FIGURE_TABLES) -> list[Candidate]:
+    """The order for a question that asks a figure and, in a part of its own, why it moved ("How did the effective
+    tax rate change from 2021 to 2022, and what explains the move?"): the table that gives the figure ranks first,
+    and the filing tells why on the table's page (an MD&A table and the sentences that discuss it), in a passage that
+    may rank well below it, since a passage runs on over several sections' sentences. The passages on the pages of
+    the first ``tables`` tables that hold one of the ``cues`` of the kind asked ("driven by") move up right behind
+    their table; the rest keep their order."""
+    if not cues:
+        return list(ranked)
+    low = [c.lower() for c in cues]
+    first = {id(c) for c in [c for c in ranked if c.modality == "table"][:tables]}
+    why = {id(t): [p for p in ranked if p.modality == "text" and pages.get(p.chunk_id) == pages.get(t.chunk_id)
+                   and any(cue in texts.get(p.chunk_id, "").lower() for cue in low)]
+           for t in ranked if id(t) in first}
+    out: list[Candidate] = []
+    placed: set[int] = set()
+    for c in ranked:
+        for p in [c, *why.get(id(c), ())]:
+            if id(p) not in placed:
+                out.append(p)
+                placed.add(id(p))
+    return out
 
 
 class Retriever:
@@ -473,8 +500,12 @@ class Retriever:
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = query if q.statements else passages
+        # a question one part of which is told in words ("How did the rate change, and what explains the move?")
+        # needs that part's passages as a narrative question does
+        worded = q.told is not None and q.told.told_in_words
+        cues = q.told.searched_cues if q.told is not None else ()
         lists, lexical, exp = self.channels(searched, doc_ids, everything, depth, passages, q.statements,
-                                            q.searched_cues, q.measure_labels if s.expansion else ())
+                                            cues, q.measure_labels if s.expansion else ())
         t_search = time.perf_counter()
         theta = self.thresholds()
         ranked, tier = fuse(lists, lexical, theta, s, k, q.figures)
@@ -485,16 +516,18 @@ class Retriever:
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
         fused = ranked[: k * 4]
         ranked = spread_pages(fused, pages, s.max_per_page)
-        if q.told_in_words:
+        if worded:
             firsts = {lst[0].chunk_id for lst in lexical if lst}
             ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
+            if any(not p.narrative for p in q.parts):  # a part asks a figure: its table's page tells why
+                ranked = telling_why(ranked, pages, {i: c.text for i, c in chunks.items()}, cues)
         ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         runs: dict[tuple[str, int], list[str]] = {}
         # the section headings a passage is told under are read for a question told in words: its quotes' summary is
         # checked against them (faithful.check_summary)
-        texts: dict[tuple[str, int], PageText | None] | None = {} if q.told_in_words else None
+        texts: dict[tuple[str, int], PageText | None] | None = {} if worded else None
         evidence = [self._evidence(chunks[c.chunk_id], c, runs, texts) for c in ranked if c.chunk_id in chunks]
         timings["retrieve"] = time.perf_counter() - t0
         return Retrieval(
