@@ -855,6 +855,83 @@ def test_one_line_item_set_against_another_is_the_sign_of_their_difference() -> 
     assert decided(SignVerdict(), asked, tables, cal, compute(asked, tables, cal)).startswith("Yes.")
 
 
+def _row(label: str, *numbers: float) -> dict[str, object]:
+    return {"label": label, "values": [f"{n:,.0f}" for n in numbers], "numbers": list(numbers)}
+
+
+def test_the_largest_line_of_a_balance_sheet_section_is_decided_from_the_statement() -> None:
+    """"What was the largest liability on the balance sheet?": the statement's liability lines, current and
+    long-term, ranked in the column of the date asked; totals, subtotals, headings and the equity block are none,
+    whether the equity comes after the liabilities (a 10-Q) or before them (an IFRS statement whose subtotals sit
+    under their blocks); a line named in two blocks is told with its block."""
+    from engine.ask.verdicts import SectionRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    gaap = {"title": "CONSOLIDATED BALANCE SHEETS", "units": "(in millions)", "scale": 1e6,
+            "columns": ["December 31, 2022", "June 30, 2023"],
+            "rows": [_row("Total current assets", 146791, 155930), _row("Total assets", 462675, 477607),
+                     {"label": "Current liabilities:", "values": [], "numbers": []},
+                     _row("Accounts payable", 79600, 69481), _row("Unearned revenue", 13227, 14522),
+                     _row("Total current liabilities", 155393, 148238), _row("Long-term lease liabilities", 72968,
+                                                                             75822),
+                     _row("Long-term debt", 67150, 63092), {"label": "Commitments and contingencies (Note 7)",
+                                                            "values": [], "numbers": []},
+                     _row("Retained earnings", 113618, 123223),
+                     _row("Total liabilities and stockholders' equity", 462675, 477607)]}
+    tables = [TableSource(1, gaap)]
+    said = decided(SectionRankingVerdict(), "What was the largest single liability line on Acme's balance sheet as "
+                   "of June 30, 2023?", tables, cal)
+    assert said.startswith("Long-term lease liabilities: the highest of the 4 liabilities in the table [1]"), said
+    assert "Retained earnings" not in said and "Total" not in said and "72,968" not in said
+    said = decided(SectionRankingVerdict(), "Which liability was the smallest at December 31, 2022?", tables, cal)
+    assert said.startswith("Unearned revenue: the lowest of the 4 liabilities"), said
+    assert decided(SectionRankingVerdict(), "Which asset was the largest at June 30, 2023?", tables, cal) == ""
+    ifrs = {"title": "Balance Sheet", "units": "in euro thousand", "scale": 1e3, "columns": ["2022", "2021"],
+            "rows": [_row("Issued capital [12]", 1750, 1750), _row("Retained earnings [12]", 247222, 128333),
+                     _row("Equity", 708316, 306475), _row("Debt securities [13]", 15839913, 22338418),
+                     _row("Liabilities due to group companies [15]", 25000, 775000),
+                     _row("Non-current liabilities", 15864913, 23113418), _row("Debt securities [13]", 8318096,
+                                                                                8973612),
+                     _row("Liabilities due to group companies [15]", 14086869, 5511773),
+                     _row("Current liabilities", 22404965, 14485385),
+                     _row("Total equity and liabilities", 38978194, 37905278)]}
+    said = decided(SectionRankingVerdict(), "What was Acme Finance's largest liability at year end 2022?",
+                   [TableSource(2, ifrs)], cal)
+    assert said.startswith("Debt securities [13] (Non-current liabilities): the highest of the 4 liabilities"), said
+    assert "Liabilities due to group companies [15] (Current liabilities) 14,086,869" in said
+    assert "Issued capital" not in said and "Equity " not in said
+
+
+def test_the_parts_of_a_breakdown_a_question_asks_to_be_listed_are_stated_from_its_table() -> None:
+    """"What geographic regions does it break its revenue into, and how much came from each in 2021?": the table
+    whose title (or lead-in) names the kind, its rows in the year's column with their shares of the total; a
+    reconciling line is no region; a table of shares only lists its shares; a kind no table names: nothing."""
+    from engine.ask.verdicts import BreakdownListing
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    geo = {"title": "millions):", "units": "", "scale": 1.0, "columns": ["2020", "2021"],
+           "rows": [_row("United States", 85014, 117854), _row("EMEA(1)", 55370, 79107),
+                    _row("APAC(1)", 32550, 46123), _row("Other Americas(1)", 9417, 14404),
+                    _row("Hedging gains (losses)", 176, 149), _row("Total revenues", 182527, 257637)]}
+    lead = "The following table presents revenues disaggregated by geography, based on the addresses of our customers"
+    tables = [TableSource(1, {"title": "Revenues", "columns": ["2021"], "rows": [_row("Revenues", 257637)]}),
+              TableSource(4, geo, heading=lead)]
+    said = decided(BreakdownListing(), "What geographic regions does Acme break its revenue into, and how much came "
+                   "from each in 2021?", tables, cal)
+    assert said.startswith("The 4 regions in the table [4] (fiscal 2021"), said
+    assert "United States 117,854 (46% of Total revenues)" in said and "Hedging" not in said
+    shares = {"title": "Revenues by Geography", "columns": ["2021", "2022"],
+              "rows": [{"label": "United States", "values": ["46%", "48%"], "numbers": [46.0, 48.0]},
+                       {"label": "EMEA", "values": ["31%", "29%"], "numbers": [31.0, 29.0]}]}
+    said = decided(BreakdownListing(), "What are the geographies that Acme primarily operates in as of FY2022?",
+                   [TableSource(2, shares)], cal)
+    assert said.startswith("The 2 regions in the table [2]") and "United States 48%" in said, said
+    assert decided(BreakdownListing(), "Which segments does Acme report?", tables, cal) == ""
+    assert decided(BreakdownListing(), "Which region had the highest revenues in 2021?", tables, cal) == ""
+
+
 def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_table() -> None:
     # "Which geographic region had the biggest drop ...?" lists no regions: the table titled as a breakdown of
     # that kind ranks its rows; its total, a row of another line item and a subtotal are no parts
@@ -891,6 +968,14 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
     # no table of that kind, or no column of the year before: no verdict
     assert decided(BreakdownRankingVerdict(), "Which segment grew revenues the most in Q2 2023?", tables, cal) == ""
     assert decided(BreakdownRankingVerdict(), "Which region grew revenues the most in Q2 2022?", tables, cal) == ""
+    # a table titled by the measure, its total among its rows, breaks it down where no title names the kind
+    by_measure = {"title": "Operating Income (Loss)", "units": "(in millions)", "scale": 1e6,
+                  "columns": ["Three Months Ended September 30, 2021", "Three Months Ended September 30, 2022"],
+                  "rows": [_row("North America", 880, -412), _row("International", -911, -2466),
+                           _row("AWS", 4883, 5403), _row("Consolidated", 4852, 2525)]}
+    said = decided(BreakdownRankingVerdict(), "Which segment had the weakest operating result in Q3 2022?",
+                   [TableSource(1, income), TableSource(3, by_measure)], cal)
+    assert said.startswith("International: the lowest of the 3 segments in the table [3]"), said
     # a subtotal of the other rows and a reconciling line are no segments; the sales column, not the earnings one
     seg = {"title": "Income Before Tax by Segment", "units": "(Dollars in Millions)", "scale": 1e6,
            "columns": ["Income Before Tax 2022", "Income Before Tax 2021", "Segment Sales 2022", "2021"],

@@ -652,6 +652,27 @@ def test_a_metric_compared_between_two_quarters_is_decided_on_the_metric_not_one
         assert said.startswith("No. It went from 21.65 to 20.15"), (wording, said)
 
 
+def test_a_trend_over_a_span_of_years_is_decided_on_every_year_of_it() -> None:
+    """"Has the operating margin been improving over 2021-2023?": the margin of each year of the span, each step;
+    a rise over the last year after a fall is no improving profile. Asked of one year, the year before."""
+    from asking import compute, decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import TrendVerdict
+
+    income = table("Consolidated Statements of Income (in millions)", ["2023", "2022", "2021"],
+                   {"Revenues": [307394.0, 282836.0, 257637.0], "Income from operations": [84293.0, 74842.0, 78714.0]})
+    tables = [TableSource(1, income)]
+    span = "Has the operating margin been improving over 2021-2023?"
+    said = decided(TrendVerdict(), span, tables, computation=compute(span, tables))
+    assert said.startswith("No. It went from 30.55 for fiscal 2021 to 26.46 for fiscal 2022 to 27.42 for fiscal "
+                           "2023"), said
+    one = "Is the operating margin improving as of FY2023?"
+    said = decided(TrendVerdict(), one, tables, computation=compute(one, tables))
+    assert said.startswith("Yes. It went from 26.46 for fiscal 2022 to 27.42 for fiscal 2023"), said
+
+
 @pytest.mark.parametrize(("text", "reading"), [
     ("Capex in FY 2022-23?", "value · capex · fiscal 2023"),
     ("What was revenue in 4Q22?", "value · revenue · Q4 of fiscal 2022"),
@@ -1008,3 +1029,31 @@ def test_a_part_pointing_back_at_a_ratio_asks_about_that_ratio() -> None:
     # a part naming a line item of its own keeps its own subject
     own = parse("How did the effective tax rate change in 2022, and what drove revenue growth?")
     assert own.parts[1].ratio is None
+
+
+def test_the_largest_line_of_a_statement_section_is_a_ranking_of_its_class() -> None:
+    """"What was the largest liability on the balance sheet?" ranks a class of the statement's lines (the
+    vocabulary's ``[sections]``); "Best Buy" ranks nothing, nor does a change of one line or a total."""
+    for text in ("What was the largest single liability line on Amazon's balance sheet as of June 30, 2023?",
+                 "In 2022, which liability was the largest in American Express's Balance Sheet?",
+                 "What was BMW Finance N.V.'s largest liability at year end 2022?"):
+        r = parse(text).ranking
+        assert r is not None and r.section == "liabilities" and r.highest and not r.names, text
+    small = parse("Which asset was the smallest on the balance sheet at December 31, 2022?").ranking
+    assert small is not None and small.section == "assets" and not small.highest
+    for text in ("What is Gross Profit to Total Assets ratio for Best Buy for the fiscal year ending January 28, 2023?",
+                 "Which liability grew the most in 2022?", "What were total liabilities in 2022?"):
+        assert parse(text).ranking is None, text
+
+
+def test_a_question_asking_for_a_breakdowns_parts_lists_their_kind() -> None:
+    """"What geographic regions does it break its revenue into?", "What are the geographies it operates in?" ask
+    for the parts of a breakdown of a kind, in the plural; a ranking, a singular or a business asks none."""
+    for text, kind in (("What geographic regions does Alphabet break its revenue into, and how much came from each "
+                        "in 2021?", "region"),
+                       ("What are the geographies that Acme primarily operates in as of FY2022?", "region"),
+                       ("Which segments does 3M report?", "segment")):
+        assert parse(text).listing == kind, text
+    for text in ("Which segment grew the most in 2022?", "What region is the largest?", "What business does Acme do?",
+                 "What were revenues in 2022?"):
+        assert parse(text).listing == "", text

@@ -11,11 +11,13 @@ from engine.ask.computations import Cagr, Formula, Growth, MetricChange, PairRat
 from engine.ask.decisions import Kind
 from engine.ask.guards import OtherCompany, PeriodGap, UndatedGap, Unquoted
 from engine.ask.verdicts import (
+    BreakdownListing,
     BreakdownRankingVerdict,
     ChangeVerdict,
     ConsistencyVerdict,
     JudgementVerdict,
     RankingVerdict,
+    SectionRankingVerdict,
     SeriesVerdict,
     SignVerdict,
     ThresholdVerdict,
@@ -33,7 +35,8 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 growth."""
 VERDICTS: tuple[Kind, ...] = (
     ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), BreakdownRankingVerdict(),
-    ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(), UnusualItemsVerdict(), Unsuited(),
+    SectionRankingVerdict(), BreakdownListing(), ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(),
+    UnusualItemsVerdict(), Unsuited(),
 )
 """Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

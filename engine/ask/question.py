@@ -37,6 +37,7 @@ from engine.vocabulary import (
     longest_item_words,
     narrative,
     ratio_named,
+    section_named,
     unusual_items,
     vocabulary,
 )
@@ -366,6 +367,9 @@ class Ranking:
     by_change: bool = False
     """Ranked by each part's change from the same period a year before ("the biggest drop", "grew the most"), not
     by its amount."""
+    section: str = ""
+    """With no ``names``: the class of a statement's lines ranked ("liabilities" of "What was the largest liability
+    on the balance sheet?", the vocabulary's ``[sections]``)."""
 
 
 @dataclass(frozen=True)
@@ -442,6 +446,10 @@ class Question:
     segment: str = ""
     """A part of the company it names ("Data Center segment" -> "Data Center")."""
     ranking: Ranking | None = None
+    listing: str = ""
+    """The kind of part it asks to be listed, none ranked ("What geographic regions does it break its revenue into,
+    and how much came from each?", "What are the geographies it operates in?": region; the vocabulary's
+    ``[breakdowns]``)."""
     steady: bool = False
     tolerance: tuple[float, str] | None = None
     escape: bool = False
@@ -701,7 +709,7 @@ def _ranking(text: str) -> Ranking | None:
     elif found := _which_of(plain):
         listed, rest = found
     else:
-        return _breakdown_ranking(plain)
+        return _breakdown_ranking(plain) or _section_ranking(plain)
     most, least = _MOST.search(rest), _LEAST.search(rest)
     if bool(most) == bool(least):
         return None
@@ -716,6 +724,46 @@ def _ranking(text: str) -> Ranking | None:
 
 
 _OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+['’]s\s+(?=[a-z])")
+
+
+_LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"
+                     r"(?:(?:main|primary|principal|key|reportable|operating|business|geographic(?:al)?)\s+){0,2}"
+                     r"(?P<kind>[a-z]+)\b", re.I)
+
+
+def _listing(first: str) -> str:
+    """The kind of part a question asks to be listed: its asking words name the kind in the plural ("What
+    geographic regions does ...", "What are the geographies ...", "Which segments does ... report?") and it ranks
+    none ("which segment grew the most" is a ranking); '' otherwise."""
+    m = _LISTED.match(first)
+    if m is None or _MOST.search(first) or _LEAST.search(first):
+        return ""
+    word = m.group("kind").lower()
+    plural = word.endswith("s") and not word.endswith("ss")  # "regions", "geographies"; not "business"
+    return breakdown_named(word) if plural else ""
+
+
+SECTION_REACH = 3
+"""The most words between a ranking word and the class noun it ranks ("the largest single liability line")."""
+
+
+def _section_ranking(plain: str) -> Ranking | None:
+    """The largest or smallest line of a class of a statement's lines ("What was the largest liability on the balance
+    sheet?", "Which asset was the smallest?"): a class noun of the vocabulary's ``[sections]`` within
+    ``SECTION_REACH`` words of a ranking word; not one ranked by its change ("Which liability grew the most?")."""
+    words = [m.group(0) for m in re.finditer(r"[A-Za-z]+", plain)]
+    for k, word in enumerate(words):
+        section = section_named(word)
+        if section is None:
+            continue
+        # a capitalised ranking word is a name's ("Best Buy")
+        near = " ".join(w for w in words[max(0, k - SECTION_REACH - 1):k + SECTION_REACH + 2] if w[0].islower())
+        most, least = _MOST.search(near), _LEAST.search(near)
+        up, down = directions()
+        if bool(most) == bool(least) or up.search(plain) or down.search(plain):
+            continue
+        return Ranking((), bool(most), False, section=section.name)
+    return None
 
 
 NAME_WORD = re.compile(r"(?<![\w-])(?:(?:[A-Z]\.){2,}(?![\w-])|[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
@@ -1262,6 +1310,7 @@ def _one(text: str) -> Question:
         consistent=bool(_CONSISTENT.search(text)),
         segment=segment or _part_of(text, measures),
         ranking=_ranking(text),
+        listing=_listing(first),
         steady=bool(_STEADY.search(text)),
         tolerance=(float(tolerance.group(1)), tolerance.group(0)) if tolerance else None,
         escape=bool(_ESCAPE.search(text)),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 from engine.ask.cells import (
@@ -25,13 +26,13 @@ from engine.ask.cells import (
     unmarked,
 )
 from engine.ask.computations import compute, metric_at, newest_year
-from engine.ask.decisions import Decision, Work
+from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formula_items, shown_value, spent_sign
 from engine.ask.question import Question, measure_of, phrase
 from engine.ask.statements import stems
-from engine.periods import Asked, fiscal_year_period, matches
+from engine.periods import Asked, column_period, fiscal_year_period, matches
+from engine.vocabulary import breakdown_title, judgements, narrative, sections, unusual_items
 from engine.vocabulary import item as vocabulary_item
-from engine.vocabulary import judgements, narrative, unusual_items
 
 SIGNIFICANT_CHANGE = 0.05
 """A move between two of the periods reported that a yes/no question about a "significant change" counts as one:
@@ -242,7 +243,7 @@ class BreakdownRankingVerdict:
     name = "breakdown ranking"
 
     def applies(self, q: Question) -> bool:
-        return q.ranking is not None and not q.ranking.names and bool(q.measures)
+        return q.ranking is not None and not q.ranking.names and not q.ranking.section and bool(q.measures)
 
     def decide(self, work: Work) -> Decision | None:
         q, asked = work.question, work.resolution.asked
@@ -255,7 +256,13 @@ class BreakdownRankingVerdict:
         flow = measure.item is not None and not measure.item.balance
         # the title says what the rows are ("Geographic Information", "Net sales by segment"); of several, the one
         # sharing more of the question's words ("domestic") first
-        for i in q.breakdown_order([str(s.table.get("title", "")) for s in work.sources]):
+        titles = [str(s.table.get("title", "")) for s in work.sources]
+        # no title names the kind ("Operating Income (Loss)" over North America, International, AWS and
+        # Consolidated): a table titled by the measure itself, its total among its rows, breaks the measure down
+        order = q.breakdown_order(titles) or [i for i, t in enumerate(titles) if header_names(t, measure.names)
+                                              and any(_TOTAL_ROW.match(str(r.get("label", "")))
+                                                      for r in work.sources[i].table.get("rows", []))]
+        for i in order:
             s = work.sources[i]
             found = self._by_amounts(s, work, asked, before, flow)
             if found is None and ranking.by_change:
@@ -311,10 +318,112 @@ class BreakdownRankingVerdict:
         return None
 
 
+class SectionRankingVerdict:
+    """The largest or smallest line of a class of a statement's lines ("What was the largest liability on Amazon's
+    balance sheet as of June 30, 2023?"): the first retrieved table that is the class's statement (the vocabulary's
+    ``[sections]``), its column of the date asked (the newest when none is asked), and the lines of the section in it
+    (current and long-term alike; the totals and subtotals are none), ranked by amount. A line named twice (a
+    current and a non-current "Debt securities") is told with the block it sits in. Fewer than two lines, or no
+    column of the date asked: no verdict."""
+
+    name = "section ranking"
+
+    def applies(self, q: Question) -> bool:
+        return q.ranking is not None and bool(q.ranking.section)
+
+    def decide(self, work: Work) -> Decision | None:
+        ranking, asked = work.question.ranking, work.resolution.asked
+        assert ranking is not None
+        section = sections()[ranking.section]
+        dated = asked.fiscal_year is not None or asked.instant is not None or asked.end is not None
+        for s in work.sources:
+            if s.statement != section.statement:
+                continue
+            i = column_of(s, asked, work.calendar) if dated else _newest_column(s)
+            if i is None:
+                continue
+            rows = [r for r in s.table.get("rows", []) if isinstance(r, dict)]
+            labels = [str(r.get("label", "")).strip() for r in rows]
+            totals = [any(isinstance(n, int | float) for n in r.get("numbers") or []) for r in rows]
+            lines = set(section.rows(labels, totals))
+            # column_cells gives one cell per labelled row with a figure in column i, in the rows' order
+            numbered = [j for j, r in enumerate(rows) if labels[j] and i < len(r.get("numbers") or [])
+                        and isinstance((r.get("numbers") or [])[i], int | float)]
+            cells = column_cells(s, i, section.name)
+            twice = {x for x in labels if sum(labels[j] == x for j in lines) > 1}
+            parts = [replace(c, row=f"{c.row} ({block})") if c.row in twice and (
+                block := section.block(labels, totals, j)) else c
+                for j, c in zip(numbered, cells, strict=False) if j in lines and not c.percent]
+            if len(parts) >= 2:
+                return _ranked(self.name, ranking.highest, parts, {}, section.asked[0], work)
+        return None
+
+
+class BreakdownListing:
+    """The parts of a breakdown a question asks to be listed, none ranked ("What geographic regions does Alphabet
+    break its revenue into, and how much came from each in 2021?", "What are the geographies it operates in?"):
+    the first retrieved table whose title names a breakdown of that kind (the vocabulary's ``[breakdowns]``) and,
+    where the question names a measure, whose total row or title is that measure; its rows in the column of the
+    period asked (the newest when none is asked), each with its share of the total row where the table has one.
+    A question asking in words of something else about the parts (what was acquired, what a filer describes as
+    regulated) is no listing; nor is a kind as loose as "business"."""
+
+    name = "listing"
+    KINDS = ("region", "segment", "category")
+    """The kinds of part a listing names: a "business" is as often a product line or an acquisition as a part."""
+
+    def applies(self, q: Question) -> bool:
+        return q.listing in self.KINDS and q.ranking is None and q.narrative in ("", "description")
+
+    def decide(self, work: Work) -> Decision | None:
+        q, asked = work.question, work.resolution.asked
+        measure = q.measures[0] if q.measures else None
+        dated = asked.fiscal_year is not None or asked.instant is not None or asked.end is not None
+        kind = breakdown_title(q.listing)
+        # titled by the kind first, then those whose lead-in names it ("revenues disaggregated by geography")
+        titled = [s for s in work.sources if kind.search(s.titles)]
+        for s in [*titled, *(s for s in work.sources if s not in titled and kind.search(s.heading))]:
+            flow = measure is not None and measure.item is not None and not measure.item.balance
+            i = column_of(s, asked, work.calendar, flow) if dated else _newest_column(s)
+            if i is None:
+                continue
+            every = column_cells(s, i, measure.name if measure else q.listing)
+            # amounts, else the shares a table gives instead ("Revenues by Geography": 47%, 29%, ...)
+            cells = [c for c in every if not c.percent] or every
+            totals = [c for c in cells if _TOTAL_ROW.match(c.row)
+                      or (measure is not None and row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW)]
+            if measure is not None and not totals and not header_names(s.titles, measure.names):
+                continue  # a breakdown of another measure
+            parts = [c for c in cells if c not in totals and not _NOT_A_PART.match(c.row)
+                     and vocabulary_item(c.row) is None]
+            if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
+                continue
+            total = totals[0] if totals and totals[0].value and not totals[0].percent else None
+            said = [f"{unmarked(c.row)} {c.shown}" + (f" ({c.value / total.value * 100:.0f}% of "
+                                                      f"{unmarked(total.row)})" if total else "") for c in parts]
+            text = (f"The {len(parts)} {_plural(q.listing)} in the table [{parts[0].marker}] "
+                    f"({parts[0].period_name(work.calendar)}): " + "; ".join(said) + ".")
+            return Decision(self.name, text, None, tuple(c.amount for c in parts),
+                            among=tuple(unmarked(c.row) for c in parts))
+        return None
+
+
+def _newest_column(s: TableSource) -> int | None:
+    """The column of a table whose period ends last (a balance sheet asked of no date: its newest; a 10-Q's quarter
+    before its year to date)."""
+    dated = [(p.end, -(p.months or 0), -i) for i, col in enumerate(s.table.get("columns", []))
+             if (p := column_period(str(col), s.context)) is not None and p.end is not None]
+    return -max(dated)[2] if dated else None  # of those ending last, the shortest period, the first
+
+
+_TOTAL_ROW = re.compile(r"\s*(?:total|consolidated)\b", re.I)
+"""A row that totals a breakdown's parts ("Total", "Consolidated")."""
 _NOT_A_PART = re.compile(r"\s*(?:total|consolidated|worldwide|less\b|plus\b|add\b|deduct|eliminat|intersegment|"
-                         r"inter-segment|unallocated|corporate|reconcil|other\b.*\b(?:items?|adjustments?)\b)", re.I)
+                         r"inter-segment|unallocated|corporate|reconcil|hedging|other\b.*\b(?:items?|adjustments?)\b)",
+                         re.I)
 """A row of a breakdown that sums its parts or reconciles them to the total, not a part ("Total", "Less: Expenses
-not allocated to segments", "Eliminations", "Corporate and other adjustments")."""
+not allocated to segments", "Eliminations", "Corporate and other adjustments", "Hedging gains (losses)" beside the
+regions)."""
 
 
 def _plural(word: str) -> str:
@@ -402,9 +511,10 @@ class ConsistencyVerdict:
 
 class TrendVerdict:
     """Yes or No on the trend of a computed metric ("Does the company have an improving operating margin profile
-    as of FY2022?"): the metric for the year asked and, computed the same way, for the year before; or, where the
-    question names both periods ("Did net earnings as a percent of sales increase in Q2 of FY2023 compared to Q2
-    of FY2022?"), the metric's change between them."""
+    as of FY2022?"): the metric for the year asked and, computed the same way, for the year before, or for every
+    year of a span the question names ("improving over 2021-2023": Yes only when each year's step goes that way);
+    or, where the question names both periods ("Did net earnings as a percent of sales increase in Q2 of FY2023
+    compared to Q2 of FY2022?"), the metric's change between them."""
 
     name = "trend"
 
@@ -424,15 +534,24 @@ class TrendVerdict:
             return None
         year = work.resolution.asked.fiscal_year
         assert year is not None
-        before = compute(q.shifted(-1), work.sources, work.calendar)
-        if before is None or before.kind != "formula" or before.result == comp.result:
+        # "improving over 2021-2023": every year of the span the question names, each step; else the year before
+        first = min(q.asked.years) if len(set(q.asked.years)) >= 2 and min(q.asked.years) < year else year - 1
+        series: list[tuple[int, Computation]] = []
+        for y in range(first, year):
+            earlier = compute(q.shifted(y - year), work.sources, work.calendar)
+            if earlier is None or earlier.kind != "formula":
+                return None  # a year of the span the tables do not give: no verdict on part of it
+            series.append((y, earlier))
+        series.append((year, comp))
+        values = [c.result for _, c in series]
+        if any(a == b for a, b in zip(values, values[1:], strict=False)):
             return None
-        rose = comp.result > before.result
-        yes = rose if q.direction == "up" else not rose
-        text = (f"{_yes(yes)}. It went from {before.result:,.2f} for fiscal {year - 1} to "
-                f"{comp.result:,.2f} for fiscal {year} ({before.text}; {comp.text}).")
-        return Decision(self.name, text, yes, (before.result, comp.result), ends=(before.result, comp.result),
-                        dated=((fiscal_year_period(year - 1), before.result), (fiscal_year_period(year), comp.result)))
+        steps = [b > a if q.direction == "up" else b < a for a, b in zip(values, values[1:], strict=False)]
+        yes = all(steps)
+        went = " to ".join(f"{c.result:,.2f} for fiscal {y}" for y, c in series)
+        text = f"{_yes(yes)}. It went from {went} ({'; '.join(c.text for _, c in series)})."
+        return Decision(self.name, text, yes, tuple(values), ends=(values[0], values[-1]),
+                        dated=tuple((fiscal_year_period(y), c.result) for y, c in series))
 
 
 def statement_lookup(work: Work) -> Lookup:

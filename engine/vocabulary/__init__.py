@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -364,6 +365,67 @@ def groups() -> dict[str, tuple[re.Pattern[str], tuple[str, ...]]]:
     with _FILE.open("rb") as fh:
         raw = tomllib.load(fh).get("groups", {})
     return {name: (re.compile(spec["asked"], re.I), tuple(spec["items"])) for name, spec in raw.items()}
+
+
+@dataclass(frozen=True)
+class Section:
+    """A class of a statement's lines a question ranks by ("the largest liability"): ``[sections]``."""
+
+    name: str
+    asked: tuple[str, ...]
+    """The nouns that name the class in a question."""
+    statement: str
+    starts: tuple[str, ...]
+    """A row whose label starts with one of these opens the section (none: it opens at the first row)."""
+    ends: tuple[str, ...]
+    """A row whose label starts with one of these closes it."""
+
+    def rows(self, labels: Sequence[str], totals: Sequence[bool]) -> list[int]:
+        """The indexes of the section's lines among a statement's row labels (``totals[i]``: row ``i`` carries
+        figures), in order, less the rows that sum others (a label starting with "total", or a start's own). The
+        section opens at a start's heading ("Current liabilities:", no figures); a start carrying figures closes
+        the block above it ("Non-current liabilities" under its lines, the equity block before them), so the
+        section opens after the row that closed the block before ("Equity"). It ends at the first row after it
+        whose label starts with one of ``ends``."""
+        low = [_FOOTNOTE.sub("", " ".join(x.lower().split())).strip(" :(") for x in labels]
+        if self.starts:
+            b = next((i for i, x in enumerate(low) if x in self.starts), None)
+            if b is None:
+                return []
+            if totals[b]:  # a subtotal under its block: the block opens after the one before it closed
+                b = next((i + 1 for i in range(b - 1, -1, -1) if low[i].startswith(("total", *self.ends))), 0)
+        else:
+            b = 0
+        end = next((i for i, x in enumerate(low) if i > b and x.startswith(self.ends) and x not in self.starts),
+                   len(low))
+        return [i for i in range(b, end) if not low[i].startswith("total") and low[i] not in self.starts]
+
+    def block(self, labels: Sequence[str], totals: Sequence[bool], i: int) -> str:
+        """The start that names the block line ``i`` sits in: the heading above it, else the subtotal below it
+        ("Non-current liabilities"); '' where none does."""
+        low = [_FOOTNOTE.sub("", " ".join(x.lower().split())).strip(" :(") for x in labels]
+        above = next((labels[k] for k in range(i, -1, -1) if low[k] in self.starts and not totals[k]), "")
+        below = next((labels[k] for k in range(i, len(low)) if low[k] in self.starts and totals[k]), "")
+        return (above or below).strip(" :")
+
+
+_FOOTNOTE = re.compile(r"\s*(?:\[\d+\]|\(\d+\))\s*$")
+"""A note reference at the end of a row label ("Debt securities [13]", "Other liabilities (2)")."""
+
+
+@cache
+def sections() -> dict[str, Section]:
+    """The classes of lines of a statement (``[sections]``), by name."""
+    with _FILE.open("rb") as fh:
+        raw = tomllib.load(fh).get("sections", {})
+    return {name: Section(name, tuple(spec["asked"]), spec["statement"], tuple(spec["starts"]), tuple(spec["ends"]))
+            for name, spec in raw.items()}
+
+
+def section_named(word: str) -> Section | None:
+    """The class of lines a noun names ("liability" -> liabilities), or None."""
+    low = word.lower()
+    return next((s for s in sections().values() if low in s.asked), None)
 
 
 @cache
