@@ -501,6 +501,10 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     unranked = one_voice("The figure is $52 million, which is the largest amount among the three categories.", ranked,
                          pick, None, resolve(ranked, tables), None, stated=False)
     assert unranked.folded and "calls $52 million the largest" in unranked.folded[0]
+    # ... or another ranked item's amount, where the ranking is by amount
+    other = one_voice("The largest inflow in FY2023 was $962 million [1].", ranked, pick, None, resolve(ranked, tables),
+                      None, stated=False)
+    assert other.folded and "calls $962 million the largest; the code found operations" in other.folded[0]
     for kept in ("The largest was $1,824 million [1].", "The highest inflow was $1.8 billion [1].",
                  "It was the largest of the three [1]."):
         assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept

@@ -556,6 +556,13 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
             _as_written(v, f) for v in amounts for f in decision.figures):
         return (f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}, which none of the ranked items is; "
                 f"the code found {decision.choice}")
+    # ... or one of the other ranked items' amounts ("The largest liability ... was $37,350 million", other
+    # liabilities', where customer deposits' $110,239 million ranks first), where the ranking is by amount
+    if not spots and amounts and decision.figures and not question.ranking.by_change:
+        top = (max if question.ranking.highest else min)(decision.figures)
+        if not any(_as_written(v, top) for v in amounts) and any(
+                _as_written(v, f) for v in amounts for f in decision.figures):
+            return f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}; the code found {decision.choice}"
     return ""
 
 
