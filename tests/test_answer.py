@@ -976,6 +976,9 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
     said = decided(BreakdownRankingVerdict(), "Which segment had the weakest operating result in Q3 2022?",
                    [TableSource(1, income), TableSource(3, by_measure)], cal)
     assert said.startswith("International: the lowest of the 3 segments in the table [3]"), said
+    # a part that "grew the fastest", no measure named: by its revenue
+    said = decided(BreakdownRankingVerdict(), "Which geographic region grew the fastest in Q2 2023?", tables, cal)
+    assert said.startswith("United States: the smallest drop of the 4 regions in the table [2]"), said
     # a subtotal of the other rows and a reconciling line are no segments; the sales column, not the earnings one
     seg = {"title": "Income Before Tax by Segment", "units": "(Dollars in Millions)", "scale": 1e6,
            "columns": ["Income Before Tax 2022", "Income Before Tax 2021", "Segment Sales 2022", "2021"],

@@ -445,6 +445,9 @@ def test_wordings_of_the_same_question_parse_the_same() -> None:
     owned = parse("In Q1 2023, which of Amazon's operating, investing or financing activities brought in the most "
                   "cash?").ranking
     assert owned is not None and owned.names == ("operating", "investing", "financing")
+    plural = parse("For FY2023, which of Goldman Sachs' operating, investing or financing activities generated the "
+                   "most cash?").ranking
+    assert plural is not None and plural.names == ("operating", "investing", "financing")
     club = parse("Among Sam's Club, Walmart International and Walmart Stores, which had the highest sales in "
                  "2022?").ranking
     assert club is not None and club.names[0] == "Sam's Club"
@@ -505,6 +508,15 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     other = one_voice("The largest inflow in FY2023 was $962 million [1].", ranked, pick, None, resolve(ranked, tables),
                       None, stated=False)
     assert other.folded and "calls $962 million the largest; the code found operations" in other.folded[0]
+    # a ranked (or listed) item given an amount the code stated for none of them
+    among = Decision("section ranking", "Long-term lease liabilities: the highest of the 2 liabilities ...",
+                     choice="Long-term lease liabilities", figures=(75822e6, 69481e6),
+                     among=("Long-term lease liabilities", "Accounts payable"))
+    said = one_voice("Long-term lease liabilities stood at $72,968 million.", ranked, among, None,
+                     resolve(ranked, tables), None, stated=False)
+    assert said.folded and "gives Long-term lease liabilities $72,968 million" in said.folded[0]
+    assert one_voice("Long-term lease liabilities were $75,822 million [1].", ranked, among, None,
+                     resolve(ranked, tables), None, stated=False).folded == []
     for kept in ("The largest was $1,824 million [1].", "The highest inflow was $1.8 billion [1].",
                  "It was the largest of the three [1]."):
         assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept

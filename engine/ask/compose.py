@@ -566,6 +566,23 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     return ""
 
 
+def _item_given_another_amount(sentence: str, decision: Decision) -> str:
+    """Why a sentence gives one of the items a ranking or listing stated another amount than the code's ('' when it
+    does not): "The largest single liability line ... was $72,968 for long-term lease liabilities" where the code
+    stated 75,822 million for the date asked; "EMEA: $123,000 million" where the table gives 79,107. Only amounts
+    (a currency or a scale word), each none of the decision's figures as written, next to an item's name."""
+    amounts = [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
+    if not decision.among or not amounts or not decision.figures:
+        return ""
+    low = sentence.lower()
+    named = [n for n in decision.among if (key := n.split(" (")[0].strip().lower()) and len(key) > 2
+             and re.search(rf"(?<![a-z]){re.escape(key)}(?![a-z])", low)]
+    odd = [v for v in amounts if not any(_as_written(v, f) for f in decision.figures)]
+    if named and odd:
+        return f"gives {named[0].split(' (')[0]} {odd[0].raw.strip()}, which is none of the amounts the code stated"
+    return ""
+
+
 def _as_written(v: Quantity, f: float) -> bool:
     """Whether ``f`` is the amount ``v`` writes, to its written precision ("$1.8 billion" is 1,824 million)."""
     return same_number(v, f) or abs(abs(v.value) * v.scale - abs(f)) <= 0.5 * 10 ** -v.decimals * v.scale
@@ -867,7 +884,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
         if not why and decision is not None:
-            why = _other_choice(sentence, decision, question)
+            why = _other_choice(sentence, decision, question) or _item_given_another_amount(sentence, decision)
         if not why:
             why = (_unsuited_claim(sentence, question, computation, decision)
                    or _moves_an_unsuited_metric(sentence, decision, names))

@@ -723,7 +723,7 @@ def _ranking(text: str) -> Ranking | None:
     return Ranking(tuple(names), highest, "cash" in text.lower())
 
 
-_OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+['’]s\s+(?=[a-z])")
+_OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+(?:['’]s|s['’])\s+(?=[a-z])")
 
 
 _LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"

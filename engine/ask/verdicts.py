@@ -28,7 +28,7 @@ from engine.ask.cells import (
 from engine.ask.computations import compute, metric_at, newest_year
 from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formula_items, shown_value, spent_sign
-from engine.ask.question import Question, measure_of, phrase
+from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, column_period, fiscal_year_period, matches
 from engine.vocabulary import breakdown_title, judgements, narrative, sections, unusual_items
@@ -243,7 +243,8 @@ class BreakdownRankingVerdict:
     name = "breakdown ranking"
 
     def applies(self, q: Question) -> bool:
-        return q.ranking is not None and not q.ranking.names and not q.ranking.section and bool(q.measures)
+        return (q.ranking is not None and not q.ranking.names and not q.ranking.section
+                and (bool(q.measures) or q.ranking.by_change))
 
     def decide(self, work: Work) -> Decision | None:
         q, asked = work.question, work.resolution.asked
@@ -252,7 +253,7 @@ class BreakdownRankingVerdict:
         if asked.fiscal_year is None and asked.end is None:
             return None  # no period asked: a breakdown ranks one period's parts
         before = q.shifted(-1).asked  # the same period a year before
-        measure = q.measures[0]
+        measure = _ranked_measure(q)
         flow = measure.item is not None and not measure.item.balance
         # the title says what the rows are ("Geographic Information", "Net sales by segment"); of several, the one
         # sharing more of the question's words ("domestic") first
@@ -275,7 +276,7 @@ class BreakdownRankingVerdict:
         """The parts of column ``i`` of a breakdown of the question's measure (its total row, or the title or the
         column heading, names it); None when the table breaks down another measure."""
         q = work.question
-        measure = q.measures[0]
+        measure = _ranked_measure(q)
         cells = column_cells(s, i, measure.name)
         totals = [c for c in cells if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW]
         title = str(s.table.get("title", ""))
@@ -285,7 +286,7 @@ class BreakdownRankingVerdict:
 
     def _by_amounts(self, s: TableSource, work: Work, asked: Asked, before: Asked, flow: bool) -> Decision | None:
         """The parts ranked by their amounts in the period asked, or by their change from the year before."""
-        ranking, measure = work.question.ranking, work.question.measures[0]
+        ranking, measure = work.question.ranking, _ranked_measure(work.question)
         assert ranking is not None
         now = column_of(s, asked, work.calendar, flow, measure.names)
         then = column_of(s, before, work.calendar, flow, measure.names, now) if ranking.by_change else None
@@ -414,6 +415,12 @@ def _newest_column(s: TableSource) -> int | None:
     dated = [(p.end, -(p.months or 0), -i) for i, col in enumerate(s.table.get("columns", []))
              if (p := column_period(str(col), s.context)) is not None and p.end is not None]
     return -max(dated)[2] if dated else None  # of those ending last, the shortest period, the first
+
+
+def _ranked_measure(q: Question) -> Measure:
+    """What a breakdown ranking ranks the parts by: the measure the question names, else, for a part that "grew the
+    fastest", its revenue (what a segment, region or market grows by when nothing else is said)."""
+    return q.measures[0] if q.measures else measure_of("revenue")
 
 
 _TOTAL_ROW = re.compile(r"\s*(?:total|consolidated)\b", re.I)
