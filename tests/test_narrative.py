@@ -497,6 +497,18 @@ def test_a_part_asked_in_words_beside_a_decided_figure_gets_its_quotes() -> None
     assert whole.told is whole and shown_quotes(whole, used, {}, FakeEmbedder(), decided=True, stated=False) == []
 
 
+def test_a_part_asking_why_of_a_ranked_pick_is_quoted_about_the_pick() -> None:
+    """"Which segment grew fastest, and what drove it?": the code ranks the segments; the part asking why is
+    asked of its pick, so the pick's sentence is quoted before another segment's."""
+    q = parse("Which Acme segment grew fastest in 2023, and what drove it?")
+    assert q.told is q.parts[1]
+    texts = ["Gaming revenue was up 22% from a year ago, driven by sales of laptops.",
+             "Data Center revenue was up 171% from a year ago, led by cloud providers buying our systems."]
+    used = _evidence(texts)
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True, about="Data Center")
+    assert shown and shown[0].text == texts[1]
+
+
 # --- the summary check --------------------------------------------------------------------------------------
 
 

@@ -218,7 +218,7 @@ class Answerer:
         t_quotes = time.perf_counter()
         d = cells.decision  # a refusal (a metric that does not suit) leaves no part to quote
         quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=d is not None, stated=bool(extractive),
-                              refused=bool(d and (d.refusal or d.lead)))
+                              refused=bool(d and (d.refusal or d.lead)), about=d.choice if d else "")
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)

@@ -124,7 +124,7 @@ def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tup
 
 
 def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder, *,
-                 decided: bool, stated: bool, refused: bool = False) -> list[Quote]:
+                 decided: bool, stated: bool, refused: bool = False, about: str = "") -> list[Quote]:
     """The sentences an answer quotes before the model speaks: none where the code decided it (a verdict, a
     computation: that is the answer) or found it unanswerable as asked (``refused``: "the metric does not suit this
     company"), unless a part of it asks in words what the decided part does not ("How did the effective tax rate
@@ -133,10 +133,14 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
     and for any other question that no cell answers (nothing ``stated``), the sentences of its passages nearest it
     (``nearest_sentences``), shown so that the model's answer, made from the whole evidence, can be checked against
     the filing's words ("By how much did it increase its revolving credit facility?" beside "... increased the
-    facility from $X to $Y")."""
+    facility from $X to $Y"). ``about``: what the decided part picked ("Which platform grew fastest, and what drove
+    it?": Data Center), which the part told in words asks about."""
     asked = q.told
     if refused or (decided and (asked is None or asked is q)):
         return []
+    if asked is not None and about and asked is not q:
+        asked = replace(asked, text=f"{asked.text} ({about})", first=f"{asked.first or asked.text} ({about})",
+                        stems=frozenset(asked.stems | stems(about)))
     if asked is not None:
         return find_quotes(asked, used, regions, embedder)
     return [] if stated else nearest_sentences(q, used, regions, embedder)
