@@ -751,18 +751,19 @@ def _section_ranking(plain: str) -> Ranking | None:
     """The largest or smallest line of a class of a statement's lines ("What was the largest liability on the balance
     sheet?", "Which asset was the smallest?"): a class noun of the vocabulary's ``[sections]`` within
     ``SECTION_REACH`` words of a ranking word; not one ranked by its change ("Which liability grew the most?")."""
+    up, down = directions()
+    if up.search(plain) or down.search(plain):
+        return None
     words = [m.group(0) for m in re.finditer(r"[A-Za-z]+", plain)]
     for k, word in enumerate(words):
         section = section_named(word)
         if section is None:
             continue
         # a capitalised ranking word is a name's ("Best Buy")
-        near = " ".join(w for w in words[max(0, k - SECTION_REACH - 1):k + SECTION_REACH + 2] if w[0].islower())
+        near = " ".join(w for w in words[max(0, k - SECTION_REACH):k + SECTION_REACH + 1] if w[0].islower())
         most, least = _MOST.search(near), _LEAST.search(near)
-        up, down = directions()
-        if bool(most) == bool(least) or up.search(plain) or down.search(plain):
-            continue
-        return Ranking((), bool(most), False, section=section.name)
+        if bool(most) != bool(least):
+            return Ranking((), bool(most), False, section=section.name)
     return None
 
 

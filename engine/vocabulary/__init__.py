@@ -387,7 +387,7 @@ class Section:
         the block above it ("Non-current liabilities" under its lines, the equity block before them), so the
         section opens after the row that closed the block before ("Equity"). It ends at the first row after it
         whose label starts with one of ``ends``."""
-        low = [_FOOTNOTE.sub("", " ".join(x.lower().split())).strip(" :(") for x in labels]
+        low = _plain_labels(labels)
         if self.starts:
             b = next((i for i, x in enumerate(low) if x in self.starts), None)
             if b is None:
@@ -403,7 +403,7 @@ class Section:
     def block(self, labels: Sequence[str], totals: Sequence[bool], i: int) -> str:
         """The start that names the block line ``i`` sits in: the heading above it, else the subtotal below it
         ("Non-current liabilities"); '' where none does."""
-        low = [_FOOTNOTE.sub("", " ".join(x.lower().split())).strip(" :(") for x in labels]
+        low = _plain_labels(labels)
         above = next((labels[k] for k in range(i, -1, -1) if low[k] in self.starts and not totals[k]), "")
         below = next((labels[k] for k in range(i, len(low)) if low[k] in self.starts and totals[k]), "")
         return (above or below).strip(" :")
@@ -411,6 +411,12 @@ class Section:
 
 _FOOTNOTE = re.compile(r"\s*(?:\[\d+\]|\(\d+\))\s*$")
 """A note reference at the end of a row label ("Debt securities [13]", "Other liabilities (2)")."""
+
+
+def _plain_labels(labels: Sequence[str]) -> list[str]:
+    """Row labels as a section's starts and ends are matched: lower case, spaces folded, a note reference and a
+    heading's colon dropped ("Current liabilities:" -> "current liabilities")."""
+    return [_FOOTNOTE.sub("", " ".join(x.lower().split())).strip(" :(") for x in labels]
 
 
 @cache
