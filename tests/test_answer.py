@@ -928,7 +928,9 @@ def test_the_parts_of_a_breakdown_a_question_asks_to_be_listed_are_stated_from_i
     said = decided(BreakdownListing(), "What are the geographies that Acme primarily operates in as of FY2022?",
                    [TableSource(2, shares)], cal)
     assert said.startswith("The 2 regions in the table [2]") and "United States 48%" in said, said
-    assert decided(BreakdownListing(), "Which segments does Acme report?", tables, cal) == ""
+    assert decided(BreakdownListing(), "What segments does Acme report?", tables, cal) == ""
+    assert decided(BreakdownListing(), "What are Acme's reportable segments and what does each offer?", tables,
+                   cal) == ""
     assert decided(BreakdownListing(), "Which region had the highest revenues in 2021?", tables, cal) == ""
 
 
@@ -976,6 +978,11 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
     said = decided(BreakdownRankingVerdict(), "Which segment had the weakest operating result in Q3 2022?",
                    [TableSource(1, income), TableSource(3, by_measure)], cal)
     assert said.startswith("International: the lowest of the 3 segments in the table [3]"), said
+    # two tables titled by the measure (by segment, by product line): the kind cannot tell them apart
+    lines = {**by_measure, "rows": [_row("Online stores", 500, 400), _row("AWS", 4883, 5403),
+                                    _row("Total consolidated", 5383, 5803)]}
+    assert decided(BreakdownRankingVerdict(), "Which segment had the weakest operating result in Q3 2022?",
+                   [TableSource(3, by_measure), TableSource(4, lines)], cal) == ""
     # a part that "grew the fastest", no measure named: by its revenue
     said = decided(BreakdownRankingVerdict(), "Which geographic region grew the fastest in Q2 2023?", tables, cal)
     assert said.startswith("United States: the smallest drop of the 4 regions in the table [2]"), said

@@ -1055,6 +1055,8 @@ def test_the_largest_line_of_a_statement_section_is_a_ranking_of_its_class() -> 
                  "What was BMW Finance N.V.'s largest liability at year end 2022?"):
         r = parse(text).ranking
         assert r is not None and r.section == "liabilities" and r.highest and not r.names, text
+    wide = parse("As of April 30, 2023, which asset line carried the largest balance on NVIDIA's balance sheet?")
+    assert wide.ranking is not None and wide.ranking.section == "assets"
     small = parse("Which asset was the smallest on the balance sheet at December 31, 2022?").ranking
     assert small is not None and small.section == "assets" and not small.highest
     for text in ("What is Gross Profit to Total Assets ratio for Best Buy for the fiscal year ending January 28, 2023?",
@@ -1068,7 +1070,9 @@ def test_a_question_asking_for_a_breakdowns_parts_lists_their_kind() -> None:
     for text, kind in (("What geographic regions does Alphabet break its revenue into, and how much came from each "
                         "in 2021?", "region"),
                        ("What are the geographies that Acme primarily operates in as of FY2022?", "region"),
-                       ("Which segments does 3M report?", "segment")):
+                       ("Which segments does 3M report?", "segment"),
+                       ("What are Amazon's reporting segments, and how much net sales did each generate in Q1 2023?",
+                        "segment")):
         assert parse(text).listing == kind, text
     for text in ("Which segment grew the most in 2022?", "What region is the largest?", "What business does Acme do?",
                  "What were revenues in 2022?"):

@@ -726,8 +726,10 @@ def _ranking(text: str) -> Ranking | None:
 _OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+(?:['’]s|s['’])\s+(?=[a-z])")
 
 
-_LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"
-                     r"(?:(?:main|primary|principal|key|reportable|operating|business|geographic(?:al)?)\s+){0,2}"
+_LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+|"
+                     r"(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*(?:['’]s|s['’])\s+)?"
+                     r"(?:(?:main|primary|principal|key|reportable|reporting|operating|business|geographic(?:al)?)\s+)"
+                     r"{0,2}"
                      r"(?P<kind>[a-z]+)\b", re.I)
 
 
@@ -743,8 +745,9 @@ def _listing(first: str) -> str:
     return breakdown_named(word) if plural else ""
 
 
-SECTION_REACH = 3
-"""The most words between a ranking word and the class noun it ranks ("the largest single liability line")."""
+SECTION_REACH = 4
+"""The most words between a ranking word and the class noun it ranks ("the largest single liability line", "which
+asset line carried the largest balance")."""
 
 
 def _section_ranking(plain: str) -> Ranking | None:

@@ -259,10 +259,11 @@ class BreakdownRankingVerdict:
         # sharing more of the question's words ("domestic") first
         titles = [str(s.table.get("title", "")) for s in work.sources]
         # no title names the kind ("Operating Income (Loss)" over North America, International, AWS and
-        # Consolidated): a table titled by the measure itself, its total among its rows, breaks the measure down
-        order = q.breakdown_order(titles) or [i for i, t in enumerate(titles) if header_names(t, measure.names)
-                                              and any(_TOTAL_ROW.match(str(r.get("label", "")))
-                                                      for r in work.sources[i].table.get("rows", []))]
+        # Consolidated): the one table titled by the measure itself, its total among its rows, breaks the measure
+        # down; two such tables (net sales by segment and by product line) are breakdowns the kind cannot tell apart
+        measured = [i for i, t in enumerate(titles) if header_names(t, measure.names)
+                    and any(_TOTAL_ROW.match(str(r.get("label", ""))) for r in work.sources[i].table.get("rows", []))]
+        order = q.breakdown_order(titles) or (measured if len(measured) == 1 else [])
         for i in order:
             s = work.sources[i]
             found = self._by_amounts(s, work, asked, before, flow)
@@ -366,15 +367,15 @@ class BreakdownListing:
     the first retrieved table whose title names a breakdown of that kind (the vocabulary's ``[breakdowns]``) and,
     where the question names a measure, whose total row or title is that measure; its rows in the column of the
     period asked (the newest when none is asked), each with its share of the total row where the table has one.
-    A question asking in words of something else about the parts (what was acquired, what a filer describes as
-    regulated) is no listing; nor is a kind as loose as "business"."""
+    A question asking in words about the parts (what each offers, what was acquired, what a filer describes as
+    regulated) is no listing: its quotes answer it; nor is a kind as loose as "business"."""
 
     name = "listing"
     KINDS = ("region", "segment", "category")
     """The kinds of part a listing names: a "business" is as often a product line or an acquisition as a part."""
 
     def applies(self, q: Question) -> bool:
-        return q.listing in self.KINDS and q.ranking is None and q.narrative in ("", "description")
+        return q.listing in self.KINDS and q.ranking is None and not q.narrative
 
     def decide(self, work: Work) -> Decision | None:
         q, asked = work.question, work.resolution.asked
