@@ -536,18 +536,25 @@ def column_cells(source: TableSource, i: int, item: str) -> list[Cell]:
     """One cell per row of column ``i`` that states a number there (what a question ranks the rows of a breakdown
     by: the regions of "Geographic Information"), each named by its row; ``item`` is what the question calls the
     figures."""
+    return [c for _, c in column_cells_at(source, i, item)]
+
+
+def column_cells_at(source: TableSource, i: int, item: str) -> list[tuple[int, Cell]]:
+    """``column_cells`` with each cell's row index in the table's rows (a section of a statement is told by where
+    its rows stand, not by their labels alone)."""
     columns = [str(c) for c in source.table.get("columns", [])]
     if i >= len(columns):
         return []
     period = column_period(columns[i], source.context)
-    out: list[Cell] = []
-    for row in source.table.get("rows", []):
+    out: list[tuple[int, Cell]] = []
+    for j, row in enumerate(source.table.get("rows", [])):
         if not isinstance(row, dict):
             continue
         label, numbers = str(row.get("label", "")).strip(), row.get("numbers") or []
         if not label or i >= len(numbers) or not isinstance(numbers[i], int | float):
             continue
-        out.append(_cell(source, label, row.get("values") or [], i, numbers[i], columns[i], period, item, 0.0, 1.0))
+        out.append((j, _cell(source, label, row.get("values") or [], i, numbers[i], columns[i], period, item, 0.0,
+                             1.0)))
     return out
 
 

@@ -551,7 +551,7 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
         return f"picks {pick}; the code found {decision.choice}"
     # no item named: an amount called the largest (or the least) that is none of the ranked items' ("The figure is
     # $52 million, which is the largest amount among the three") picks something the ranking does not hold
-    amounts = [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
+    amounts = _amounts(sentence)
     if not spots and amounts and decision.figures and not any(
             _as_written(v, f) for v in amounts for f in decision.figures):
         return (f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}, which none of the ranked items is; "
@@ -571,7 +571,7 @@ def _item_given_another_amount(sentence: str, decision: Decision) -> str:
     does not): "The largest single liability line ... was $72,968 for long-term lease liabilities" where the code
     stated 75,822 million for the date asked; "EMEA: $123,000 million" where the table gives 79,107. Only amounts
     (a currency or a scale word), each none of the decision's figures as written, next to an item's name."""
-    amounts = [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
+    amounts = _amounts(sentence)
     if not decision.among or not amounts or not decision.figures:
         return ""
     low = sentence.lower()
@@ -581,6 +581,12 @@ def _item_given_another_amount(sentence: str, decision: Decision) -> str:
     if named and odd:
         return f"gives {named[0].split(' (')[0]} {odd[0].raw.strip()}, which is none of the amounts the code stated"
     return ""
+
+
+def _amounts(sentence: str) -> list[Quantity]:
+    """The amounts a sentence gives: figures with a currency or a scale word ("$72,968", "75,822 million"), not a
+    bare count or a percent's number."""
+    return [v for v in quantities(sentence) if v.currency or v.scale != 1.0]
 
 
 def _as_written(v: Quantity, f: float) -> bool:

@@ -44,9 +44,9 @@ from engine.untrusted import clean_text, withhold_instructions
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
+"""The constant of reciprocal-rank fusion: 1 / (RRF_K + rank)."""
 FIGURE_TABLES = 2
 """The first tables of a question asking a figure and why it moved whose pages' passages are read for the why."""
-"""The constant of reciprocal-rank fusion: 1 / (RRF_K + rank)."""
 
 
 @dataclass

@@ -19,6 +19,7 @@ from engine.ask.cells import (
     best_cell,
     change_columns,
     column_cells,
+    column_cells_at,
     column_of,
     header_names,
     row_fit,
@@ -30,7 +31,7 @@ from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formula_items, shown_value, spent_sign
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import stems
-from engine.periods import Asked, column_period, fiscal_year_period, matches
+from engine.periods import Asked, Calendar, column_period, fiscal_year_period, matches
 from engine.vocabulary import breakdown_title, judgements, narrative, sections, unusual_items
 from engine.vocabulary import item as vocabulary_item
 
@@ -337,25 +338,20 @@ class SectionRankingVerdict:
         ranking, asked = work.question.ranking, work.resolution.asked
         assert ranking is not None
         section = sections()[ranking.section]
-        dated = asked.fiscal_year is not None or asked.instant is not None or asked.end is not None
         for s in work.sources:
             if s.statement != section.statement:
                 continue
-            i = column_of(s, asked, work.calendar) if dated else _newest_column(s)
+            i = _asked_column(s, asked, work.calendar)
             if i is None:
                 continue
-            rows = [r for r in s.table.get("rows", []) if isinstance(r, dict)]
+            rows = [r if isinstance(r, dict) else {} for r in s.table.get("rows", [])]
             labels = [str(r.get("label", "")).strip() for r in rows]
             totals = [any(isinstance(n, int | float) for n in r.get("numbers") or []) for r in rows]
             lines = set(section.rows(labels, totals))
-            # column_cells gives one cell per labelled row with a figure in column i, in the rows' order
-            numbered = [j for j, r in enumerate(rows) if labels[j] and i < len(r.get("numbers") or [])
-                        and isinstance((r.get("numbers") or [])[i], int | float)]
-            cells = column_cells(s, i, section.name)
             twice = {x for x in labels if sum(labels[j] == x for j in lines) > 1}
             parts = [replace(c, row=f"{c.row} ({block})") if c.row in twice and (
                 block := section.block(labels, totals, j)) else c
-                for j, c in zip(numbered, cells, strict=False) if j in lines and not c.percent]
+                for j, c in column_cells_at(s, i, section.name) if j in lines and not c.percent]
             if len(parts) >= 2:
                 return _ranked(self.name, ranking.highest, parts, {}, section.asked[0], work)
         return None
@@ -380,13 +376,12 @@ class BreakdownListing:
     def decide(self, work: Work) -> Decision | None:
         q, asked = work.question, work.resolution.asked
         measure = q.measures[0] if q.measures else None
-        dated = asked.fiscal_year is not None or asked.instant is not None or asked.end is not None
+        flow = measure is not None and measure.item is not None and not measure.item.balance
         kind = breakdown_title(q.listing)
         # titled by the kind first, then those whose lead-in names it ("revenues disaggregated by geography")
         titled = [s for s in work.sources if kind.search(s.titles)]
         for s in [*titled, *(s for s in work.sources if s not in titled and kind.search(s.heading))]:
-            flow = measure is not None and measure.item is not None and not measure.item.balance
-            i = column_of(s, asked, work.calendar, flow) if dated else _newest_column(s)
+            i = _asked_column(s, asked, work.calendar, flow)
             if i is None:
                 continue
             every = column_cells(s, i, measure.name if measure else q.listing)
@@ -410,9 +405,11 @@ class BreakdownListing:
         return None
 
 
-def _newest_column(s: TableSource) -> int | None:
-    """The column of a table whose period ends last (a balance sheet asked of no date: its newest; a 10-Q's quarter
-    before its year to date)."""
+def _asked_column(s: TableSource, asked: Asked, calendar: Calendar | None, flow: bool = False) -> int | None:
+    """The column of the period asked (``column_of``); where the question asks none, the one whose period ends last
+    (a balance sheet's newest; of a 10-Q's, the quarter before its year to date)."""
+    if asked.fiscal_year is not None or asked.instant is not None or asked.end is not None:
+        return column_of(s, asked, calendar, flow)
     dated = [(p.end, -(p.months or 0), -i) for i, col in enumerate(s.table.get("columns", []))
              if (p := column_period(str(col), s.context)) is not None and p.end is not None]
     return -max(dated)[2] if dated else None  # of those ending last, the shortest period, the first
