@@ -934,6 +934,48 @@ def test_the_parts_of_a_breakdown_a_question_asks_to_be_listed_are_stated_from_i
     assert decided(BreakdownListing(), "Which region had the highest revenues in 2021?", tables, cal) == ""
 
 
+def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_blocks() -> None:
+    """A segment table laid out in blocks ("International" over its "Net sales", "Operating expenses", ...) names
+    no part in its rows: what is left of it once the measure's lines go (taxes, equity-method activity beside the
+    reconciliation) is no segment. The table whose rows are the segments lists them, its blocks of growth rates and
+    mix (figures that lose their % sign after a block's first row) being no amounts."""
+    from engine.ask.verdicts import BreakdownListing
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    head = {"label": "", "values": [None, None], "numbers": [None, None]}
+    blocks = {"title": "Information on reportable segments and reconciliation to consolidated net income is as "
+                       "follows (in millions):", "units": "(in millions)", "scale": 1e6,
+              "columns": ["Three Months Ended March 31, 2022", "Three Months Ended March 31, 2023"],
+              "rows": [_row("Net sales", 69244, 76881), _row("Operating expenses", 70812, 75983),
+                       {**head, "label": "International"}, _row("Net sales", 28759, 29123),
+                       _row("Operating expenses", 30040, 30370), {**head, "label": "Consolidated"},
+                       _row("Net sales", 98003, 106004), _row("Benefit (provision) for income taxes", 1422, -948),
+                       _row("Equity-method investment activity, net of tax", -1, 1)]}
+    mix = {"title": "Net Sales", "units": "", "scale": 1.0,
+           "columns": ["Three Months Ended March 31, 2022", "Three Months Ended March 31, 2023"],
+           "rows": [_row("North America", 69244, 76881), _row("International", 28759, 29123),
+                    _row("Consolidated", 98003, 106004),
+                    {**head, "label": "Year-over-year Percentage Growth (Decline):"},
+                    {"label": "North America", "values": ["8%", "11%"], "numbers": [8.0, 11.0]},
+                    _row("International", -6, 1), _row("Consolidated", 7, 8), {**head, "label": "Net sales mix:"},
+                    {"label": "North America", "values": ["71%", "73%"], "numbers": [71.0, 73.0]},
+                    _row("International", 29, 27), {"label": "Consolidated", "values": ["100%", "100%"],
+                                                    "numbers": [100.0, 100.0]}]}
+    lead = "We have organized our operations into two segments: North America and International."
+    q = "What are Acme's reporting segments, and how much net sales did each generate in Q1 2023?"
+    said = decided(BreakdownListing(), q, [TableSource(3, blocks), TableSource(4, mix, heading=lead)], cal)
+    assert said.startswith("The 2 segments in the table [4]"), said
+    assert "North America 76,881 (73% of Consolidated); International 29,123 (27% of Consolidated)" in said, said
+    assert decided(BreakdownListing(), q, [TableSource(3, blocks)], cal) == ""
+    income = {"title": "CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(in millions)", "scale": 1e6,
+              "columns": blocks["columns"], "rows": [_row("Total net sales", 98003, 106004),
+                                                     *blocks["rows"][-2:], _row("Net income", 278, 3172)]}
+    said = decided(BreakdownListing(), q, [TableSource(1, income, heading="See Note 8 for our results by segment; the statements below are unaudited and in millions"),
+                                           TableSource(4, mix, heading=lead)], cal)
+    assert said.startswith("The 2 segments in the table [4]"), said
+
+
 def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_table() -> None:
     # "Which geographic region had the biggest drop ...?" lists no regions: the table titled as a breakdown of
     # that kind ranks its rows; its total, a row of another line item and a subtotal are no parts

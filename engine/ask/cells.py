@@ -547,15 +547,23 @@ def column_cells_at(source: TableSource, i: int, item: str) -> list[tuple[int, C
         return []
     period = column_period(columns[i], source.context)
     out: list[tuple[int, Cell]] = []
+    block = ""  # the label of the row without figures that heads the rows below it ("Net sales mix:")
     for j, row in enumerate(source.table.get("rows", [])):
         if not isinstance(row, dict):
             continue
         label, numbers = str(row.get("label", "")).strip(), row.get("numbers") or []
+        if label and not any(isinstance(x, int | float) for x in numbers):
+            block = label
         if not label or i >= len(numbers) or not isinstance(numbers[i], int | float):
             continue
-        out.append((j, _cell(source, label, row.get("values") or [], i, numbers[i], columns[i], period, item, 0.0,
-                             1.0)))
+        cell = _cell(source, label, row.get("values") or [], i, numbers[i], columns[i], period, item, 0.0, 1.0)
+        out.append((j, replace(cell, percent=True) if _PERCENT_BLOCK.search(block) else cell))
     return out
+
+
+_PERCENT_BLOCK = re.compile(r"\bpercent(?:age)?s?\b|%|\bmix\b", re.I)
+"""A block heading whose rows are percents, whatever their figures print ("Year-over-year Percentage Growth
+(Decline):", "Net sales mix:", "As a percentage of revenue:"): the rows after the first of each block lose the % sign."""
 
 
 def _asked_years(asked: Asked) -> list[int | None]:

@@ -378,9 +378,12 @@ class BreakdownListing:
         measure = q.measures[0] if q.measures else None
         flow = measure is not None and measure.item is not None and not measure.item.balance
         kind = breakdown_title(q.listing)
-        # titled by the kind first, then those whose lead-in names it ("revenues disaggregated by geography")
+        # titled by the kind first, then those whose lead-in names it ("revenues disaggregated by geography"); a
+        # primary statement is no breakdown, whatever the text above it says ("... by segment" before the income
+        # statement's taxes and equity-method lines)
         titled = [s for s in work.sources if kind.search(s.titles)]
-        for s in [*titled, *(s for s in work.sources if s not in titled and kind.search(s.heading))]:
+        led = [s for s in work.sources if s not in titled and kind.search(s.heading) and not s.statement]
+        for s in [*titled, *led]:
             i = _asked_column(s, asked, work.calendar, flow)
             if i is None:
                 continue
@@ -391,6 +394,8 @@ class BreakdownListing:
                       or (measure is not None and row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW)]
             if measure is not None and not totals and not header_names(s.titles, measure.names):
                 continue  # a breakdown of another measure
+            if len({c.row for c in totals}) < len(totals):
+                continue  # the measure's line under each part's heading: a table of blocks, whose rows are no parts
             parts = [c for c in cells if c not in totals and not _NOT_A_PART.match(c.row)
                      and vocabulary_item(c.row) is None]
             if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
