@@ -580,13 +580,13 @@ class Question:
 
     def breakdown_order(self, titles: Sequence[str]) -> list[int]:
         """The indexes of the ``titles`` that name the kind of part the question ranks (``Ranking.breakdown``;
-        the vocabulary's ``breakdown_title``), those sharing more of the question's words first, else in the order
-        given: "the domestic market" ranks the domestic segment's revenue mix by category before the
-        international segment's. Empty when the question ranks no breakdown."""
+        the vocabulary's ``breakdown_title``) or lists (``listing``), those sharing more of the question's words
+        first, else in the order given: "the domestic market" ranks the domestic segment's revenue mix by category
+        before the international segment's. Empty when the question ranks or lists no breakdown."""
         r = self.ranking
-        if r is None or r.names or not r.breakdown:
+        if r is not None and (r.names or not r.breakdown) or r is None and not self.listing:
             return []
-        kind = breakdown_title(r.breakdown)
+        kind = breakdown_title(r.breakdown if r is not None else self.listing)
         named = [i for i, t in enumerate(titles) if kind.search(t)]
         return sorted(named, key=lambda i: -len(self.stems & stems(titles[i])))
 
@@ -726,19 +726,34 @@ def _ranking(text: str) -> Ranking | None:
 _OWNED = re.compile(r"^(?:[\w&.-]+\s+){0,2}[\w&.-]+(?:['’]s|s['’])\s+(?=[a-z])")
 
 
-_LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+|"
-                     r"(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*(?:['’]s|s['’])\s+)?"
-                     r"(?:(?:main|primary|principal|key|reportable|reporting|operating|business|geographic(?:al)?)\s+)"
-                     r"{0,2}"
+_QUALIFIERS = r"(?:(?:main|primary|principal|key|reportable|reporting|operating|business|geographic(?:al)?)\s+){0,2}"
+_OWNER = r"(?:the\s+|its\s+|their\s+|(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*(?:['’]s|s['’])\s+)?"
+_LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?" + _OWNER + _QUALIFIERS +
                      r"(?P<kind>[a-z]+)\b", re.I)
+"""Asking words naming the kind ("What geographic regions does ...", "Which segments does ... report?")."""
+_SPLIT = r"(?:break(?:s|ing)?\s+(?:\S+\s+){0,5}?down|broken\s+down|breakdown\s+of|split(?:s|ting)?|divid(?:e|es|ed|ing)|" \
+         r"disaggregat\w*|itemi[sz]e)"
+_LISTED_BY = re.compile(r"\b" + _SPLIT + r"\b[^?.;]{0,80}?\b(?:by|into|across|among)\s+(?:its\s+|their\s+|the\s+)?"
+                        + _QUALIFIERS + r"(?P<kind>[a-z]+)\b", re.I)
+"""A measure split by the kind ("Break down Alphabet's 2022 revenue by segment", "how are its sales divided among
+its regions?")."""
+_LISTED_ITS = re.compile(r"(?:^\W*(?:list|name|break\s+down|itemi[sz]e)|\bhow\s+(?:does|do|did)\s+(?:\S+\s+){1,3}?"
+                         + _SPLIT + r")\s+" + _OWNER + _QUALIFIERS + r"(?P<kind>[a-z]+)\b", re.I)
+"""The kind's parts asked to be listed or broken down ("List Acme's reportable segments", "How does Apple break
+down its reportable segments ...?")."""
 
 
 def _listing(first: str) -> str:
     """The kind of part a question asks to be listed: its asking words name the kind in the plural ("What
-    geographic regions does ...", "What are the geographies ...", "Which segments does ... report?") and it ranks
-    none ("which segment grew the most" is a ranking); '' otherwise."""
-    m = _LISTED.match(first)
-    if m is None or _MOST.search(first) or _LEAST.search(first):
+    geographic regions does ...", "What are the geographies ...", "Which segments does ... report?", "List its
+    segments", "How does it break down its segments"), or it asks a figure split by the kind ("Break down its revenue
+    by segment"); and it ranks none ("which segment grew the most" is a ranking); '' otherwise."""
+    if _MOST.search(first) or _LEAST.search(first):
+        return ""
+    if (m := _LISTED_BY.search(first)) is not None:
+        return breakdown_named(m.group("kind"))
+    m = _LISTED.match(first) or _LISTED_ITS.search(first)
+    if m is None:
         return ""
     word = m.group("kind").lower()
     plural = word.endswith("s") and not word.endswith("ss")  # "regions", "geographies"; not "business"
