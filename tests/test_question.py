@@ -1072,8 +1072,16 @@ def test_a_question_asking_for_a_breakdowns_parts_lists_their_kind() -> None:
                        ("What are the geographies that Acme primarily operates in as of FY2022?", "region"),
                        ("Which segments does 3M report?", "segment"),
                        ("What are Amazon's reporting segments, and how much net sales did each generate in Q1 2023?",
-                        "segment")):
+                        "segment"),
+                       ("Break down Acme's fiscal 2022 revenue by segment.", "segment"),
+                       ("How does Acme break down its reportable segments, and what net sales did each post?",
+                        "segment"),
+                       ("List Acme's reportable segments and their 2022 operating income.", "segment"),
+                       ("How are Acme's net sales divided among its geographic regions in 2023?", "region"),
+                       ("What is the breakdown of revenue by geography for FY2022?", "region"),
+                       ("How did Acme's revenue break down by product category in 2023?", "category")):
         assert parse(text).listing == kind, text
     for text in ("Which segment grew the most in 2022?", "What region is the largest?", "What business does Acme do?",
-                 "What were revenues in 2022?"):
+                 "What were revenues in 2022?", "Break down Acme's operating expenses for 2022.",
+                 "Did Acme split its stock in 2022?", "Break down revenue by segment: which grew the fastest?"):
         assert parse(text).listing == "", text

@@ -448,6 +448,11 @@ def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
     international = parse("Which international product category grew sales the most in Q2 FY2024?")
     assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, international) == spread  # type: ignore[arg-type]
     assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, parse("What was revenue in Q2 FY2024?")) == spread  # type: ignore[arg-type]
+    # a listing of the parts ("Break down ... by category") keeps the table titled by its kind the same way
+    listed = parse("Break down the domestic segment's Q2 FY2024 revenue by category.")
+    pushed = [c for c in fused if c.chunk_id != 3]  # the page's third table out of the ten
+    out = Retriever.pin_breakdown(me, pushed, fused, chunks, 10, listed)  # type: ignore[arg-type]
+    assert [c.chunk_id for c in out] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 3]
 
 
 def test_words_pointing_at_the_document_are_not_searched(tmp_path: Path) -> None:
