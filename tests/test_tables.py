@@ -160,3 +160,27 @@ def test_check_numbers_flags_what_the_text_layer_does_not_show() -> None:
     assert tab.normalise_model_table({"rows": "nope"}) is None
     listed = tab.normalise_model_table({"rows": [["Revenue", 5, "6"]]})
     assert listed is not None and listed["rows"][0]["numbers"] == [5.0, 6.0]
+
+
+def test_the_first_block_heading_under_the_column_headings_is_a_row_not_a_heading() -> None:
+    """A segment table in blocks ("Americas:" over its "Net sales" and "Operating income", under the dates): the
+    line just above the first figures, in the labels' column, heads the first block as the later ones do; a units
+    line or the statement's period line there stays out of the rows."""
+    heads: list[tab.Word] = [(376, 70, 400, 80, "2023"), (456, 70, 480, 80, "2022")]
+    blocks = ["Americas:", "Europe:"]
+    words = [*heads]
+    y = 90.0
+    for name in blocks:
+        words += _row(y, name, [])
+        words += _row(y + 14, "Net sales", ["$49,278", "$51,496"])
+        words += _row(y + 28, "Operating income", ["17,864", "19,585"])
+        y += 42
+    table = tab.parse_words(words, title="Segment Information")
+    assert table is not None
+    assert [r["label"] for r in table["rows"]] == ["Americas:", "Net sales", "Operating income", "Europe:",
+                                                   "Net sales", "Operating income"]
+    assert table["columns"] == ["2023", "2022"]
+    plain = [*heads, *_row(84, "(in millions)", []), *_row(100, "Revenue", ["$1,234", "$1,100"]),
+             *_row(114, "Cost of sales", ["(456)", "(400)"])]
+    table = tab.parse_words(plain, title="Income")
+    assert table is not None and [r["label"] for r in table["rows"]] == ["Revenue", "Cost of sales"]

@@ -366,12 +366,13 @@ def parse_words(
     # first column's, printed wider than its numbers ("Total Stores at / Beginning of / Second Quarter")
     labels_end = max((i.x1 for k in data_idx for i in lines[k].items if i.kind == "text" and i.x1 < label_edge),
                      default=label_edge - 12)
-    columns = _column_heads(lines[:first_data], heads, label_edge - 12, min(label_edge - 12, labels_end + 6))
+    first_row = first_data - 1 if _first_block_heading(lines, first_data, label_edge) else first_data
+    columns = _column_heads(lines[:first_row], heads, label_edge - 12, min(label_edge - 12, labels_end + 6))
     if box is not None and not any(columns):
         columns = _headings_above(every, box, heads, label_edge) or columns
     rows: list[dict[str, Any]] = []
     pending_label: dict[str, Any] | None = None
-    for ln in lines[first_data:]:
+    for ln in lines[first_row:]:
         label_parts: list[str] = []
         values: list[str | None] = [None] * len(strong)
         numbers: list[float | None] = [None] * len(strong)
@@ -420,6 +421,20 @@ def parse_words(
         "rows": rows,
         "source": source,
     }
+
+
+def _first_block_heading(lines: Sequence[Line], first_data: int, label_edge: float) -> bool:
+    """Whether the line just above the first row with figures is the heading of the rows' first block, not a column
+    heading ("Americas:" over its "Net sales" and "Operating income", under the dates): words only, all in the
+    labels' column left of every figure, neither periods nor units, below a line of column headings."""
+    if first_data < 2:
+        return False
+    ln = lines[first_data - 1]
+    text = ln.text.strip()
+    return (bool(ln.items) and not ln.nums() and all(i.kind == "text" and i.x1 < label_edge - 1 for i in ln.items)
+            and not _header_like(ln) and not _names_periods(ln) and not find_units(text)
+            and not re.fullmatch(r"\(.*\)", text) and text[:1].isupper()
+            and any(i.x0 >= label_edge - 12 for above in lines[:first_data - 1] for i in above.items))
 
 
 def _column_heads(header_lines: Sequence[Line], heads: list[list[float]], start: float,
