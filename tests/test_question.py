@@ -1085,3 +1085,17 @@ def test_a_question_asking_for_a_breakdowns_parts_lists_their_kind() -> None:
                  "What were revenues in 2022?", "Break down Acme's operating expenses for 2022.",
                  "Did Acme split its stock in 2022?", "Break down revenue by segment: which grew the fastest?"):
         assert parse(text).listing == "", text
+
+
+def test_an_alternative_question_ranks_the_items_it_offers_and_asks_no_yes_or_no() -> None:
+    """"Did its cash come mainly from operating, investing or financing activities?" asks which of the three, not
+    yes or no: the items it offers are ranked, the largest first; a yes/no with "or not" stays one."""
+    q = parse("In fiscal 2022, did Acme's cash come mainly from operating, investing or financing activities?")
+    assert not q.yes_no and q.ranking is not None and q.ranking.highest and q.ranking.cash
+    assert q.ranking.names == ("operating", "investing", "financing activities")
+    q = parse("Was the increase in net sales mostly from Products or Services?")
+    assert not q.yes_no and q.ranking is not None and q.ranking.names == ("Products", "Services")
+    for text in ("Is Acme capital intensive or not?", "Did revenue increase in 2022?",
+                 "Did Acme pay dividends in 2022 or 2023?"):
+        q = parse(text)
+        assert q.yes_no and q.ranking is None, text

@@ -701,8 +701,26 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
     return None
 
 
+_CHIEFLY = re.compile(r"\b(?:mainly|mostly|primarily|chiefly|largely|predominantly|principally|more|most)\s+"
+                      r"(?:come\s+|came\s+|comes\s+)?(?:from|by|through|via)\s+(?:the\s+|its\s+|their\s+)?"
+                      r"(?P<list>[\w&'’ -]+?(?:,\s*[\w&'’ -]+?)*,?\s+or\s+[\w&'’ -]+?)\s*(?=[?.;]|$)", re.I)
+"""An alternative question: which of the items it offers a figure came mostly from ("did its cash come mainly from
+operating, investing or financing activities?"): a ranking of the items, the largest first, not a yes or no."""
+
+
+def _alternatives(text: str) -> Ranking | None:
+    """The ranking an alternative question asks (``_CHIEFLY``), or None."""
+    m = _CHIEFLY.search(without_asides(text))
+    if m is None:
+        return None
+    names = [n.strip() for n in _LIST_SPLIT.split(m.group("list")) if n.strip()]
+    return Ranking(tuple(names), True, "cash" in text.lower()) if len(names) >= 2 else None
+
+
 def _ranking(text: str) -> Ranking | None:
     plain = without_asides(text)  # "(or lost the least)": an aside restating the same order
+    if (offered := _alternatives(plain)) is not None:
+        return offered
     m = _AMONG.search(plain)
     if m:
         listed, rest = m.group("list"), plain[m.end():]
@@ -1299,7 +1317,7 @@ def _one(text: str) -> Question:
         stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
         words=frozenset(w.lower() for w in _WORD.findall(text)),
-        yes_no=bool(_YES_NO.match(first.strip(" \"'("))),
+        yes_no=bool(_YES_NO.match(first.strip(" \"'("))) and _alternatives(first) is None,
         why=bool(_why().search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first),
         counted=_counted(focused),
