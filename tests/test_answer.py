@@ -976,6 +976,47 @@ def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_bl
     assert said.startswith("The 2 segments in the table [4]"), said
 
 
+def test_a_breakdown_is_known_by_its_rows_places_and_read_block_by_block() -> None:
+    """A region table titled by nothing but its units ("in millions") is a breakdown by region when its rows name
+    places; stacked breakdowns (net revenues, then pre-tax earnings, each closed by its total) give the block the
+    measure's total closes. A table in blocks (each segment's heading over its lines) gives each block's line of
+    the measure, named by the heading, to a listing and to a ranking (by change too)."""
+    from engine.ask.verdicts import BreakdownListing, BreakdownRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    geo = {"title": "in millions", "units": "in millions", "scale": 1e6, "columns": ["2022", "2021"],
+           "rows": [_row("Americas", 28669, 37248), _row("EMEA", 12860, 13066), _row("Asia", 5836, 9090),
+                    _row("Total net revenues", 47365, 59404), _row("Americas", 7016, 16284),
+                    _row("EMEA", 5260, 5099), _row("Asia", 1210, 3023), _row("Total pre-tax earnings", 13486, 24406)]}
+    said = decided(BreakdownListing(), "Which geographic regions does Acme report results for, and how did FY2022 "
+                   "net revenues split among them?", [TableSource(2, geo)], cal)
+    assert said.startswith("The 3 regions in the table [2] (fiscal 2022): Americas 28,669 million (61% of Total net "
+                           "revenues); EMEA 12,860 million (27%"), said
+    said = decided(BreakdownRankingVerdict(), "Which region had the lowest pre-tax earnings in 2022?",
+                   [TableSource(2, geo)], cal)
+    assert said.startswith("Asia: the lowest of the 3 regions in the table [2] (fiscal 2022): Asia 1,210 million"), said
+    head = {"values": [None, None], "numbers": [None, None]}
+    blocks = {"title": "Segment Operating Results", "units": "$ in millions", "scale": 1e6, "columns": ["2023", "2022"],
+              "rows": [{**head, "label": "Global Banking & Markets"}, _row("Net revenues", 30000, 32000),
+                       _row("Pre-tax earnings", 11555, 13000), {**head, "label": "Asset & Wealth Management"},
+                       _row("Net revenues", 13000, 13400), _row("Pre-tax earnings", 1359, 2000),
+                       {**head, "label": "Platform Solutions:"}, _row("Net revenues", 2400, 1400),
+                       _row("Pre-tax earnings", -2175, -1900), {**head, "label": "Total"},
+                       _row("Net revenues", 45400, 46800), _row("Pre-tax earnings", 10739, 13100)]}
+    said = decided(BreakdownRankingVerdict(), "Which business segment was the weakest in 2023 on a pre-tax basis?",
+                   [TableSource(5, blocks)], cal)
+    assert said.startswith("Platform Solutions: the lowest of the 3 segments in the table [5] (fiscal 2023): "
+                           "Platform Solutions -2,175 million"), said
+    said = decided(BreakdownRankingVerdict(), "Which segment grew net revenues the most in 2023?",
+                   [TableSource(5, blocks)], cal)
+    assert said.startswith("Platform Solutions: the largest rise of the 3 segments"), said
+    said = decided(BreakdownListing(), "List Acme's segments and their 2023 net revenues.", [TableSource(5, blocks)],
+                   cal)
+    assert said.startswith("The 3 segments in the table [5] (fiscal 2023): Global Banking & Markets 30,000 million "
+                           "(66% of Total)"), said
+
+
 def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_table() -> None:
     # "Which geographic region had the biggest drop ...?" lists no regions: the table titled as a breakdown of
     # that kind ranks its rows; its total, a row of another line item and a subtotal are no parts

@@ -1079,7 +1079,9 @@ def test_a_question_asking_for_a_breakdowns_parts_lists_their_kind() -> None:
                        ("List Acme's reportable segments and their 2022 operating income.", "segment"),
                        ("How are Acme's net sales divided among its geographic regions in 2023?", "region"),
                        ("What is the breakdown of revenue by geography for FY2022?", "region"),
-                       ("How did Acme's revenue break down by product category in 2023?", "category")):
+                       ("How did Acme's revenue break down by product category in 2023?", "category"),
+                       ("Which geographic regions does Acme report results for, and how did FY2022 net revenues "
+                        "split among them?", "region")):
         assert parse(text).listing == kind, text
     for text in ("Which segment grew the most in 2022?", "What region is the largest?", "What business does Acme do?",
                  "What were revenues in 2022?", "Break down Acme's operating expenses for 2022.",
@@ -1099,3 +1101,9 @@ def test_an_alternative_question_ranks_the_items_it_offers_and_asks_no_yes_or_no
                  "Did Acme pay dividends in 2022 or 2023?"):
         q = parse(text)
         assert q.yes_no and q.ranking is None, text
+
+
+def test_pre_tax_earnings_and_a_pre_tax_basis_name_pretax_income() -> None:
+    for text in ("Which segment was the weakest in 2023 on a pre-tax basis?", "What were pre-tax earnings in 2022?",
+                 "What was Acme's profit before tax in 2022?"):
+        assert [m.name for m in parse(text).measures] == ["pretax income"], text

@@ -768,8 +768,8 @@ def _listing(first: str) -> str:
     by segment"); and it ranks none ("which segment grew the most" is a ranking); '' otherwise."""
     if _MOST.search(first) or _LEAST.search(first):
         return ""
-    if (m := _LISTED_BY.search(first)) is not None:
-        return breakdown_named(m.group("kind"))
+    if (m := _LISTED_BY.search(first)) is not None and (kind := breakdown_named(m.group("kind"))):
+        return kind  # "split among them" names no kind: the asking words may
     m = _LISTED.match(first) or _LISTED_ITS.search(first)
     if m is None:
         return ""

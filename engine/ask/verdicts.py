@@ -32,7 +32,7 @@ from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formul
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, Calendar, column_period, fiscal_year_period, matches
-from engine.vocabulary import breakdown_title, judgements, narrative, sections, unusual_items
+from engine.vocabulary import breakdown_title, judgements, names_place, narrative, sections, unusual_items
 from engine.vocabulary import item as vocabulary_item
 
 SIGNIFICANT_CHANGE = 0.05
@@ -264,7 +264,9 @@ class BreakdownRankingVerdict:
         # down; two such tables (net sales by segment and by product line) are breakdowns the kind cannot tell apart
         measured = [i for i, t in enumerate(titles) if header_names(t, measure.names)
                     and any(_TOTAL_ROW.match(str(r.get("label", ""))) for r in work.sources[i].table.get("rows", []))]
-        order = q.breakdown_order(titles) or (measured if len(measured) == 1 else [])
+        # no title names the regions: the tables whose rows name places ("Americas", "EMEA", "Asia")
+        placed = [i for i, s in enumerate(work.sources) if _placed(s)] if ranking.breakdown == "region" else []
+        order = q.breakdown_order(titles) or placed or (measured if len(measured) == 1 else [])
         for i in order:
             s = work.sources[i]
             found = self._by_amounts(s, work, asked, before, flow)
@@ -279,12 +281,18 @@ class BreakdownRankingVerdict:
         column heading, names it); None when the table breaks down another measure."""
         q = work.question
         measure = _ranked_measure(q)
-        cells = column_cells(s, i, measure.name)
+        at = column_cells_at(s, i, measure.name)
+        cells = [c for _, c in at]
         totals = [c for c in cells if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW]
         title = str(s.table.get("title", ""))
         if not totals and not header_names(title + " " + cells[0].column if cells else title, measure.names):
             return None  # a breakdown of another measure (segment earnings, not sales)
-        return [c for c in cells if c not in totals and not _NOT_A_PART.match(c.row) and vocabulary_item(c.row) is None]
+        if len({c.row for c in totals}) < len(totals):  # the measure's line in each part's block
+            return [c for c in _blocks(s, i, measure, q) if not _NOT_A_PART.match(c.row)]
+        block = {j for j, _ in _block_of(at, [(j, c) for j, c in at if c in totals or _TOTAL_ROW.match(c.row)],
+                                         measure, q)}
+        return [c for j, c in at if j in block and c not in totals and not _NOT_A_PART.match(c.row)
+                and vocabulary_item(c.row) is None]
 
     def _by_amounts(self, s: TableSource, work: Work, asked: Asked, before: Asked, flow: bool) -> Decision | None:
         """The parts ranked by their amounts in the period asked, or by their change from the year before."""
@@ -297,7 +305,9 @@ class BreakdownRankingVerdict:
         found = self._parts(s, work, now)
         if found is None:
             return None
-        old = {c.row: c for c in column_cells(s, then, measure.name)} if then is not None else {}
+        # the year before of each row, and of each block of a table in blocks (named by its heading)
+        old = {c.row: c for c in [*column_cells(s, then, measure.name), *_blocks(s, then, measure, work.question)]
+               } if then is not None else {}
         parts = [c for c in found if not c.percent and (then is None or c.row in old)]
         # a subtotal of the others ("Segment earnings before tax") is not a part
         parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]
@@ -383,24 +393,31 @@ class BreakdownListing:
         # statement's taxes and equity-method lines)
         titled = [s for s in work.sources if kind.search(s.titles)]
         led = [s for s in work.sources if s not in titled and kind.search(s.heading) and not s.statement]
-        for s in [*titled, *led]:
+        placed = [s for s in work.sources if s not in titled and s not in led and q.listing == "region" and _placed(s)]
+        for s in [*titled, *led, *placed]:
             i = _asked_column(s, asked, work.calendar, flow)
             if i is None:
                 continue
-            every = column_cells(s, i, measure.name if measure else q.listing)
+            every = column_cells_at(s, i, measure.name if measure else q.listing)
             # amounts, else the shares a table gives instead ("Revenues by Geography": 47%, 29%, ...)
-            cells = [c for c in every if not c.percent] or every
-            totals = [c for c in cells if _TOTAL_ROW.match(c.row)
+            cells = [jc for jc in every if not jc[1].percent] or every
+            totals = [(j, c) for j, c in cells if _TOTAL_ROW.match(c.row)
                       or (measure is not None and row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW)]
             if measure is not None and not totals and not header_names(s.titles, measure.names):
                 continue  # a breakdown of another measure
-            if len({c.row for c in totals}) < len(totals):
-                continue  # the measure's line under each part's heading: a table of blocks, whose rows are no parts
-            parts = [c for c in cells if c not in totals and not _NOT_A_PART.match(c.row)
-                     and vocabulary_item(c.row) is None]
+            if measure is not None and len({c.row for _, c in totals}) < len(totals):
+                # the measure's line under each part's heading: the parts are the blocks, not the rows
+                blocks = _blocks(s, i, measure, q)
+                totals = [(-1, c) for c in blocks if _TOTAL_ROW.match(c.row)]
+                parts = [c for c in blocks if not _NOT_A_PART.match(c.row)]
+            else:
+                cells = _block_of(cells, totals, measure, q)
+                totals = [jc for jc in totals if jc in cells]
+                parts = [c for jc in cells if jc not in totals and not _NOT_A_PART.match((c := jc[1]).row)
+                         and vocabulary_item(c.row) is None]
             if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
                 continue
-            total = totals[0] if totals and totals[0].value and not totals[0].percent else None
+            total = totals[0][1] if totals and totals[0][1].value and not totals[0][1].percent else None
             said = [f"{unmarked(c.row)} {c.shown}" + (f" ({c.value / total.value * 100:.0f}% of "
                                                       f"{unmarked(total.row)})" if total else "") for c in parts]
             text = (f"The {len(parts)} {_plural(q.listing)} in the table [{parts[0].marker}] "
@@ -408,6 +425,48 @@ class BreakdownListing:
             return Decision(self.name, text, None, tuple(c.amount for c in parts),
                             among=tuple(unmarked(c.row) for c in parts))
         return None
+
+
+def _placed(s: TableSource) -> bool:
+    """Whether a table's rows name two places or more (the vocabulary's ``[places]``): a breakdown by region whatever
+    its title ("in millions" over "Americas", "EMEA", "Asia")."""
+    return sum(1 for r in s.table.get("rows", []) if isinstance(r, dict)
+               and names_place(str(r.get("label", "")))) >= 2
+
+
+def _blocks(s: TableSource, i: int, measure: Measure, q: Question) -> list[Cell]:
+    """Of a table in blocks, each part's heading over its lines ("Americas:" over "Net sales" and "Operating income";
+    "Asset & Wealth Management" over its net revenues and pre-tax earnings), the measure's line of each block in
+    column ``i``, named by the block's heading; [] where fewer than two blocks give it."""
+    cells = dict(column_cells_at(s, i, measure.name))
+    head, out = "", []
+    for j, row in enumerate(s.table.get("rows", [])):
+        if not isinstance(row, dict):
+            continue
+        label = str(row.get("label", "")).strip()
+        if label and not any(isinstance(x, int | float) for x in row.get("numbers") or []):
+            head = label.rstrip(":").strip()
+            continue
+        c = cells.get(j)
+        if c is not None and head and all(o.row != head for o in out) and not c.percent \
+                and row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW:
+            out.append(replace(c, row=head))
+    return out if len(out) >= 2 else []
+
+
+def _block_of(cells: list[tuple[int, Cell]], totals: list[tuple[int, Cell]], measure: Measure | None,
+              q: Question) -> list[tuple[int, Cell]]:
+    """Of a table of breakdowns stacked one under another, each closed by its total ("Americas", "EMEA", "Asia",
+    "Total net revenues", then the same places and "Total pre-tax earnings"), the rows of the block the measure's
+    total closes (from the row after the total before it); the whole table where its parts are named once."""
+    labels = [c.row for _, c in cells if (_, c) not in totals]
+    if len(set(labels)) == len(labels) or measure is None:
+        return cells
+    closing = next((j for j, c in totals if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW), None)
+    if closing is None:
+        return cells
+    start = max((j for j, _ in totals if j < closing), default=-1)
+    return [(j, c) for j, c in cells if start < j <= closing]
 
 
 def _asked_column(s: TableSource, asked: Asked, calendar: Calendar | None, flow: bool = False) -> int | None:

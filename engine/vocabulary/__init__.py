@@ -449,6 +449,20 @@ def breakdown_title(kind: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (kind, *breakdowns().get(kind, ()))) + r")", re.I)
 
 
+@cache
+def places() -> frozenset[str]:
+    """The names a geographic breakdown's rows carry (``[places]``), lower case."""
+    with _FILE.open("rb") as fh:
+        return frozenset(w.lower() for w in tomllib.load(fh)["places"]["names"])
+
+
+def names_place(label: str) -> bool:
+    """Whether a row label names a place of a geographic breakdown ("EMEA(1)", "Americas:", "Rest of Asia
+    Pacific")."""
+    plain = re.sub(r"(?:\s*\(\d+\)|\s*\[\d+\]|[:*†])+\s*$", "", label.strip()).strip().lower()
+    return plain in places()
+
+
 def breakdown_named(word: str) -> str:
     """The kind of part a word names ("geographic" -> "region", "segments" -> "segment"), or ''."""
     low = word.lower()
