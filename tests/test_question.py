@@ -1107,3 +1107,13 @@ def test_pre_tax_earnings_and_a_pre_tax_basis_name_pretax_income() -> None:
     for text in ("Which segment was the weakest in 2023 on a pre-tax basis?", "What were pre-tax earnings in 2022?",
                  "What was Acme's profit before tax in 2022?"):
         assert [m.name for m in parse(text).measures] == ["pretax income"], text
+
+
+def test_of_the_narrative_kinds_a_question_names_the_one_it_names_first_is_asked() -> None:
+    """"What happened to Acme's planned acquisition of Beta?" asks an event (what happened: a termination, a
+    completion), not who was acquired; "What acquisitions did Acme announce?" asks who."""
+    for text, kind in (("What happened to Acme's planned acquisition of Beta, and what did it cost?", "events"),
+                       ("What does Acme say about the terminated Beta acquisition?", "events"),
+                       ("What acquisitions did Acme announce or complete in 2023?", "parties"),
+                       ("Does Acme report any significant new business acquisitions or divestitures?", "parties")):
+        assert parse(text).narrative == kind, text

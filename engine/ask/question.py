@@ -894,7 +894,11 @@ def _narrative(q: Question) -> str:
     are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
     if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
         return ""
-    named = next((k.name for k in narrative().kinds if k.asked is not None and k.asked.search(q.first)), "")
+    # of the kinds the first sentence names, the one it names first ("What happened to its planned acquisition of
+    # Arm?" asks an event, not who was acquired)
+    found = [(m.start(), i, k.name) for i, k in enumerate(narrative().kinds)
+             if k.asked is not None and (m := k.asked.search(q.first))]
+    named = min(found)[2] if found else ""
     plain = not q.measures and q.formula is None and q.ratio is None and q.pair is None
     if q.intent in (Intent.PROSE, Intent.JUDGEMENT):
         return named or "description"
