@@ -146,9 +146,11 @@ _ADDRESSED_PATTERNS: dict[str, str] = {
     "note_to": rf"\b(?:notes?|messages?|instructions?|notice|attention|reminder|directive|request)\s+(?:to|for)\s+"
                rf"(?:all\s+|any\s+|the\s+)?{_MODEL}\b|^\W{{0,3}}(?:para|pour|für|an|to|for)\s+(?:\w+\s+){{0,2}}"
                rf"(?:asistentes?|assistants?|assistenten|{_MODEL})\b[^.:]{{0,60}}:",
-    # "AI assistant: ...", "Dear automated tools and language models: ...", "SYSTEM: ...", "Developer message: ..."
+    # "AI assistant: ...", "Dear automated tools and language models: ...", "SYSTEM: ...", "Developer message: ...";
+    # "Assistant, forget ..." where the sentence starts, not a line a list wraps onto ("... automotive artificial
+    # intelligence, or\nAI, Cockpit, autonomous driving ...")
     "vocative": rf"^\W{{0,3}}(?:dear|hey|hi|hello|attention|attn)\s+[^.:,]{{0,40}}?\b{_MODEL}\b[^.:,]{{0,60}}[,:]|"
-                rf"^\W{{0,3}}{_MODEL}\s*[,:]|"
+                rf"\A\W{{0,3}}{_MODEL}\s*,|^\W{{0,3}}{_MODEL}\s*:|"
                 r"^\W{0,3}(?:system|developer|assistant)(?:\s+(?:message|prompt|note|instructions?|override))?\s*:",
     # "... language model reading this filing", "AI-based tools summarizing this Current Report"
     "reading_this": rf"\b{_MODEL}[\w-]*\s+(?:[\w-]+\s+){{0,2}}(?:reading|processing|summari[sz]ing|analy[sz]ing|"
