@@ -1117,3 +1117,14 @@ def test_of_the_narrative_kinds_a_question_names_the_one_it_names_first_is_asked
                        ("What acquisitions did Acme announce or complete in 2023?", "parties"),
                        ("Does Acme report any significant new business acquisitions or divestitures?", "parties")):
         assert parse(text).narrative == kind, text
+
+
+def test_compute_asks_a_figure_as_a_verb_not_inside_a_name() -> None:
+    """"What businesses make up NVIDIA's Compute & Networking segment?" asks in words: the capital "Compute" after a
+    word names a segment; "Compute the current ratio", "please compute", "Using the balance sheet, Calculate" ask a
+    figure."""
+    q = parse("What businesses make up Acme's Compute & Networking segment, per its 10-Q?")
+    assert not q.asks_value and q.narrative == "description"
+    for text in ("Compute the current ratio for FY2022.", "Please compute the quick ratio.",
+                 "Using the balance sheet, Calculate the current ratio."):
+        assert parse(text).asks_value, text

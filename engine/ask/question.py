@@ -89,8 +89,10 @@ def _why() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{_WHY_CUES}|explain\w* (?:the |its |their )?(?:[\w&'’-]+ ){{0,4}}?{nouns})\b", re.I)
 
 
-_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|calculate|compute)\b",
-                             re.I)
+_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many)\b|"
+                             r"(?<![A-Za-z] )\b(?:calculate|compute)\b|(?-i:\b(?:calculate|compute)\b)", re.I)
+"""A question asking a figure. "Calculate" or "compute" asks one as a verb, at the start or in lower case; a
+capital one inside the sentence names something ("NVIDIA's Compute & Networking segment")."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
 _PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
