@@ -1017,6 +1017,28 @@ def test_a_breakdown_is_known_by_its_rows_places_and_read_block_by_block() -> No
                            "(66% of Total)"), said
 
 
+def test_the_part_whose_figure_turned_to_a_profit_is_decided_from_its_change_of_sign() -> None:
+    """"Which segment swung from an operating loss to an operating profit in FY2023?": of the segments, the one below
+    zero the year before and at or above it in the year asked; a part still at a loss is none; no part turned: no
+    verdict. "Turned profitable" with no measure named is the segments' operating income."""
+    from engine.ask.verdicts import BreakdownRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    seg = {"title": "Operating income (loss) by segment", "units": "(in millions)", "scale": 1e6,
+           "columns": ["Year Ended December 31, 2022", "Year Ended December 31, 2023"],
+           "rows": [_row("Services", 82699, 95858), _row("Cloud", -1922, 1716), _row("Other Bets", -4636, -4095),
+                    _row("Total operating income", 74842, 84293)]}
+    said = decided(BreakdownRankingVerdict(), "Which Acme segment swung from an operating loss to an operating profit "
+                   "in FY2023?", [TableSource(2, seg)], cal)
+    assert said.startswith("Cloud is the one of the 3 segments in the table [2] that went from a loss"), said
+    assert "Other Bets -4,636 million to -4,095 million" in said
+    said = decided(BreakdownRankingVerdict(), "Which segment turned profitable in 2023?", [TableSource(2, seg)], cal)
+    assert said.startswith("Cloud is the one"), said
+    assert decided(BreakdownRankingVerdict(), "Which segment went from a profit to a loss in 2023?",
+                   [TableSource(2, seg)], cal) == ""
+
+
 def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_table() -> None:
     # "Which geographic region had the biggest drop ...?" lists no regions: the table titled as a breakdown of
     # that kind ranks its rows; its total, a row of another line item and a subtotal are no parts

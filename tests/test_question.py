@@ -1128,3 +1128,15 @@ def test_compute_asks_a_figure_as_a_verb_not_inside_a_name() -> None:
     for text in ("Compute the current ratio for FY2022.", "Please compute the quick ratio.",
                  "Using the balance sheet, Calculate the current ratio."):
         assert parse(text).asks_value, text
+
+
+def test_a_part_that_swung_to_a_profit_or_a_loss_is_a_ranking_by_its_sign() -> None:
+    q = parse("Which Acme segment swung from an operating loss to an operating profit in FY2023, and what drove it?")
+    assert q.ranking is not None and q.ranking.turned == "profit" and q.ranking.breakdown == "segment"
+    assert [m.name for m in q.measures] == ["operating income"]
+    q = parse("Which region went from a profit to a loss in 2022?")
+    assert q.ranking is not None and q.ranking.turned == "loss" and not q.ranking.highest
+    q = parse("Which segment turned profitable in 2023?")
+    assert q.ranking is not None and q.ranking.turned == "profit"
+    q = parse("Which segment grew the most in 2023?")
+    assert q.ranking is not None and q.ranking.turned == ""

@@ -372,6 +372,9 @@ class Ranking:
     section: str = ""
     """With no ``names``: the class of a statement's lines ranked ("liabilities" of "What was the largest liability
     on the balance sheet?", the vocabulary's ``[sections]``)."""
+    turned: str = ""
+    """"profit" or "loss": the part asked is the one whose figure turned to it from the other ("Which segment swung
+    from an operating loss to an operating profit?"), of the parts ranked by change."""
 
 
 @dataclass(frozen=True)
@@ -679,6 +682,13 @@ def _which_of(plain: str) -> tuple[str, str] | None:
 _WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,5})", re.I)
 
 
+_TURNED = re.compile(r"\b(?:swung|swing|swings|turned|turns?|went|moved|shifted|flipped|returned|crossed)\b[^?.;]{0,40}?"
+                     r"\bfrom\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:loss|losses|profit|income|earnings|deficit)\s+to\s+"
+                     r"(?:an?\s+)?(?:[\w-]+\s+)?(?P<to>loss|profit|income|earnings)\b|"
+                     r"\b(?:turned|became|becoming|returned\s+to|turning)\s+(?:profitab\w+|a\s+profit)", re.I)
+"""A part whose figure changed sign ("swung from an operating loss to an operating profit", "turned profitable")."""
+
+
 def _breakdown_ranking(plain: str) -> Ranking | None:
     """Which part of a kind the question names ranks first, where it lists none ("Which geographic region had the
     biggest drop in Q2 2023 revenues?", "Which segment grew the most?"): the kind is the last of the words after
@@ -691,6 +701,9 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
             continue
         k, kind = named[-1]
         rest = " ".join(words[k + 1:]) + " " + plain[m.end():]
+        if turn := _TURNED.search(rest):
+            to = "loss" if (turn.group("to") or "").lower().startswith("loss") else "profit"
+            return Ranking((), to == "profit", False, kind, by_change=True, turned=to)
         most, least = _MOST.search(rest), _LEAST.search(rest)
         if bool(most) == bool(least):
             return None

@@ -313,6 +313,8 @@ class BreakdownRankingVerdict:
         parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]
         if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
             return None  # a label twice: blocks of several breakdowns ("U.S.", "International" under each product)
+        if ranking.turned:
+            return _turned(self.name, ranking.turned, parts, old, ranking.breakdown, work)
         return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work)
 
     def _by_stated_change(self, s: TableSource, work: Work, asked: Asked) -> Decision | None:
@@ -481,8 +483,32 @@ def _asked_column(s: TableSource, asked: Asked, calendar: Calendar | None, flow:
 
 def _ranked_measure(q: Question) -> Measure:
     """What a breakdown ranking ranks the parts by: the measure the question names, else, for a part that "grew the
-    fastest", its revenue (what a segment, region or market grows by when nothing else is said)."""
-    return q.measures[0] if q.measures else measure_of("revenue")
+    fastest", its revenue (what a segment, region or market grows by when nothing else is said), and for one that
+    "turned profitable", its operating income (what a segment's profit is)."""
+    if q.measures:
+        return q.measures[0]
+    return measure_of("operating income" if q.ranking is not None and q.ranking.turned else "revenue")
+
+
+def _turned(name: str, to: str, parts: Sequence[Cell], old: dict[str, Cell], kind: str, work: Work) -> Decision | None:
+    """The parts whose figure changed sign to ``to`` ("profit": from below zero to zero or above; "loss": the other
+    way) between the year before and the period asked, the largest swing first; None where none did."""
+    def swung(c: Cell) -> bool:
+        was = old[c.row].value
+        return was < 0 <= c.value if to == "profit" else was >= 0 > c.value
+
+    turned = sorted((c for c in parts if swung(c)), key=lambda c: abs(c.value - old[c.row].value), reverse=True)
+    if not turned:
+        return None
+    top = turned[0]
+    said = "; ".join(f"{unmarked(c.row)} {old[c.row].shown} to {c.shown}" for c in parts)
+    first, then = ("a loss", "a profit") if to == "profit" else ("a profit", "a loss")
+    whom = (f"{unmarked(top.row)} is the one" if len(turned) == 1 else
+            f"{' and '.join(unmarked(c.row) for c in turned)} are the {len(turned)}")
+    text = (f"{whom} of the {len(parts)} {_plural(kind)} in the table [{top.marker}] that went from {first} "
+            f"({old[top.row].period_name(work.calendar)}) to {then} ({top.period_name(work.calendar)}): {said}.")
+    return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row),
+                    among=tuple(unmarked(c.row) for c in parts))
 
 
 _TOTAL_ROW = re.compile(r"\s*(?:total|consolidated)\b", re.I)
