@@ -2252,3 +2252,18 @@ def test_a_part_named_with_an_abbreviation_is_asked_and_told_from_the_whole_is_f
     assert not any("as a driver" in f for f in unsupported(
         "Net sales in fiscal 2020 were positively impacted by positive comparable sales for Acme U.S. and Club "
         "segments, along with the addition of net sales from Beta [6].", [whole], q, ["Acme"]))
+
+
+def test_a_description_of_the_filer_is_embedded_as_the_filing_writes_itself() -> None:
+    """A filing says "the Company" of itself; its full name stands in the sentences that say who owns it. "What does
+    Acme Finance N.V. actually do?" is embedded as "What does the Company actually do?"; other kinds keep the name."""
+    from engine.ask.narrative import _query
+    from engine.types import Document
+
+    docs = [Document(id="d1", sha256="", path="", name="acme-finance-2022", pages=10, status="ready",
+                     company="Acme Finance N.V.")]
+    q = parse("What does Acme Finance N.V. actually do within the Acme Group?", docs)
+    assert q.narrative == "description"
+    assert _query(q) == "What does the Company actually do within the Acme Group?"
+    q = parse("What drove Acme Finance's gross profit growth in 2022?", docs)
+    assert _query(q).startswith("What drove Acme Finance's gross profit growth")

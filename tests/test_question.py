@@ -1140,3 +1140,12 @@ def test_a_part_that_swung_to_a_profit_or_a_loss_is_a_ranking_by_its_sign() -> N
     assert q.ranking is not None and q.ranking.turned == "profit"
     q = parse("Which segment grew the most in 2023?")
     assert q.ranking is not None and q.ranking.turned == ""
+
+
+def test_a_registered_names_abbreviations_end_no_sentence() -> None:
+    """"What does BMW Finance N.V. actually do within the BMW Group?" is one sentence: its first asking sentence is
+    all of it, not "What does BMW Finance N.V."; a real second sentence still ends the first."""
+    for text in ("What does Acme Finance N.V. actually do within the Acme Group?",
+                 "How much did Acme Inc. earn in the U.S. in 2022?"):
+        assert parse(text).first == text, text
+    assert parse("What was revenue in 2022? Round to two decimals.").first == "What was revenue in 2022?"

@@ -50,11 +50,17 @@ _INSTRUCTION = re.compile(
 )
 
 
+SENTENCE_BREAK = re.compile(r"(?<=[.?!])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCorp\.)(?<!\bCo\.)(?<!\bLtd\.)(?<!\bNo\.)"
+                            r"(?<!\bvs\.)(?<!\bSt\.)\s+")
+"""Where a question's sentence ends: after . ? or !, not after an abbreviation (a registered name's "N.V.", "S.A.",
+"Inc.", "U.S.", "No.")."""
+
+
 def focus(question: str) -> str:
     """The question without the sentences that only instruct how to answer ("Assume that you are an
     analyst.", "Round your answer to two decimal places.", "Answer in USD millions."): they pull a short
     embedding away from the filing's words. A question made only of instructions is kept whole."""
-    sentences = re.split(r"(?<=[.?!])\s+", question.strip())
+    sentences = SENTENCE_BREAK.split(question.strip())
     out: list[str] = []
     for sentence in sentences:
         if not _INSTRUCTION.match(sentence):

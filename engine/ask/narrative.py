@@ -20,6 +20,7 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
+from engine.ask.routing import LEGAL_FORMS
 from engine.ask.question import CONNECTIVES, Question
 from engine.ask.statements import stems
 from engine.ask.subjects import (
@@ -191,12 +192,30 @@ def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int
 
 
 def _query(q: Question) -> str:
-    """What the sentences are embedded against: the asking sentence, with the line items (or the ratio) it asks
-    about when it does not write them out (a later part: "If so, what are the key drivers for this change?")."""
+    """What the sentences are embedded against: the asking sentence (for a description of the filer, the filer
+    written as a filing writes itself: "What does BMW Finance N.V. actually do?" -> "What does the Company actually
+    do?", its own sentences saying "the Company" and its full name standing in those that say who owns it), with
+    the line items (or the ratio) it asks about when it does not write them out (a later part: "If so, what are the
+    key drivers for this change?")."""
     text = q.first or q.text
+    text = _as_the_company(text, q) if q.narrative == "description" else text
     missing = [m.name for m in q.measures if not any(n and n in text.lower() for n in m.names)]
     missing += [q.ratio[0]] if q.ratio is not None and q.ratio[0] not in text.lower() else []
     return f"{text} ({', '.join(missing)})" if missing else text
+
+
+def _as_the_company(text: str, q: Question) -> str:
+    """``text`` with the longest name of a filer the question names (with its legal form) as "the Company"."""
+    names = sorted({a for aliases in q.companies.values() for a in aliases}, key=len, reverse=True)
+    for name in names[:1]:
+        text = re.sub(rf"\b{re.escape(name)}{_FORMS}(?P<s>['’]s)?", lambda m: "the Company" + (m.group("s") or ""),
+                      text, count=1, flags=re.I)
+    return text
+
+
+_FORMS = r"(?:\s*,?\s+(?:" + "|".join(r"\.?".join(map(re.escape, f)) for f in sorted(
+    LEGAL_FORMS - {"the", "&", "and", "group", "holding", "holdings"}, key=len, reverse=True)) + r")\b\.?)*"
+"""The legal forms after a registered name ("N.V.", ", Inc.", "Corp"), dotted or not."""
 
 
 def _repeats(sentence: str, quotes: Sequence[Quote]) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 
-from engine.ask.expansion import Expansion, expand, focus
+from engine.ask.expansion import SENTENCE_BREAK, Expansion, expand, focus
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import NAMED, stems
 from engine.numbers import SCALES, quantities
@@ -72,7 +72,6 @@ class Intent(StrEnum):
 
 # --- cue words -------------------------------------------------------------------------------------------------
 
-_SENTENCE = re.compile(r"(?<=[.?!])\s+")
 _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|should|"
                      r"shall|may|might)\b", re.I)
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
@@ -630,7 +629,7 @@ def _asked_reading(a: Asked) -> str:
 
 
 def _first_sentence(text: str) -> str:
-    return _SENTENCE.split(text.strip(), maxsplit=1)[0]
+    return SENTENCE_BREAK.split(text.strip(), maxsplit=1)[0]
 
 
 def _counted(text: str) -> str:
