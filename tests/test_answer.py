@@ -1266,3 +1266,23 @@ def test_a_change_the_model_gives_is_no_other_row_s_cell() -> None:
     assert disagreement("Interest expense of $160 million decreased by $17 million compared to 2014 [1].", res, None,
                         None) == ""
     assert "17" in disagreement("Interest expense was $17 million in 2015 [1].", res, None, None)
+
+
+def test_the_ratio_of_a_part_the_question_names_is_the_filings_own_for_that_part() -> None:
+    """"What drove the change in Acme's Products gross margin percentage in Q3 2023?": the table's "Gross margin
+    percentage:" block states it for Products (34.5% -> 35.4%): that, not the whole company's margin computed from
+    the income statement."""
+    from engine.periods import Calendar
+
+    cols = ["Three Months Ended July 1, 2023", "Three Months Ended June 25, 2022"]
+    income = {"title": "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(In millions)", "scale": 1e6,
+              "columns": cols, "rows": [_row("Total net sales", 81797, 82959), _row("Gross margin", 36413, 35885)]}
+    margin = {"title": "Gross Margin", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
+              "rows": [_row("Products", 21448, 21870), _row("Services", 14965, 14015),
+                       _row("Total gross margin", 36413, 35885),
+                       {"label": "Gross margin percentage:", "values": [None, None], "numbers": [None, None]},
+                       {"label": "Products", "values": ["35.4%", "34.5%"], "numbers": [35.4, 34.5]},
+                       _row("Services", 70.5, 69.8), _row("Total gross margin percentage", 44.5, 43.3)]}
+    c = compute("What drove the change in Acme's Products gross margin percentage in fiscal Q3 2023?",
+                [TableSource(1, income), TableSource(2, margin)], Calendar(9, 30))
+    assert c is not None and "34.5%" in c.text and "35.4%" in c.text and c.result == pytest.approx(0.9), c

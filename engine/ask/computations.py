@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ask.cells import Resolution, TableSource, best_cell, resolve
+from engine.ask.cells import Resolution, TableSource, best_cell, column_cells_at, column_of, resolve
 from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, fmt, solve
 from engine.ask.question import Question
+from engine.ask.statements import stems
 from engine.periods import Asked, Calendar, Period, column_period
 from engine.vocabulary import label_score, vocabulary
 
@@ -48,6 +49,8 @@ def reported(question: Question, sources: Sequence[TableSource], calendar: Calen
     name, template = named
     # the row may carry any name of the ratio ("Effective tax rate" for "effective income tax rate")
     names = [name] + [n for n, t in vocabulary().ratios.items() if t == template and n != name]
+    if question.segment and (part := _reported_part(question, sources, calendar, like, year, names, template)):
+        return part
     found = [(c, n) for n in names if (c := best_cell(n, year, sources, calendar, like, question.words)) is not None
              and label_score(n, c.row) >= 0.85 and c.period_fit >= 0.6 and ("* 100" in template) == c.percent]
     if not found:
@@ -56,6 +59,33 @@ def reported(question: Question, sources: Sequence[TableSource], calendar: Calen
     shown = f"{c.value:.2f}{'%' if c.percent else ''}"
     term = Term(name, c.row, c.column, c.value, c.marker)
     return Result(c.value, f"{c.row} ({c.column}) {c.raw} [{c.marker}], as reported = {shown}", [term], c.percent)
+
+
+def _reported_part(question: Question, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
+                   year: int, names: Sequence[str], template: str) -> Result | None:
+    """The ratio of the part the question names, as the filing reports it: the part's row under a heading that names
+    the ratio ("Gross margin percentage:" over "Products 35.4%", "Services 70.5%"), in the column of the year (the
+    quarter and duration as asked). None when no table reports it so."""
+    want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months, instant=None, years=(year,),
+                 text=like.text)
+    part = stems(question.segment)
+    for s in sources:
+        head, at = "", None
+        for j, row in enumerate(s.table.get("rows", [])):
+            label = str(row.get("label", "")).strip() if isinstance(row, dict) else ""
+            if label and not any(isinstance(x, int | float) for x in row.get("numbers") or []):
+                head = label
+            elif head and stems(label) == part and any(label_score(n, head.rstrip(":")) >= 0.85 for n in names):
+                at = j
+                break
+        i = column_of(s, want, calendar, True) if at is not None else None
+        cell = next((c for j, c in column_cells_at(s, i, names[0]) if j == at), None) if i is not None else None
+        if cell is not None and ("* 100" in template) == cell.percent:
+            shown = f"{cell.value:.2f}{'%' if cell.percent else ''}"
+            return Result(cell.value, f"{head.rstrip(':')}, {cell.row} ({cell.column}) {cell.raw} [{cell.marker}], "
+                          f"as reported = {shown}", [Term(names[0], cell.row, cell.column, cell.value, cell.marker)],
+                          cell.percent)
+    return None
 
 
 def metric_at(work: Work, year: int) -> Result | None:
