@@ -971,8 +971,9 @@ def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_bl
     income = {"title": "CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(in millions)", "scale": 1e6,
               "columns": blocks["columns"], "rows": [_row("Total net sales", 98003, 106004),
                                                      *blocks["rows"][-2:], _row("Net income", 278, 3172)]}
-    said = decided(BreakdownListing(), q, [TableSource(1, income, heading="See Note 8 for our results by segment; the statements below are unaudited and in millions"),
-                                           TableSource(4, mix, heading=lead)], cal)
+    notes = "See Note 8 for our results by segment; the statements below are unaudited and in millions"
+    said = decided(BreakdownListing(), q, [TableSource(1, income, heading=notes), TableSource(4, mix, heading=lead)],
+                   cal)
     assert said.startswith("The 2 segments in the table [4]"), said
 
 

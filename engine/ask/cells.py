@@ -563,7 +563,7 @@ def column_cells_at(source: TableSource, i: int, item: str) -> list[tuple[int, C
 
 _PERCENT_BLOCK = re.compile(r"\bpercent(?:age)?s?\b|%|\bmix\b", re.I)
 """A block heading whose rows are percents, whatever their figures print ("Year-over-year Percentage Growth
-(Decline):", "Net sales mix:", "As a percentage of revenue:"): the rows after the first of each block lose the % sign."""
+(Decline):", "Net sales mix:", "As a percentage of revenue:"): the rows after a block's first lose the % sign."""
 
 
 def _asked_years(asked: Asked) -> list[int | None]:

@@ -20,8 +20,8 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.routing import LEGAL_FORMS
 from engine.ask.question import CONNECTIVES, Question
+from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.ask.subjects import (
     CONTENT_WORD,

@@ -681,7 +681,8 @@ def _which_of(plain: str) -> tuple[str, str] | None:
 _WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,5})", re.I)
 
 
-_TURNED = re.compile(r"\b(?:swung|swing|swings|turned|turns?|went|moved|shifted|flipped|returned|crossed)\b[^?.;]{0,40}?"
+_TURNED = re.compile(r"\b(?:swung|swing|swings|turned|turns?|went|moved|shifted|flipped|returned|crossed)\b"
+                     r"[^?.;]{0,40}?"
                      r"\bfrom\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:loss|losses|profit|income|earnings|deficit)\s+to\s+"
                      r"(?:an?\s+)?(?:[\w-]+\s+)?(?P<to>loss|profit|income|earnings)\b|"
                      r"\b(?:turned|became|becoming|returned\s+to|turning)\s+(?:profitab\w+|a\s+profit)", re.I)
@@ -763,8 +764,8 @@ _OWNER = r"(?:the\s+|its\s+|their\s+|(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*(?:['
 _LISTED = re.compile(r"^\W*(?:what|which)\s+(?:(?:are|were|is|was)\s+)?" + _OWNER + _QUALIFIERS +
                      r"(?P<kind>[a-z]+)\b", re.I)
 """Asking words naming the kind ("What geographic regions does ...", "Which segments does ... report?")."""
-_SPLIT = r"(?:break(?:s|ing)?\s+(?:\S+\s+){0,5}?down|broken\s+down|breakdown\s+of|split(?:s|ting)?|divid(?:e|es|ed|ing)|" \
-         r"disaggregat\w*|itemi[sz]e)"
+_SPLIT = (r"(?:break(?:s|ing)?\s+(?:\S+\s+){0,5}?down|broken\s+down|breakdown\s+of|split(?:s|ting)?|"
+          r"divid(?:e|es|ed|ing)|disaggregat\w*|itemi[sz]e)")
 _LISTED_BY = re.compile(r"\b" + _SPLIT + r"\b[^?.;]{0,80}?\b(?:by|into|across|among)\s+(?:its\s+|their\s+|the\s+)?"
                         + _QUALIFIERS + r"(?P<kind>[a-z]+)\b", re.I)
 """A measure split by the kind ("Break down Alphabet's 2022 revenue by segment", "how are its sales divided among

@@ -588,10 +588,11 @@ class Retriever:
     def pin_breakdown(self, ranked: list[Candidate], fused: Sequence[Candidate], chunks: dict[int, Chunk], k: int,
                       q: Question) -> list[Candidate]:
         """A question that ranks the parts of a breakdown it does not list ("Which product category performed the
-        best in the domestic market?"), or asks them listed ("Break down its revenue by segment"), is decided from the table whose title names that kind of part
-        (``BreakdownRankingVerdict``, ``BreakdownListing``; ``Question.breakdown_order`` picks among several): the fused ranking's best
-        such table keeps a place among the ``k`` (the last) where the places one page may take pushed it out (a
-        10-Q page of segment tables: the segment's results, its stores, its revenue mix by category)."""
+        best in the domestic market?"), or asks them listed ("Break down its revenue by segment"), is decided from
+        the table whose title names that kind of part (``BreakdownRankingVerdict``, ``BreakdownListing``;
+        ``Question.breakdown_order`` picks among several): the fused ranking's best such table keeps a place among
+        the ``k`` (the last) where the places one page may take pushed it out (a 10-Q page of segment tables: the
+        segment's results, its stores, its revenue mix by category)."""
         if k < PIN_FROM_K or not (q.ranking is not None and q.ranking.breakdown or q.listing):
             return ranked
         tables = []

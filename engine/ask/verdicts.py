@@ -441,7 +441,7 @@ def _blocks(s: TableSource, i: int, measure: Measure, q: Question) -> list[Cell]
     "Asset & Wealth Management" over its net revenues and pre-tax earnings), the measure's line of each block in
     column ``i``, named by the block's heading; [] where fewer than two blocks give it."""
     cells = dict(column_cells_at(s, i, measure.name))
-    head, out = "", []
+    head, out = "", list[Cell]()
     for j, row in enumerate(s.table.get("rows", [])):
         if not isinstance(row, dict):
             continue
