@@ -939,7 +939,7 @@ def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_bl
     no part in its rows: what is left of it once the measure's lines go (taxes, equity-method activity beside the
     reconciliation) is no segment. The table whose rows are the segments lists them, its blocks of growth rates and
     mix (figures that lose their % sign after a block's first row) being no amounts."""
-    from engine.ask.verdicts import BreakdownListing
+    from engine.ask.verdicts import BreakdownListing, BreakdownRankingVerdict
     from engine.periods import Calendar
 
     cal = Calendar(12, 31)
@@ -971,6 +971,11 @@ def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_bl
     income = {"title": "CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(in millions)", "scale": 1e6,
               "columns": blocks["columns"], "rows": [_row("Total net sales", 98003, 106004),
                                                      *blocks["rows"][-2:], _row("Net income", 278, 3172)]}
+    # ranked by change: the year before is each part's amount, not its growth rate or mix in the later blocks
+    said = decided(BreakdownRankingVerdict(), "Which segment grew net sales the fastest in Q1 2023?",
+                   [TableSource(4, mix, heading=lead)], cal)
+    assert said.startswith("North America: the largest rise of the 2 segments"), said
+    assert "North America +11.0% (69,244 to 76,881)" in said, said
     notes = "See Note 8 for our results by segment; the statements below are unaudited and in millions"
     said = decided(BreakdownListing(), q, [TableSource(1, income, heading=notes), TableSource(4, mix, heading=lead)],
                    cal)

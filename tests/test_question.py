@@ -1149,3 +1149,10 @@ def test_a_registered_names_abbreviations_end_no_sentence() -> None:
                  "How much did Acme Inc. earn in the U.S. in 2022?"):
         assert parse(text).first == text, text
     assert parse("What was revenue in 2022? Round to two decimals.").first == "What was revenue in 2022?"
+
+
+def test_the_part_that_lost_the_most_is_the_biggest_fall() -> None:
+    q = parse("Which market platform lost the most revenue versus a year earlier, and why?")
+    assert q.ranking is not None and q.ranking.by_change and not q.ranking.highest
+    q = parse("Which segment lost the least revenue in 2023?")
+    assert q.ranking is not None and q.ranking.by_change and q.ranking.highest

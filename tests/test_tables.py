@@ -184,3 +184,19 @@ def test_the_first_block_heading_under_the_column_headings_is_a_row_not_a_headin
              *_row(114, "Cost of sales", ["(456)", "(400)"])]
     table = tab.parse_words(plain, title="Income")
     assert table is not None and [r["label"] for r in table["rows"]] == ["Revenue", "Cost of sales"]
+
+
+def test_a_heading_that_ends_in_a_colon_is_not_wrapped_onto_a_lowercase_first_row() -> None:
+    """"Net sales by category:" over "iPhone", "Mac": the colon ends the heading; a row label that starts in lower
+    case ("iPhone") is a row of its own, not the heading's second line. A label wrapped with no colon still joins."""
+    words: list[tab.Word] = [(376, 70, 400, 80, "2023"), (456, 70, 480, 80, "2022")]
+    words += _row(90, "Revenue:", [])
+    words += _row(104, "Net sales by category:", [])
+    words += _row(118, "iPhone", ["$156,778", "$162,863"])
+    words += _row(132, "Mac", ["21,743", "31,161"])
+    words += _row(146, "Depreciation of property and", [])
+    words += _row(160, "equipment", ["1,000", "900"])
+    table = tab.parse_words(words, title="Net sales")
+    assert table is not None
+    labels = [r["label"] for r in table["rows"]]
+    assert labels[-4:] == ["Net sales by category:", "iPhone", "Mac", "Depreciation of property and equipment"], labels

@@ -708,7 +708,10 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
         if bool(most) == bool(least):
             return None
         up, down = directions()
-        falls, rises = down.search(rest), up.search(rest)
+        word = most or least
+        assert word is not None
+        # "lost the most revenue" is the biggest fall ("lost the least" the smallest)
+        falls, rises = down.search(rest) or _LOSS.search(rest[:word.start()]), up.search(rest)
         highest = bool(most)
         if falls and not rises:
             highest = not highest  # the biggest drop is the lowest change

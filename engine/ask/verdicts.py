@@ -305,9 +305,14 @@ class BreakdownRankingVerdict:
         found = self._parts(s, work, now)
         if found is None:
             return None
-        # the year before of each row, and of each block of a table in blocks (named by its heading)
-        old = {c.row: c for c in [*column_cells(s, then, measure.name), *_blocks(s, then, measure, work.question)]
-               } if then is not None else {}
+        # the year before of each row (its amount: the first, not a later block's growth rate or mix), and of each
+        # block of a table in blocks (named by its heading)
+        old: dict[str, Cell] = {}
+        q = work.question
+        earlier = [*column_cells(s, then, measure.name), *_blocks(s, then, measure, q)] if then is not None else []
+        for c in earlier:
+            if not c.percent:
+                old.setdefault(c.row, c)
         parts = [c for c in found if not c.percent and (then is None or c.row in old)]
         # a subtotal of the others ("Segment earnings before tax") is not a part
         parts = [c for c in parts if not _sums(c, [o for o in parts if o is not c])]

@@ -399,14 +399,16 @@ def parse_words(
         if not has_values:
             if not label:
                 continue
-            if pending_label is not None and label[:1].islower():
-                # a label wrapped over two lines with no values yet
+            if pending_label is not None and label[:1].islower() and not pending_label["label"].endswith(":"):
+                # a label wrapped over two lines with no values yet (a heading's colon ends it: "Net sales by
+                # category:" over "iPhone")
                 pending_label["label"] += " " + label
                 continue
             pending_label = {"label": label, "values": values, "numbers": numbers}
             rows.append(pending_label)
             continue
-        if pending_label is not None and (not label or label[:1].islower()):
+        wraps = label[:1].islower() and not (pending_label or {}).get("label", "").endswith(":")
+        if pending_label is not None and (not label or wraps):
             rows.remove(pending_label)
             label = (pending_label["label"] + " " + label).strip()
         pending_label = None
