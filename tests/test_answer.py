@@ -901,6 +901,17 @@ def test_the_largest_line_of_a_balance_sheet_section_is_decided_from_the_stateme
     assert said.startswith("Debt securities [13] (Non-current liabilities): the highest of the 4 liabilities"), said
     assert "Liabilities due to group companies [15] (Current liabilities) 14,086,869" in said
     assert "Issued capital" not in said and "Equity " not in said
+    # IFRS assets: each block's subtotal printed under its lines ("Non-current assets") is no line of its own
+    assets = {"title": "Balance Sheet", "units": "in euro thousand", "scale": 1e3, "columns": ["2022", "2021"],
+              "rows": [_row("Receivables from group companies [9]", 18107757, 18914307),
+                       _row("Derivative assets [18]", 814400, 664738), _row("Non-current assets", 18922157, 19579045),
+                       _row("Receivables from group companies [9]", 23731120, 21695068),
+                       _row("Derivative assets [18]", 500386, 207578), _row("Cash and cash equivalents", 1041, 6236),
+                       _row("Current assets", 24232547, 21908882), _row("Total assets", 43154704, 41487927)]}
+    said = decided(SectionRankingVerdict(), "What was the largest asset on Acme Finance's balance sheet at 31 "
+                   "December 2022?", [TableSource(3, assets)], cal)
+    assert said.startswith("Receivables from group companies [9] (Current assets): the highest of the 5 assets"), said
+    assert "Non-current assets 18" not in said and "Current assets 24" not in said
 
 
 def test_the_parts_of_a_breakdown_a_question_asks_to_be_listed_are_stated_from_its_table() -> None:

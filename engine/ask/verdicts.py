@@ -365,10 +365,15 @@ class SectionRankingVerdict:
             labels = [str(r.get("label", "")).strip() for r in rows]
             totals = [any(isinstance(n, int | float) for n in r.get("numbers") or []) for r in rows]
             lines = set(section.rows(labels, totals))
-            twice = {x for x in labels if sum(labels[j] == x for j in lines) > 1}
-            parts = [replace(c, row=f"{c.row} ({block})") if c.row in twice and (
-                block := section.block(labels, totals, j)) else c
-                for j, c in column_cells_at(s, i, section.name) if j in lines and not c.percent]
+            found = [(j, c) for j, c in column_cells_at(s, i, section.name) if j in lines and not c.percent]
+            closes = _subtotals(found)  # "Non-current assets" under its lines: no line of its own
+            found = [(j, c) for j, c in found if j not in closes]
+            twice = {x for x in labels if sum(labels[j] == x for j, _ in found) > 1}
+            # a line named twice is told with its block: its heading or subtotal the section names, else the
+            # subtotal that closes it
+            blocks = {j: section.block(labels, totals, j) or next((labels[k] for k in sorted(closes) if k > j),
+                                                                  "").strip(" :") for j, c in found if c.row in twice}
+            parts = [replace(c, row=f"{c.row} ({blocks[j]})") if blocks.get(j) else c for j, c in found]
             if len(parts) >= 2:
                 return _ranked(self.name, ranking.highest, parts, {}, section.asked[0], work)
         return None
@@ -432,6 +437,21 @@ class BreakdownListing:
             return Decision(self.name, text, None, tuple(c.amount for c in parts),
                             among=tuple(unmarked(c.row) for c in parts))
         return None
+
+
+def _subtotals(lines: Sequence[tuple[int, Cell]]) -> set[int]:
+    """The rows (indexes) among a section's lines, in the statement's order, that sum the lines since the last such
+    row (two at least, to half a percent): the subtotal a statement prints under its block ("Non-current assets"
+    under receivables and derivative assets in an IFRS balance sheet)."""
+    out: set[int] = set()
+    block: list[Cell] = []
+    for j, c in lines:
+        if _sums(c, block):
+            out.add(j)
+            block = []
+        else:
+            block.append(c)
+    return out
 
 
 def _placed(s: TableSource) -> bool:
