@@ -21,9 +21,12 @@ _END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪-]|[a
 _BREAK = re.compile(r"\n\s*\n|(?<!\s)\s*[•●▪]\s+|[•●▪]\s+")
 """A paragraph gap or a bullet ends a sentence whatever precedes it. A run of whitespace before a bullet is taken
 from its start only (the lookbehind): tried from every space of a long run, it was quadratic."""
-_TABLE_LEAD = re.compile(r"\bfollowing\s+tables?\b[^.:]{0,200}:(?=\s+[\"“(]?[A-Z])", re.I)
-"""A table's lead-in ("The following table presents provision for income taxes (in millions, ...):"): the table
-stood after its colon and is read apart, so the words after it are the next paragraph's, a sentence of their own."""
+_TABLE_LEAD = re.compile(r"\b(?:following\s+tables?\b[^.:]{0,200}|tables?\s+below\b[^.:]{0,200}|"
+                         r"(?:is|are|was|were)\s+as\s+follows\s*\([^()]{0,60}\)\s*):(?=\s+[\"“(]?[A-Z])", re.I)
+"""A table's lead-in ("The following table presents provision for income taxes (in millions, ...):", "The table
+below presents ...:", "Operating expenses ... were as follows (dollars in millions):", the units saying a table
+follows, not a list): the table stood after its colon and is read apart, so the words after it are the next
+paragraph's, a sentence of their own."""
 _LAST_WORD = re.compile(r"(\S+)$")
 
 

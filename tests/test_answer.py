@@ -1303,3 +1303,20 @@ def test_the_ratio_of_a_part_the_question_names_is_the_filings_own_for_that_part
     c = compute("What drove the change in Acme's Products gross margin percentage in fiscal Q3 2023?",
                 [TableSource(1, income), TableSource(2, margin)], Calendar(9, 30))
     assert c is not None and "34.5%" in c.text and "35.4%" in c.text and c.result == pytest.approx(0.9), c
+
+
+def test_a_part_asking_a_figure_beside_a_part_asking_why_states_its_cell(tmp_path: Path) -> None:
+    """"How much was Acme's gross profit in FY2023, and what drove the increase?": the whole asks why, so alone it
+    states nothing; its first part asks a figure and its cell is stated under that part's words, before the model
+    explains the rest."""
+    from test_retrieve_lib import FakeDoc
+
+    table = {**INCOME_TABLE, "columns": ["Year Ended December 31, 2023", "Year Ended December 31, 2022"]}
+    doc = FakeDoc("acme2023bbbb", "ACME_2023_10K", "Acme Widgets Corporation", "10-K", "FY2023", [
+        ("text", 2, "Gross profit increased to $512 million in 2023, driven primarily by higher volume."),
+        ("table", 5, "Consolidated Statements of Operations revenue gross profit", table)])
+    lib = build_library(tmp_path, [doc], llm=FakeLLM(lambda msgs: "Higher volume drove it [1]."))
+    q = "How much was Acme's gross profit in FY2023, and what drove the increase?"
+    events = run(lib, q, scope=["acme2023bbbb"], theta_table=0.0, hybrid=False)
+    done = [e for e in events if isinstance(e, CellsResolved)]
+    assert done and "(1) How much was Acme's gross profit in FY2023: 512" in done[0].text, events

@@ -55,6 +55,9 @@ def test_a_tables_lead_in_ends_its_sentence_at_the_colon() -> None:
         "effective tax rate):",
         "The effective tax rate decreased from 2021 to 2022, primarily driven by higher deductions.",
     ]
+    text = ("Operating expenses for the three months were as follows (dollars in millions): Research and Development "
+            "The growth in R&D expense was driven primarily by headcount.")
+    assert split_sentences(text)[1].startswith("Research and Development The growth"), split_sentences(text)
     for same in ("Notable changes by category were as follows: Computing: The 6.4% decline was driven by laptops.",
                  "The following tables summarize our segments: • Cloud"):
         assert split_sentences(same)[0].startswith(same.split(" •")[0])
