@@ -884,6 +884,12 @@ def test_the_largest_line_of_a_balance_sheet_section_is_decided_from_the_stateme
                    "of June 30, 2023?", tables, cal)
     assert said.startswith("Long-term lease liabilities: the highest of the 4 liabilities in the table [1]"), said
     assert "Retained earnings" not in said and "Total" not in said and "72,968" not in said
+    said = decided(SectionRankingVerdict(), "Which line was the largest among Acme's current liabilities as of June "
+                   "30, 2023?", tables, cal)
+    assert said.startswith("Accounts payable: the highest of the 2 current liabilities in the table [1]"), said
+    said = decided(SectionRankingVerdict(), "Which non-current liability was the largest at June 30, 2023?", tables,
+                   cal)
+    assert said.startswith("Long-term lease liabilities: the highest of the 2 non-current liabilities"), said
     said = decided(SectionRankingVerdict(), "Which liability was the smallest at December 31, 2022?", tables, cal)
     assert said.startswith("Unearned revenue: the lowest of the 4 liabilities"), said
     assert decided(SectionRankingVerdict(), "Which asset was the largest at June 30, 2023?", tables, cal) == ""

@@ -1156,3 +1156,15 @@ def test_the_part_that_lost_the_most_is_the_biggest_fall() -> None:
     assert q.ranking is not None and q.ranking.by_change and not q.ranking.highest
     q = parse("Which segment lost the least revenue in 2023?")
     assert q.ranking is not None and q.ranking.by_change and q.ranking.highest
+
+
+def test_a_section_ranking_reads_a_possessive_as_one_word_and_the_block_asked() -> None:
+    """"Which line was the largest among Apple's current liabilities?": "Apple's" is one word (the ranking word is
+    within reach of the class noun), and "current" asks that block; "non-current", "long-term" the other."""
+    q = parse("Which line was the largest among Acme's current liabilities as of June 25, 2022?")
+    assert q.ranking is not None and q.ranking.section == "liabilities" and q.ranking.current == "current"
+    for text in ("Which non-current liability was the largest?", "Which long-term asset was the largest?"):
+        q = parse(text)
+        assert q.ranking is not None and q.ranking.current == "non-current", text
+    q = parse("What was the largest liability in 2022?")
+    assert q.ranking is not None and q.ranking.current == ""

@@ -371,6 +371,9 @@ class Ranking:
     section: str = ""
     """With no ``names``: the class of a statement's lines ranked ("liabilities" of "What was the largest liability
     on the balance sheet?", the vocabulary's ``[sections]``)."""
+    current: str = ""
+    """With ``section``: "current" or "non-current", the block of the class asked ("the largest of its current
+    liabilities"); '' for the whole class."""
     turned: str = ""
     """"profit" or "loss": the part asked is the one whose figure turned to it from the other ("Which segment swung
     from an operating loss to an operating profit?"), of the parts ranked by change."""
@@ -808,7 +811,7 @@ def _section_ranking(plain: str) -> Ranking | None:
     up, down = directions()
     if up.search(plain) or down.search(plain):
         return None
-    words = [m.group(0) for m in re.finditer(r"[A-Za-z]+", plain)]
+    words = [m.group(0) for m in re.finditer(r"[A-Za-z]+(?:['’][a-z]+)?", plain)]  # "Apple's" is one word
     for k, word in enumerate(words):
         section = section_named(word)
         if section is None:
@@ -817,8 +820,15 @@ def _section_ranking(plain: str) -> Ranking | None:
         near = " ".join(w for w in words[max(0, k - SECTION_REACH):k + SECTION_REACH + 1] if w[0].islower())
         most, least = _MOST.search(near), _LEAST.search(near)
         if bool(most) != bool(least):
-            return Ranking((), bool(most), False, section=section.name)
+            before = [w.lower() for w in words[max(0, k - 2):k]]
+            current = ("non-current" if before[-1:] and before[-1] in _NONCURRENT or before == ["non", "current"]
+                       else "current" if before[-1:] == ["current"] else "")
+            return Ranking((), bool(most), False, section=section.name, current=current)
     return None
+
+
+_NONCURRENT = frozenset({"noncurrent", "long", "term"})
+"""The word before a class noun that asks its non-current block ("non-current liabilities", "long-term assets")."""
 
 
 NAME_WORD = re.compile(r"(?<![\w-])(?:(?:[A-Z]\.){2,}(?![\w-])|[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")

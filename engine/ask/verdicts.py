@@ -32,7 +32,7 @@ from engine.ask.formulas import Lookup, Result, Term, as_spent, evaluate, formul
 from engine.ask.question import Measure, Question, measure_of, phrase
 from engine.ask.statements import stems
 from engine.periods import Asked, Calendar, column_period, fiscal_year_period, matches
-from engine.vocabulary import breakdown_title, judgements, names_place, narrative, sections, unusual_items
+from engine.vocabulary import Section, breakdown_title, judgements, names_place, narrative, sections, unusual_items
 from engine.vocabulary import item as vocabulary_item
 
 SIGNIFICANT_CHANGE = 0.05
@@ -365,6 +365,8 @@ class SectionRankingVerdict:
             labels = [str(r.get("label", "")).strip() for r in rows]
             totals = [any(isinstance(n, int | float) for n in r.get("numbers") or []) for r in rows]
             lines = set(section.rows(labels, totals))
+            if ranking.current:
+                lines = {j for j in lines if _is_current(section, labels, totals, j) == (ranking.current == "current")}
             found = [(j, c) for j, c in column_cells_at(s, i, section.name) if j in lines and not c.percent]
             closes = _subtotals(found)  # "Non-current assets" under its lines: no line of its own
             found = [(j, c) for j, c in found if j not in closes]
@@ -375,7 +377,8 @@ class SectionRankingVerdict:
                                                                   "").strip(" :") for j, c in found if c.row in twice}
             parts = [replace(c, row=f"{c.row} ({blocks[j]})") if blocks.get(j) else c for j, c in found]
             if len(parts) >= 2:
-                return _ranked(self.name, ranking.highest, parts, {}, section.asked[0], work)
+                kind = f"{ranking.current} {section.asked[0]}".strip()  # "current liability"
+                return _ranked(self.name, ranking.highest, parts, {}, kind, work)
         return None
 
 
@@ -437,6 +440,18 @@ class BreakdownListing:
             return Decision(self.name, text, None, tuple(c.amount for c in parts),
                             among=tuple(unmarked(c.row) for c in parts))
         return None
+
+
+def _is_current(section: Section, labels: Sequence[str], totals: Sequence[bool], j: int) -> bool:
+    """Whether line ``j`` of a statement's section is in its current block: above the statement's "Total current
+    ..." row where it prints one (US GAAP), else in the block its heading or subtotal names current ("Current
+    liabilities" under an IFRS block)."""
+    low = [" ".join(x.lower().split()) for x in labels]
+    total = next((k for k, x in enumerate(low) if x.startswith("total current") and any(a in x for a in section.asked)),
+                 None)
+    if total is not None:
+        return j < total
+    return section.block(labels, totals, j).lower().startswith("current")
 
 
 def _subtotals(lines: Sequence[tuple[int, Cell]]) -> set[int]:
