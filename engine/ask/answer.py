@@ -126,9 +126,8 @@ class Answerer:
         if len(q.parts) > 1:
             scale = whole.resolution.scale  # every part states its cells in the same scale
             parts = [self._work(p, sources, calendar, known, store, list(calendars), scale) for p in q.parts]
-            said = sum(1 for p in parts if p.extractive)
-            if said > 1 or said and not whole.extractive:  # a part asking a figure beside one asking why
-                return joined(q, parts)
+            if (said := sum(1 for p in parts if p.extractive)) > 1 or said and not whole.extractive:
+                return joined(q, parts)  # several parts stated, or one asking a figure beside one asking why
         return whole
 
     @staticmethod
