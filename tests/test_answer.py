@@ -1111,6 +1111,15 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
                                     _row("Total consolidated", 5383, 5803)]}
     assert decided(BreakdownRankingVerdict(), "Which segment had the weakest operating result in Q3 2022?",
                    [TableSource(3, by_measure), TableSource(4, lines)], cal) == ""
+    # a change asked in dollar terms: by the change in amount, not in percent
+    cats = {"title": "Revenue by category", "units": "(in millions)", "scale": 1e6,
+            "columns": ["Three Months Ended October 31, 2021", "Three Months Ended October 30, 2022"],
+            "rows": [_row("Gaming", 3221, 1574), _row("Automotive", 135, 251), _row("OEM and Other", 234, 73),
+                     _row("Total revenue", 3590, 1898)]}
+    said = decided(BreakdownRankingVerdict(), "Which category lost the most revenue in dollar terms in Q3 2022?",
+                   [TableSource(6, cats)], cal)
+    assert said.startswith("Gaming: the largest drop of the 3 categories"), said
+    assert "Gaming -1,647 million (3,221 million to 1,574 million)" in said, said
     # a part that "grew the fastest", no measure named: by its revenue
     said = decided(BreakdownRankingVerdict(), "Which geographic region grew the fastest in Q2 2023?", tables, cal)
     assert said.startswith("United States: the smallest drop of the 4 regions in the table [2]"), said

@@ -1168,3 +1168,10 @@ def test_a_section_ranking_reads_a_possessive_as_one_word_and_the_block_asked() 
         assert q.ranking is not None and q.ranking.current == "non-current", text
     q = parse("What was the largest liability in 2022?")
     assert q.ranking is not None and q.ranking.current == ""
+
+
+def test_a_change_asked_in_dollar_terms_ranks_by_amount() -> None:
+    q = parse("Which market platform lost the most revenue in dollar terms versus a year earlier?")
+    assert q.ranking is not None and q.ranking.by_change and q.ranking.in_amount
+    q = parse("Which segment grew the most in 2023?")
+    assert q.ranking is not None and q.ranking.by_change and not q.ranking.in_amount

@@ -368,6 +368,8 @@ class Ranking:
     by_change: bool = False
     """Ranked by each part's change from the same period a year before ("the biggest drop", "grew the most"), not
     by its amount."""
+    in_amount: bool = False
+    """With ``by_change``: the change in amount, not in percent ("lost the most revenue in dollar terms")."""
     section: str = ""
     """With no ``names``: the class of a statement's lines ranked ("liabilities" of "What was the largest liability
     on the balance sheet?", the vocabulary's ``[sections]``)."""
@@ -718,10 +720,14 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
         highest = bool(most)
         if falls and not rises:
             highest = not highest  # the biggest drop is the lowest change
-        return Ranking((), highest, False, kind, by_change=bool(falls or rises or _PERFORMED.search(rest)))
+        return Ranking((), highest, False, kind, by_change=bool(falls or rises or _PERFORMED.search(rest)),
+                       in_amount=bool(_IN_AMOUNT.search(rest)))
     return None
 
 
+_IN_AMOUNT = re.compile(r"\bin\s+(?:dollar|absolute|nominal)\s+(?:terms|amounts?)\b|\bin\s+dollars\b|"
+                        r"\bby\s+amount\b", re.I)
+"""A change asked in money, not in percent ("in dollar terms", "in absolute terms", "in dollars")."""
 _CHIEFLY = re.compile(r"\b(?:mainly|mostly|primarily|chiefly|largely|predominantly|principally|more|most)\s+"
                       r"(?:come\s+|came\s+|comes\s+)?(?:from|by|through|via)\s+(?:the\s+|its\s+|their\s+)?"
                       r"(?P<list>[\w&'’ -]+?(?:,\s*[\w&'’ -]+?)*,?\s+or\s+[\w&'’ -]+?)\s*(?=[?.;]|$)", re.I)

@@ -320,7 +320,7 @@ class BreakdownRankingVerdict:
             return None  # a label twice: blocks of several breakdowns ("U.S.", "International" under each product)
         if ranking.turned:
             return _turned(self.name, ranking.turned, parts, old, ranking.breakdown, work)
-        return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work)
+        return _ranked(self.name, ranking.highest, parts, old, ranking.breakdown, work, in_amount=ranking.in_amount)
 
     def _by_stated_change(self, s: TableSource, work: Work, asked: Asked) -> Decision | None:
         """The parts ranked by the change the table itself states for the period asked, in percent: a column
@@ -572,14 +572,16 @@ def _sums(c: Cell, others: Sequence[Cell]) -> bool:
 
 
 def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell], kind: str,
-            work: Work, stated: str = "") -> Decision:
+            work: Work, stated: str = "", in_amount: bool = False) -> Decision:
     """The decision of a breakdown ranking: the parts by amount, or (``old``: the same period a year before) by
-    their change in percent, or (``stated``: the change column's heading word) by the change the table states,
-    the pick first."""
+    their change in percent (``in_amount``: in money), or (``stated``: the change column's heading word) by the
+    change the table states, the pick first."""
     def change(c: Cell) -> float:
         if stated:
             return c.value
         o = old[c.row].value
+        if in_amount:
+            return c.value - o
         return (c.value - o) / abs(o) * 100 if o else float("inf") * (1 if c.value > o else -1)
 
     moves = bool(old) or bool(stated)
@@ -593,6 +595,9 @@ def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell
             return f"{row} {change(c):+.1f}%"
         if not old:
             return f"{row} {c.shown}"
+        if in_amount:
+            moved = replace(c, value=c.value - old[c.row].value).shown
+            return f"{row} {'' if moved.startswith('-') else '+'}{moved} ({old[c.row].shown} to {c.shown})"
         return f"{row} {change(c):+.1f}% ({old[c.row].shown} to {c.shown})"
 
     what = ("largest rise" if highest else "largest drop") if moves else ("highest" if highest else "lowest")
