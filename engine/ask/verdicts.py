@@ -366,7 +366,7 @@ class SectionRankingVerdict:
             totals = [any(isinstance(n, int | float) for n in r.get("numbers") or []) for r in rows]
             lines = set(section.rows(labels, totals))
             if ranking.current:
-                lines = {j for j in lines if _is_current(section, labels, totals, j) == (ranking.current == "current")}
+                lines = _in_block(section, labels, totals, lines, ranking.current == "current")
             found = [(j, c) for j, c in column_cells_at(s, i, section.name) if j in lines and not c.percent]
             closes = _subtotals(found)  # "Non-current assets" under its lines: no line of its own
             found = [(j, c) for j, c in found if j not in closes]
@@ -442,16 +442,19 @@ class BreakdownListing:
         return None
 
 
-def _is_current(section: Section, labels: Sequence[str], totals: Sequence[bool], j: int) -> bool:
-    """Whether line ``j`` of a statement's section is in its current block: above the statement's "Total current
-    ..." row where it prints one (US GAAP), else in the block its heading or subtotal names current ("Current
-    liabilities" under an IFRS block)."""
+def _in_block(section: Section, labels: Sequence[str], totals: Sequence[bool], lines: set[int],
+              current: bool) -> set[int]:
+    """The ``lines`` of a statement's section in its current block (``current``), or in the rest: a line is current
+    above the statement's "Total current ..." row where it prints one (US GAAP), else where the block its heading or
+    subtotal names is current ("Current liabilities" under an IFRS block)."""
     low = [" ".join(x.lower().split()) for x in labels]
     total = next((k for k, x in enumerate(low) if x.startswith("total current") and any(a in x for a in section.asked)),
                  None)
-    if total is not None:
-        return j < total
-    return section.block(labels, totals, j).lower().startswith("current")
+
+    def is_current(j: int) -> bool:
+        return j < total if total is not None else section.block(labels, totals, j).lower().startswith("current")
+
+    return {j for j in lines if is_current(j) == current}
 
 
 def _subtotals(lines: Sequence[tuple[int, Cell]]) -> set[int]:
@@ -501,7 +504,7 @@ def _block_of(cells: list[tuple[int, Cell]], totals: list[tuple[int, Cell]], mea
     """Of a table of breakdowns stacked one under another, each closed by its total ("Americas", "EMEA", "Asia",
     "Total net revenues", then the same places and "Total pre-tax earnings"), the rows of the block the measure's
     total closes (from the row after the total before it); the whole table where its parts are named once."""
-    labels = [c.row for _, c in cells if (_, c) not in totals]
+    labels = [c.row for j, c in cells if (j, c) not in totals]
     if len(set(labels)) == len(labels) or measure is None:
         return cells
     closing = next((j for j, c in totals if row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW), None)
