@@ -206,11 +206,11 @@ def _query(q: Question) -> str:
 
 def _as_the_company(text: str, q: Question) -> str:
     """``text`` with the longest name of a filer the question names (with its legal form) as "the Company"."""
-    names = sorted({a for aliases in q.companies.values() for a in aliases}, key=len, reverse=True)
-    for name in names[:1]:
-        text = re.sub(rf"\b{re.escape(name)}{_FORMS}(?P<s>['’]s)?", lambda m: "the Company" + (m.group("s") or ""),
-                      text, count=1, flags=re.I)
-    return text
+    name = max((a for aliases in q.companies.values() for a in aliases), key=len, default="")
+    if not name:
+        return text
+    return re.sub(rf"\b{re.escape(name)}{_FORMS}(?P<s>['’]s)?", lambda m: "the Company" + (m.group("s") or ""),
+                  text, count=1, flags=re.I)
 
 
 _FORMS = r"(?:\s*,?\s+(?:" + "|".join(r"\.?".join(map(re.escape, f)) for f in sorted(

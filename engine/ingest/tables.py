@@ -396,18 +396,18 @@ def parse_words(
                 # period headings repeated inside the table ("2022 2021 Change"): not values
                 values, numbers = [None] * len(strong), [None] * len(strong)
         has_values = any(v is not None for v in values)
+        # a label wrapped over two lines continues the one above in lower case (a heading's colon ends it: "Net
+        # sales by category:" over "iPhone")
+        wraps = pending_label is not None and label[:1].islower() and not pending_label["label"].endswith(":")
         if not has_values:
             if not label:
                 continue
-            if pending_label is not None and label[:1].islower() and not pending_label["label"].endswith(":"):
-                # a label wrapped over two lines with no values yet (a heading's colon ends it: "Net sales by
-                # category:" over "iPhone")
+            if pending_label is not None and wraps:  # wrapped with no values yet
                 pending_label["label"] += " " + label
                 continue
             pending_label = {"label": label, "values": values, "numbers": numbers}
             rows.append(pending_label)
             continue
-        wraps = label[:1].islower() and not (pending_label or {}).get("label", "").endswith(":")
         if pending_label is not None and (not label or wraps):
             rows.remove(pending_label)
             label = (pending_label["label"] + " " + label).strip()
