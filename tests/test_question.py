@@ -963,6 +963,30 @@ def test_a_sentence_denying_the_asked_direction_contradicts_a_yes() -> None:
     assert one_voice("It is not improving [1].", q, no, None, res, None, stated=False).folded == []
 
 
+def test_a_sentence_saying_the_other_side_of_a_judgement_is_folded() -> None:
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    q = parse("Is 3M a capital-intensive business based on FY2022 data?")
+    no = Decision("judgement", "No, by 2 standard ratios: ...", verdict=False, figures=(5.11, 19.76))
+    res = resolve(q, [])
+    said = one_voice("3M's total assets were $46,455 million [1]. This indicates that 3M is a capital-intensive "
+                     "business, as it has more assets than liabilities.", q, no, None, res, None, stated=False)
+    assert said.text == "3M's total assets were $46,455 million [1]."
+    assert "says it is capital intensive; the code decided No" in said.folded[0]
+    # a sentence about such businesses in general, or one that agrees, stays
+    general = "A capital-intensive business needs large investments in plant [2]. 3M isn't capital intensive."
+    assert one_voice(general, q, no, None, res, None, stated=False).folded == []
+    yes = Decision("judgement", "Yes, by 2 standard ratios: ...", verdict=True, figures=(1.8, 1.4))
+    liquid = parse("Does AMD have a healthy liquidity profile based on FY22?")
+    weak = one_voice("AMD's liquidity position is weak [3].", liquid, yes, None, res, None, stated=False)
+    assert "says it is not healthy liquidity" in weak.folded[0]
+    assert one_voice("The current ratio of 2.36 indicates strong liquidity [3].", liquid, yes, None, res, None,
+                     stated=False).folded == []
+
+
 def test_the_computed_result_given_as_another_line_item_is_folded() -> None:
     from engine.ask.compose import _result_as_other_item
     from engine.ask.decisions import Computation

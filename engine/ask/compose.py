@@ -24,7 +24,7 @@ from engine.ask.question import Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
-from engine.vocabulary import canonical, directions, items_named, vocabulary
+from engine.vocabulary import canonical, directions, items_named, judgements, vocabulary
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -73,6 +73,9 @@ _SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|sma
 _FLAT = re.compile(r"\b(?:unchanged|flat|no (?:significant |material )?change|remained (?:the same|stable|steady))\b",
                    re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n't\b", re.I)
+_DENIAL = re.compile(r"\b(?:not|never|neither|nor)\b|n't\b", re.I)
+"""A negation that turns a claim ("is not capital intensive"); "no" and "without" qualify a noun instead ("there is
+no doubt it is ...")."""
 
 
 def refusal_text(retrieval: Retrieval, reason: str = "") -> str:
@@ -187,6 +190,9 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     said = _VERDICT_WORD.match(sentence)
     if said and (said.group(1).lower() == "yes") != decision.verdict:
         return f"says {said.group(1).capitalize()}; the code decided {'Yes' if decision.verdict else 'No'}"
+    if (quality := _quality_said(sentence, question)) is not None and quality != decision.verdict:
+        return (f"says it is {'' if quality else 'not '}{question.judgement}; the code decided "
+                f"{'Yes' if decision.verdict else 'No'}")
     asserted = _direction_of(sentence)
     want = question.direction
     if decision.verdict and want in {"up", "down"} and _denies(sentence, want):
@@ -198,6 +204,20 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     if (not decision.verdict and happened) or (decision.verdict and opposite):
         return f"says it went {asserted}; the code decided {'Yes' if decision.verdict else 'No'}"
     return ""
+
+
+def _quality_said(sentence: str, question: Question) -> bool | None:
+    """Whether a sentence says the company has the quality a judgement question asks about (True: "This indicates
+    that 3M is a capital-intensive business"), lacks it (False: "is not capital intensive", "its liquidity is
+    weak"), or neither (None: "A capital-intensive business needs ..."), by the vocabulary's ``holds`` and
+    ``fails`` of the judgement; a negation in the claim or in the three words before it turns it."""
+    judged = judgements().get(question.judgement) if question.judgement else None
+    for pattern, has in ((judged.holds, True), (judged.fails, False)) if judged else ():
+        m = pattern.search(sentence) if pattern is not None else None
+        if m:
+            before = " ".join(sentence[:m.start()].split()[-3:])
+            return has != bool(_DENIAL.search(m.group(0)) or _DENIAL.search(before))
+    return None
 
 
 def _result_as_other_item(sentence: str, question: Question, computation: Computation | None) -> str:

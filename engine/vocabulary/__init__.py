@@ -319,6 +319,10 @@ class Judgement:
     source: str
     """Where the thresholds come from, said with the verdict."""
     ratios: tuple[JudgementRatio, ...]
+    holds: re.Pattern[str] | None = None
+    """A sentence that says the company has the quality ("3M is a capital-intensive business")."""
+    fails: re.Pattern[str] | None = None
+    """A sentence that says it lacks it ("its liquidity is weak")."""
 
 
 @cache
@@ -330,7 +334,8 @@ def judgements() -> dict[str, Judgement]:
         name: Judgement(name, re.compile(spec["asked"], re.I), spec["source"], tuple(
             JudgementRatio(r["name"], r["formula"], float(r.get("yes_above", r.get("yes_below", 0.0))),
                            "yes_above" in r)
-            for r in spec["ratios"]))
+            for r in spec["ratios"]),
+            *(re.compile(spec[k], re.I) if spec.get(k) else None for k in ("holds", "fails")))
         for name, spec in raw.items()
     }
 
