@@ -878,6 +878,13 @@ def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> Non
     assert said.text == "Sales fell everywhere [2]." and "picks Emerging Markets" in said.folded[0]
     assert one_voice("Developed Rest of World saw the largest decline [2].", q, picked, None, res, None,
                      stated=True).folded == []
+    # any word that picks one of several: "best-selling", "the worst", "fastest"
+    best = parse("Which product category performed the best in the domestic market during Q2 of FY2024?")
+    top = Decision("breakdown ranking", "Entertainment: the largest rise ...", choice="Entertainment",
+                   among=("Computing and Mobile Phones", "Appliances", "Entertainment", "Services"))
+    said = one_voice("The best-selling product category was Computing and Mobile Phones, with a comparable sales "
+                     "decline of 6.4%.", best, top, None, res, None, stated=True)
+    assert said.text == "" and "picks Computing and Mobile Phones; the code found Entertainment" in said.folded[0]
 
 
 def _voiced_over(table: dict, question: str):  # type: ignore[no-untyped-def]

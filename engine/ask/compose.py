@@ -20,7 +20,7 @@ from engine.ask.cells import Resolution, TableSource, judge, resolve
 from engine.ask.checks import CITATION, answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
-from engine.ask.question import Question
+from engine.ask.question import SUPERLATIVE, Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
@@ -69,7 +69,6 @@ _PERIOD_AFTER = re.compile(
     r"with|or|but|an?|the)\b)", re.I)
 """The period a figure is given for, right after it ("$63,854 million in FY2021", "20.1% for fiscal 2022",
 "$7.482 billion in Q3 FY2023", "5,433 million as of June 25, 2022")."""
-_SUPERLATIVE = re.compile(r"\b(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b", re.I)
 _FLAT = re.compile(r"\b(?:unchanged|flat|no (?:significant |material )?change|remained (?:the same|stable|steady))\b",
                    re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n't\b", re.I)
@@ -553,7 +552,7 @@ _MOVED_BY = re.compile(r"\b(?:chang\w*|due to|driven by|because of|as a result o
 
 def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     """Why a sentence picks another of the listed items than the ranking did ('' when it does not)."""
-    if not decision.choice or question.ranking is None or not _SUPERLATIVE.search(sentence):
+    if not decision.choice or question.ranking is None or not SUPERLATIVE.search(sentence):
         return ""
     # the items listed, each found by its first word ("investing"); a breakdown's rows by their whole name
     # ("Developed Europe", "Developed Rest of World")
@@ -561,7 +560,7 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     names = [(n, n.split()[0].lower()) for n in listed] or [(n, n.lower()) for n in decision.among]
     # the pick is the item named last before the superlative ("Among operations, investing and financing,
     # investing brought in the most"), else the first named after it ("the most came from operations")
-    low, most = sentence.lower(), _SUPERLATIVE.search(sentence)
+    low, most = sentence.lower(), SUPERLATIVE.search(sentence)
     assert most is not None
     spots = sorted((m.start(), n) for n, key in names
                    for m in re.finditer(rf"(?<![a-z]){re.escape(key)}(?![a-z])", low))

@@ -218,6 +218,8 @@ _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+
                        r"(?:the\s+)?(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b)", re.I)
 _MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest|best)\b", re.I)
 _LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum|weakest|slowest|worst)\b", re.I)
+SUPERLATIVE = re.compile(rf"{_MOST.pattern}|{_LEAST.pattern}", re.I)
+"""A word that picks one of several ("the best-selling category", "the slowest")."""
 _PERFORMED = re.compile(r"\b(?:out|under)?perform\w*", re.I)
 """How a part "performed" is how it moved: the best-performing category is the one that grew most."""
 _LOSS = re.compile(r"\b(?:lost|lose|loses|spent|spend|spends|used|uses|burned|consumed)\b", re.I)
