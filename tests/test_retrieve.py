@@ -435,7 +435,17 @@ def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
     titles = {1: "Domestic segment stores open at the end of the quarter",
               2: "International segment revenue mix and comparable sales changes by revenue category",
               3: "Domestic segment revenue mix and comparable sales changes by revenue category"}
-    me = SimpleNamespace(store=SimpleNamespace(region=lambda rid: SimpleNamespace(title=titles.get(rid, ""))))
+    rows = {"rows": [{"label": x} for x in ("Computing", "Appliances", "Entertainment", "Services", "Total")]}
+    said = {20: (3, "Notable changes by revenue category: Computing: the 6.4% decline was driven primarily by "
+                    "mobile phones. Entertainment: the 9.0% growth was driven by gaming. Services grew."),
+            21: (3, "Computing, Appliances, Entertainment and Services are our revenue categories."),  # no driver
+            22: (9, "Computing, Appliances and Services declined due to lower demand.")}  # not beside the table
+    me = SimpleNamespace(store=SimpleNamespace(
+        region=lambda rid: SimpleNamespace(title=titles.get(rid, ""), table=rows if rid == 3 else {}),
+        chunks=lambda doc_ids=None, modality=None, ids=None: [
+            Chunk(id=i, doc_id="d", modality="text", page=pg, text=t) for i, (pg, t) in said.items()
+            if ids is None or i in ids]))
+    me.commentary = lambda table: Retriever.commentary(me, table)  # type: ignore[arg-type]
     chunks = {i: Chunk(id=i, doc_id="d", modality="table" if i in titles else "text", page=i, text="t",
                        region_id=i if i in titles else None) for i in range(1, 20)}
     fused = [Candidate(1, "table", 0.6), Candidate(2, "table", 0.55), *[Candidate(i, "text", 0.5) for i in (4, 5)],
@@ -443,7 +453,11 @@ def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
     spread = [c for c in fused if c.chunk_id != 3] + [fused[4]]  # the page's third table moved behind
     q = parse("Which product category performed the best by sales in the domestic market during Q2 of FY2024?")
     out = Retriever.pin_breakdown(me, spread, fused, chunks, 10, q)  # type: ignore[arg-type]
-    assert [c.chunk_id for c in out] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 3]  # still ten: the pin takes the last place
+    # still ten: the table and the passage beside it that tells its parts' changes take the last places
+    assert [c.chunk_id for c in out] == [1, 2, 4, 5, 6, 7, 8, 9, 3, 20]
+    del said[20]
+    out = Retriever.pin_breakdown(me, spread, fused, chunks, 10, q)  # type: ignore[arg-type]
+    assert [c.chunk_id for c in out] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 3]  # no such passage: the table alone
     # the international one asked, already among the ten: nothing moves; no breakdown ranked: nothing moves
     international = parse("Which international product category grew sales the most in Q2 FY2024?")
     assert Retriever.pin_breakdown(me, spread, fused, chunks, 10, international) == spread  # type: ignore[arg-type]

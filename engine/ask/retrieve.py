@@ -41,6 +41,7 @@ from engine.pagetext import PageText, headings_above
 from engine.settings import Settings
 from engine.types import Chunk, Document, Evidence, Modality, Retrieval
 from engine.untrusted import clean_text, withhold_instructions
+from engine.vocabulary import narrative
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
@@ -605,9 +606,37 @@ class Retriever:
         if not order:
             return ranked
         best = tables[order[0]][0]
-        if any(x.chunk_id == best.chunk_id for x in ranked[:k]):
+        pins = [best, *self.commentary(chunks[best.chunk_id])]
+        have = {x.chunk_id for x in ranked[:k]}
+        missing = [p for p in pins if p.chunk_id not in have]
+        if not missing:
             return ranked
-        return [*[x for x in ranked if x.chunk_id != best.chunk_id][: k - 1], best]
+        for p in missing:
+            if p.chunk_id not in chunks:
+                chunks.update({c.id: c for c in self.store.chunks(ids=[p.chunk_id])})
+        pinned = {p.chunk_id for p in missing}
+        return [*[x for x in ranked if x.chunk_id not in pinned][: k - len(missing)], *missing]
+
+    def commentary(self, table: Chunk) -> list[Candidate]:
+        """The passage that tells a breakdown's parts one by one ("Notable comparable sales changes by revenue
+        category were as follows: Computing and Mobile Phones: The 6.4% comparable sales decline was driven ...")
+        on the table's page or the next: the text chunk there that says what drove a change (the vocabulary's driver
+        cues) and names the most of the table's parts, half of them and two at least. It says why the
+        part a ranking picks moved; [] when no passage does."""
+        region = self.store.region(table.region_id) if table.region_id else None
+        parts = [str(r.get("label") or "").strip() for r in (region.table or {}).get("rows", [])] if region else []
+        parts = [p.lower() for p in parts if len(p) > 2 and not p.lower().startswith("total")]
+        if len(parts) < 2:
+            return []
+        drivers = next(k.cues for k in narrative().kinds if k.name == "drivers")
+        best, named = None, max(1, (len(parts) - 1) // 2)
+        for c in self.store.chunks(doc_ids=[table.doc_id], modality="text"):
+            text = c.text.lower()
+            if c.page in (table.page, table.page + 1) and any(cue in text for cue in drivers):
+                n = sum(1 for p in parts if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text))
+                if n > named:
+                    best, named = c, n
+        return [Candidate(best.id, "text", 0.0, 2, "breakdown")] if best is not None else []
 
     def rerank(self, question: str, ranked: list[Candidate], timings: dict[str, float]) -> list[Candidate]:
         """Reorder the top ``rerank_candidates`` with the reranker role (no-op when the role is off)."""
