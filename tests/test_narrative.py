@@ -199,6 +199,11 @@ def test_a_sentence_introducing_a_list_is_quoted_with_its_items() -> None:
                                         "exit costs of $1.5 billion in 2022")
     assert with_lists("Revenue was as follows: Cloud grew. Devices fell.", 700) == split_sentences(
         "Revenue was as follows: Cloud grew. Devices fell.")
+    # a middle dot is a bullet too, as some filings' bullets are read off the page
+    dotted = ("Notable changes by category were as follows: · Appliances: The 16.1% decline was driven primarily "
+              "by large appliances. · Entertainment: The 9.0% growth was driven primarily by gaming.")
+    assert split_sentences(dotted)[1:] == ["Appliances: The 16.1% decline was driven primarily by large appliances.",
+                                           "Entertainment: The 9.0% growth was driven primarily by gaming."]
     # the drivers question gets the lead-in with its items, once, not the bare lead-in or an item again
     q = parse("What drove the segment margin change in 2022?")
     quotes = find_quotes(q, _evidence([text]), {}, FakeEmbedder())
@@ -510,6 +515,25 @@ def test_a_part_asking_why_of_a_ranked_pick_is_quoted_about_the_pick() -> None:
     used = _evidence(texts)
     shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True, about="Data Center")
     assert shown and shown[0].text == texts[1]
+
+
+def test_a_ranking_by_change_quotes_why_its_pick_moved() -> None:
+    """"Which category performed the best?" asks no why, yet the analyst reads next why the pick moved: the
+    filing's sentence about the pick (named where the sentence starts) that says what drove it; not one naming it
+    as what offset another's fall, nor one that says no cause; nothing for a ranking by amount."""
+    q = parse("Which Acme product category performed the best in Q2 2023?")
+    assert q.told is None and q.ranking is not None and q.ranking.by_change
+    texts = ["Appliances: The 16.1% comparable sales decline was driven primarily by large appliances.",
+             "Entertainment: The 9.0% comparable sales growth was driven primarily by gaming, partially offset by "
+             "declines in drones.",
+             "Revenue decreased, primarily due to appliances, partially offset by growth in Entertainment.",
+             "Entertainment is one of our six revenue categories and includes gaming hardware and software."]
+    used = _evidence(texts)
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True, about="Entertainment")
+    assert [x.text for x in shown] == [texts[1]]
+    assert shown_quotes(q, used, {}, FakeEmbedder(), decided=True, stated=True, about="Services") == []
+    largest = parse("Which Acme product category had the largest revenue in Q2 2023?")
+    assert shown_quotes(largest, used, {}, FakeEmbedder(), decided=True, stated=True, about="Entertainment") == []
 
 
 # --- the summary check --------------------------------------------------------------------------------------

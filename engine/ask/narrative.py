@@ -45,6 +45,9 @@ EMBEDDED = 24
 """The sentences, best by the lexical and cue scores, that the embedder reads (it is the slow step: each sentence
 is one more pass of the embedder on a shared CPU)."""
 MAX_QUOTES = 4
+SUBJECT_CHARS = 60
+"""A sentence is about what it names in its first this many characters ("Entertainment: The 9.0% comparable sales
+growth ...", "AWS sales increased 12% ...")."""
 """At most this many sentences are quoted."""
 MARGIN = 0.2
 """A sentence is quoted when its score is within this much of the best one's (the best is always quoted)."""
@@ -137,6 +140,9 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
     facility from $X to $Y"). ``about``: what the decided part picked ("Which platform grew fastest, and what drove
     it?": Data Center), which the part told in words asks about."""
     asked = q.told
+    if decided and not refused and asked is None and about and q.ranking is not None and (
+            q.ranking.by_change or q.ranking.turned):
+        return why_picked(q, about, used, regions, embedder)
     if refused or (decided and (asked is None or asked is q)):
         return []
     if asked is not None and about and asked is not q:
@@ -145,6 +151,21 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
     if asked is not None:
         return find_quotes(asked, used, regions, embedder)
     return [] if stated else nearest_sentences(q, used, regions, embedder)
+
+
+def why_picked(q: Question, part: str, used: Sequence[Evidence], regions: dict[int, Region],
+               embedder: Embedder, most: int = 2) -> list[Quote]:
+    """The filing's sentences on what drove the change of the ``part`` a ranking picked ("Entertainment: The 9.0%
+    comparable sales growth was driven primarily by gaming, partially offset by ..."), asked as the drivers of that
+    part's change: at most ``most``, each about the part (named in its first ``SUBJECT_CHARS``) and saying why (a
+    driver cue); [] when none does. An analyst told which category grew most reads next why it did, in the
+    filing's words; a sentence naming the part as what offset another's fall is about the other."""
+    asked = replace(q, narrative="drivers", text=f"{q.text} ({part})", first=f"{q.first or q.text} ({part})",
+                    stems=frozenset(q.stems | stems(part)))
+    named = re.compile(rf"(?<![\w&]){re.escape(part)}(?![\w&])", re.I)
+    kind = narrative().kind("drivers")
+    return [x for x in _quotes(asked, used, regions, embedder, MAX_QUOTES)
+            if named.search(x.text[:SUBJECT_CHARS]) and _cues(kind, x.text.lower())][:most]
 
 
 def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
