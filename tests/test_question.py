@@ -885,6 +885,16 @@ def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> Non
     said = one_voice("The best-selling product category was Computing and Mobile Phones, with a comparable sales "
                      "decline of 6.4%.", best, top, None, res, None, stated=True)
     assert said.text == "" and "picks Computing and Mobile Phones; the code found Entertainment" in said.folded[0]
+    # a part of another breakdown named with its kind: not one of the parts ranked
+    lost = parse("Which market platform lost the most revenue in dollar terms versus a year earlier?")
+    gaming = Decision("breakdown ranking", "Gaming: the largest drop ...", choice="Gaming",
+                      among=("Data Center", "Gaming", "Professional Visualization", "OEM and Other"))
+    said = one_voice("The Compute & Networking segment lost the most revenue in dollar terms. Each segment lost the "
+                     "most in Q3. The Gaming platform lost the most.", lost, gaming, None, res, None, stated=True)
+    assert len(said.folded) == 1 and "picks Compute & Networking, which is not one of the parts" in said.folded[0]
+    assert said.text == "Each segment lost the most in Q3. The Gaming platform lost the most."
+    # "&" for "and" names the same part
+    assert one_voice("The OEM & Other platform lost the least.", lost, gaming, None, res, None, stated=True).folded == []
 
 
 def _voiced_over(table: dict, question: str):  # type: ignore[no-untyped-def]

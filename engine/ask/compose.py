@@ -24,7 +24,7 @@ from engine.ask.question import SUPERLATIVE, Question
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
-from engine.vocabulary import canonical, directions, items_named, judgements, vocabulary
+from engine.vocabulary import canonical, directions, items_named, judgements, part_kinds, vocabulary
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -72,6 +72,12 @@ _PERIOD_AFTER = re.compile(
 _FLAT = re.compile(r"\b(?:unchanged|flat|no (?:significant |material )?change|remained (?:the same|stable|steady))\b",
                    re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n't\b", re.I)
+_NAMED_PART = re.compile(r"(?P<name>(?:[A-Z][\w'’.-]*\s+(?:(?:&|and)\s+)?){1,5})(?P<kind>[a-z]+)\b")
+"""Capitalised words and the lower-case word after them: a part named with its kind ("Compute & Networking
+segment") where that word is a kind of part (``part_kinds``)."""
+_DETERMINERS = re.compile(r"^(?:(?:The|Its|Our|Their|Each|Every|This|That|These|Those|Any|All|Which|What|Another|"
+                          r"Other|One|No|A|An|In|Of|For|By|Among|Both|Every|Most|Some)\s+)+")
+_AND = re.compile(r"\s*&\s*")
 _DENIAL = re.compile(r"\b(?:not|never|neither|nor)\b|n't\b", re.I)
 """A negation that turns a claim ("is not capital intensive"); "no" and "without" qualify a noun instead ("there is
 no doubt it is ...")."""
@@ -568,6 +574,10 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     pick = before[-1] if before else next((n for at, n in spots if at > most.start()), "")
     if pick and pick != decision.choice:
         return f"picks {pick}; the code found {decision.choice}"
+    # a part of another breakdown, named with its kind ("The Compute & Networking segment lost the most revenue"
+    # where the code ranked market platforms)
+    if not spots and decision.among and (other := _part_outside(sentence, decision.among)):
+        return f"picks {other}, which is not one of the parts ranked; the code found {decision.choice}"
     # no item named: an amount called the largest (or the least) that is none of the ranked items' ("The figure is
     # $52 million, which is the largest amount among the three") picks something the ranking does not hold
     amounts = _amounts(sentence)
@@ -582,6 +592,21 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
         if not any(_as_written(v, top) for v in amounts) and any(
                 _as_written(v, f) for v in amounts for f in decision.figures):
             return f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}; the code found {decision.choice}"
+    return ""
+
+
+def _part_outside(sentence: str, among: Sequence[str]) -> str:
+    """A part a sentence names with its kind ("the Compute & Networking segment", "the EMEA region") that is none of
+    ``among`` ('' when there is none)."""
+    kinds = part_kinds()
+    for m in _NAMED_PART.finditer(sentence):
+        if m.group("kind").lower().rstrip("s") not in kinds:
+            continue
+        name = _DETERMINERS.sub("", m.group("name")).strip()
+        low = _AND.sub(" and ", name.lower())
+        if name and not low.endswith(("'s", "’s")) and not any(
+                low in (a := _AND.sub(" and ", x.lower())) or a.split(" (")[0] in low for x in among):
+            return name
     return ""
 
 

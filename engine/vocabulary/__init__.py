@@ -448,6 +448,13 @@ def breakdowns() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def part_kinds() -> frozenset[str]:
+    """The words that name a kind of part after its name ("the Gaming segment", "the EMEA region", "the Data
+    Center platform"), singular, lower case: the kinds of ``[breakdowns]`` and the summary's ``part_words``."""
+    return frozenset({*breakdowns(), *(w.rstrip("s") for w in narrative().part_words)})
+
+
+@cache
 def breakdown_title(kind: str) -> re.Pattern[str]:
     """The words that name a kind of part in a table's title ("region": "Geographic Information", "Net sales by
     region"; "category": "... by revenue category"): what tells a breakdown's table from the others."""
