@@ -894,7 +894,31 @@ def test_a_model_sentence_picking_another_part_of_a_breakdown_is_folded() -> Non
     assert len(said.folded) == 1 and "picks Compute & Networking, which is not one of the parts" in said.folded[0]
     assert said.text == "Each segment lost the most in Q3. The Gaming platform lost the most."
     # "&" for "and" names the same part
-    assert one_voice("The OEM & Other platform lost the least.", lost, gaming, None, res, None, stated=True).folded == []
+    assert one_voice("The OEM & Other platform lost the least.", lost, gaming, None, res, None,
+                     stated=True).folded == []
+
+
+def test_a_table_of_percents_of_revenue_states_no_amount() -> None:
+    """A common-size table ("... expressed as a percentage of revenue") prints % on its 100.0 row only: none of
+    its figures is an amount of a line item, and "Sales, general and administrative" is no revenue."""
+    from asking import resolve
+
+    from engine.ask.cells import TableSource
+
+    table = {"title": "Results of Operations", "columns": ["Three Months Ended October 30, 2022"], "rows": [
+        {"label": "Revenue", "values": ["100.0%"], "numbers": [100.0]},
+        {"label": "Sales, general and administrative", "values": ["10.6"], "numbers": [10.6]},
+        {"label": "Income from operations", "values": ["10.2"], "numbers": [10.2]}]}
+    head = "The following table sets forth items of our statements of income expressed as a percentage of revenue."
+    q = parse("What was revenue in the quarter ended October 30, 2022?")
+    assert resolve(q, [TableSource(1, table, heading=head)]).cells == []
+    assert resolve(parse("What was operating income in the quarter ended October 30, 2022?"),
+                   [TableSource(1, table, heading=head)]).cells == []
+    # the same figures without such a heading are amounts (a table in millions)
+    amounts = resolve(parse("What was operating income in the quarter ended October 30, 2022?"),
+                      [TableSource(1, table, heading="(In millions)")])
+    assert [c.value for c in amounts.cells] == [10.2]
+    assert TableSource(1, table, heading=head).common_size and not TableSource(1, table).common_size
 
 
 def _voiced_over(table: dict, question: str):  # type: ignore[no-untyped-def]

@@ -80,6 +80,17 @@ class TableSource:
         return " ".join([*lines, str(self.table.get("title", ""))])
 
     @property
+    def common_size(self) -> bool:
+        """Whether every figure of the table is a percent of one line: its heading says so ("... expressed as a
+        percentage of revenue") and one row is 100 in every column (the line the others are percents of). Filers
+        print the % sign on that row only."""
+        if not _PERCENT_OF.search(self.context):
+            return False
+        return any((nums := [x for x in (row.get("numbers") or []) if isinstance(x, int | float)])
+                   and all(abs(x - 100.0) < 1e-9 for x in nums)
+                   for row in self.table.get("rows", []) if isinstance(row, dict))
+
+    @property
     def statement(self) -> str:
         """The primary statement the table is, or ''."""
         return statement_of(self.heading + " " + str(self.table.get("title", ""))) or ""
@@ -263,6 +274,11 @@ SPECIFIC_ROW = 0.05
 words the question holds all of, the longer one is what it names."""
 
 
+_PERCENT_OF = re.compile(r"\bas\s+(?:a\s+)?percent(?:age)?s?\s+of\b|\bpercent(?:age)?s?\s+of\s+(?:total\s+|net\s+)*"
+                         r"(?:revenues?|sales)\b", re.I)
+"""A table's heading saying its figures are percents of one line ("expressed as a percentage of revenue")."""
+
+
 def _cell_percent(label: str, raw: str, units: str) -> bool:
     return "%" in raw or bool(re.search(r"\bpercent|%", label, re.I)) and "%" not in units
 
@@ -408,6 +424,7 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
     out: list[Cell] = []
     statement = source.statement
     parts = {m.name: part_rows(source, m, part, asked_stems, named) for m in question_measures} if part else {}
+    common = source.common_size
     for r, row in enumerate(table.get("rows", [])):
         if not isinstance(row, dict):
             continue
@@ -435,8 +452,12 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
                 p = periods[i]
                 cell = _cell(source, label, values, i, x, columns[i], p, m.name, fit,
                              matches(asked, p, calendar) if p is not None else 0.0, of_part[0] if of_part else "")
+                if common and not cell.percent:
+                    cell = replace(cell, percent=True)
                 if of_part and (cell.percent or _CHANGE_HEAD.search(columns[i])):
                     continue  # a part's growth rate or share ("-12%", "% of Total") is not its amount
+                if m.item is not None and common:
+                    continue  # a line item's amount: "Revenue 100.0%" of a table in percent of revenue is none
                 out.append(cell)
     return out
 
