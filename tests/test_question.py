@@ -1018,7 +1018,8 @@ def test_a_sentence_saying_the_other_side_of_a_judgement_is_folded() -> None:
     assert said.text == "3M's total assets were $46,455 million [1]."
     assert "says it is capital intensive; the code decided No" in said.folded[0]
     # a sentence about such businesses in general, or one that agrees, stays
-    general = "A capital-intensive business needs large investments in plant [2]. 3M isn't capital intensive."
+    general = ("A capital-intensive business needs large investments in plant [2]. 3M isn't capital intensive. Its "
+               "capex was not large enough to qualify it as a capital-intensive business.")
     assert one_voice(general, q, no, None, res, None, stated=False).folded == []
     yes = Decision("judgement", "Yes, by 2 standard ratios: ...", verdict=True, figures=(1.8, 1.4))
     liquid = parse("Does AMD have a healthy liquidity profile based on FY22?")

@@ -215,12 +215,13 @@ def _quality_said(sentence: str, question: Question) -> bool | None:
     """Whether a sentence says the company has the quality a judgement question asks about (True: "This indicates
     that 3M is a capital-intensive business"), lacks it (False: "is not capital intensive", "its liquidity is
     weak"), or neither (None: "A capital-intensive business needs ..."), by the vocabulary's ``holds`` and
-    ``fails`` of the judgement; a negation in the claim or in the three words before it turns it."""
+    ``fails`` of the judgement; a negation in the claim or in the eight words of its clause before it turns it."""
     judged = judgements().get(question.judgement) if question.judgement else None
     for pattern, has in ((judged.holds, True), (judged.fails, False)) if judged else ():
         m = pattern.search(sentence) if pattern is not None else None
         if m:
-            before = " ".join(sentence[:m.start()].split()[-3:])
+            # a denial earlier in the clause turns it ("was not strong enough to qualify as a high growth company")
+            before = " ".join(re.split(r"[,;:]", sentence[:m.start()])[-1].split()[-8:])
             return has != bool(_DENIAL.search(m.group(0)) or _DENIAL.search(before))
     return None
 
