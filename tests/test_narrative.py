@@ -517,6 +517,24 @@ def test_a_part_asking_why_of_a_ranked_pick_is_quoted_about_the_pick() -> None:
     assert shown and shown[0].text == texts[1]
 
 
+def test_a_question_asking_how_a_matter_ended_quotes_how_it_ended() -> None:
+    """"How was the lawsuit resolved?" asks for the sentences that say how it ended (the legal kind's ``alike``
+    words: "in favor of", "reversed", "concluded"), not only for the one that says what it alleged, which shares
+    more of the question's words; a question that asks no outcome ranks as before."""
+    texts = ["In 2010, Oracle brought a copyright lawsuit against Google in the Northern District of California, "
+             "alleging that Google's Android operating system infringes Oracle's copyrights related to Java APIs.",
+             "On April 5, 2021, the Supreme Court reversed the Federal Circuit's ruling and found that Google's use "
+             "of the Java APIs was a fair use as a matter of law.",
+             "On May 14, 2021, the Federal Circuit entered an order affirming the final judgment in favor of Google, "
+             "and the case is now concluded."]
+    used = _evidence([" ".join(texts)])
+    resolved = find_quotes(parse("What was the outcome of Oracle's lawsuit?"), used, {}, FakeEmbedder())
+    assert resolved[0].text in texts[1:]
+    alleged = find_quotes(parse("What does Oracle's copyright lawsuit against Google allege?"), used, {},
+                          FakeEmbedder())
+    assert alleged[0].text == texts[0]
+
+
 def test_a_ranking_by_change_quotes_why_its_pick_moved() -> None:
     """"Which category performed the best?" asks no why, yet the analyst reads next why the pick moved: the
     filing's sentence about the pick (named where the sentence starts) that says what drove it; not one naming it

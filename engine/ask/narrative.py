@@ -20,7 +20,7 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.question import CONNECTIVES, Question
+from engine.ask.question import CONNECTIVES, CUE_PREFIX, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.ask.subjects import (
@@ -45,10 +45,10 @@ EMBEDDED = 24
 """The sentences, best by the lexical and cue scores, that the embedder reads (it is the slow step: each sentence
 is one more pass of the embedder on a shared CPU)."""
 MAX_QUOTES = 4
+"""At most this many sentences are quoted."""
 SUBJECT_CHARS = 60
 """A sentence is about what it names in its first this many characters ("Entertainment: The 9.0% comparable sales
 growth ...", "AWS sales increased 12% ...")."""
-"""At most this many sentences are quoted."""
 MARGIN = 0.2
 """A sentence is quoted when its score is within this much of the best one's (the best is always quoted)."""
 LEXICAL_WEIGHT = 0.5
@@ -56,6 +56,9 @@ LEXICAL_WEIGHT = 0.5
 CUE_WEIGHT = 0.08
 """Per cue phrase of the kind asked that a sentence carries (at most ``MAX_CUES`` count)."""
 MAX_CUES = 2
+ALIKE_WEIGHT = 0.2
+"""Per phrase (at most ``MAX_CUES``) of the kind's ``alike`` group the question asks in ("how was the lawsuit
+resolved": "in favor of", "affirmed"): what the question asks of the kind, weighed as its own words."""
 NAME_WEIGHT = 0.15
 """Added to a sentence that names a party (``_names``) for a kind whose answer is names (the parties kind: who was
 acquired, who the customers are): "we acquired Souq Group Ltd. ... and Whole Foods Market" answers "What did
@@ -277,6 +280,11 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
     costs = _costs(q)
+    # what the question asks of the kind in words that some sentences say ("resolved": "in favor of", "affirmed"),
+    # those the kind's own cues do not already weigh ("acquisition" beside "acquired"), and no short word that a name
+    # holds ("buy" in "Best Buy")
+    alike = replace(kind, cues=tuple(x for g in q.alike_groups(kind) for x in g if len(x) >= CUE_PREFIX and not any(
+        c[:CUE_PREFIX] == x[:CUE_PREFIX] for c in kind.cues))) if kind is not None else None
     # a list's items are what its lead-in says they are: those of a lead-in against the kind ("These transactions
     # involve risks such as: • ...") are against it too, quoted alone or with it
     ruled = {item for _, s in found if " • " in s and kind is not None and _against(kind, s.split(" • ")[0].lower())
@@ -287,10 +295,12 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         own = stems(s) | next((named for labels, named in costs if any(x in head for x in labels)), frozenset())
         lexical = len(telling & own) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
+        asked_too = min(MAX_CUES, _cues(alike, s.lower()))
         off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + party - off, order, s))
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party - off, order,
+                      s))
     if others := _under_other_parts(q, used):
         first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & name_letters(s) else score,
                   order, s) for score, order, s in first]

@@ -26,6 +26,7 @@ from engine.periods import MONTH_PATTERN, Asked, asked_period, last_periods, nam
 from engine.types import Document
 from engine.vocabulary import (
     LineItem,
+    NarrativeKind,
     breakdown_named,
     breakdown_title,
     canonical,
@@ -101,7 +102,7 @@ _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", r
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
 asks figures)."""
-_CUE_PREFIX = 5
+CUE_PREFIX = 5
 """A cue word and a question's word sharing their first five letters say the same thing ("acquisition",
 "acquired")."""
 _SELF_REFERENCE = re.compile(
@@ -550,12 +551,19 @@ class Question:
             return ()
         if kind.searched:
             return kind.cues
-        asked = {w[:_CUE_PREFIX] for w in self.stems if len(w) >= _CUE_PREFIX}
-        for group in kind.alike:  # "bought" asks for what "acquired" says; a short word ("buy") whole
-            words = {w for x in group for w in stems(x)}
-            if any(w in self.stems or len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in words):
-                asked |= {w[:_CUE_PREFIX] for w in words if len(w) >= _CUE_PREFIX}
-        return tuple(c for c in kind.cues if any(len(w) >= _CUE_PREFIX and w[:_CUE_PREFIX] in asked for w in stems(c)))
+        asked = {w[:CUE_PREFIX] for w in self.stems if len(w) >= CUE_PREFIX}
+        for group in self.alike_groups(kind):
+            asked |= {w[:CUE_PREFIX] for x in group for w in stems(x) if len(w) >= CUE_PREFIX}
+        return tuple(c for c in kind.cues if any(len(w) >= CUE_PREFIX and w[:CUE_PREFIX] in asked for w in stems(c)))
+
+    def alike_groups(self, kind: NarrativeKind) -> tuple[tuple[str, ...], ...]:
+        """The groups of ``kind``'s ``alike`` words the question uses one of ("bought" asks for what "acquired"
+        says; "how was the lawsuit resolved" for what "in favor of", "affirmed" and "dismissed" say); a short word
+        ("buy") counts whole."""
+        asked = {w[:CUE_PREFIX] for w in self.stems if len(w) >= CUE_PREFIX}
+        return tuple(group for group in kind.alike
+                     if any(w in self.stems or len(w) >= CUE_PREFIX and w[:CUE_PREFIX] in asked
+                            for x in group for w in stems(x)))
 
     @property
     def measure_labels(self) -> tuple[tuple[str, str], ...]:
