@@ -90,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         work = answerer.cells(q, engine.store, retrieval.evidence, regions)
         decided = work.decision is not None
         t0 = time.perf_counter()
-        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive))
+        d = work.decision  # as the answerer asks for them (engine/ask/answer.py)
+        quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive),
+                              refused=bool(d and (d.refusal or d.lead)), about=d.choice if d else "")
         seconds = time.perf_counter() - t0
         evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))
