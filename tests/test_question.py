@@ -810,6 +810,10 @@ def test_a_ranking_of_parts_the_question_does_not_list_names_their_kind() -> Non
     assert r is not None and r.breakdown == "segment" and r.by_change and r.highest
     r = parse("Which product category had the smallest decline in net sales?").ranking
     assert r is not None and r.breakdown == "category" and r.highest
+    # a market platform is a platform (NVIDIA's "specialized markets"), a market alone a place
+    r = parse("Which market platform lost the most revenue versus a year earlier?").ranking
+    assert r is not None and r.breakdown == "platform" and r.by_change and not r.highest
+    assert parse("Which market had the biggest drop in revenue?").ranking.breakdown == "region"  # type: ignore[union-attr]
     r = parse("Which region had the lowest revenue in 2022?").ranking
     assert r is not None and not r.by_change and not r.highest
     # a list named keeps its own ranking; a kind the vocabulary does not know is none
