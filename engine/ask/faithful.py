@@ -755,7 +755,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     “lower net favorable profit adjustments on production”'. A part the question names that the sentence's subject
     names where the quote names it only among its drivers ("Display Technologies' sales ... driven by lower sales in
     the segment" from "Net sales ... decreased, driven by lower sales in the Display Technologies ... segments")
-    gives '[5] gives “Display Technologies” as a driver, not as what changed'. A quote whose subject is one
+    gives '[5] gives “Display Technologies” as a driver, not as what changed' (of a question asking what drove a
+    change: a lawsuit's "court" is no cause of what its sentence opens with). A quote whose subject is one
     segment's ("... attributable to our Embedded and Semi-Custom segment increased") told of the company, where the
     question asks no part, gives '[5] is about the “Embedded and Semi-Custom” segment'. Every word is quoted; the
     relation is the model's."""
@@ -802,8 +803,8 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
         if rises.match(mine.lstrip(_OPENING)) or falls.match(mine.lstrip(_OPENING)):
             continue  # no subject: the sentence opens with the drivers ("Increased unit sales, ...")
         (lead, named), (own_lead, _) = _lead_item(theirs), _lead_item(mine)
-        if (driver := next((r for r in parts if r in mine and r not in theirs and (end := _named_end(q, r, best, at))
-                            and not _caused_next(kind, best[end:])), None)) is not None:
+        if kind.name == "drivers" and (driver := next((r for r in parts if r in mine and r not in theirs and (
+                end := _named_end(q, r, best, at)) and not _caused_next(kind, best[end:])), None)) is not None:
             # the asked part is among the quote's drivers of something else ("Net sales ... decreased, driven by lower
             # sales in the Display Technologies, Optical Communications ... segments"), told as what changed
             flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
