@@ -76,7 +76,7 @@ _NAMED_PART = re.compile(r"(?P<name>(?:[A-Z][\w'’.-]*\s+(?:(?:&|and)\s+)?){1,5
 """Capitalised words and the lower-case word after them: a part named with its kind ("Compute & Networking
 segment") where that word is a kind of part (``part_kinds``)."""
 _DETERMINERS = re.compile(r"^(?:(?:The|Its|Our|Their|Each|Every|This|That|These|Those|Any|All|Which|What|Another|"
-                          r"Other|One|No|A|An|In|Of|For|By|Among|Both|Every|Most|Some)\s+)+")
+                          r"Other|One|No|A|An|In|Of|For|By|Among|Both|Most|Some)\s+)+")
 _AND = re.compile(r"\s*&\s*")
 _DENIAL = re.compile(r"\b(?:not|never|neither|nor)\b|n't\b", re.I)
 """A negation that turns a claim ("is not capital intensive"); "no" and "without" qualify a noun instead ("there is
@@ -601,8 +601,10 @@ def _part_outside(sentence: str, among: Sequence[str]) -> str:
     ``among`` ('' when there is none)."""
     kinds = part_kinds()
     for m in _NAMED_PART.finditer(sentence):
-        if m.group("kind").lower().rstrip("s") not in kinds:
-            continue
+        word = m.group("kind").lower()
+        if not ({word, word[:-1] if word.endswith("s") else word, word[:-3] + "y" if word.endswith("ies") else word}
+                & kinds):
+            continue  # "segment", "segments", "categories"
         name = _DETERMINERS.sub("", m.group("name")).strip()
         low = _AND.sub(" and ", name.lower())
         if name and not low.endswith(("'s", "’s")) and not any(

@@ -451,7 +451,7 @@ def breakdowns() -> dict[str, tuple[str, ...]]:
 def part_kinds() -> frozenset[str]:
     """The words that name a kind of part after its name ("the Gaming segment", "the EMEA region", "the Data
     Center platform"), singular, lower case: the kinds of ``[breakdowns]`` and the summary's ``part_words``."""
-    return frozenset({*breakdowns(), *(w.rstrip("s") for w in narrative().part_words)})
+    return frozenset({*breakdowns(), *(w[:-1] if w.endswith("s") else w for w in narrative().part_words)})
 
 
 @cache
