@@ -1734,8 +1734,8 @@ def test_the_part_asked_among_a_quote_s_drivers_told_as_what_changed_is_flagged(
     # a lawsuit's words are no causes: the part a legal question names, told before the quote's "court", is its
     # subject
     legal = parse("Summarize how Oracle's Java API copyright lawsuit against Acme was resolved.")
-    ruled = [Quote("On April 5, 2021, the Supreme Court reversed the Federal Circuit's ruling and found that Acme's use "
-                   "of the Java APIs was a fair use as a matter of law.", "ACME_2021_10K", "acme", 78, 1, 1)]
+    ruled = [Quote("On April 5, 2021, the Supreme Court reversed the Federal Circuit's ruling and found that Acme's "
+                   "use of the Java APIs was a fair use as a matter of law.", "ACME_2021_10K", "acme", 78, 1, 1)]
     assert not any("as a driver" in f for f in unsupported(
         "Oracle's Java API copyright lawsuit against Acme was resolved by the Supreme Court reversing the Federal "
         "Circuit's ruling and finding that Acme's use of the Java APIs was a fair use.", ruled, legal, ["Acme"]))

@@ -1033,6 +1033,32 @@ def test_a_sentence_saying_the_other_side_of_a_judgement_is_folded() -> None:
                      stated=False).folded == []
 
 
+def test_another_start_of_the_code_s_change_or_an_answer_of_the_model_s_own_is_folded() -> None:
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Computation, Decision
+
+    q = parse("Does Adobe have an improving Free cashflow conversion as of FY2022?")
+    yes = Decision("trend", "Yes. It went from 142.72 for fiscal 2021 to 155.51 for fiscal 2022.", verdict=True,
+                   figures=(142.72, 155.51), ends=(142.72, 155.51))
+    res = resolve(q, [])
+    said = one_voice("It is 155.51%, an improvement over the previous year's conversion of 150.00%.", q, yes, None,
+                     res, None, stated=False)
+    assert said.text == "" and "gives 150.00% for the period before; the code found 142.72 -> 155.51" in said.folded[0]
+    assert one_voice("It went from 150.0% to 155.51%.", q, yes, None, res, None, stated=False).folded
+    # the code's own start, or the change, is no other start
+    assert one_voice("It is 155.51%, up from 142.72% in the previous year, or 12.79 points.", q, yes, None, res,
+                     None, stated=False).folded == []
+    ebitda = parse("What is the FY2022 unadjusted EBITDA less capex for PepsiCo?")
+    done = Computation("formula", 9068.0, "(11,512 + 2,763) - 5,207 = 9068.00", [])
+    boxed = one_voice(r"Operating income is $11,512 million. So, the answer is: \[ \boxed{6305} \]", ebitda, None,
+                      done, resolve(ebitda, []), None, stated=False)
+    assert boxed.text == "Operating income is $11,512 million." and "gives 6305 as the answer" in boxed.folded[0]
+    assert one_voice("So, the answer is 9,068.", ebitda, None, done, resolve(ebitda, []), None,
+                     stated=False).folded == []
+
+
 def test_the_computed_result_given_as_another_line_item_is_folded() -> None:
     from engine.ask.compose import _result_as_other_item
     from engine.ask.decisions import Computation

@@ -32,6 +32,12 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[]|\d{1,2}\.\s+\S)|\n+")
 _AMOUNT = r"(?:\(\s?[-−]|[-−(])?[$€£]?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%|\s+(?:million|billion|thousand|percent))?"
 """A figure as prose writes it: "$63,854 million", "19.1%", "(431)", "(-412)"."""
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<a>{_AMOUNT})\s+(?:\S+\s+){{0,4}}?to\s+(?P<b>{_AMOUNT})", re.I)
+_EARLIER = re.compile(r"\b(?:previous|prior|preceding|last|earlier)\s+(?:fiscal\s+)?(?:year|quarter|period)|"
+                      r"\ba\s+year\s+(?:ago|earlier|before)|\bfrom\s+(?:\S+\s+){0,2}$", re.I)
+"""Words before a figure that give it as the period before the one asked ("the previous year's conversion of",
+"up from")."""
+_ANSWER_IS = re.compile(r"\bthe\s+(?:final\s+)?answer\s+is\b|\\boxed\{", re.I)
+"""A figure given as the answer itself ("So, the answer is: \\boxed{6305}")."""
 _DIVIDED = re.compile(r"/|÷|\bdivided by\b", re.I)
 _WORKING = re.compile(r"^\W*(?:\d+\.\s|step\b)|\b(?:identify|calculat\w*|subtract\w*|divid\w*|multipl\w*|add|adding|"
                       r"plug\w*|formula|follow these steps|we need to|if \w+ (?:were|was) (?:provided|given))\b|[=+×÷]",
@@ -382,6 +388,37 @@ def _against_the_later(sentence: str, ends: tuple[float, float] | None, computat
             if matches(asked, last[0], calendar) > matches(asked, first[0], calendar):
                 return (f"measures the change against {m.group(1).strip()}, the later period; the code's change "
                         f"runs from {fmt(first[1])} to {fmt(last[1])}")
+    return ""
+
+
+def _other_start(sentence: str, ends: tuple[float, float] | None) -> str:
+    """Why a sentence gives the code's change another starting figure ('' when it does not): with the code's later
+    figure, an earlier one that is not the code's ("155.51%, which is an improvement over the previous year's
+    conversion of 150.00%", "from 150.0% to 155.51%" where the code's year before is 142.72)."""
+    if ends is None or ends[0] == ends[1]:
+        return ""
+    old, new = ends
+    said = answer_numbers(sentence)
+    if not any(same_number(q, new) for q in said):
+        return ""
+    for q in said:
+        if same_number(q, new) or same_number(q, old) or same_number(q, new - old) or (
+                old and same_number(q, (new - old) / abs(old) * 100)):
+            continue
+        if _EARLIER.search(sentence[max(0, q.start - 60):q.start]):
+            return f"gives {q.raw.strip()} for the period before; the code found {fmt(old)} -> {fmt(new)}"
+    return ""
+
+
+def _own_answer(sentence: str, computation: Computation | None) -> str:
+    """Why a sentence gives a result of the model's own as the answer ("So, the answer is: \\boxed{6305}" where the
+    code computed 9,068); '' otherwise."""
+    cue = _ANSWER_IS.search(sentence) if computation is not None else None
+    if cue is None or computation is None:
+        return ""
+    for q in answer_numbers(sentence[cue.start():]):
+        if not same_number(q, computation.result):
+            return f"gives {q.raw.strip()} as the answer; the code computed {fmt(computation.result)}"
     return ""
 
 
@@ -946,7 +983,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why:
             why = _claims_absent(sentence, used)
         if not why:
-            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
+            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends) or _other_start(sentence, ends)
+                   or _own_answer(sentence, computation)
                    or _for_another_period(sentence, points, calendar)
                    or _against_the_later(sentence, ends, computation, points, calendar))
         if not why:
