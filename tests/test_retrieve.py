@@ -442,9 +442,9 @@ def test_the_breakdown_table_a_ranking_question_needs_keeps_a_place() -> None:
             22: (9, "Computing, Appliances and Services declined due to lower demand.")}  # not beside the table
     me = SimpleNamespace(store=SimpleNamespace(
         region=lambda rid: SimpleNamespace(title=titles.get(rid, ""), table=rows if rid == 3 else {}),
-        chunks=lambda doc_ids=None, modality=None, ids=None: [
+        chunks=lambda doc_ids=None, modality=None, ids=None, pages=None: [
             Chunk(id=i, doc_id="d", modality="text", page=pg, text=t) for i, (pg, t) in said.items()
-            if ids is None or i in ids]))
+            if (ids is None or i in ids) and (pages is None or pg in pages)]))
     me.commentary = lambda table: Retriever.commentary(me, table)  # type: ignore[arg-type]
     chunks = {i: Chunk(id=i, doc_id="d", modality="table" if i in titles else "text", page=i, text="t",
                        region_id=i if i in titles else None) for i in range(1, 20)}

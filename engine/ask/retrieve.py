@@ -630,9 +630,9 @@ class Retriever:
             return []
         drivers = next(k.cues for k in narrative().kinds if k.name == "drivers")
         best, named = None, max(1, (len(parts) - 1) // 2)
-        for c in self.store.chunks(doc_ids=[table.doc_id], modality="text"):
+        for c in self.store.chunks(doc_ids=[table.doc_id], modality="text", pages=[table.page, table.page + 1]):
             text = c.text.lower()
-            if c.page in (table.page, table.page + 1) and any(cue in text for cue in drivers):
+            if any(cue in text for cue in drivers):
                 n = sum(1 for p in parts if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text))
                 if n > named:
                     best, named = c, n

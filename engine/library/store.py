@@ -631,12 +631,16 @@ class Store:
         modality: str | None = None,
         ids: Sequence[int] | None = None,
         unindexed: bool = False,
+        pages: Sequence[int] | None = None,
     ) -> list[Chunk]:
         sql = "SELECT id, doc_id, modality, page, pages, bbox, region_id, text FROM chunks WHERE 1=1"
         args: list[Any] = []
         if doc_ids is not None:
             sql += f" AND doc_id IN ({','.join('?' * len(doc_ids))})"
             args.extend(doc_ids)
+        if pages is not None:
+            sql += f" AND page IN ({','.join('?' * len(pages))})"
+            args.extend(pages)
         if modality is not None:
             sql += " AND modality = ?"
             args.append(modality)
