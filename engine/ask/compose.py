@@ -983,13 +983,14 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why:
             why = _claims_absent(sentence, used)
         if not why:
-            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends) or _other_start(sentence, ends)
-                   or _own_answer(sentence, computation)
+            why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _for_another_period(sentence, points, calendar)
                    or _against_the_later(sentence, ends, computation, points, calendar))
         if not why:
             why = (_own_definition(sentence, computation, names) or _own_arithmetic(sentence, computation, names)
                    or _arithmetic(sentence))
+        if not why:  # after the arithmetic: "fell 1.4% ... from A to B" is first a change that is not A to B's
+            why = _other_start(sentence, ends) or _own_answer(sentence, computation)
         if not why:
             why = _percent_of_an_amount(sentence, computation, res, stated)
         if not why:
