@@ -16,12 +16,13 @@ ABBREVIATIONS = frozenset({
 })
 """Words ending in a full stop that do not end a sentence (lower case)."""
 
-_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9$•●▪·-]|[a-z][A-Z]|[<#\[]|\([a-z]{1,3}\)\s))|"
+_BULLETS = "•●▪·"
+"""The characters a filing's bullets are read off the page as ("·", a middle dot, in some filings)."""
+_END = re.compile(rf"[.!?][\"'”’)\]]*(?=\s+(?:[\"“(]?[A-Z0-9${_BULLETS}-]|[a-z][A-Z]|[<#\[]|\([a-z]{{1,3}}\)\s))|"
                   r"[.!?][\"'”’)\]]*$")
-_BREAK = re.compile(r"\n\s*\n|(?<!\s)\s*[•●▪·]\s+|[•●▪·]\s+")
-"""A paragraph gap or a bullet ends a sentence whatever precedes it ("·", a middle dot, is how some filings' bullets
-are read off the page). A run of whitespace before a bullet is taken from its start only (the lookbehind): tried
-from every space of a long run, it was quadratic."""
+_BREAK = re.compile(rf"\n\s*\n|(?<!\s)\s*[{_BULLETS}]\s+|[{_BULLETS}]\s+")
+"""A paragraph gap or a bullet ends a sentence whatever precedes it. A run of whitespace before a bullet is taken
+from its start only (the lookbehind): tried from every space of a long run, it was quadratic."""
 _TABLE_LEAD = re.compile(r"\b(?:following\s+tables?\b[^.:]{0,200}|tables?\s+below\b[^.:]{0,200}|"
                          r"(?:is|are|was|were)\s+as\s+follows\s*\([^()]{0,60}\)\s*):(?=\s+[\"“(]?[A-Z])", re.I)
 """A table's lead-in ("The following table presents provision for income taxes (in millions, ...):", "The table
@@ -74,7 +75,7 @@ def split_sentences(text: str) -> list[str]:
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
 
 
-_BULLET = re.compile(r"[•●▪·]")
+_BULLET = re.compile(f"[{_BULLETS}]")
 
 
 def with_lists(text: str, limit: int) -> list[str]:

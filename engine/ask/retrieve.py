@@ -628,7 +628,8 @@ class Retriever:
         parts = [p.lower() for p in parts if len(p) > 2 and not p.lower().startswith("total")]
         if len(parts) < 2:
             return []
-        drivers = next(k.cues for k in narrative().kinds if k.name == "drivers")
+        kind = narrative().kind("drivers")
+        drivers = kind.cues if kind is not None else ()
         best, named = None, max(1, (len(parts) - 1) // 2)
         for c in self.store.chunks(doc_ids=[table.doc_id], modality="text", pages=[table.page, table.page + 1]):
             text = c.text.lower()
