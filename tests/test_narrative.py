@@ -2320,3 +2320,66 @@ def test_a_description_of_the_filer_is_embedded_as_the_filing_writes_itself() ->
     assert _query(q) == "What does the Company actually do within the Acme Group?"
     q = parse("What drove Acme Finance's gross profit growth in 2022?", docs)
     assert _query(q).startswith("What drove Acme Finance's gross profit growth")
+
+
+def test_a_quarter_named_by_its_end_date_is_no_year_to_date() -> None:
+    """"The quarter ended June 25, 2022" is three months: the first nine months' drivers told for it are flagged,
+    the quarter's own are not."""
+    q = parse("What drove the change in Acme's Devices gross margin percentage in the quarter ended June 25, 2022?")
+    quotes = [Quote("Devices gross margin percentage decreased during the third quarter of 2022 due primarily to "
+                    "weaker foreign currencies.", "ACME_2022_10Q", "acme", 20, 5, 5),
+              Quote("Devices gross margin increased during the first nine months of 2022 due primarily to a "
+                    "different Devices mix and higher Devices volume.", "ACME_2022_10Q", "acme", 20, 5, 5)]
+    ytd = ("The change in Devices gross margin in the quarter ended June 25, 2022 was due to a different Devices mix "
+           "and higher Devices volume.")
+    assert "[5] is about the nine months" in unsupported(ytd, quotes, q, ["Acme"])
+    own = ("The change in Acme's Devices gross margin percentage in the quarter ended June 25, 2022, was due to "
+           "weaker foreign currencies.")
+    assert not any("nine months" in f for f in unsupported(own, quotes, q, ["Acme"]))
+
+
+def test_another_line_items_drivers_given_as_the_answer_are_flagged() -> None:
+    """A quote about another line item given as the answer, even word for word, is flagged with that item: a
+    vocabulary item ("loss before interest and taxes" for other expense) or a metric the vocabulary does not know
+    ("cost-per-view" for cost-per-visit); the asked item's own sentence, a driver explained after it, and a part
+    (a capitalised name) are not."""
+    q = parse("What caused the change in Acme's other (income) expense, net in fiscal 2019?")
+    corporate = [_quote("For fiscal 2019, Corporate's loss before interest and taxes increased $354 million primarily "
+                        "due to higher wage-related costs.", 8)]
+    assert "[8] is about “Corporate's loss before interest and taxes”" in unsupported(
+        corporate[0].text, corporate, q, ["Acme"])
+    own = [_quote("Other (income) expense, net changed by $120 million primarily due to hedge gains.", 8)]
+    assert not any("is about" in f for f in unsupported(own[0].text, own, q, ["Acme"]))
+    metric = parse("What drove the change in Acme's cost-per-visit in 2022?")
+    views = [_quote("The increase in cost-per-view from 2021 to 2022 was driven by changes in device mix.", 3)]
+    assert "[3] is about “cost-per-view”" in unsupported(views[0].text, views, metric, ["Acme"])
+    visits = [_quote("The increase in cost-per-visit from 2021 to 2022 was driven by changes in device mix.", 3)]
+    assert not any("is about" in f for f in unsupported(visits[0].text, visits, metric, ["Acme"]))
+    ebit = parse("What drove the change in Acme's Sneakers EBIT in fiscal 2023?")
+    listed = [_quote("Reported EBIT increased 1% due to higher revenues and the following: \u2022 Selling and "
+                     "administrative expense increased 7% due to higher operating overhead.", 4)]
+    told = ("Acme's Sneakers EBIT increased 1% due to higher revenues. Selling and administrative expense increased "
+            "7% due to higher operating overhead.")
+    assert not any("is about" in f for f in unsupported(told, listed, ebit, ["Acme"]))
+    regions = [_quote("Revenue increased 8% due to growth in Western Europe. The increase in Western Europe was "
+                      "driven by footwear.", 6)]
+    assert not any("is about" in f for f in unsupported(
+        "The increase in Western Europe was driven by footwear.", regions, parse(
+            "What drove the change in Acme's revenue in 2022?"), ["Acme"]))
+
+
+def test_two_items_a_quote_gives_together_are_not_cause_and_effect() -> None:
+    """"The result was impacted by an interest margin of $26.8 million and a profit on financial transactions of
+    $532.3 million" names two drivers of the result: told as "the interest margin drove the profit on financial
+    transactions" it is flagged; the profit's own driver sentence is not."""
+    q = parse("What drove the change in Acme Finance's profit on financial transactions in 2022?")
+    quotes = [_quote("The positive result of the Company was mainly impacted by a positive interest margin of $26.8 "
+                     "million and a profit on financial transactions of $532.3 million.", 2)]
+    told = ("The positive interest margin of $26.8 million drove the change in Acme Finance's profit on financial "
+            "transactions in 2022.")
+    assert "[2] gives “profit on financial transactions” as a driver, not as what changed" in unsupported(
+        told, quotes, q, ["Acme Finance"])
+    own = [_quote("The profit on financial transactions increased mainly due to fair value changes of derivatives.", 2)]
+    assert not any("as a driver" in f for f in unsupported(
+        "The profit on financial transactions increased mainly due to fair value changes of derivatives.", own, q,
+        ["Acme Finance"]))

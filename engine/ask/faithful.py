@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
+from itertools import groupby
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.formulas import formula_items
@@ -266,6 +267,10 @@ def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Questio
         by_source.setdefault(x.source, []).append(x.text)
     return [f"[{n}] is not about {subject}" for n in cited_numbers(summary)
             if (said := by_source.get(n)) and not said_stems(said) & words]
+
+
+_WHICH = re.compile(r"^\s*,?\s*(?:both\s+of\s+|each\s+of\s+|all\s+of\s+)?which\s+", re.I)
+"""A relative clause opening after a name ("..., both of which were primarily driven by"): its cause is the name's."""
 
 
 def _first_cue(kind: NarrativeKind, text: str) -> int:
@@ -808,6 +813,14 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # the asked part is among the quote's drivers of something else ("Net sales ... decreased, driven by lower
             # sales in the Display Technologies, Optical Communications ... segments"), told as what changed
             flag = f"[{source}] gives \u201c{driver}\u201d as a driver, not as what changed"
+        elif (kind.name == "drivers" and (changed := POSSESSOR.sub("", _changed_item(mine)).strip(" ,"))
+              and _word_count(changed) >= 2 and changed.lower() not in theirs.lower() and not _anaphor().match(theirs)
+              and (named_at := re.search(rf"(?<![a-z]){re.escape(changed.lower())}(?![a-z])", best[at:].lower()))
+              and not _caused_next(kind, _WHICH.sub(" ", best[at + named_at.end():]))):
+            # what the sentence says changed is one of the quote's drivers of something else, with no cause of its
+            # own ("mainly impacted by a positive interest margin ... and a profit on financial transactions" told
+            # as "The positive interest margin ... drove the change in ... profit on financial transactions")
+            flag = f"[{source}] gives \u201c{changed}\u201d as a driver, not as what changed"
         elif lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
         elif (not lead and own_lead and _anaphor().match(theirs)
@@ -1495,6 +1508,111 @@ def _pointed_back_elsewhere(summary: str, quotes: Sequence[Quote], q: Question, 
     return out
 
 
+_PREPOSITION = re.compile(r"\s+(?:before|after|of|on|for|from|in|at|per|by|to|under|with|net\s+of)\s", re.I)
+"""Where a noun phrase's head ends: its words before a preposition ("loss" of "loss before interest and taxes")."""
+
+
+def _asked_items(q: Question) -> set[str]:
+    """The vocabulary items a drivers question asks the drivers of: its measures', and for a standard ratio the items
+    of its definition (a gross margin's cost of sales and revenue)."""
+    items = {m.item.name if m.item is not None else m.name for m in q.measures}
+    if q.ratio is not None:
+        items.add(q.ratio[1])
+        for it in formula_items(q.ratio[1]):
+            items.add(it.name)
+            if it.derived:
+                items |= {d.name for d in formula_items(it.derived)}
+    return items
+
+
+_LEAD_CLAUSE = re.compile(r"^(?:in|for|during|excluding|including|as\s+of|compared\s+\w+)\b[^,]*,\s*", re.I)
+"""A clause before a subject that only frames it ("Excluding HOS, operating supplies and services increased")."""
+
+
+def _item_changed(subject: str) -> str:
+    """What a subject says changed, the way it is written: the item after a change noun and "in" ("The increase in
+    cost-per-impression", "the operational increase in emerging markets"), else the words before its first
+    direction word (``_mover``) without a framing clause (``_LEAD_CLAUSE``) or transition; '' where it says none."""
+    if changed := _changed_item(subject):
+        return changed
+    nouns = change_words().nouns
+    inside = next((m for m in re.finditer(r"\b(\w+)\s+in\s+", subject) if nouns.fullmatch(m.group(1))), None)
+    if inside is not None and (item := _item_name(subject[inside.end():] + " was").strip()):
+        return item
+    return _LEAD_CLAUSE.sub("", _BARE.sub("", _mover(subject))).strip(" ,")
+
+
+def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """The summary's claim (its first sentence giving a cause) telling the drivers of another line item than the one the
+    question asks about, and not of that one: "Corporate's loss before interest and taxes increased $354 million
+    primarily due to ..." given for NIKE's other (income) expense, net, or "The increase in cost-per-impression ...
+    was driven by ..." for Alphabet's cost-per-click, gives '[8] is about “Corporate's loss before interest and
+    taxes”' (the quote it restates), else 'the summary is about “...”'. The sentence's subject (its words before its
+    first cue) names none of the asked measure's names and another vocabulary item than the asked ones
+    (``_asked_items``); or no item of the vocabulary, and what it says changed (``_item_changed``) has a head (its
+    last word before a preposition, the last piece of a hyphenated word) that the question does not use and that is
+    no name (a capitalised head is a part: a franchise, a region, which the part checks read), and no two of the
+    question's words in a row ("Services gross margin percentage" keeps the question's "gross margin"). An item the
+    summary named before or that a quote gives as a driver of the asked one ("Reported EBIT increased 1% due to ...
+    • Selling and administrative expense increased 7% ...") is a driver explained, not another answer; the sentences
+    after the claim explain it or add context, and are not read."""
+    kind = _drivers_kind(q)
+    asked = q.told
+    if kind is None or asked is None:
+        return []
+    names = list(names)
+    plain = plain_stems(names)
+    items = _asked_items(asked)
+    spelled = [n.lower() for m in asked.measures for n in m.names]
+    asked_words = said_stems([BROKEN.sub(" ", q.text.replace("-", " "))])
+
+    def run_of_asked(text: str) -> int:
+        # the question's words in a row, stopwords and names passed over ("general and administrative")
+        words = [s for w in CONTENT_WORD.findall(text.replace("-", " ")) if (s := word_stem(w)) not in plain]
+        return max((len(list(g)) for k, g in groupby(w in asked_words for w in words) if k), default=0)
+
+    def names_asked(text: str) -> bool:
+        low = text.lower()
+        return any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", low) for n in spelled) or (
+            not spelled and run_of_asked(text) >= 2)
+
+    # the drivers the quotes give the asked item: what a sentence naming it before its cue says after
+    # (a list's items under a lead-in naming it: "Reported EBIT increased 1% due to higher revenues and the
+    # following: • ... • Selling and administrative expense increased 7% ...")
+    explained = {w for x in quotes for whole in _FULL_STOP.split(x.text) for t in (whole, *_items([whole]))
+                 if (at := _first_cue(kind, t)) > 0 and names_asked(t[:at]) for w in said_stems([t[at:]])}
+    sentences = _quote_sentences(quotes)
+    told = split_sentences(CITATION.sub(" ", summary))
+    # the summary's claim is its first sentence giving a cause; those after it explain it or add context
+    said = [_cause_last(kind, t) for t in told]
+    n = next((i for i, t in enumerate(said) if _first_cue(kind, t) > 0), None)
+    if n is None or names_asked(subject := (sentence := said[n])[:_first_cue(kind, said[n])]):
+        return []
+    item, named = _lead_item(subject)
+    if item and (not items or item in items):
+        return []
+    what = named if item else _item_changed(subject)
+    if not item and (bare := re.match(r".*(?:^|\s)(?:the|a|an|this|that)\s+(?P<rest>.*)$", what, re.I | re.S)) and len(
+            [w for w in CONTENT_WORD.findall(bare["rest"]) if w.lower() not in STOPWORDS]) <= 1:
+        return []  # a modifier or a pointer, no item: "that the sequential (increase)", "the latter"
+    if not what or _word_count(what) > NAMED_SUBJECT:
+        return []
+    head = _PREPOSITION.split(f"{what} ")[0].strip()
+    last = re.split(r"[\s-]+", head)[-1] if head else ""
+    if not last or not last[0].islower() and not item:
+        return []
+    stem = word_stem(last)
+    if stem in plain or stem in explained or stem in said_stems(told[:n]):
+        return []
+    if not item and (stem in asked_words or run_of_asked(what) >= 2):
+        return []
+    found = _restated(sentence, sentences)
+    whole = _told_whole(sentence, quotes)
+    source = whole if whole is not None else found[1][0] if found is not None else None
+    return [f"[{source}] is about \u201c{what}\u201d" if source is not None
+            else f"the summary is about \u201c{what}\u201d"]
+
+
 def _cause_after_change(summary: str, q: Question) -> list[str]:
     """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
     surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
@@ -2160,7 +2278,9 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
         told = asked_period(sentence[:cut] if cut > 0 else sentence)
         asked = q.asked if q is not None and not told.text else None
         to_date = told.months in YEAR_TO_DATE or (asked is not None and asked.months in YEAR_TO_DATE)
-        quarter = not to_date and (told.quarter or (asked is not None and asked.quarter and asked.months == 3))
+        # a quarter by number, or three months ended on a date ("the quarter ended June 25, 2022")
+        quarter = not to_date and (told.quarter or told.months == 3
+                                   or (asked is not None and (asked.quarter or asked.end) and asked.months == 3))
         if not quarter and not to_date:
             continue
         if (found := _restated(sentence, sentences)) is not None:
@@ -2514,6 +2634,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _cause_after_change(body, q) if f not in out]
     out += [f for f in _cause_no_quote_gives(body, quotes, q, names) if f not in out]
     out += [f for f in _pointed_back_elsewhere(body, quotes, q, names) if f not in out]
+    out += [f for f in _another_item_told(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_given_to_driver(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
