@@ -2383,3 +2383,40 @@ def test_two_items_a_quote_gives_together_are_not_cause_and_effect() -> None:
     assert not any("as a driver" in f for f in unsupported(
         "The profit on financial transactions increased mainly due to fair value changes of derivatives.", own, q,
         ["Acme Finance"]))
+
+
+def test_a_deal_every_quote_foretells_told_as_done_is_flagged() -> None:
+    """"We expect to fund the acquisition of Roboto Corporation with cash on hand" is no acquisition done: told as
+    "Acme completed the acquisition of Roboto Corporation" it is flagged; a deal a quote says was done is not."""
+    q = parse("What acquisition did Acme complete in the first quarter of 2023?")
+    quotes = [_quote("We funded the acquisition of Medica in 2023 with cash on hand.", 4),
+              _quote("We expect to fund the acquisition of Roboto Corporation with cash on hand.", 4)]
+    assert "stated as fact (the quote says “expect”)" in unsupported(
+        "Acme completed the acquisition of Roboto Corporation in the first quarter of 2023.", quotes, q, ["Acme"])
+    assert not any("stated as fact" in f for f in unsupported(
+        "Acme completed the acquisition of Medica in 2023.", quotes, q, ["Acme"]))
+    assert not any("stated as fact" in f for f in unsupported(
+        "Acme has not completed the acquisition of Roboto Corporation.", quotes, q, ["Acme"]))
+
+
+def test_hyphenated_metrics_are_compared_whole() -> None:
+    """"Cost-per-visit" and "cost-per-view" share their first six letters but are two metrics: the drivers of one
+    restated for the other are flagged."""
+    q = parse("What factors explain the change in Acme's cost-per-view from 2021 to 2022?")
+    quotes = [_quote("Cost-per-visit decreased from 2021 to 2022 driven by changes in device mix, geographic mix and "
+                     "advertiser spending.", 5)]
+    told = ("The change in Acme's cost-per-view from 2021 to 2022 was primarily driven by changes in device mix, "
+            "geographic mix and advertiser spending.")
+    assert "[5] is about “Cost-per-visit”" in unsupported(told, quotes, q, ["Acme"])
+
+
+def test_what_a_quote_says_of_one_of_two_joined_things_is_not_said_of_both() -> None:
+    """"The emerging businesses primarily consist of ..." told as "Polysil and Emerging Businesses primarily consist
+    of ..." gives '[4] is about “emerging businesses” alone'; told of the emerging businesses it is not flagged."""
+    q = parse("What does Acme's Polysil and Emerging Businesses group consist of?")
+    quotes = [_quote("The emerging businesses primarily consist of Pharma Tech, Auto Glass and the Innovations Group.",
+                     4)]
+    told = "Polysil and Emerging Businesses primarily consist of Pharma Tech, Auto Glass and the Innovations Group."
+    assert "[4] is about “emerging businesses” alone" in unsupported(told, quotes, q, ["Acme"])
+    own = "The emerging businesses primarily consist of Pharma Tech, Auto Glass and the Innovations Group."
+    assert not any("alone" in f for f in unsupported(own, quotes, q, ["Acme"]))

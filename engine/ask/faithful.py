@@ -215,23 +215,43 @@ def _foretold(sentence: str, word: str) -> set[str]:
     return said_stems(clauses) - common_stems()
 
 
-def _forecast_as_fact(summary: str, quotes: Sequence[Quote]) -> list[str]:
+def _forecast_as_fact(summary: str, quotes: Sequence[Quote], names: Iterable[str] = ()) -> list[str]:
     """A summary sentence that restates a quote sentence telling what is expected or may happen ("we expect that
     our cash flow from operations will decline") without any word that says so ("a decline in cash flow from
     operations"): it states a forecast as a fact; what the quote foretells must be in the sentence (one that leaves
     out its quote's closing "and further claims may be asserted in the future" states no forecast). Each gives
     'stated as fact (the quote says “expect”)'. The quote restated is the one holding most of the sentence's words
-    (``FORECAST_SHARE`` of them, four at least)."""
+    (``FORECAST_SHARE`` of them, four at least). A name the sentence tells of (a word with a capital letter past its
+    first, not the company's, no legal form) that every quote sentence naming it foretells ("We expect to fund the
+    acquisition of iRobot Corporation" told as "Amazon completed the acquisition of iRobot Corporation") gives the
+    same flag: no quote says it happened."""
     sentences = _quote_sentences(quotes)
+    plain = plain_stems(names)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if _forward_word(sentence) or (found := _restated(sentence, sentences)) is None:
+        if _forward_word(sentence):
             continue
-        if (word := _forward_word(found[1][1])) and _foretold(found[1][1], word) & found[0]:
-            flag = f"stated as fact (the quote says “{word}”)"
-            if flag not in out:
-                out.append(flag)
+        word = ""
+        if (found := _restated(sentence, sentences)) is not None:
+            if (said := _forward_word(found[1][1])) and _foretold(found[1][1], said) & found[0]:
+                word = said
+        if not word and not _NEGATION.search(sentence):
+            for m in _ANY_CAPITAL.finditer(sentence):
+                key = name_key(m.group(0))
+                if m.start() == 0 or key in plain or m.group(0).lower() in LEGAL_FORMS:
+                    continue
+                naming = [t for _, t, stems in sentences if key in stems]
+                if naming and all((w := _forward_word(t)) and key in _foretold(t, w) for t in naming):
+                    word = _forward_word(naming[0])
+                    break
+        flag = f"stated as fact (the quote says “{word}”)"
+        if word and flag not in out:
+            out.append(flag)
     return out
+
+
+_ANY_CAPITAL = re.compile(r"(?<![\w-])[a-z]*[A-Z][\w&'’-]*")
+"""A word with a capital letter ("iRobot", "Corporation"): a name, where it does not open its sentence."""
 
 
 def _subject(q: Question) -> tuple[str, set[str]]:
@@ -267,6 +287,13 @@ def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Questio
         by_source.setdefault(x.source, []).append(x.text)
     return [f"[{n}] is not about {subject}" for n in cited_numbers(summary)
             if (said := by_source.get(n)) and not said_stems(said) & words]
+
+
+_JOINED = re.compile(r"^(?:the\s+)?(?P<a>[^,]+?)\s+(?:and|&)\s+(?P<b>[^,]+?)\s*$", re.I)
+"""A subject joining two things ("Hemlock and Emerging Growth Businesses")."""
+_REPORTED = re.compile(r"^.*?\b(?:indicates?|shows?|states?|says?|notes?|explains?)\s+that\s+", re.I)
+"""A summary sentence's pointer to its source before what it says ("[4] indicates that ...")."""
+_DETERMINER = re.compile(r"^(?:the|our|its|their|this|these)\s+", re.I)
 
 
 _WHICH = re.compile(r"^\s*,?\s*(?:both\s+of\s+|each\s+of\s+|all\s+of\s+)?which\s+", re.I)
@@ -821,6 +848,13 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             # own ("mainly impacted by a positive interest margin ... and a profit on financial transactions" told
             # as "The positive interest margin ... drove the change in ... profit on financial transactions")
             flag = f"[{source}] gives \u201c{changed}\u201d as a driver, not as what changed"
+        elif ((joined := _JOINED.match(_REPORTED.sub("", mine).strip(" ,")))
+              and (alone := _DETERMINER.sub("", theirs.strip(" ,")))
+              and said_stems([alone]) - plain == said_stems([joined["b"]]) - plain != set()):
+            # the quote tells one of two things the sentence joins ("The emerging growth businesses primarily
+            # consist of ..." told as "Hemlock and Emerging Growth Businesses primarily consist of ..."): what it
+            # says of the one is not said of both
+            flag = f"[{source}] is about \u201c{alone}\u201d alone"
         elif lead and own_lead and lead != own_lead:
             flag = f"[{source}] is about \u201c{named}\u201d"
         elif (not lead and own_lead and _anaphor().match(theirs)
@@ -2605,7 +2639,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     # beside quotes that name none: that nothing is quoted is no quote saying there was none)
     if q.yes_no and _NO.match(body) and not any(_NEGATION.search(x.text) for x in quotes):
         out.append("No")
-    out += [f for f in _forecast_as_fact(body, quotes) if f not in out]
+    out += [f for f in _forecast_as_fact(body, quotes, names) if f not in out]
     # a passage is told under the part its section heading names: the part counts as named before it
     parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)
     headed = _headed_passages(passages, parts)
