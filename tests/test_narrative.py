@@ -2420,3 +2420,63 @@ def test_what_a_quote_says_of_one_of_two_joined_things_is_not_said_of_both() -> 
     assert "[4] is about “emerging businesses” alone" in unsupported(told, quotes, q, ["Acme"])
     own = "The emerging businesses primarily consist of Pharma Tech, Auto Glass and the Innovations Group."
     assert not any("alone" in f for f in unsupported(own, quotes, q, ["Acme"]))
+
+
+def test_a_figure_beside_a_prior_years_in_brackets_is_the_year_reported() -> None:
+    """"A fee of $39 million (2021: $41 million)" gives 39 for the year reported: told for 2021 it is flagged;
+    41 for 2021 and 39 for 2022 are not."""
+    q = parse("What guarantee fee did Acme Finance pay to its parent in 2022?")
+    quotes = [_quote("In addition, the parent was paid a guarantee fee of $39 million (2021: $41 million).", 4)]
+    assert "$39 million for 2021" in unsupported("Acme Finance paid a guarantee fee of $39 million in 2021.", quotes,
+                                                 q, ["Acme Finance"])
+    for told in ("Acme Finance paid a guarantee fee of $41 million in 2021.",
+                 "Acme Finance paid a guarantee fee of $39 million in 2022.",
+                 "Acme Finance paid a guarantee fee of $39 million (2021: $41 million)."):
+        assert not any(" for 20" in f for f in unsupported(told, quotes, q, ["Acme Finance"]))
+
+
+def test_a_figure_told_flat_turned_into_a_rise_is_flagged() -> None:
+    """"Segment operating income was flat during the first nine months ..." told as "increased during the first nine
+    months ..." turns it; told as flat it is not flagged."""
+    q = parse("What explains Acme's Devices segment operating income in the first nine months of 2024 compared with "
+              "the first nine months of 2023?")
+    assert q.narrative == "drivers"
+    quotes = [_quote("Segment operating income was flat during the first nine months of 2024 compared to the first "
+                     "nine months of 2023 due to a decline in revenue, offset by lower inventory provisions.", 5)]
+    turned = ("The Devices segment operating income increased during the first nine months of 2024 compared to the "
+              "first nine months of 2023 primarily due to a decline in revenue, offset by lower inventory provisions.")
+    assert "[5] says “was flat during the first nine months of”" in unsupported(turned, quotes, q, ["Acme"])
+    kept = turned.replace("increased", "was flat").replace("primarily due", "due")
+    assert not any("was flat" in f for f in unsupported(kept, quotes, q, ["Acme"]))
+
+
+def test_another_cash_flow_or_another_owner_told_as_the_answer_is_flagged() -> None:
+    """Financing cash flows' drivers given for operating cash flows ("cash flows provided by ... activities", the
+    filer's label), and Corporate's loss given for a brand's EBIT, are each flagged with what they are about."""
+    q = parse("What factors contributed to the change in Acme's cash flows provided by operating activities in "
+              "2022?")
+    financing = [_quote("In 2022, cash flows provided by financing activities increased $1,345 million, primarily due "
+                        "to an increase in commercial paper borrowings.", 5)]
+    told = ("The cash flows provided by financing activities increased $1,345 million due to commercial paper "
+            "borrowings.")
+    assert "[5] is about “cash flows provided by financing activities”" in unsupported(told, financing, q, ["Acme"])
+    brand = parse("What factors explain the change in Sneaker's earnings before interest and taxes for fiscal 2018?")
+    corporate = [_quote("For fiscal 2018, Corporate's loss before interest and taxes increased $732 million "
+                        "primarily due to foreign currency losses.", 7)]
+    assert "[7] is about “Corporate's loss before interest and taxes”" in unsupported(
+        corporate[0].text, corporate, brand, ["Acme"])
+    own = [_quote("For fiscal 2018, Sneaker's earnings before interest and taxes declined 35% primarily due to lower "
+                  "revenues.", 7)]
+    assert not any("is about" in f for f in unsupported(own[0].text, own, brand, ["Acme"]))
+
+
+def test_a_deal_told_as_agreed_states_no_closing() -> None:
+    """"Acme agreed to sell its stake" where the quote says "the Company will sell" states no sale done."""
+    q = parse("What transaction did Acme agree to with Nantong Widgets in October 2015?")
+    quotes = [_quote("On October 15, 2015, the Company entered into an agreement with Nantong Widgets under which the "
+                     "Company will sell to Nantong Widgets a majority of the equity interests in Acme Technologies.",
+                     3)]
+    told = "Acme agreed to sell a majority of the equity interests in Acme Technologies to Nantong Widgets."
+    assert not any("stated as fact" in f for f in unsupported(told, quotes, q, ["Acme"]))
+    done = "Acme sold a majority of the equity interests in Acme Technologies to Nantong Widgets."
+    assert any("stated as fact" in f for f in unsupported(done, quotes, q, ["Acme"]))

@@ -98,23 +98,49 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
                 continue
             said = asked_period(sentence[:v.start])
             if not said.years:
-                after = sentence[v.end:v.end + 60]
+                # (past a bracketed prior year's figure right after it: "euro 26.8 million (2021: euro 26.3 million)")
+                after = _BRACKETED_YEAR.sub(" ", sentence[v.end:v.end + 90], count=1)[:60]
                 said = asked_period(after.split(" compared")[0].split(" versus")[0])
             if not said.years:
                 continue
-            holding = [told for s, told in sentences if any(same_number(w, v.value) or same_number(v, w.value)
-                                                            for w in quantities(s))]
+            pairs = [(s, told) for s, told in sentences if any(same_number(w, v.value) or same_number(v, w.value)
+                                                               for w in quantities(s))]
+            holding = [told for _, told in pairs]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
+            if all((prior := _bracketed_years(s, v)) and set(said.years) <= prior for s, _ in pairs):
+                # "euro 39 million (2021: euro 41 million)" gives 39 million for the year reported, not 2021
+                out.append(f"{v.raw.strip()} for {said.text}")
+                continue
             if any(_after_compared(s, set(said.years)) for s in holding):
                 continue  # "25% higher than 2020" for 2021
             named = [asked_period(s) for s in holding]
-            years = {y for a in named for y in a.years}
+            # a bracketed prior year is the other figure's ("$39 million (2021: $41 million)"), not this one's
+            years = {y for (s, _), a in zip(pairs, named, strict=True) for y in a.years
+                     if y not in _bracketed_years(s, v)}
             # one side names a fiscal year, the other a calendar date: the filer's year may end in the next
             slack = 1 if bool(said.fiscal_named) != any(a.fiscal_named for a in named) else 0
             if years and not any(abs(y - z) <= slack for y in said.years for z in years):
                 out.append(f"{v.raw.strip()} for {said.text}")
     return out
+
+
+_BRACKETED_YEAR = re.compile(r"\(\s*(?:FY\s*)?((?:19|20)\d{2})\s*:([^()]*)\)")
+"""A prior year's figure in brackets after the year reported's: "euro 39 million (2021: euro 41 million)"."""
+
+
+def _bracketed_years(sentence: str, v: Quantity) -> set[int]:
+    """The years a sentence gives in brackets with another figure (``_BRACKETED_YEAR``) where it states ``v`` outside
+    them, and names nowhere else: ``v`` is not those years' figure. Empty where ``v`` is a bracketed figure or there
+    are no brackets."""
+    spans = [(m.start(), m.end(), int(m.group(1))) for m in _BRACKETED_YEAR.finditer(sentence)]
+    if not spans:
+        return set()
+    outside = [w for w in quantities(sentence) if (same_number(w, v.value) or same_number(v, w.value))
+               and not any(a <= w.start < b for a, b, _ in spans)]
+    # a year the sentence names outside the brackets is its own ("by 31 December 2021 (2021: ...)", a filer's slip)
+    own = set(asked_period(_BRACKETED_YEAR.sub(" ", sentence)).years)
+    return {y for *_, y in spans} - own if outside else set()
 
 
 FORECAST_SHARE = 0.6
@@ -224,13 +250,13 @@ def _forecast_as_fact(summary: str, quotes: Sequence[Quote], names: Iterable[str
     (``FORECAST_SHARE`` of them, four at least). A name the sentence tells of (a word with a capital letter past its
     first, not the company's, no legal form) that every quote sentence naming it foretells ("We expect to fund the
     acquisition of iRobot Corporation" told as "Amazon completed the acquisition of iRobot Corporation") gives the
-    same flag: no quote says it happened."""
+    same flag: no quote says it happened. A sentence telling a deal as agreed ("agreed to sell") states no closing."""
     sentences = _quote_sentences(quotes)
     plain = plain_stems(names)
     out: list[str] = []
     for sentence in split_sentences(summary):
-        if _forward_word(sentence):
-            continue
+        if _forward_word(sentence) or _AGREED.search(sentence):
+            continue  # what is to come, or a deal told as agreed
         word = ""
         if (found := _restated(sentence, sentences)) is not None:
             if (said := _forward_word(found[1][1])) and _foretold(found[1][1], said) & found[0]:
@@ -250,6 +276,8 @@ def _forecast_as_fact(summary: str, quotes: Sequence[Quote], names: Iterable[str
     return out
 
 
+_AGREED = re.compile(r"\bagree(?:s|d)?\s+to\b|\bagreements?\s+to\b", re.I)
+"""A deal told as agreed ("agreed to sell", "entered into an agreement to acquire"): its closing still to come."""
 _ANY_CAPITAL = re.compile(r"(?<![\w-])[a-z]*[A-Z][\w&'’-]*")
 """A word with a capital letter ("iRobot", "Corporation"): a name, where it does not open its sentence."""
 
@@ -366,7 +394,13 @@ def _lead_item(subject: str) -> tuple[str, str]:
         # a ratio named where its items are ("the effective income tax rate": the rate, not income tax expense),
         # known by its definition ("effective tax rate" and "effective income tax rate" are one)
         return ratio[1], subject[m.start():m.end()]
-    return min(at)[1:] if at else ("", "")
+    # the name right before what moved is the item that moved, past a heading run into the sentence ("Cash Flows
+    # Cash from operations decreased ...")
+    if (moved := _first_direction(subject)) is not None and (right := [
+            a for a in at if a[0] + len(a[2]) == len(subject[:moved.start()].rstrip())]):
+        return max(right, key=lambda a: len(a[2]))[1:]
+    # at one place, the longest name is the item named ("cash flows provided by financing activities", not "cash")
+    return min(at, key=lambda a: (a[0], -len(a[2])))[1:] if at else ("", "")
 
 
 def _word_count(text: str) -> int:
@@ -825,7 +859,9 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
             same, other = (rises, falls) if rises.fullmatch(m.group(0)) else (falls, rises)
             if any(_words_after(t, x.end()) == after for _, t, _ in sentences for x in same.finditer(t)):
                 continue
-            turned = next((x for x in other.finditer(best) if _words_after(best, x.end()) == after), None)
+            # (or says it did not move: "was flat during the first nine months ..." told as "increased during ...")
+            turned = next((x for x in (*other.finditer(best), *change_words().flat.finditer(best))
+                           if _words_after(best, x.end()) == after), None)
             if turned is not None:
                 out.append(f"[{source}] says \u201c{turned.group(0)} {after}\u201d")
         if (cut := _first_cue(kind, sentence)) <= 0 or (at := _first_cue(kind, best)) <= 0:
@@ -1620,7 +1656,17 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     # the summary's claim is its first sentence giving a cause; those after it explain it or add context
     said = [_cause_last(kind, t) for t in told]
     n = next((i for i, t in enumerate(said) if _first_cue(kind, t) > 0), None)
-    if n is None or names_asked(subject := (sentence := said[n])[:_first_cue(kind, said[n])]):
+    if n is None:
+        return []
+    subject = (sentence := said[n])[:_first_cue(kind, said[n])]
+    # an owner the question does not ask: "Corporate's loss before interest and taxes" for Converse's EBIT (the
+    # question asks a part by its possessive; the claim's subject names another's)
+    asked_owners, owners = _owners(q.text) - plain, _owners(subject) - plain
+    if asked_owners and owners and not asked_owners & owners and (what := _item_changed(subject)):
+        # from the owner on ("FISCAL 2021 COMPARED TO FISCAL 2020 Corporate's loss ...": a heading run in before)
+        owned = [m.start() for m in _OWNER.finditer(what)]
+        return [_about(what[owned[-1]:] if owned else what, sentence, sentences, quotes)]
+    if names_asked(subject):
         return []
     item, named = _lead_item(subject)
     if item and (not items or item in items):
@@ -1640,11 +1686,26 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
         return []
     if not item and (stem in asked_words or run_of_asked(what) >= 2):
         return []
+    return [_about(what, sentence, sentences, quotes)]
+
+
+_OWNER = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\b")
+"""A name with a possessive: the owner of what follows ("Corporate's loss", "NIKE Direct's revenues")."""
+
+
+def _owners(text: str) -> set[str]:
+    """The name keys of the owners a text names (``_OWNER``)."""
+    return {name_key(w) for m in _OWNER.finditer(text) for w in m.group(1).split()}
+
+
+def _about(what: str, sentence: str, sentences: Sequence[tuple[int, str, set[str]]], quotes: Sequence[Quote]) -> str:
+    """The flag of a summary sentence about ``what``: '[n] is about “...”' with the quote it restates or tells whole,
+    else 'the summary is about “...”'."""
     found = _restated(sentence, sentences)
     whole = _told_whole(sentence, quotes)
     source = whole if whole is not None else found[1][0] if found is not None else None
-    return [f"[{source}] is about \u201c{what}\u201d" if source is not None
-            else f"the summary is about \u201c{what}\u201d"]
+    return (f"[{source}] is about \u201c{what}\u201d" if source is not None
+            else f"the summary is about \u201c{what}\u201d")
 
 
 def _cause_after_change(summary: str, q: Question) -> list[str]:

@@ -517,6 +517,8 @@ class ChangeWords:
     before_figure: re.Pattern[str]
     """Words that give the figure right after them as a change ("up 5%"), and only there ("up to", "down
     payment")."""
+    flat: re.Pattern[str]
+    """Words that say a figure did not move ("was flat", "remained unchanged")."""
 
     def before(self) -> str:
         """A pattern of any word that gives the figure after it as a change: a way, no way, or ``before_figure``."""
@@ -528,4 +530,5 @@ class ChangeWords:
 def change_words() -> ChangeWords:
     """The ``[directions]`` words of a change besides ``up`` and ``down``."""
     raw = _directions_table()
-    return ChangeWords(_whole_words(raw["either"]), _whole_words(raw["nouns"]), _whole_words(raw["before_figure"]))
+    return ChangeWords(_whole_words(raw["either"]), _whole_words(raw["nouns"]), _whole_words(raw["before_figure"]),
+                       _whole_words(raw["flat"]))
