@@ -2480,3 +2480,24 @@ def test_a_deal_told_as_agreed_states_no_closing() -> None:
     assert not any("stated as fact" in f for f in unsupported(told, quotes, q, ["Acme"]))
     done = "Acme sold a majority of the equity interests in Acme Technologies to Nantong Widgets."
     assert any("stated as fact" in f for f in unsupported(done, quotes, q, ["Acme"]))
+
+
+def test_a_sentence_of_an_earlier_years_paragraph_told_for_the_year_asked_is_flagged() -> None:
+    """A passage going through the years one paragraph each ("For fiscal 2015, net cash provided ... For fiscal 2014,
+    ..."): a sentence of the fiscal 2014 paragraph told for fiscal 2016 gives '[4] is about fiscal 2014', even where
+    the summary names 2016; one of the fiscal 2016 paragraph does not."""
+    q = parse("What explains the increase in Acme's total deferred revenue as of the end of fiscal 2016?")
+    own = "The increase in deferred revenue was primarily due to increased subscriptions for our cloud offerings."
+    old = ("The increase in deferred revenue was primarily due to increased license activity for our desktop "
+           "offerings, offset in part by plans we discontinued in January 2013.")
+    passage = (f"For fiscal 2016, net cash provided by operating activities was primarily comprised of net income. "
+               f"{own} For fiscal 2014, net cash provided by operating activities was primarily comprised of net "
+               f"income. {old}")
+    quotes = [_quote(own, 4), _quote(old, 4)]
+    told = ("The increase in Acme's total deferred revenue as of the end of fiscal 2016 was primarily due to "
+            "increased license activity for our desktop offerings, offset in part by plans we discontinued in January "
+            "2013.")
+    assert "[4] is about fiscal 2014" in unsupported(told, quotes, q, ["Acme"], passages=[passage, passage])
+    right = ("The increase in Acme's total deferred revenue as of the end of fiscal 2016 was primarily due to "
+             "increased subscriptions for our cloud offerings.")
+    assert not any("is about fiscal" in f for f in unsupported(right, quotes, q, ["Acme"], passages=[passage, passage]))

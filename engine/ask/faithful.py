@@ -2257,6 +2257,20 @@ def _period_before(told: str, headings: Sequence[str]) -> set[int]:
     return next(({int(m.group(0)) for m in YEAR.finditer(h)} for h in headings if YEAR.search(h)), set())
 
 
+_OPENS_WITH_YEAR = re.compile(r"^\W*(?:for|in|during)\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?((?:19|20)\d{2})\s*,",
+                              re.I)
+"""A sentence opening with its own year ("For fiscal 2015, net cash provided by operating activities ...")."""
+
+
+def _opened_year(told: str) -> int | None:
+    """The year the nearest sentence naming one, before a quote sentence in its passage, opens with
+    (``_OPENS_WITH_YEAR``): the year of that sentence's paragraph; None where that sentence opens otherwise."""
+    for sentence in reversed(split_sentences(told)):
+        if YEAR.search(sentence):
+            return int(m.group(1)) if (m := _OPENS_WITH_YEAR.match(sentence)) else None
+    return None
+
+
 def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, passages: Sequence[str],
                         headings: Sequence[Sequence[str]] = ()) -> list[str]:
     """A sentence restating a quote whose words and passage compare two years both before the one the question asks
@@ -2272,7 +2286,9 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     costs" under "Fiscal 2017 Compared to Fiscal 2016", for fiscal 2018, gives '[9] is about fiscal 2017'. A quote
     sentence whose only years are the one it compares with, two or more before the year asked ("The increase in
     Equity investments net revenues reflected ... compared with 2020" for 2022), is the year after's: '[7] is about
-    fiscal 2021'."""
+    fiscal 2021'. A quote sentence told after one opening with its own earlier year ("For fiscal 2014, net cash
+    provided by operating activities ... The increase in deferred revenue was primarily due to ...") is that year's
+    paragraph's (``_opened_year``), whatever year the summary tells it for: '[4] is about fiscal 2014'."""
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -2302,6 +2318,13 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
         elif (not own and not said & before and len(before) >= 2 and all(y < min(asked) for y in before)
               and not YEAR.search(best)):
             named = before
+        elif (not own and after is not None and (opened := _opened_year(after[0])) is not None
+              and opened < min(asked) and opened not in said
+              and all(int(m.group(0)) <= opened for m in YEAR.finditer(best))):
+            # told after a sentence opening with its own earlier year, naming no later one ("For fiscal 2014, net cash
+            # provided by operating activities ... The increase in deferred revenue was primarily due to ...
+            # discontinued in January 2013"): that year's paragraph, whatever year the summary tells it for
+            named = {opened}
         elif ((compared := _compared_years(best)) and compared == {int(m.group(0)) for m in YEAR.finditer(best)}
               and all(y <= min(asked) - 2 for y in compared) and not {y + 1 for y in compared} & said):
             # compared with the year two before the one asked ("... compared with 2020" for 2022): the year between
