@@ -1271,3 +1271,11 @@ def test_a_change_asked_in_dollar_terms_ranks_by_amount() -> None:
     assert q.ranking is not None and q.ranking.by_change and q.ranking.in_amount
     q = parse("Which segment grew the most in 2023?")
     assert q.ranking is not None and q.ranking.by_change and not q.ranking.in_amount
+
+
+def test_what_accounted_for_a_change_asks_its_drivers() -> None:
+    """"What accounted for the increase in X" asks why X moved; "accounted for 10% of revenue" asks a share or a
+    party."""
+    assert parse("What accounted for the increase in Acme's cost of sales in 2023?").narrative == "drivers"
+    assert parse("Which customers accounted for more than 10% of Acme's revenue in 2022?").narrative == "parties"
+    assert parse("What accounted for 40% of revenue?").intent is not Intent.PROSE

@@ -84,13 +84,15 @@ _WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|
 @cache
 def _why() -> re.Pattern[str]:
     """A question asking what made a figure move: its cue words, "explain(s) the ... <a change's noun>" (the
-    vocabulary's ``[directions] nouns``: "what explains the move?", "explain the decrease"), or "explain(s)" a figure
+    vocabulary's ``[directions] nouns``: "what explains the move?", "explain the decrease"; "what accounted for the
+    increase", where "accounted for 10% of revenue" asks a share), or "explain(s)" a figure
     of one period "compared with" another's (the difference between them: "What explains its operating income in the
     first nine months of 2024 compared with the first nine months of 2023?"); "what explains" a measure asks its
     reasons whatever follows ("What explains its cash flows from financing activities in 2022?"), but not an amount
     ("What explains 40% of revenue?" asks which item makes it up)."""
     nouns = change_words().nouns.pattern.removeprefix(r"\b").removesuffix(r"\b")
-    return re.compile(rf"\b(?:{_WHY_CUES}|explain\w* (?:the |its |their )?(?:[\w&'’-]+ ){{0,4}}?{nouns}|"
+    return re.compile(rf"\b(?:{_WHY_CUES}|(?:explain\w*|accounted for|accounts for) (?:the |its |their )?"
+                      rf"(?:[\w&'’-]+ ){{0,4}}?{nouns}|"
                       rf"explain\w* [^?.]*?\bcompared (?:with|to)|what (?:explains|explained)(?!\s+[\d$€£]))\b", re.I)
 
 
