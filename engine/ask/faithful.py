@@ -1661,7 +1661,7 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     subject = (sentence := said[n])[:_first_cue(kind, said[n])]
     # an owner the question does not ask: "Corporate's loss before interest and taxes" for Converse's EBIT (the
     # question asks a part by its possessive; the claim's subject names another's)
-    asked_owners, owners = _owners(q.text) - plain, _owners(subject) - plain
+    asked_owners, owners = _owners(" ".join(q.names)) - plain, _owners(subject) - plain
     if asked_owners and owners and not asked_owners & owners and (what := _item_changed(subject)):
         # from the owner on ("FISCAL 2021 COMPARED TO FISCAL 2020 Corporate's loss ...": a heading run in before)
         owned = [m.start() for m in _OWNER.finditer(what)]
