@@ -43,7 +43,7 @@ from engine.numbers import CURRENCY, POINTS, Quantity, quantities, same_number
 from engine.periods import SPAN_SECTION, asked_period, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
-from engine.vocabulary import NarrativeKind, change_words, directions, items_named, narrative, ratio_named
+from engine.vocabulary import LineItem, NarrativeKind, change_words, directions, items_named, narrative, ratio_named
 
 
 def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
@@ -108,7 +108,8 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
             holding = [told for _, told in pairs]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
-            if all((prior := _bracketed_years(s, v)) and set(said.years) <= prior for s, _ in pairs):
+            bracketed = [_bracketed_years(s, v) for s, _ in pairs]
+            if all(prior and set(said.years) <= prior for prior in bracketed):
                 # "euro 39 million (2021: euro 41 million)" gives 39 million for the year reported, not 2021
                 out.append(f"{v.raw.strip()} for {said.text}")
                 continue
@@ -116,8 +117,7 @@ def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
                 continue  # "25% higher than 2020" for 2021
             named = [asked_period(s) for s in holding]
             # a bracketed prior year is the other figure's ("$39 million (2021: $41 million)"), not this one's
-            years = {y for (s, _), a in zip(pairs, named, strict=True) for y in a.years
-                     if y not in _bracketed_years(s, v)}
+            years = {y for prior, a in zip(bracketed, named, strict=True) for y in a.years if y not in prior}
             # one side names a fiscal year, the other a calendar date: the filer's year may end in the next
             slack = 1 if bool(said.fiscal_named) != any(a.fiscal_named for a in named) else 0
             if years and not any(abs(y - z) <= slack for y in said.years for z in years):
@@ -282,6 +282,17 @@ _ANY_CAPITAL = re.compile(r"(?<![\w-])[a-z]*[A-Z][\w&'’-]*")
 """A word with a capital letter ("iRobot", "Corporation"): a name, where it does not open its sentence."""
 
 
+def _defining_items(formula: str) -> list[LineItem]:
+    """The line items a standard ratio's definition names, each followed by the items of its own definition where it
+    is derived (a gross margin's gross profit, then revenue and cost of sales)."""
+    out: list[LineItem] = []
+    for it in formula_items(formula):
+        out.append(it)
+        if it.derived:
+            out += formula_items(it.derived)
+    return out
+
+
 def _subject(q: Question) -> tuple[str, set[str]]:
     """What a drivers question asks the drivers of, and the stems a sentence about it uses: its line items' names
     and labels, and for a standard ratio the items of its definition ("gross margin": gross profit, revenue, cost of
@@ -289,10 +300,7 @@ def _subject(q: Question) -> tuple[str, set[str]]:
     names = [m.names or (m.name,) for m in q.measures]
     if q.ratio is not None:
         names.append((q.ratio[0],))
-        for it in formula_items(q.ratio[1]):
-            names.append((it.name, *it.labels))
-            if it.derived:
-                names += [(d.name, *d.labels) for d in formula_items(it.derived)]
+        names += [(it.name, *it.labels) for it in _defining_items(q.ratio[1])]
     if not names:
         return "", set()
     plain = {word_stem(w) for w in (*STOPWORDS, *narrative().generic)}
@@ -1588,10 +1596,7 @@ def _asked_items(q: Question) -> set[str]:
     items = {m.item.name if m.item is not None else m.name for m in q.measures}
     if q.ratio is not None:
         items.add(q.ratio[1])
-        for it in formula_items(q.ratio[1]):
-            items.add(it.name)
-            if it.derived:
-                items |= {d.name for d in formula_items(it.derived)}
+        items |= {it.name for it in _defining_items(q.ratio[1])}
     return items
 
 
@@ -1646,11 +1651,6 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
         return any(re.search(rf"(?<![a-z]){re.escape(n)}(?![a-z])", low) for n in spelled) or (
             not spelled and run_of_asked(text) >= 2)
 
-    # the drivers the quotes give the asked item: what a sentence naming it before its cue says after
-    # (a list's items under a lead-in naming it: "Reported EBIT increased 1% due to higher revenues and the
-    # following: • ... • Selling and administrative expense increased 7% ...")
-    explained = {w for x in quotes for whole in _FULL_STOP.split(x.text) for t in (whole, *_items([whole]))
-                 if (at := _first_cue(kind, t)) > 0 and names_asked(t[:at]) for w in said_stems([t[at:]])}
     sentences = _quote_sentences(quotes)
     told = split_sentences(CITATION.sub(" ", summary))
     # the summary's claim is its first sentence giving a cause; those after it explain it or add context
@@ -1682,7 +1682,14 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     if not last or not last[0].islower() and not item:
         return []
     stem = word_stem(last)
-    if stem in plain or stem in explained or stem in said_stems(told[:n]):
+    if stem in plain or stem in said_stems(told[:n]):
+        return []
+    # the drivers the quotes give the asked item: what a sentence naming it before its cue says after
+    # (a list's items under a lead-in naming it: "Reported EBIT increased 1% due to higher revenues and the
+    # following: • ... • Selling and administrative expense increased 7% ...")
+    explained = {w for x in quotes for whole in _FULL_STOP.split(x.text) for t in (whole, *_items([whole]))
+                 if (at := _first_cue(kind, t)) > 0 and names_asked(t[:at]) for w in said_stems([t[at:]])}
+    if stem in explained:
         return []
     if not item and (stem in asked_words or run_of_asked(what) >= 2):
         return []
