@@ -650,6 +650,7 @@ def test_a_summary_that_finds_nothing_falls_back_to_the_passages_and_keeps_the_q
     a = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
                                                         lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(llm.prompts) == 2 and "<source>" in llm.prompts[1][-1].content
+    assert a.timings["parts"] == len(llm.prompts)  # the prompts sent: the quotes' summary, then the passages
     assert not a.refused and a.quotes and a.text.startswith("Raw material costs rose")
     # shown beside the quotes, the passages' answer is checked against them as a summary is ("costs" quoted is
     # "cost"), and the flag says the model wrote from the whole evidence
@@ -2501,3 +2502,27 @@ def test_a_sentence_of_an_earlier_years_paragraph_told_for_the_year_asked_is_fla
     right = ("The increase in Acme's total deferred revenue as of the end of fiscal 2016 was primarily due to "
              "increased subscriptions for our cloud offerings.")
     assert not any("is about fiscal" in f for f in unsupported(right, quotes, q, ["Acme"], passages=[passage, passage]))
+
+
+def test_a_summary_denying_what_a_quote_says_is_flagged() -> None:
+    """"X was not related to it" where the quote says, with no denial, that it was related to X: the denied words
+    are the quote's. A quote that denies too, a sentence saying what the quotes lack, and "not only" deny nothing
+    of the quote's."""
+    q = parse("What were Acme's restructuring charges in 2023 primarily related to?")
+    quotes = [Quote("Restructuring charges were $75 million in 2023 and were primarily related to severance for the "
+                    "closure of two plants and the write-down of tooling equipment.", "ACME_2023_10K", "acme", 51, 3,
+                    3)]
+    flags = unsupported("The charges were primarily related to severance for the closure of two plants [3]. The "
+                        "write-down of tooling equipment was not part of them.", quotes, q)
+    assert "[3] says it without “not”: “write-down of tooling equipment”" in flags
+    for fine in ("The charges were related to severance for the closure of two plants and the write-down of tooling "
+                 "equipment [3].",
+                 "The quotes do not say which plants closed.",
+                 "The closure of two plants led to the charges [3], which is not stated for the write-down [3].",
+                 "They related not only to severance for the closure of two plants but also to the write-down of "
+                 "tooling equipment [3]."):
+        assert not any("without" in f for f in unsupported(fine, quotes, q)), fine
+    denying = [Quote("The write-down of tooling equipment was not included in restructuring charges.",
+                     "ACME_2023_10K", "acme", 52, 4, 4)]
+    assert not any("without" in f for f in unsupported(
+        "The write-down of tooling equipment was not part of the charges [4].", denying, q))

@@ -1279,3 +1279,44 @@ def test_what_accounted_for_a_change_asks_its_drivers() -> None:
     assert parse("What accounted for the increase in Acme's cost of sales in 2023?").narrative == "drivers"
     assert parse("Which customers accounted for more than 10% of Acme's revenue in 2022?").narrative == "parties"
     assert parse("What accounted for 40% of revenue?").intent is not Intent.PROSE
+
+
+def test_attributable_to_a_name_tells_an_owner_not_a_cause() -> None:
+    """"Attributable to" and "due to" ask a cause only when nothing names it after them; before a name they are part
+    of a line item's label ("net income attributable to noncontrolling interests", "amounts due to affiliates")."""
+    for text in ("What was Foo Corp's 2021 net income attributable to common stockholders?",
+                 "What was the total equity attributable to owners of the parent at year end 2020?",
+                 "How much were the amounts due to affiliates at December 31, 2022?"):
+        q = parse(text)
+        assert (q.why, q.intent, q.narrative) == (False, Intent.VALUE, ""), text
+    for text in ("What was the decline in Foo Corp's gross margin in 2022 attributable to?",
+                 "What was the increase in selling expenses in 2023 due to?",
+                 "The rise in freight costs was attributable to which factors?"):
+        q = parse(text)
+        assert q.why and q.narrative == "drivers", text
+
+
+def test_a_what_whose_preposition_is_left_at_the_end_asks_in_words() -> None:
+    """"What was X related to?": "what" is the object of the preposition left at the end, so the answer is what X
+    relates to, consists of or was used for, told in words; "What was revenue related to product sales?" asks a
+    figure."""
+    for text in ("What were Foo Corp's restructuring charges in 2022 mainly related to?",
+                 "What were the proceeds of the term loan used for during fiscal 2023?",
+                 "What is the other income, net line comprised of?"):
+        q = parse(text)
+        assert q.intent is Intent.PROSE and q.told is q, text
+    assert parse("What was Foo Corp's revenue related to product sales in 2022?").intent is Intent.VALUE
+
+
+def test_how_a_company_does_something_is_asked_in_words() -> None:
+    """"How does X <do something>" asks the way it is done, in words, also as a later part that takes the measure of
+    the part before; how a figure moved, compared or performed is asked in figures."""
+    for text in ("How does Foo Corp recognize revenue from its maintenance contracts?",
+                 "How do the company's distributors get paid?"):
+        q = parse(text)
+        assert q.intent is Intent.PROSE and q.told is q, text
+    q = parse("What was Foo Corp's cash at year end, and how does it earn fees on transfers sent through its app?")
+    assert q.told is q.parts[1] and q.parts[1].intent is Intent.PROSE
+    for text in ("How did Foo Corp's gross margin change in 2022?", "How does its revenue compare with 2021?",
+                 "How did the segment's operating income grow in 2023?"):
+        assert parse(text).intent is not Intent.PROSE, text

@@ -254,7 +254,7 @@ class Answerer:
         completion tokens, prompts sent, whether it is the quotes' summary)."""
         res = cells.resolution
         comp_text = cells.computation.text if cells.computation else ""
-        spent = 0
+        tried = 0  # the quotes' summary, asked and found wanting
         if quotes and (said := listed(q, quotes)):  # the filing lists its drivers: the list, as it parts them
             yield TokenStreamed(said)
             return said, 0, 0, True
@@ -264,19 +264,19 @@ class Answerer:
             if summary is not None:
                 yield TokenStreamed(summary.text.strip())
                 return summary.text.strip(), summary.completion_tokens, 1, True
-            spent = 1
+            tried = 1
         cell_lines = res.lines(cells.calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees
         # the tables, every period of them
         by_cells = any(c.period_fit >= 0.99 and vocabulary().items.get(c.item) is not None for c in res.cells)
         resolved_tables = frozenset(i for i, e in enumerate(used) if by_cells and e.region_id in regions
                                     and regions[e.region_id].table)
-        spent = llm.count_tokens("\n".join(cell_lines)) if cell_lines else 0
-        parts = pack(llm, used, regions, self.settings.context_tokens, spent, skip=resolved_tables)
+        lines_tokens = llm.count_tokens("\n".join(cell_lines)) if cell_lines else 0
+        parts = pack(llm, used, regions, self.settings.context_tokens, lines_tokens, skip=resolved_tables)
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
             gen = yield from self._stream(llm, build_messages(q, blocks, comp_text, cell_lines), cancelled)
-            return gen.text.strip(), gen.completion_tokens, 1 + spent, False
+            return gen.text.strip(), gen.completion_tokens, 1 + tried, False
         partials: list[str] = []
         tokens, asked = 0, 0
         for k, part in enumerate(parts):
@@ -296,9 +296,9 @@ class Answerer:
         if len(partials) <= 1:
             text = partials[0] if partials else "Insufficient information: none of the sources answers the question."
             yield TokenStreamed(text)
-            return text, tokens, asked + spent, False
+            return text, tokens, asked + tried, False
         gen = yield from self._stream(llm, fuse_messages(q, partials, comp_text), cancelled)
-        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + spent, False
+        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + tried, False
 
     def _stream(
         self, llm: LLM, messages: list[ChatMessage], cancelled: Callable[[], bool]

@@ -24,6 +24,7 @@ from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     BROKEN,
     CONTENT_WORD,
+    OWNER,
     POSSESSOR,
     asked_names,
     asked_parts,
@@ -329,7 +330,6 @@ _JOINED = re.compile(r"^(?:the\s+)?(?P<a>[^,]+?)\s+(?:and|&)\s+(?P<b>[^,]+?)\s*$
 """A subject joining two things ("Hemlock and Emerging Growth Businesses")."""
 _REPORTED = re.compile(r"^.*?\b(?:indicates?|shows?|states?|says?|notes?|explains?)\s+that\s+", re.I)
 """A summary sentence's pointer to its source before what it says ("[4] indicates that ...")."""
-_DETERMINER = re.compile(r"^(?:the|our|its|their|this|these)\s+", re.I)
 
 
 _WHICH = re.compile(r"^\s*,?\s*(?:both\s+of\s+|each\s+of\s+|all\s+of\s+)?which\s+", re.I)
@@ -477,6 +477,8 @@ segment"), not which measure: no narrower subject for dropping them."""
 _AMOUNT_TAIL = re.compile(r"\s+(?:of|was|were)\s+(?:[$\u20ac\u00a3\u00a5]\s?)?\d.*$")
 """A subject's amount after it ("Domestic segment online revenue of $4.0 billion"): not what it names."""
 _DETERMINERS = frozenset({"our", "its", "their", "his", "her", "your", "this", "these", "those", "that"})
+_DETERMINER = re.compile(rf"^(?:the|{'|'.join(sorted(_DETERMINERS))})\s+", re.I)
+"""A determiner leading a phrase ("the", "its", "these"), which names nothing of it."""
 _BARE = re.compile(r"^\W*(?:in\s+addition|additionally|also|however|moreover|further(?:more)?|as\s+a\s+result)\s*,\s*"
                    r"|\s+(?:was|were|is|are|has\s+been|have\s+been)(?:\s+\w+ly)?\s*$", re.I)
 """A subject's transition before it ("In addition, net revenues in FICC financing were significantly higher") and
@@ -633,6 +635,66 @@ def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None
         return None
     rest = text[len(who):] if text.startswith(who) else sentence
     return stems, bool(rises.match(rest.lstrip(" ,")))
+
+
+_DENIAL = re.compile(r"\b(?:not|never|neither|nor)\b|n[’']t\b", re.I)
+"""A word that denies what its sentence says ("was not related to", "did not include", "isn't")."""
+_NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely|all|every|always|necessarily)\b", re.I)
+"""A "not" that adds or limits rather than denies ("not only X but Y", "not all of it")."""
+_NOT_SAID = re.compile(r"\W*(?:\w+\s+){0,2}?(?:stated|mentioned|said|specified|disclosed|provided|given|discussed|"
+                       r"explained|detailed|quantified|addressed|(?:in|by)\s+\[\d+\])\b", re.I)
+"""What follows a denial of what a source says ("which is not stated in [5]", "not mentioned", "not specified"): the
+sentence tells what the quotes lack, not that a claim is false."""
+
+
+def _clip(text: str, most: int = 80) -> str:
+    """A quoted span as a flag shows it: whole up to ``most`` characters, else its first and last words around
+    " ... "."""
+    if len(text) <= most:
+        return text
+    head, tail = text[:most // 2].rsplit(" ", 1)[0], text[-most // 2:].split(" ", 1)[-1]
+    return f"{head} ... {tail}"
+
+
+def _denied(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+    """A sentence of the summary that denies what a quote sentence says without denial: "The amortization of
+    intangible assets was not related to this." beside [4]'s "... was primarily related to asset impairments ... and
+    the amortization of intangible assets" gives '[4] says it without “not”: “the amortization of intangible
+    assets”'. The words of what it denies, before the denial (two at least; the question's, the company's, generic
+    and stop words aside), must all be in the one quote sentence, which has no denial of its own ("not", "no",
+    "never", "without"), so that the denied claim is the quote's. A sentence saying what the quotes lack, or a "not
+    only ... but" that adds, denies nothing."""
+    plain = plain_stems(names) | said_stems([q.text])
+    theirs = [(x.source, s) for x in quotes for s in split_sentences(x.text) if not _NEGATION.search(s)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        denial = _DENIAL.search(sentence)
+        if denial is None or _LACKS.search(sentence) or _NOT_ONLY.search(sentence) or _NOT_SAID.match(
+                sentence, denial.end()):
+            continue
+        own = {word_stem(w) for w in CONTENT_WORD.findall(sentence[:denial.start()]) if word_stem(w) not in plain}
+        if len(own) < 2:
+            continue
+        for src, s in theirs:
+            found = [m for m in CONTENT_WORD.finditer(s) if word_stem(m.group(0)) in own]
+            if {word_stem(m.group(0)) for m in found} != own:
+                continue
+            # the shortest run of the quote sentence that holds them all
+            runs = []
+            for i, first in enumerate(found):
+                seen: set[str] = set()
+                for last in found[i:]:
+                    seen.add(word_stem(last.group(0)))
+                    if seen == own:
+                        runs.append((last.end() - first.start(), first.start(), last.end()))
+                        break
+            _, start, end = min(runs)
+            span = s[start:end]
+            flag = f"[{src}] says it without \u201c{denial.group(0)}\u201d: \u201c{_clip(span)}\u201d"
+            if flag not in out:
+                out.append(flag)
+            break
+    return out
 
 
 def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
@@ -1664,7 +1726,7 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     asked_owners, owners = _owners(" ".join(q.names)) - plain, _owners(subject) - plain
     if asked_owners and owners and not asked_owners & owners and (what := _item_changed(subject)):
         # from the owner on ("FISCAL 2021 COMPARED TO FISCAL 2020 Corporate's loss ...": a heading run in before)
-        owned = [m.start() for m in _OWNER.finditer(what)]
+        owned = [m.start() for m in OWNER.finditer(what)]
         return [_about(what[owned[-1]:] if owned else what, sentence, sentences, quotes)]
     if names_asked(subject):
         return []
@@ -1696,13 +1758,9 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     return [_about(what, sentence, sentences, quotes)]
 
 
-_OWNER = re.compile(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\b")
-"""A name with a possessive: the owner of what follows ("Corporate's loss", "NIKE Direct's revenues")."""
-
-
 def _owners(text: str) -> set[str]:
-    """The name keys of the owners a text names (``_OWNER``)."""
-    return {name_key(w) for m in _OWNER.finditer(text) for w in m.group(1).split()}
+    """The name keys of the owners a text names (``OWNER``)."""
+    return {name_key(w) for m in OWNER.finditer(text) for w in m.group(1).split()}
 
 
 def _about(what: str, sentence: str, sentences: Sequence[tuple[int, str, set[str]]], quotes: Sequence[Quote]) -> str:
@@ -2762,6 +2820,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     out += [f for f in _another_item_told(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_given_to_driver(body, quotes, q, names) if f not in out]
     out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
+    out += [f for f in _denied(body, quotes, q, names) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}

@@ -77,8 +77,13 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
                      r"shall|may|might)\b", re.I)
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
-_WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|due to|attribut\w+ to|contribut(?:ing|ed) to|"
-             r"led to")
+_WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|(?:due|attribut\w+) to(?=\s*(?:[?.,;]|$|"
+             r"(?:what|which|in|for|during|over)\b))|contribut(?:ing|ed) to|led to")
+"""A question's words asking what made a figure move, which make it a question told in words (the vocabulary's
+``[narrative.drivers] asked`` names the kind of one that is, with more words: "the impact of X on Y" asks a figure
+unless the question is prose already). "Due to" and "attributable to" ask a cause where nothing names it after them
+("What was the increase attributable to?", "due to which factors"); before a name they tell an owner or a part ("net
+income attributable to noncontrolling interests", "amounts due to related parties")."""
 
 
 @cache
@@ -104,7 +109,20 @@ _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describ
 _PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|which (?:segments?|regions?|products?|customers?|suppliers?|"
-                    r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$))\b", re.I)
+                    r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$)|"
+                    r"what (?:is|was|are|were)\b(?=[^?]*\b(?:related|relat(?:es|ing)|attributable|attributed|due|"
+                    r"used|consist(?:s|ed)?|comprised|made up|tied|linked)\s+(?:to|of|for|by)"
+                    r"(?:\s+(?:in|for|during|over|at|as of)\b[^?]*)?\W*$))\b", re.I)
+"""A question asking in words: by its first words ("why", "describe", "who", "what drove", "which segments"), or a
+"what" whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating
+expense primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
+product sales?", which asks a figure)."""
+_MANNER = re.compile(r"^how\s+(?:does|do|did)\b(?![^?]*\b(?:perform\w*|far(?:e|es|ed)|stack\s+up|rank\w*|evolv\w*|"
+                     r"mov(?:e|es|ed)|look(?:s|ed)?)\b)", re.I)
+"""A question asking the way something is done ("How does Square Capital provide financing to sellers?", "How does the
+company recognize subscription revenue?"): prose, unless it asks how a figure moved, compared or performed ("How did
+gross margin change?", "How does its revenue compare with 2021?", "How did the segment perform?"). It stays prose as
+a later part that takes the measure of the part before ("What is X, and how does the company charge for it?")."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
@@ -925,8 +943,10 @@ def _intent(q: Question) -> Intent:
         return Intent.JUDGEMENT if (_JUDGEMENT.search(q.first) and not q.measures) else Intent.YES_NO
     if q.counted:
         return Intent.COUNT
-    if q.why or _PROSE.match(q.first.strip(" \"'(")) or (
-            not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)):
+    opening = q.first.strip(" \"'(")
+    if q.why or _PROSE.match(opening) or (
+            not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
+            _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)):
         return Intent.PROSE
     if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
         return Intent.CHANGE  # a ratio's change too ("How much did the operating margin change ...?")

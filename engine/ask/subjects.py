@@ -81,8 +81,13 @@ def asked_names(q: Question, plain: set[str]) -> list[str]:
             and not _CURRENCY.fullmatch(m.group(0))]
 
 
-POSSESSOR = re.compile(r"^.*(?:['’]s|s['’])(?=\s|$)")
+_POSSESSIVE = r"(?:['’]s|s['’])(?!\w)"
+"""A possessive's ending: "Boeing's", "the segments'"."""
+POSSESSOR = re.compile(rf"^.*{_POSSESSIVE}")
 """A run's words up to its last possessive ("Boeing's" of "Boeing's Commercial Airplanes"): the owner."""
+OWNER = re.compile(rf"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*){_POSSESSIVE}")
+"""A name with a possessive anywhere in a text: the owner of what follows ("Corporate's loss", "NIKE Direct's
+revenues")."""
 
 
 def asked_parts(q: Question, plain: set[str], names: Iterable[str] = ()) -> list[str]:
