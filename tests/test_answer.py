@@ -1320,6 +1320,29 @@ def test_the_ratio_of_a_part_the_question_names_is_the_filings_own_for_that_part
     assert c is not None and "34.5%" in c.text and "35.4%" in c.text and c.result == pytest.approx(0.9), c
 
 
+def test_the_ratio_of_a_part_is_computed_from_the_parts_rows_never_the_wholes() -> None:
+    """"How did Acme's Services gross margin percentage change ...?" where no table states the part's percentage: its
+    gross margin over its net sales, each the "Services" row of its block ("Net sales:", "Gross margin:"); with no
+    table that breaks the items down by the part, nothing is computed (the whole company's margin is not the
+    part's)."""
+    from engine.periods import Calendar
+
+    cols = ["Three Months Ended December 31, 2022", "Three Months Ended December 25, 2021"]
+    income = {"title": "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(In millions)", "scale": 1e6,
+              "columns": cols, "rows": [_row("Total net sales", 117154, 123945), _row("Gross margin", 50332, 54243)]}
+    sales = {"title": "Net sales by category", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
+             "rows": [{"label": "Net sales:", "values": [None, None], "numbers": [None, None]},
+                      _row("Products", 96388, 104429), _row("Services", 20766, 19516),
+                      _row("Total net sales", 117154, 123945),
+                      {"label": "Gross margin:", "values": [None, None], "numbers": [None, None]},
+                      _row("Products", 35623, 40120), _row("Services", 14709, 14123),
+                      _row("Total gross margin", 50332, 54243)]}
+    asked = "How did Acme's Services gross margin percentage change from fiscal Q1 2022 to fiscal Q1 2023?"
+    c = compute(asked, [TableSource(1, income), TableSource(2, sales)], Calendar(9, 30))
+    assert c is not None and "14,709 / 20,766" in c.text and "14,123 / 19,516" in c.text, c
+    assert compute(asked, [TableSource(1, income)], Calendar(9, 30)) is None
+
+
 def test_a_part_asking_a_figure_beside_a_part_asking_why_states_its_cell(tmp_path: Path) -> None:
     """"How much was Acme's gross profit in FY2023, and what drove the increase?": the whole asks why, so alone it
     states nothing; its first part asks a figure and its cell is stated under that part's words, before the model

@@ -2526,3 +2526,17 @@ def test_a_summary_denying_what_a_quote_says_is_flagged() -> None:
                      "ACME_2023_10K", "acme", 52, 4, 4)]
     assert not any("without" in f for f in unsupported(
         "The write-down of tooling equipment was not part of the charges [4].", denying, q))
+
+
+def test_the_sentence_defining_a_name_the_question_asks_is_quoted_first() -> None:
+    """"What is the Harbor Lease Transaction ...?": the sentence that defines the term, (the “Harbor Lease
+    Transaction”), says what it is; one that names the lease after it, among other things, does not."""
+    q = parse("What is the Harbor Lease Transaction that Acme agreed with its landlord in 2021?")
+    passages = ["In addition, pursuant to the lease amendment, we agreed to provide the landlord a right of first "
+                "offer with respect to certain land adjacent to the harbor property if we choose to sell it. The "
+                "Harbor property lease runs to 2040.",
+                "In December 2021, we entered into an agreement with the landlord whereby the landlord will pay us "
+                "$120 million for renovations undertaken by us at the harbor property (the “Harbor Lease "
+                "Transaction”)."]
+    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
+    assert quotes and quotes[0].text.startswith("In December 2021, we entered into an agreement"), quotes

@@ -1320,3 +1320,45 @@ def test_how_a_company_does_something_is_asked_in_words() -> None:
     for text in ("How did Foo Corp's gross margin change in 2022?", "How does its revenue compare with 2021?",
                  "How did the segment's operating income grow in 2023?"):
         assert parse(text).intent is not Intent.PROSE, text
+
+
+def test_a_capital_word_that_asks_is_no_part_of_a_segments_name() -> None:
+    """"Which segment ..." names no segment called "Which"; "The Data Center segment" at a sentence's start is "Data
+    Center"."""
+    assert parse("Which segment dragged down Foo Corp's organic growth in 2022?").segment == ""
+    assert parse("Which business had the highest operating income in 2023?").segment == ""
+    assert parse("The Data Center segment's revenue in fiscal 2024?").segment == "Data Center"
+
+
+def test_what_was_behind_a_change_asks_its_drivers() -> None:
+    q = parse("What was behind the rise in Foo Corp's licensing revenue in the second quarter of 2023?")
+    assert q.why and q.intent is Intent.PROSE and q.narrative == "drivers"
+    assert parse("What's behind Foo Corp's lower gross margin in 2022?").why
+
+
+def test_where_and_when_start_a_part_of_their_own() -> None:
+    """"..., and where were they recorded?" asks in words beside a figure the first part asks."""
+    q = parse("How much were Foo Corp's capital expenditures in 2023, and where were they spent?")
+    assert len(q.parts) == 2 and q.told is q.parts[1] and q.parts[1].intent is Intent.PROSE
+    q = parse("Which stores did Foo Corp close in 2022, and when were the closures completed?")
+    assert len(q.parts) == 2
+
+
+def test_what_a_named_thing_is_is_asked_in_words() -> None:
+    """"What is the Foo Lease Transaction that ...?" asks what the filing's named thing is; a line item written in
+    capitals ("the Provision for taxes", "the General and administrative expense") asks a figure."""
+    for text in ("What is the Harbor Lease Transaction that Foo Corp agreed with its landlord in 2021?",
+                 "What is FooPay, and who uses it?"):
+        q = parse(text)
+        assert q.intent is Intent.PROSE and q.told is q, text
+    for text in ("What was the Provision for taxes for Foo Corp in 2019?",
+                 "What was the General and administrative expense for Foo Corp in 2020?"):
+        assert parse(text).intent is not Intent.PROSE, text
+
+
+def test_a_change_a_company_made_is_told_in_words() -> None:
+    """"What change to X did the company make?" asks what it changed; "What was the change in revenue?" asks how much
+    a figure moved."""
+    q = parse("What change to the depreciation method of its vehicles did Foo Corp make in 2023?")
+    assert q.intent is Intent.PROSE and q.told is q
+    assert parse("What was the change in Foo Corp's revenue in 2022?").intent is Intent.CHANGE

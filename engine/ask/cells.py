@@ -743,16 +743,17 @@ def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Seq
 
 def best_cell(
     phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
-    words: frozenset[str] = frozenset(),
+    words: frozenset[str] = frozenset(), part: str = "",
 ) -> Cell | None:
     """The cell of ``phrase`` for fiscal ``year`` (the duration and quarter as the question asks, ``like``),
     from the best-fitting row, then the best-fitting period, then the best-ranked source; None when no row fits
     or no column is that year. A table of one segment the question (its ``words``) does not name comes after the
-    others."""
+    others. With a ``part`` asked ("Services" of "Services gross margin percentage"), only a row of that part of
+    the item (``part_rows``: "Services" under "Net sales:"): the whole company's figure is not the part's."""
     m = measure_of(phrase)
     want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
                  instant=None, years=(year,) if year is not None else (), text=like.text)
-    cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase))]
+    cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase), part=part)]
     order = {s.marker: k for k, s in enumerate(sources)}
     if year is None:
         firsts: dict[tuple[int, str], Cell] = {}
@@ -763,18 +764,20 @@ def best_cell(
         cells = [c for c in cells if c.period_fit > 0.5]
     if not cells:
         return None
-    part = one_segment_tables(sources, words or words_of(phrase))
-    return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in part,
+    others = one_segment_tables(sources, words or words_of(phrase))
+    return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in others,
                                      -order.get(c.marker, 99)))
 
 
 def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
-                words: frozenset[str] = frozenset()) -> Lookup:
+                words: frozenset[str] = frozenset(), part: str = "") -> Lookup:
     """The lookup computed metrics use (``formulas.solve``): an item for a fiscal year, as a term with its row,
-    column and source number; outflows ("purchases of property" printed as (131)) as positive amounts."""
+    column and source number; outflows ("purchases of property" printed as (131)) as positive amounts. With a
+    ``part`` asked, the part's rows alone: a part's margin is its gross margin over its net sales, and where the
+    tables do not break an item down by the part, there is no term (not the whole company's)."""
 
     def lookup(phrase: str, year: str) -> Term | None:
-        c = best_cell(phrase, int(year) if year else None, sources, calendar, like, words)
+        c = best_cell(phrase, int(year) if year else None, sources, calendar, like, words, part)
         if c is None:
             return None
         return Term(phrase.strip(), c.row, c.column, as_spent(phrase, c.row, c.value), c.marker)

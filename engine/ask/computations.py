@@ -51,7 +51,8 @@ def reported(question: Question, sources: Sequence[TableSource], calendar: Calen
     names = [name] + [n for n, t in vocabulary().ratios.items() if t == template and n != name]
     if question.segment and (part := _reported_part(question, sources, calendar, like, year, names, template)):
         return part
-    found = [(c, n) for n in names if (c := best_cell(n, year, sources, calendar, like, question.words)) is not None
+    found = [(c, n) for n in names
+             if (c := best_cell(n, year, sources, calendar, like, question.words, question.segment)) is not None
              and label_score(n, c.row) >= 0.85 and c.period_fit >= 0.6 and ("* 100" in template) == c.percent]
     if not found:
         return None  # the row must be the ratio itself ("Effective tax rate"), not a label sharing a word

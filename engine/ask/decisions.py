@@ -91,8 +91,10 @@ class Work:
 
     @cached_property
     def lookup(self) -> Lookup:
-        """Cells of a line item by fiscal year, for computed metrics (``cells.cell_lookup``)."""
-        return cell_lookup(self.sources, self.calendar, self.resolution.asked, self.question.words)
+        """Cells of a line item by fiscal year, for computed metrics (``cells.cell_lookup``): the part's where the
+        question names one."""
+        return cell_lookup(self.sources, self.calendar, self.resolution.asked, self.question.words,
+                           self.question.segment)
 
 
 class Kind(Protocol):

@@ -73,6 +73,10 @@ _FOOTNOTE = re.compile(r"\W*_{3,}|\W*\((?:\d{1,2}|[a-z]{1,2})\)\s+(?:Represents|
                        r"Amounts?|Consists|Calculated|Based|Primarily)\b")
 """A table's footnote read as text: "___________________ (1) Represents the change ...", "(2) Represents the
 outcome ...", "(h) Primarily includes payments ..."."""
+DEFINES = 0.5
+"""Added to a sentence that defines a name the question asks by ("... consideration of $638 million for renovations
+... (the “Park MGM Lease Transaction”)" for "What is the Park MGM Lease Transaction?"): a filing says what a term is
+where it defines it."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side."""
@@ -279,6 +283,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     kind = narrative().kind(q.narrative) if q.narrative else None
     elsewhere = narrative().elsewhere
     want, telling = q.stems, q.stems - _said_by_any()
+    written = stems(q.text)  # its names too ("the Park MGM Lease Transaction")
     costs = _costs(q)
     # what the question asks of the kind in words that some sentences say ("resolved": "in favor of", "affirmed"),
     # those the kind's own cues do not already weigh ("acquisition" beside "acquired"), and no short word that a name
@@ -299,8 +304,9 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party - off, order,
-                      s))
+        defines = DEFINES if any((term := stems(m.group(1))) and term <= written for m in _TERM.finditer(s)) else 0.0
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party + defines - off,
+                      order, s))
     if others := _under_other_parts(q, used):
         first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & name_letters(s) else score,
                   order, s) for score, order, s in first]
@@ -435,6 +441,8 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
 
 
+_TERM = re.compile(r"\(\s*(?:the\s+)?[“\"]([^”\"()]{2,80})[”\"]\s*\)")
+"""A term a sentence defines for what it has just written out: (the “Park MGM Lease Transaction”), (“Rivian”)."""
 _DEFINED = re.compile(r"\(\s*[“\"]([A-Z0-9][^”\"()]{0,60})[”\"]\s*\)")
 """A short name a sentence defines for what it has just written out: (“Yardbird”); not (the “Notes”), a term."""
 _ACQUIRED = re.compile(

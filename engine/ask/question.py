@@ -78,12 +78,13 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
 """A yes/no question: its asking sentence opens with an auxiliary verb, after a leading phrase set off by a comma
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
 _WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|(?:due|attribut\w+) to(?=\s*(?:[?.,;]|$|"
-             r"(?:what|which|in|for|during|over)\b))|contribut(?:ing|ed) to|led to")
-"""A question's words asking what made a figure move, which make it a question told in words (the vocabulary's
-``[narrative.drivers] asked`` names the kind of one that is, with more words: "the impact of X on Y" asks a figure
-unless the question is prose already). "Due to" and "attributable to" ask a cause where nothing names it after them
-("What was the increase attributable to?", "due to which factors"); before a name they tell an owner or a part ("net
-income attributable to noncontrolling interests", "amounts due to related parties")."""
+             r"(?:what|which|in|for|during|over)\b))|contribut(?:ing|ed) to|led to|(?:is|was|were|are|['’]s)\s+behind")
+"""A question's words asking what made a figure move ("what drove", "what was behind"), which make it a question
+told in words (the vocabulary's ``[narrative.drivers] asked`` names the kind of one that is, with more words: "the
+impact of X on Y" asks a figure unless the question is prose already). "Due to" and "attributable to" ask a cause
+where nothing names it after them ("What was the increase attributable to?", "due to which factors"); before a name
+they tell an owner or a part ("net income attributable to noncontrolling interests", "amounts due to related
+parties")."""
 
 
 @cache
@@ -106,17 +107,29 @@ _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how 
 """A question asking a figure. "Calculate" or "compute" asks one as a verb, at the start or in lower case; a
 capital one inside the sentence names something ("NVIDIA's Compute & Networking segment")."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
-_PROSE = re.compile(r"^(?:why|describe|explain|who|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
+_PROSE = re.compile(r"^(?:why|describe|explain|who|(?:where|when)\s+(?:is|are|was|were|do|does|did|will|would|has|have|"
+                    r"had|can)|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
-                    r"what (?:drove|caused|does|do|did)|which (?:segments?|regions?|products?|customers?|suppliers?|"
+                    r"what (?:drove|caused|does|do|did)|"
+                    r"what\s+(?:\w+\s+)?changes?\b(?=[^?]*\b(?:make|made|adopt(?:ed)?|implement(?:ed)?|announce[ds]?)\b)|"
+                    r"which (?:segments?|regions?|products?|customers?|suppliers?|"
                     r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$)|"
                     r"what (?:is|was|are|were)\b(?=[^?]*\b(?:related|relat(?:es|ing)|attributable|attributed|due|"
                     r"used|consist(?:s|ed)?|comprised|made up|tied|linked)\s+(?:to|of|for|by)"
                     r"(?:\s+(?:in|for|during|over|at|as of)\b[^?]*)?\W*$))\b", re.I)
-"""A question asking in words: by its first words ("why", "describe", "who", "what drove", "which segments"), or a
-"what" whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating
+"""A question asking in words: by its first words ("why", "describe", "who", "where were they recorded", "when did
+it close", "what drove", "which segments"; not "When referencing the income statement, what is ..."), a change a
+company made ("What change to the useful lives of its servers did it make?": not how much a figure changed), or a
+"what"
+whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating
 expense primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
 product sales?", which asks a figure)."""
+_DEFINITION = re.compile(r"(?i:what\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z&.-]*\s+)*"
+                         r"[A-Z][A-Za-z&-]*(?=\s*(?:[?,;:]|$)|\s+(?i:that|which|who|whom)\b)")
+"""A question asking what a named thing is: a name in capitals right after "what is", and nothing after it but the
+question's end or a clause about it ("What is the Park MGM Lease Transaction that MGM agreed with MGP?", "What is
+Marcus, and who uses it?"); not a line item written in capitals ("What was the Provision for taxes in 2019?"), a
+company's possessive ("What were Alphabet Inc.'s proceeds ...") or a period ("FY2022")."""
 _MANNER = re.compile(r"^how\s+(?:does|do|did)\b(?![^?]*\b(?:perform\w*|far(?:e|es|ed)|stack\s+up|rank\w*|evolv\w*|"
                      r"mov(?:e|es|ed)|look(?:s|ed)?)\b)", re.I)
 """A question asking the way something is done ("How does Square Capital provide financing to sellers?", "How does the
@@ -201,8 +214,12 @@ _SHIFT = re.compile(r"\b(?:change|changes|shift|shifts|movement|swing)\b", re.I)
 _TRENDS = re.compile(r"\btrends?\b|\bpattern", re.I)
 _NOTABLE = re.compile(r"\b(?:significant|considerable|notable|material|major|substantial)\b", re.I)
 _CONSISTENT = re.compile(r"\bconsistent", re.I)
-_PART = re.compile(r"\b((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){0,3}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?"
+_PART = re.compile(r"\b(?!(?:Which|What|Whose|Each|Every|Any|The|This|That|These|Those|Its|Our|Their|Another|"
+                   r"Both|How|Why|In|For|Of|By|Did|Does|Do|Is|Are|Was|Were|Has|Have|If)\b)"
+                   r"((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){0,3}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?"
                    r"(?:segment|business|division|unit)\b")
+"""A part named with its kind word ("the Data Center segment"); a capital word that asks or points ("Which segment",
+"The Consumer segment" at a sentence's start) is not of the name."""
 _PART_LINK = re.compile(r"\s+(?:(?:came|comes|come|coming)\s+from|from|generated\s+(?:by|from|in)|derived\s+from|"
                         r"earned\s+(?:from|in)|in)\s+"
                         r"(?:the\s+|its\s+|our\s+)?(?:[A-Z][\w&.-]*['’]s\s+)?")
@@ -284,7 +301,7 @@ _QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
 _LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
 _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\s*|us\$\s*)?"
                     r"(thousands|millions|billions)\b", re.I)
-_ASKING = "what|how|which|who|why|did|does|do|is|are|was|were|has|have"
+_ASKING = "what|how|which|who|why|where|when|did|does|do|is|are|was|were|has|have"
 _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\b)"
                          rf"|(?:\?\s+|\.\s+)If (?:so|yes|not|applicable),?\s+(?=(?i:{_ASKING})\b)"
                          rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_ASKING})\b)")
@@ -946,7 +963,9 @@ def _intent(q: Question) -> Intent:
     opening = q.first.strip(" \"'(")
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
-            _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)):
+            _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)) or (
+            _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
+                                                or q.rounding or q.counted)):
         return Intent.PROSE
     if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
         return Intent.CHANGE  # a ratio's change too ("How much did the operating margin change ...?")
