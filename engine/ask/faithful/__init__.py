@@ -11,7 +11,7 @@ below its quotes with its flags, never instead of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from engine.ask.checks import CITATION, refuses
@@ -21,6 +21,7 @@ from engine.ask.faithful.claims import (
     _direction_disputed,
     _direction_given_to_driver,
     _forecast_as_fact,
+    _no_without_denial,
     _offset_swapped,
     _pairs_swapped,
     _words_of_other_quotes,
@@ -54,7 +55,7 @@ from engine.ask.faithful.periods import (
     _longer_period_told,
     _years_moved,
 )
-from engine.ask.faithful.reading import _LACKS, _NEGATION, _asked_letters
+from engine.ask.faithful.reading import _LACKS, _NEGATION, Reading, _asked_letters
 from engine.ask.question import NAME_WORD, Question
 from engine.ask.subjects import (
     BROKEN,
@@ -91,7 +92,6 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
 
 
 _YES = re.compile(r"\W*yes\b", re.I)
-_NO = re.compile(r"\W*no\b", re.I)
 
 
 def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
@@ -156,6 +156,49 @@ def _claim(m: re.Match[str]) -> str:
     return m.group(1) + m.group(2).upper()
 
 
+Check = Callable[[Reading], list[str]]
+"""A relation check: what one ``Reading`` says that its quotes do not say so, as flags a reader can check."""
+
+CHECKS: tuple[Check, ...] = (
+    _for_other_years,  # periods: a figure given for a year its quote sentences do not name
+    _no_without_denial,  # claims: a No beside quotes that deny nothing
+    _forecast_as_fact,  # claims: what a quote foretells, told as done
+    _drivers_of_something_else,  # items: a cited driver that says nothing of the item asked (reads the citations)
+    _restated_about_something_else,  # items: a quote sentence told of another subject
+    _question_word_put_in,  # items: a word of the question put into a quote's mouth
+    _figures_of_others,  # parts: a figure the quotes give for another name or line item
+    _pairs_swapped,  # claims: a "respectively" sentence's figures given to other names
+    _figure_of_another_measure,  # items: a figure the quotes give for another measure, or as a share not a change
+    _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)
+    _words_of_other_quotes,  # claims: a cited quote lacking words only other quotes have (reads the citations)
+    _said_of_others,  # parts: what a clause says of a name that the quotes say of another
+    _unquoted_subject,  # parts: a name asked about that no quote or its passage names
+    _another_part,  # parts: another named part told instead of the one asked
+    _under_another_heading,  # parts: a sentence from another part's section
+    _whose_figure,  # parts: one of several parts' amounts for one item, told without saying whose
+    _part_told_from_the_whole,  # parts: the part asked, told from a quote that does not name it
+    _earlier_years_told,  # periods: an earlier year's paragraph told for the year asked
+    _longer_period_told,  # periods: a year to date told as a quarter, or a quarter as the year to date
+    _whole_told_as_part,  # parts: the whole company's section told as the part asked
+    _qualifier_changed,  # items: a measure's qualifier ("adjusted", "core") added or dropped
+    _years_moved,  # periods: a quote sentence restated with its years moved
+    _roles_crossed,  # parts: one role's parties told as the role asked ("suppliers" as "customers")
+    _offset_swapped,  # claims: a driver told as an offset, or an offset as a driver
+    _driver_of_another_item,  # items: a driver the quotes give another line item or part
+    _cause_after_change,  # periods: a cause dated after the change it is given for
+    _cause_no_quote_gives,  # items: a quoted statement told as a cause
+    _pointed_back_elsewhere,  # items: "the increase" pointing back at one item, restating another's drivers
+    _another_item_told,  # items: the drivers of another line item than the one asked
+    _direction_given_to_driver,  # claims: the change a quote gives an item, given to its driver
+    _direction_disputed,  # claims: a direction another quote gives the other way
+    _denied,  # claims: a quote's statement denied
+)
+"""The relation checks in the order they run, which is the order of their flags: after the numbers no quote states,
+before the fiscal years and the content words no quote has (both read in ``unsupported``). Each takes the one
+``Reading`` and returns its flags; a flag an earlier check gave is not repeated. To add a check, write it as
+``(r: Reading) -> list[str]`` in the module of the relation it judges and put it here."""
+
+
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = (),
                 evidence: Sequence[str] = ()) -> list[str]:
@@ -173,64 +216,33 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     quotes = [replace(x, text=_spelled_out(x.text, q)) for x in quotes]
     passages = [_spelled_out(t, q) for t in passages]
     summary = _spelled_out(summary, q)
-    texts = [*(x.text for x in quotes), q.text, *names, stated]
+    names = tuple(names)
+    # a passage is told under the part its section heading names: the part counts as named before it
+    parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)
+    r = Reading(summary=summary, body=_ATTRIBUTED.sub(_claim, BROKEN.sub("-", CITATION.sub(" ", summary))),
+                quotes=tuple(quotes), q=q, names=names, stated=stated, passages=tuple(passages),
+                headings=tuple(headings), parts=tuple(parts), headed=tuple(_headed_passages(passages, parts)))
+    texts = [*(x.text for x in r.quotes), q.text, *r.names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
-    body = _ATTRIBUTED.sub(_claim, BROKEN.sub("-", CITATION.sub(" ", summary)))
-    for v in quantities(body):
+    for v in quantities(r.body):
         if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
             continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
         if not {round(c, 6) for c in v.candidates()} & figures:
             out.append(v.raw.strip())
-    out += [f for f in _for_other_years(body, quotes) if f not in out]
-    # a No is the quotes' only where one of them denies something ("Does it report any acquisitions?" answered No
-    # beside quotes that name none: that nothing is quoted is no quote saying there was none)
-    if q.yes_no and _NO.match(body) and not any(_NEGATION.search(x.text) for x in quotes):
-        out.append("No")
-    out += [f for f in _forecast_as_fact(body, quotes, names) if f not in out]
-    # a passage is told under the part its section heading names: the part counts as named before it
-    parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)
-    headed = _headed_passages(passages, parts)
-    out += [f for f in _drivers_of_something_else(summary, quotes, q) if f not in out]
-    out += [f for f in _restated_about_something_else(body, quotes, q, names, passages) if f not in out]
-    out += [f for f in _question_word_put_in(body, quotes, q, names) if f not in out]
-    out += [f for f in _figures_of_others(body, quotes, names) if f not in out]
-    out += [f for f in _pairs_swapped(body, quotes, names) if f not in out]
-    out += [f for f in _figure_of_another_measure(body, quotes, names) if f not in out]
-    out += [f for f in _cited_elsewhere(summary, quotes) if f not in out]
-    out += [f for f in _words_of_other_quotes(summary, quotes, q, names) if f not in out]
-    out += [f for f in _said_of_others(body, quotes, q, names) if f not in out]
-    out += [f for f in _unquoted_subject(quotes, q, names, headed) if f not in out]
-    out += [f for f in _another_part(body, quotes, q, names, headed) if f not in out]
-    out += [f for f in _under_another_heading(body, quotes, q, names, passages, parts) if f not in out]
-    out += [f for f in _whose_figure(body, quotes, names) if f not in out]
-    out += [f for f in _part_told_from_the_whole(body, quotes, q, names, headed) if f not in out]
-    out += [f for f in _earlier_years_told(body, quotes, q, passages, headings) if f not in out]
-    out += [f for f in _longer_period_told(body, quotes, q, passages, headings) if f not in out]
-    out += [f for f in _whole_told_as_part(body, quotes, q, names, passages, headings) if f not in out]
-    out += [f for f in _qualifier_changed(body, quotes, q) if f not in out]
-    out += [f for f in _years_moved(body, quotes, names) if f not in out]
-    out += [f for f in _roles_crossed(body, quotes, q) if f not in out]
-    out += [f for f in _offset_swapped(body, quotes, names) if f not in out]
-    out += [f for f in _driver_of_another_item(body, quotes, q, names) if f not in out]
-    out += [f for f in _cause_after_change(body, q) if f not in out]
-    out += [f for f in _cause_no_quote_gives(body, quotes, q, names) if f not in out]
-    out += [f for f in _pointed_back_elsewhere(body, quotes, q, names) if f not in out]
-    out += [f for f in _another_item_told(body, quotes, q, names) if f not in out]
-    out += [f for f in _direction_given_to_driver(body, quotes, q, names) if f not in out]
-    out += [f for f in _direction_disputed(body, quotes, names) if f not in out]
-    out += [f for f in _denied(body, quotes, q, names) if f not in out]
+    for check in CHECKS:
+        out += [f for f in check(r) if f not in out]
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
-    years = {y for t in (*(x.text for x in quotes), stated) for y, _, _ in years_named(t)}
-    for sentence in split_sentences(body):
+    years = {y for t in (*(x.text for x in r.quotes), stated) for y, _, _ in years_named(t)}
+    for sentence in split_sentences(r.body):
         for y, fiscal, written in years_named(sentence):
             if fiscal and y not in years and not _NEGATION.search(sentence):
                 out.append(written)
     quoted = said_stems(t for t in texts if t != q.text)
     known = quoted | said_stems([q.text])
     generic = narrative().generic
-    for sentence in split_sentences(body):
+    for sentence in split_sentences(r.body):
         if _LACKS.search(sentence):
             continue  # what the quotes lack ("The sources do not provide information about its timing")
         # a yes/no question's words do not support the Yes that repeats them ("Yes, it was able to retain card

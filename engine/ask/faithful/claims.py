@@ -8,7 +8,6 @@ another quote than the one whose words it uses, words only other quotes have.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 
 from engine.ask.checks import CITATION, cited_numbers
 from engine.ask.faithful.reading import (
@@ -19,6 +18,7 @@ from engine.ask.faithful.reading import (
     _NEGATION,
     _NOT_MOVES,
     _OPENING,
+    Reading,
     _change_of,
     _drivers_kind,
     _figure,
@@ -33,7 +33,7 @@ from engine.ask.faithful.reading import (
     _restated,
 )
 from engine.ask.narrative import DATED_MAY, YEAR
-from engine.ask.question import NAME_WORD, Question
+from engine.ask.question import NAME_WORD
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     CONTENT_WORD,
@@ -47,8 +47,18 @@ from engine.library.lexical import STOPWORDS
 from engine.numbers import Quantity, quantities, same_number
 from engine.periods import asked_period
 from engine.sentences import split_sentences
-from engine.types import Quote
 from engine.vocabulary import directions
+
+_NO = re.compile(r"\W*no\b", re.I)
+
+
+def _no_without_denial(r: Reading) -> list[str]:
+    """A No to a yes/no question where no quote denies anything: a No is the quotes' only where one of them denies
+    something ("Does it report any acquisitions?" answered No beside quotes that name none: that nothing is quoted is
+    no quote saying there was none). It gives 'No'."""
+    if r.q.yes_no and _NO.match(r.body) and not any(_NEGATION.search(x.text) for x in r.quotes):
+        return ["No"]
+    return []
 
 
 def _foretold(sentence: str, word: str) -> set[str]:
@@ -61,7 +71,7 @@ def _foretold(sentence: str, word: str) -> set[str]:
     return said_stems(clauses) - common_stems()
 
 
-def _forecast_as_fact(summary: str, quotes: Sequence[Quote], names: Iterable[str] = ()) -> list[str]:
+def _forecast_as_fact(r: Reading) -> list[str]:
     """A summary sentence that restates a quote sentence telling what is expected or may happen ("we expect that
     our cash flow from operations will decline") without any word that says so ("a decline in cash flow from
     operations"): it states a forecast as a fact; what the quote foretells must be in the sentence (one that leaves
@@ -71,6 +81,7 @@ def _forecast_as_fact(summary: str, quotes: Sequence[Quote], names: Iterable[str
     first, not the company's, no legal form) that every quote sentence naming it foretells ("We expect to fund the
     acquisition of iRobot Corporation" told as "Amazon completed the acquisition of iRobot Corporation") gives the
     same flag: no quote says it happened. A sentence telling a deal as agreed ("agreed to sell") states no closing."""
+    summary, quotes, names = r.body, r.quotes, r.names
     sentences = _quote_sentences(quotes)
     plain = plain_stems(names)
     out: list[str] = []
@@ -134,7 +145,7 @@ def _clip(text: str, most: int = 80) -> str:
     return f"{head} ... {tail}"
 
 
-def _denied(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _denied(r: Reading) -> list[str]:
     """A sentence of the summary that denies what a quote sentence says without denial: "The amortization of
     intangible assets was not related to this." beside [4]'s "... was primarily related to asset impairments ... and
     the amortization of intangible assets" gives '[4] says it without “not”: “the amortization of intangible
@@ -142,6 +153,7 @@ def _denied(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[
     and stop words aside), must all be in the one quote sentence, which has no denial of its own ("not", "no",
     "never", "without"), so that the denied claim is the quote's. A sentence saying what the quotes lack, or a "not
     only ... but" that adds, denies nothing."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     plain = plain_stems(names) | said_stems([q.text])
     theirs = [(x.source, s) for x in quotes for s in split_sentences(x.text) if not _NEGATION.search(s)]
     out: list[str] = []
@@ -175,7 +187,7 @@ def _denied(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[
     return out
 
 
-def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _direction_disputed(r: Reading) -> list[str]:
     """A direction the quotes do not agree on, told one way: "More Personal Computing revenue increased, primarily
     due to ..." where another quote says "More Personal Computing revenue decreased $2.7 billion" (a filing
     discusses each year in turn, and a quote may be the year before's) gives '[5] says “More Personal Computing
@@ -185,6 +197,7 @@ def _direction_disputed(summary: str, quotes: Sequence[Quote], names: Iterable[s
     was $6.35 billion for 2023, 17% lower than 2022" gives '[5] says “Net interest income ... lower”'); one that
     names another period ("in the second quarter of 2022") is not judged: it says which of the quotes' periods it
     tells."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems(names)
     theirs = [(x.source, s, m) for x in quotes for s in split_sentences(x.text) if (m := _moves(s, plain))]
     rises, falls = directions()
@@ -246,11 +259,12 @@ def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
     return list(zip(named, figures, strict=True)) if len(named) == len(figures) else []
 
 
-def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _pairs_swapped(r: Reading) -> list[str]:
     """Figures of a "respectively" sentence given to other names than the quote's pairs them with: "China and Vietnam
     manufactured approximately 50% and 27%, respectively" against "Vietnam, Indonesia and China ... 50%, 27% and
     18%, respectively" gives '50%: [3] gives it for “Vietnam”' (the summary's names are each one the quote pairs
     with another figure)."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems([*names, *(x.doc for x in quotes)])
     theirs = [(x.source, name, v) for x in quotes for s in split_sentences(x.text) for name, v in _paired(s, plain)]
     if not theirs:
@@ -268,7 +282,7 @@ def _pairs_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) 
     return out
 
 
-def _direction_given_to_driver(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _direction_given_to_driver(r: Reading) -> list[str]:
     """A quote's change told as its driver's: "Debt maturities in the ordinary course decreased" where the quote says
     "Interest expense (net of interest income) decreased ... driven by debt maturities in the ordinary course" gives
     '[4] says “decreased” of “Interest expense (net of interest income)”, not of “Debt maturities in the ordinary
@@ -276,6 +290,7 @@ def _direction_given_to_driver(summary: str, quotes: Sequence[Quote], q: Questio
     cue before it) a quote sentence writes after its first cue, word for word, where the words before the cue carry
     the same direction and none of the subject's (besides the question's and names); unless a quote gives that
     direction to the subject's words itself ("lower debt maturities", "debt maturities decreased")."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     if (kind := _drivers_kind(q)) is None:
         return []
     rises, falls = directions()
@@ -358,7 +373,7 @@ def _offset_sides(text: str, plain: set[str]) -> tuple[dict[tuple[str, ...], str
     return {**_grams(text[:m.start()], plain), **drivers}, {**_grams(after[:end.start()], plain), **offsets}
 
 
-def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _offset_swapped(r: Reading) -> list[str]:
     """A driver told as an offset, or an offset as a driver: "driven by higher net sales of iPhone 14 Pro models,
     partially offset by lower net sales from certain iPhone models" where the quote says "decreased ... due
     primarily to lower net sales from certain iPhone models, partially offset by higher net sales of iPhone 14 Pro
@@ -366,6 +381,7 @@ def _offset_swapped(summary: str, quotes: Sequence[Quote], names: Iterable[str])
     sentence where it has none: all drivers) is compared, ``OFFSET_GRAM`` content words in a row, with the sides of
     the quotes' sentences (a list's items with their lead-in); words that only ever stand on the other side are
     swapped."""
+    summary, quotes, names = r.body, r.quotes, r.names
     # the company's names; generic words ("higher", "net") tell the driver
     plain = plain_stems(names) - set(common_stems())
     # a list's items stay with their lead-in ("partially offset by • ...")
@@ -389,7 +405,7 @@ _TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;
 """The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]")."""
 
 
-def _cited_elsewhere(summary: str, quotes: Sequence[Quote]) -> list[str]:
+def _cited_elsewhere(r: Reading) -> list[str]:
     """A summary sentence that restates one quote sentence (``_restated``) but cites other quotes, not it ("The
     increase in fulfillment costs ... physical stores. [5]" where the words are [4]'s and [5] defines the costs):
     the reader who opens the cited page finds nothing of it. Each gives '[5] cited: the words are [4]'s'. Only
@@ -397,6 +413,7 @@ def _cited_elsewhere(summary: str, quotes: Sequence[Quote]) -> list[str]:
     citation inside it (a list's lead-in, "[7] states that ...") or citing evidence that is no quote (a table's
     cells) is not, nor one whose cited quotes say it too (as many of its words, or every figure it gives: "net sales
     fell by $10.5 billion [1]" where [1] gives the $10.5 billion and another quote more of the words)."""
+    summary, quotes = r.summary, r.quotes
     sources = {x.source for x in quotes}
     sentences = _quote_sentences(quotes)
     pieces: list[str] = []
@@ -434,12 +451,13 @@ _LEADING_CITATION = re.compile(r"^\W*((?:\[\d+\][\s,]*)+)(?:indicates|states|say
 """A sentence that opens by naming its quote ("[2] indicates that ...")."""
 
 
-def _words_of_other_quotes(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _words_of_other_quotes(r: Reading) -> list[str]:
     """A sentence that cites one quote ("[2] indicates that ...", or a citation ending it) but tells words only other
     quotes have: "[2] indicates that the margin decreased due to ... outsourced hardgoods manufacturing costs" where
     "outsourced hardgoods" are [6]'s gives '[2] does not say “outsourced”': the reader who opens [2] does not find
     it. Words of the question, names and generic words aside; a sentence citing evidence that is no quote, or with
     a citation inside it, is not judged."""
+    summary, quotes, q, names = r.summary, r.quotes, r.q, r.names
     sources = {x.source for x in quotes}
     plain = plain_stems(names) | said_stems([q.text])
     out: list[str] = []

@@ -25,6 +25,7 @@ from engine.ask.faithful.reading import (
     _NOT_MOVES,
     _OPENING,
     NAMED_BEFORE,
+    Reading,
     _acronym_of,
     _capitalised,
     _change_of,
@@ -94,11 +95,12 @@ def _subject(q: Question) -> tuple[str, set[str]]:
     return names[0][0], said_stems(n for group in names for n in group) - plain
 
 
-def _drivers_of_something_else(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
+def _drivers_of_something_else(r: Reading) -> list[str]:
     """For a question what drove a line item or a ratio: each quote the summary cites ([n]) as a driver whose
     sentences say nothing of that item (no word of its names, or of its definition's items) gives '[n] is not about
     operating expenses'. A tax-rate sentence and a risk-factor pointer called the drivers of operating expenses are
     quoted words in a relation no quote states."""
+    summary, quotes, q = r.summary, r.quotes, r.q
     asked = q.told
     if asked is None or asked.narrative != "drivers":
         return []
@@ -425,8 +427,7 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
     return None
 
 
-def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Question,
-                                   names: Iterable[str], passages: Sequence[str] = ()) -> list[str]:
+def _restated_about_something_else(r: Reading) -> list[str]:
     """A summary sentence that restates one quote sentence (``FORECAST_SHARE`` of its words, four at least) under
     another subject: the quote's subject (its words before the first cue of the kind asked, "driven by",
     "includes", ...; a list's item, not its lead-in) names first a line item the sentence's subject does not name,
@@ -445,11 +446,11 @@ def _restated_about_something_else(summary: str, quotes: Sequence[Quote], q: Que
     segment's ("... attributable to our Embedded and Semi-Custom segment increased") told of the company, where the
     question asks no part, gives '[5] is about the “Embedded and Semi-Custom” segment'. Every word is quoted; the
     relation is the model's."""
+    summary, quotes, q, names, passages = r.body, r.quotes, r.q, r.names, r.passages
     asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.cues:
         return []
-    names = list(names)
     plain = plain_stems(names)
     parts = asked_parts(q, plain, names)
     rises, falls = directions()
@@ -588,7 +589,7 @@ def _items(texts: Iterable[str]) -> list[str]:
     return out
 
 
-def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _driver_of_another_item(r: Reading) -> list[str]:
     """A driver taken from a quote whose subject is another line item: "Consumer Health sales decreased by 0.5% in
     2022, primarily due to one-time COVID-19 vaccine manufacturing exit related costs" where that cost is a bullet
     of "Cost of products sold increased as a percent to sales driven by: • One-time COVID-19 vaccine manufacturing
@@ -597,11 +598,11 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     the quote's subject is its words before its first cue (a list's items kept with their lead-in), its item the
     first line item it names (``_lead_item``). A quote whose item is the sentence's, or one of the asked ratio's
     items ("cost of sales" for a gross margin), gives the driver for it."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if asked is None or kind is None or asked.narrative != "drivers":
         return []
-    names = list(names)
     plain_all = plain_stems(names)
     plain = plain_all - set(common_stems())
     _, defined = _subject(asked)
@@ -666,7 +667,7 @@ def _driver_of_another_item(summary: str, quotes: Sequence[Quote], q: Question, 
     return out
 
 
-def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _question_word_put_in(r: Reading) -> list[str]:
     """A word of the question that a summary sentence puts into what one quote says, where that quote does not say
     it: "Alphabet faces antitrust matters, including claims, lawsuits, regulatory and government investigations"
     restating a quote of all its legal matters gives '[5] does not say “antitrust”'; "The Space segment's profit
@@ -680,6 +681,7 @@ def _question_word_put_in(summary: str, quotes: Sequence[Quote], q: Question, na
     that denies something (it may say what the quotes lack). A word of a group the vocabulary says are the same
     (``[narrative.summary] same``: "expenses" for "costs") is said where another of it is, and a part's kind word
     ("segment") by a quote that names the part asked."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
              if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
@@ -791,7 +793,7 @@ def _of_what(text: str) -> str:
     return text[:min(cut)] if cut else text
 
 
-def _figure_of_another_measure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _figure_of_another_measure(r: Reading) -> list[str]:
     """A figure told for another measure than the quote gives it for, where every word of the summary is quoted:
     "Safety and Graphics had organic sales growth of 0.3 percent" from "total sales increased 0.3 percent, or 3.3
     percent on an organic local currency basis" gives '0.3 percent: [6] gives it for “total sales increased”, not
@@ -804,6 +806,7 @@ def _figure_of_another_measure(summary: str, quotes: Sequence[Quote], names: Ite
     compared is the one stating the figure whose measure holds most of the summary's, then shares most words with
     the summary's sentence; where a quote sentence gives the figure for all the summary's quoted words, nothing is
     flagged."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems([*names, *(x.doc for x in quotes)])
     sentences = _quote_sentences(quotes)
     quoted = set().union(*(stems for _, _, stems in sentences)) if sentences else set()
@@ -841,7 +844,7 @@ def _figure_of_another_measure(summary: str, quotes: Sequence[Quote], names: Ite
     return out
 
 
-def _cause_no_quote_gives(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _cause_no_quote_gives(r: Reading) -> list[str]:
     """A cause no quote gives as one: a drivers summary sentence whose words after its first cue ("due to ...")
     restate a quote sentence (``_holding``) that tells no change (no direction word) in a quote with no cue of the
     kind or cause-first verb: "Pharmaceutical sales grew 3.9% ... due to a prioritization of R&D investment within the
@@ -849,6 +852,7 @@ def _cause_no_quote_gives(summary: str, quotes: Sequence[Quote], q: Question, na
     development (R&D) investment within the Pharmaceutical segment" gives 'no quote gives “a prioritization of R&D
     investment” as a cause: [4] only states it'. Every word is quoted; the relation is the model's. Question words,
     names and cue words are no sign of which sentence the cause restates."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     if (kind := _drivers_kind(q)) is None:
         return []
     cue_words = {word_stem(w) for c in (*kind.cues, *kind.cause_first) for w in CONTENT_WORD.findall(c)}
@@ -887,11 +891,12 @@ def _cue_run(kind: NarrativeKind) -> re.Pattern[str]:
     return re.compile(rf"^(?:\s*(?:{cues})\b[\s:,]*)+", re.I)
 
 
-def _pointed_back_elsewhere(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _pointed_back_elsewhere(r: Reading) -> list[str]:
     """A summary sentence pointing back at the change its previous sentence tells ("Google Network revenues increased
     $1.1 billion from 2021 to 2022. The increase was due to an increase in revenues subject to TAC.") that restates
     a quote sentence on another item's change ("The increase in TAC from 2021 to 2022 was due to ..."): '[4] is about
     “TAC”'. The change is the previous sentence's item; the drivers the quote's, of none of its words."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     if _drivers_kind(q) is None:
         return []
     plain = plain_stems(names)
@@ -943,7 +948,7 @@ def _item_changed(subject: str) -> str:
     return _LEAD_CLAUSE.sub("", _BARE.sub("", _mover(subject))).strip(" ,")
 
 
-def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _another_item_told(r: Reading) -> list[str]:
     """The summary's claim (its first sentence giving a cause) telling the drivers of another line item than the one the
     question asks about, and not of that one: "Corporate's loss before interest and taxes increased $354 million
     primarily due to ..." given for NIKE's other (income) expense, net, or "The increase in cost-per-impression ...
@@ -957,11 +962,11 @@ def _another_item_told(summary: str, quotes: Sequence[Quote], q: Question, names
     summary named before or that a quote gives as a driver of the asked one ("Reported EBIT increased 1% due to ...
     • Selling and administrative expense increased 7% ...") is a driver explained, not another answer; the sentences
     after the claim explain it or add context, and are not read."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     kind = _drivers_kind(q)
     asked = q.told
     if kind is None or asked is None:
         return []
-    names = list(names)
     plain = plain_stems(names)
     items = _asked_items(asked)
     spelled = [n.lower() for m in asked.measures for n in m.names]
@@ -1047,7 +1052,7 @@ def _qualifiers() -> re.Pattern[str] | None:
                       r"(?![\w-])", re.I)
 
 
-def _qualifier_changed(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
+def _qualifier_changed(r: Reading) -> list[str]:
     """A measure's qualifier (``[narrative.summary] measure_qualifiers``: "adjusted", "core", "organic") added or
     dropped. Added: "Core operating earnings increased by $1,643 million" restating "Earnings from operations in 2018
     increased by $1,643 million ..." gives '[3] does not say “core”' (a qualifier in the sentence's subject, before
@@ -1055,6 +1060,7 @@ def _qualifier_changed(summary: str, quotes: Sequence[Quote], q: Question) -> li
     3.9%" where every quote sentence stating 3.9% gives it for "worldwide adjusted operational sales" gives '3.9%:
     [3] gives it for “adjusted operational”' (a qualifier in the clause before the quote's figure that the summary's
     sentence lacks and the question does not name: one the question names, the summary may leave to it)."""
+    summary, quotes, q = r.body, r.quotes, r.q
     if (pattern := _qualifiers()) is None:
         return []
     asked = {m.group(0).lower() for m in pattern.finditer(q.text)}

@@ -9,7 +9,7 @@ or the whole's told as a part's, a figure of another name, one role's parties to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from engine.ask.checks import CITATION
 from engine.ask.faithful.reading import (
@@ -17,6 +17,7 @@ from engine.ask.faithful.reading import (
     _FURNITURE,
     _OPENING,
     NAMED_BEFORE,
+    Reading,
     _acronym_of,
     _asked_letters,
     _capitalised,
@@ -32,7 +33,7 @@ from engine.ask.faithful.reading import (
     _told_after,
     _told_from,
 )
-from engine.ask.question import NAME_WORD, Question
+from engine.ask.question import NAME_WORD
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     CONTENT_WORD,
@@ -83,7 +84,7 @@ def _words_before(sentence: str, at: int) -> str:
     return re.split(r"[,;:]", text)[-1]
 
 
-def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _figures_of_others(r: Reading) -> list[str]:
     """A figure of the summary that every quote sentence stating it gives for something else: the names before it
     in the summary ("Google Cloud revenues increased $8.6 billion") and in the quote ("Google Network revenues
     increased $8.6 billion") each hold one the other lacks. It gives '$8.6 billion: [9] gives it for “Network”'
@@ -92,6 +93,7 @@ def _figures_of_others(summary: str, quotes: Sequence[Quote], names: Iterable[st
     than every quote's gives it for: "operating income increased by $19.0 billion" where the quote's $19.0 billion
     is "an increase in Google Services revenues" gives '$19.0 billion: [9] gives it for “revenues”'. Counts and
     years are no such figures; a figure no quote states is flagged as such."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     out: list[str] = []
@@ -169,7 +171,7 @@ def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> li
     return out
 
 
-def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str]) -> list[str]:
+def _said_of_others(r: Reading) -> list[str]:
     """What a summary clause says of a name that no quote says of it: "higher volume on F-22 contracts" where the
     quotes give the F-22 "higher net favorable profit adjustments" and the volume to the F-16; "the accounting
     quantity for the 777X program increased by 55 units" where the 55 units are the 777's. Each such clause gives
@@ -180,6 +182,7 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
     embedded revenue in the Enterprise, Embedded and Semi-Custom segment" beside the Computing and Graphics segment
     in one clause). Words of the question, names, directions and the cue words of every narrative kind are the
     relation, not what is said of the name; a word no quote has is flagged as such by ``unsupported``."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     plain = plain_stems(names)
     relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
                                           for w in CONTENT_WORD.findall(c)}
@@ -205,8 +208,7 @@ def _said_of_others(summary: str, quotes: Sequence[Quote], q: Question, names: I
     return out
 
 
-def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str], passages: Sequence[str] = ()
-                      ) -> list[str]:
+def _unquoted_subject(r: Reading) -> list[str]:
     """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
     segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
     summary says of it, the quotes are another's). The question's names are its capitalised words and codes
@@ -216,6 +218,7 @@ def _unquoted_subject(quotes: Sequence[Quote], q: Question, names: Iterable[str]
     question's names in order and include the run's first ("BDS" for "Boeing Defense, Space & Security"). The
     ``passages`` the quotes come from count as the quotes' (a section's heading names the segment its sentences are
     about: "Latin America")."""
+    quotes, q, names, passages = r.quotes, r.q, r.names, r.headed
     plain = plain_stems([*names, *(x.doc for x in quotes)])
     asked = asked_names(q, plain)
     if not asked:
@@ -277,8 +280,7 @@ def _told_under(source: int, quotes: Sequence[Quote], passages: Sequence[str]) -
     return [_lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False) if x.source == source]
 
 
-def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
-                  passages: Sequence[str] = ()) -> list[str]:
+def _another_part(r: Reading) -> list[str]:
     """A summary that tells what moved of another named part than the one the question asks about, and names the
     asked one nowhere: "Revenue from Digital Marketing increased $227.7 million ..." for "What drove the change in
     Adobe's Digital Media revenue?" gives '“Digital Marketing” is not “Digital Media”' (the quotes tell of both
@@ -287,6 +289,7 @@ def _another_part(summary: str, quotes: Sequence[Quote], q: Question, names: Ite
     periods, nor a word of the asked names), one a quote names too; a subject that opens with a direction ("Higher
     737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
     of the question's names (``asked_names``: the company's name aside), or by its acronym ("BCA")."""
+    summary, quotes, q, names, passages = r.body, r.quotes, r.q, r.names, r.headed
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     parts = asked_parts(q, plain, every)
@@ -342,8 +345,7 @@ def _topic_run_in(text: str) -> bool:
                for m in _RUN_IN_TITLE.finditer(text))
 
 
-def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
-                           passages: Sequence[str], parts: Sequence[str]) -> list[str]:
+def _under_another_heading(r: Reading) -> list[str]:
     """A summary sentence that restates a quote told under another part's section heading, and names that part
     nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
     sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
@@ -352,6 +354,7 @@ def _under_another_heading(summary: str, quotes: Sequence[Quote], q: Question, n
     a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
     its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the
     nearest one."""
+    summary, quotes, q, names, passages, parts = r.body, r.quotes, r.q, r.names, r.passages, r.parts
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     # every name the question asks about, an owner's too ("MGM China's VIP table games win" asks about MGM China)
@@ -439,7 +442,7 @@ def _before_in_quote(sentences: Sequence[tuple[int, str, set[str]]], source: int
     return own[:own.index(sentence) + 1] if sentence in own else [sentence]
 
 
-def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _whose_figure(r: Reading) -> list[str]:
     """A sentence told from one of several quotes that give one item different amounts for the same period, which
     says not whose the quote's are: "Goldman Sachs's operating expenses increased by 94% in 2023 due to ..." told
     from "Operating expenses were $3.42 billion for 2023, 94% higher ..." beside "Operating expenses were $34.49
@@ -451,6 +454,7 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     than the company's and documents') says whose. Changes count as amounts do ("Net interest income increased 27
     percent" beside "... increased 26 percent": '[10] gives “Net interest income” increased 27 percent, [6]
     increased 26 percent: whose is not said')."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems([*names, *(x.doc for x in quotes)])
     sentences = _quote_sentences(quotes)
     levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
@@ -489,8 +493,7 @@ def _whose_figure(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -
     return out
 
 
-def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
-                              passages: Sequence[str]) -> list[str]:
+def _part_told_from_the_whole(r: Reading) -> list[str]:
     """A sentence that names the part the question asks about and restates a quote that does not name it, nor does
     the passage it comes from: "The decrease in Goldman Sachs's Global Banking & Markets net revenues in 2023 was
     primarily due to lower net interest income ..." restating "Net revenues in the consolidated statements of
@@ -501,6 +504,7 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     (capitalised) or its acronym. A summary that names no part asked tells its sentences of the part asked: "Sales
     growth benefited from improving automotive-end market activity ..." for the Consumer segment, restating another
     segment's section, gives '[7] does not name “Consumer”'."""
+    summary, quotes, q, names, passages = r.body, r.quotes, r.q, r.names, r.headed
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     runs = asked_parts(q, plain, every)
@@ -543,13 +547,13 @@ def _part_told_from_the_whole(summary: str, quotes: Sequence[Quote], q: Question
     return out
 
 
-def _whole_told_as_part(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str],
-                        passages: Sequence[str], headings: Sequence[Sequence[str]]) -> list[str]:
+def _whole_told_as_part(r: Reading) -> list[str]:
     """A sentence of a section on the whole company told as the part the question asks about: "The comparable sales
     decreased 6.2% in the second quarter ..." for the Domestic segment, restating "... our comparable sales declined
     6.2% ..." under "Consolidated Results" (``[narrative.summary] heading_whole``), gives '[6] is about the whole
     company (“Consolidated Results”), not “Domestic”'. Only where neither the summary sentence, the quote sentence
     nor the passage's last words before it name a part (a name of the question's or any capitalised one)."""
+    summary, quotes, q, names, passages, headings = r.body, r.quotes, r.q, r.names, r.passages, r.headings
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
     parts = asked_parts(q, plain, every)
@@ -608,12 +612,13 @@ def _told_as(role: Sequence[str], others: Sequence[str], text: str) -> str:
     return ""
 
 
-def _roles_crossed(summary: str, quotes: Sequence[Quote], q: Question) -> list[str]:
+def _roles_crossed(r: Reading) -> list[str]:
     """Parties of one role told as the role asked: "Boeing's major customers include U.S. and non-U.S.
     subcontractors and suppliers" where the quote says "We rely on ... subcontractors and suppliers to ... perform
     some of the services that we provide to our customers" gives '“suppliers” are no “customers”'. The roles are the
     vocabulary's (``[narrative.parties] roles``); the role asked is the one the question names, and a quote that
     itself tells that role's parties in the other's words lets the summary do so."""
+    summary, quotes, q = r.body, r.quotes, r.q
     asked = q.told
     kind = narrative().kind(asked.narrative) if asked is not None else None
     if kind is None or not kind.roles:

@@ -8,10 +8,11 @@ a quarter as the year to date), a cause dated after the change it is given for.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from engine.ask.checks import CITATION
 from engine.ask.faithful.reading import (
+    Reading,
     _drivers_kind,
     _figure,
     _first_cue,
@@ -26,7 +27,6 @@ from engine.ask.faithful.reading import (
     _told_whole,
 )
 from engine.ask.narrative import YEAR
-from engine.ask.question import Question
 from engine.ask.subjects import (
     plain_stems,
     said_stems,
@@ -34,16 +34,16 @@ from engine.ask.subjects import (
 from engine.numbers import Quantity, quantities, same_number
 from engine.periods import SPAN_SECTION, asked_period, years_named
 from engine.sentences import split_sentences
-from engine.types import Quote
 from engine.vocabulary import narrative
 
 
-def _for_other_years(summary: str, quotes: Sequence[Quote]) -> list[str]:
+def _for_other_years(r: Reading) -> list[str]:
     """Figures of the summary given for a year none of the quote sentences that state them names ("For Q2 2023, net
     sales fell by $10.5 billion" where the quote's $(10.5) billion is "for the nine months ended September 30,
     2022"), each as "figure for period". A figure's period is what the summary's sentence names before it, else
     right after it (what follows "compared to" is the other period). A year off by one is a fiscal year's
     naming when one side names fiscal periods and the other dates ("Q1 FY2023" for "December 31, 2022")."""
+    summary, quotes = r.body, r.quotes
     # each quote sentence with the period it is told in: its own, else its lead-in's ("Product development expenses
     # for the year ended December 31, 2015, increased ... due to the following: • ... $54.7 million ...")
     sentences: list[tuple[str, str]] = []
@@ -109,12 +109,13 @@ _PERIOD_END = re.compile(r"\b(?:ended|ending|as of|through)\s+(?:[A-Z][a-z]+\.?\
 """A period's end ("the year ended January 28, 2023"): the year it writes dates a period, not an event."""
 
 
-def _cause_after_change(summary: str, q: Question) -> list[str]:
+def _cause_after_change(r: Reading) -> list[str]:
     """A cause dated after the change it is given for: "The change in operating revenues in 2022 was caused by
     surcharge authorizations that became effective on or after January 1, 2023" gives 'a cause in 2023 for 2022'.
     For a drivers question naming its years: a year written after a summary sentence's first cue or word that asks
     for drivers ("due to", "caused") that is later than every year the question asks, outside a period's end ("the
     year ended January 28, 2023": a retailer's fiscal year), in a sentence that tells no expectation."""
+    summary, q = r.body, r.q
     kind = _drivers_kind(q)
     years = list(q.asked.years)
     if kind is None or not years:
@@ -160,8 +161,7 @@ def _opened_year(told: str) -> int | None:
     return None
 
 
-def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, passages: Sequence[str],
-                        headings: Sequence[Sequence[str]] = ()) -> list[str]:
+def _earlier_years_told(r: Reading) -> list[str]:
     """A sentence restating a quote whose words and passage compare two years both before the one the question asks
     ("Our International segment experienced a gross profit decline ... in fiscal 2016 compared to fiscal 2015 ...
     The decrease in SG&A expense was driven by ..." for fiscal 2017): the year before's discussion, told for the
@@ -178,6 +178,7 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     fiscal 2021'. A quote sentence told after one opening with its own earlier year ("For fiscal 2014, net cash
     provided by operating activities ... The increase in deferred revenue was primarily due to ...") is that year's
     paragraph's (``_opened_year``), whatever year the summary tells it for: '[4] is about fiscal 2014'."""
+    summary, quotes, q, passages, headings = r.body, r.quotes, r.q, r.passages, r.headings
     asked = set(q.asked.years)
     if not asked or not passages:
         return []
@@ -226,12 +227,13 @@ def _earlier_years_told(summary: str, quotes: Sequence[Quote], q: Question, pass
     return out
 
 
-def _years_moved(summary: str, quotes: Sequence[Quote], names: Iterable[str]) -> list[str]:
+def _years_moved(r: Reading) -> list[str]:
     """A sentence restating one quote sentence with its years moved: "Total revenues net of interest expense
     increased in 2022 compared to 2021, primarily driven by higher Discount revenue ..." restating "... increased in
     2021 compared to 2020, primarily driven by higher Discount revenue ..." gives '[5] is about 2021'. The sentence
     names a year the quote sentence does not, and the quote sentence one the sentence does not, in a date or not (a
     sentence joining two quotes names the years of both; one that names fewer years, none the quote's lacks)."""
+    summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     quoted = {y for x in quotes for y, _, _ in years_named(x.text)}
@@ -262,8 +264,7 @@ def _section_ytd(told: str, headings: Sequence[str]) -> bool:
     return nearest is not None and nearest.group("ytd") is not None
 
 
-def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | None = None,
-                        passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = ()) -> list[str]:
+def _longer_period_told(r: Reading) -> list[str]:
     """A sentence telling a quarter that restates a quote sentence of a longer period and no quarter ("The increase
     in North America operating income in Q3 2023 was primarily due to ..." from "The North America operating income
     for the nine months ended September 30, 2023 ... is primarily due to ...") gives '[4] is about the nine
@@ -273,6 +274,7 @@ def _longer_period_told(summary: str, quotes: Sequence[Quote], q: Question | Non
     other way round, a sentence telling a year to date (or naming no period where the question asks one) that
     restates a quote sentence of one quarter ("iPad net sales decreased during the third quarter of 2023 ..." told
     for the first nine months) gives '[5] is about the third quarter'."""
+    summary, quotes, q, passages, headings = r.body, r.quotes, r.q, r.passages, r.headings
     sentences = _quote_sentences(quotes)
     lead = _lead_ins(quotes, passages)
     drivers = narrative().kind("drivers")

@@ -1,14 +1,15 @@
-"""What several summary checks read of a summary and its quotes: the quote sentence a summary sentence restates or
-is told from (``_restated``, ``_told_from``, ``_told_whole``), a sentence's subject, what it says moved and which way
-(``_mover``, ``_change_of``), its first cue of a narrative kind, the line item it names first (``_lead_item``), a
-quote's lead-in in its passage. The check modules (``periods``, ``items``, ``parts``, ``claims``) import from here;
-nothing here imports them.
+"""What the summary checks read: ``Reading``, the one object every check takes, and the sentence readers two or more
+of the check modules use: the quote sentence a summary sentence restates or is told from (``_restated``,
+``_told_from``, ``_told_whole``), a sentence's subject, what it says moved and which way (``_mover``, ``_change_of``),
+its first cue of a narrative kind, the line item it names first (``_lead_item``), a quote's lead-in in its passage.
+The check modules (``periods``, ``items``, ``parts``, ``claims``) import from here; nothing here imports them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from engine.ask.checks import CITATION
 from engine.ask.narrative import DATED_MAY
@@ -28,6 +29,38 @@ from engine.numbers import Quantity
 from engine.sentences import split_sentences
 from engine.types import Quote
 from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One summary and what it is checked against, read once by ``unsupported``: every check takes it and returns its
+    flags (``CHECKS``)."""
+
+    summary: str
+    """The summary, each short form of a name the question asks about spelled out ("LatAm": "Latin America"), its
+    citations kept: what a check of which quote a sentence cites reads."""
+    body: str
+    """The summary as its claims are read: citations taken out, broken words joined, and a sentence that says a quote
+    says something ("[3] indicates that the change ...") told as its claim ("The change ...")."""
+    quotes: tuple[Quote, ...]
+    """The quoted sentences, short forms spelled out."""
+    q: Question
+    """The question, understood once."""
+    names: tuple[str, ...]
+    """The documents' names and the company's aliases: names, not claims."""
+    stated: str
+    """What the code stated before the summary (a computed change the summary may repeat)."""
+    passages: tuple[str, ...]
+    """The passage each quote comes from, in the quotes' order ('' where unknown), short forms spelled out."""
+    headings: tuple[Sequence[str], ...]
+    """The section headings each quote's passage is told under (``Evidence.headings``), in the quotes' order."""
+    parts: tuple[str, ...]
+    """The part each quote's section headings name, in the quotes' order ('' where none): read with every passage
+    retrieved, where a heading's name is read as a part's."""
+    headed: tuple[str, ...]
+    """Each passage with the part its section headings name before it ("Sam's Club: Gross profit rate decreased
+    ...")."""
+
 
 _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
                     r"(?:do|does|did)\s+not\b|\bno (?:information|mention)\b", re.I)
