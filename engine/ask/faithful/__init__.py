@@ -6,6 +6,11 @@ relations every word of which is quoted but not the relation itself (a forecast 
 sentence told of another, a figure given to another name or line item, a cause dated after its change, a direction
 the quotes disagree on). Each flag names what to check ("[5] is about “Cost of sales”"); a flagged summary is shown
 below its quotes with its flags, never instead of them.
+
+The relation checks live by the kind of relation they judge: ``periods`` (when a fact is told for), ``items`` (of
+which line item, measure or driver), ``parts`` (whose: a part, an owner, a section, a party) and ``claims`` (how a
+claim is told); ``reading`` holds ``Reading``, what they all read, and the sentence readers several of them share.
+``CHECKS`` is their order.
 """
 
 from __future__ import annotations
