@@ -1,5 +1,5 @@
 """Section headings read off a page's words (engine/pagetext.py) and the check that a summary tells a section's
-sentence as its part's (engine/ask/faithful.py)."""
+sentence as its part's (engine/ask/faithful/parts.py)."""
 
 from __future__ import annotations
 

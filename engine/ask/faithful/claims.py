@@ -1,0 +1,481 @@
+"""Summary checks of how a claim is told: every word quoted, the claim not.
+
+A forecast told as a fact, a direction the quotes dispute, a change given to its driver, a quote's statement denied,
+a driver told as an offset (or an offset as a driver), the pairs of a "respectively" swapped, a sentence citing
+another quote than the one whose words it uses, words only other quotes have.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.ask.checks import CITATION, cited_numbers
+from engine.ask.faithful.reading import (
+    _CLAUSES,
+    _FULL_STOP,
+    _HEAD_END,
+    _LACKS,
+    _NEGATION,
+    _NOT_MOVES,
+    _OPENING,
+    Reading,
+    _change_of,
+    _drivers_kind,
+    _figure,
+    _first_cue,
+    _first_direction,
+    _forward_word,
+    _grams,
+    _head,
+    _mover,
+    _plain_words,
+    _quote_sentences,
+    _restated,
+)
+from engine.ask.narrative import DATED_MAY, YEAR
+from engine.ask.question import NAME_WORD
+from engine.ask.routing import LEGAL_FORMS
+from engine.ask.subjects import (
+    CONTENT_WORD,
+    common_stems,
+    name_key,
+    plain_stems,
+    said_stems,
+    word_stem,
+)
+from engine.library.lexical import STOPWORDS
+from engine.numbers import Quantity, quantities, same_number
+from engine.periods import asked_period
+from engine.sentences import split_sentences
+from engine.vocabulary import directions
+
+_NO = re.compile(r"\W*no\b", re.I)
+
+
+def _no_without_denial(r: Reading) -> list[str]:
+    """A No to a yes/no question where no quote denies anything: a No is the quotes' only where one of them denies
+    something ("Does it report any acquisitions?" answered No beside quotes that name none: that nothing is quoted is
+    no quote saying there was none). It gives 'No'."""
+    if r.q.yes_no and _NO.match(r.body) and not any(_NEGATION.search(x.text) for x in r.quotes):
+        return ["No"]
+    return []
+
+
+def _foretold(sentence: str, word: str) -> set[str]:
+    """The stems of what a sentence tells is expected or may happen: its words from each of its forward-looking
+    ``word`` to the clause's end ("may be asserted in the future": "asserted", "future"), stopwords and generic words
+    aside."""
+    low = DATED_MAY.sub(" ", sentence.lower())
+    clauses = [re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]
+               for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
+    return said_stems(clauses) - common_stems()
+
+
+def _forecast_as_fact(r: Reading) -> list[str]:
+    """A summary sentence that restates a quote sentence telling what is expected or may happen ("we expect that
+    our cash flow from operations will decline") without any word that says so ("a decline in cash flow from
+    operations"): it states a forecast as a fact; what the quote foretells must be in the sentence (one that leaves
+    out its quote's closing "and further claims may be asserted in the future" states no forecast). Each gives
+    'stated as fact (the quote says “expect”)'. The quote restated is the one holding most of the sentence's words
+    (``FORECAST_SHARE`` of them, four at least). A name the sentence tells of (a word with a capital letter past its
+    first, not the company's, no legal form) that every quote sentence naming it foretells ("We expect to fund the
+    acquisition of iRobot Corporation" told as "Amazon completed the acquisition of iRobot Corporation") gives the
+    same flag: no quote says it happened. A sentence telling a deal as agreed ("agreed to sell") states no closing."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    sentences = _quote_sentences(quotes)
+    plain = plain_stems(names)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if _forward_word(sentence) or _AGREED.search(sentence):
+            continue  # what is to come, or a deal told as agreed
+        word = ""
+        if (found := _restated(sentence, sentences)) is not None:
+            if (said := _forward_word(found[1][1])) and _foretold(found[1][1], said) & found[0]:
+                word = said
+        if not word and not _NEGATION.search(sentence):
+            for m in _ANY_CAPITAL.finditer(sentence):
+                key = name_key(m.group(0))
+                if m.start() == 0 or key in plain or m.group(0).lower() in LEGAL_FORMS:
+                    continue
+                naming = [t for _, t, stems in sentences if key in stems]
+                if naming and all((w := _forward_word(t)) and key in _foretold(t, w) for t in naming):
+                    word = _forward_word(naming[0])
+                    break
+        flag = f"stated as fact (the quote says “{word}”)"
+        if word and flag not in out:
+            out.append(flag)
+    return out
+
+
+_AGREED = re.compile(r"\bagree(?:s|d)?\s+to\b|\bagreements?\s+to\b", re.I)
+"""A deal told as agreed ("agreed to sell", "entered into an agreement to acquire"): its closing still to come."""
+_ANY_CAPITAL = re.compile(r"(?<![\w-])[a-z]*[A-Z][\w&'’-]*")
+"""A word with a capital letter ("iRobot", "Corporation"): a name, where it does not open its sentence."""
+
+
+def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
+    """What a sentence says moved and which way: the stems of its subject (``_mover``, less ``plain``) and whether
+    its first direction word says up; None where the subject has fewer than two such words (a bare "Revenue")."""
+    rises, _ = directions()
+    text = CITATION.sub(" ", sentence)
+    who = _mover(text)
+    stems = frozenset(said_stems([who]) - plain)
+    if len(stems) < 2:
+        return None
+    rest = text[len(who):] if text.startswith(who) else sentence
+    return stems, bool(rises.match(rest.lstrip(" ,")))
+
+
+_DENIAL = re.compile(r"\b(?:not|never|neither|nor)\b|n[’']t\b", re.I)
+"""A word that denies what its sentence says ("was not related to", "did not include", "isn't")."""
+_NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely|all|every|always|necessarily)\b", re.I)
+"""A "not" that adds or limits rather than denies ("not only X but Y", "not all of it")."""
+_NOT_SAID = re.compile(r"\W*(?:\w+\s+){0,2}?(?:stated|mentioned|said|specified|disclosed|provided|given|discussed|"
+                       r"explained|detailed|quantified|addressed|(?:in|by)\s+\[\d+\])\b", re.I)
+"""What follows a denial of what a source says ("which is not stated in [5]", "not mentioned", "not specified"): the
+sentence tells what the quotes lack, not that a claim is false."""
+
+
+def _clip(text: str, most: int = 80) -> str:
+    """A quoted span as a flag shows it: whole up to ``most`` characters, else its first and last words around
+    " ... "."""
+    if len(text) <= most:
+        return text
+    head, tail = text[:most // 2].rsplit(" ", 1)[0], text[-most // 2:].split(" ", 1)[-1]
+    return f"{head} ... {tail}"
+
+
+def _denied(r: Reading) -> list[str]:
+    """A sentence of the summary that denies what a quote sentence says without denial: "The amortization of
+    intangible assets was not related to this." beside [4]'s "... was primarily related to asset impairments ... and
+    the amortization of intangible assets" gives '[4] says it without “not”: “the amortization of intangible
+    assets”'. The words of what it denies, before the denial (two at least; the question's, the company's, generic
+    and stop words aside), must all be in the one quote sentence, which has no denial of its own ("not", "no",
+    "never", "without"), so that the denied claim is the quote's. A sentence saying what the quotes lack, or a "not
+    only ... but" that adds, denies nothing."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
+    plain = plain_stems(names) | said_stems([q.text])
+    theirs = [(x.source, s) for x in quotes for s in split_sentences(x.text) if not _NEGATION.search(s)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        denial = _DENIAL.search(sentence)
+        if denial is None or _LACKS.search(sentence) or _NOT_ONLY.search(sentence) or _NOT_SAID.match(
+                sentence, denial.end()):
+            continue
+        own = {word_stem(w) for w in CONTENT_WORD.findall(sentence[:denial.start()]) if word_stem(w) not in plain}
+        if len(own) < 2:
+            continue
+        for src, s in theirs:
+            found = [m for m in CONTENT_WORD.finditer(s) if word_stem(m.group(0)) in own]
+            if {word_stem(m.group(0)) for m in found} != own:
+                continue
+            # the shortest run of the quote sentence that holds them all
+            runs = []
+            for i, first in enumerate(found):
+                seen: set[str] = set()
+                for last in found[i:]:
+                    seen.add(word_stem(last.group(0)))
+                    if seen == own:
+                        runs.append((last.end() - first.start(), first.start(), last.end()))
+                        break
+            _, start, end = min(runs)
+            span = s[start:end]
+            flag = f"[{src}] says it without \u201c{denial.group(0)}\u201d: \u201c{_clip(span)}\u201d"
+            if flag not in out:
+                out.append(flag)
+            break
+    return out
+
+
+def _direction_disputed(r: Reading) -> list[str]:
+    """A direction the quotes do not agree on, told one way: "More Personal Computing revenue increased, primarily
+    due to ..." where another quote says "More Personal Computing revenue decreased $2.7 billion" (a filing
+    discusses each year in turn, and a quote may be the year before's) gives '[5] says “More Personal Computing
+    revenue decreased”'. The subject must be the same words (two at least, the company's name and generic words
+    aside). A sentence that names its year is judged only against quote sentences that give the same item's
+    direction for that year ("The increase in net interest income in 2023" where [5] says "Net interest income ...
+    was $6.35 billion for 2023, 17% lower than 2022" gives '[5] says “Net interest income ... lower”'); one that
+    names another period ("in the second quarter of 2022") is not judged: it says which of the quotes' periods it
+    tells."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems(names)
+    theirs = [(x.source, s, m) for x in quotes for s in split_sentences(x.text) if (m := _moves(s, plain))]
+    rises, falls = directions()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        dated = {m.group(0) for m in YEAR.finditer(sentence)}
+        if (mine := (_change_of if dated else _moves)(sentence, plain)) is None:
+            continue
+        if dated:
+            # the quote sentences that give this item's direction for a year the sentence names: "Net interest
+            # income ... for 2023, 17% lower than 2022" (the year before its direction word)
+            other = None
+            for x in quotes:
+                for s in split_sentences(x.text):
+                    first = _first_direction(s)
+                    if first is None or _head(s[:first.start()], plain) != mine[0]:
+                        continue
+                    years = {m.group(0) for m in YEAR.finditer(s[:first.start()])}
+                    if dated & years and bool(rises.fullmatch(first.group(0))) != mine[1]:
+                        end = _HEAD_END.search(s)
+                        other = (x.source, f"{s[:end.start()] if end else s[:first.start()]} ... {first.group(0)}")
+                        break
+                if other:
+                    break
+            if other is not None:
+                flag = f"[{other[0]}] says \u201c{other[1]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+            continue
+        if asked_period(sentence).text:
+            continue  # a sentence naming its period says which of the quotes' periods it tells
+        found = next(((src, s) for src, s, (who, up) in theirs if who == mine[0] and up != mine[1]), None)
+        if found is not None:
+            src, s = found
+            word = (falls if mine[1] else rises).search(s)
+            said = f"{_mover(s)} {word.group(0)}" if word else _mover(s)
+            flag = f"[{src}] says \u201c{said}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
+    """A "respectively" sentence's names and figures in pairs, in order ("factories in Vietnam, Indonesia and China
+    manufactured approximately 50%, 27% and 18% ..., respectively": Vietnam 50%, Indonesia 27%, China 18%): the
+    names (``NAME_WORD``, less ``plain`` and periods) before its first figure, as many as its figures; [] for another
+    sentence, or one whose counts differ."""
+    if not _RESPECTIVELY.search(sentence):
+        return []
+    figures = [v for v in quantities(sentence) if _figure(v)]
+    if len(figures) < 2:
+        return []
+    opening = len(sentence) - len(sentence.lstrip(_OPENING))
+    named = [m.group(0) for m in NAME_WORD.finditer(sentence[:figures[0].start])
+             if m.start() > opening and name_key(m.group(0)) not in plain and not asked_period(m.group(0)).text]
+    return list(zip(named, figures, strict=True)) if len(named) == len(figures) else []
+
+
+def _pairs_swapped(r: Reading) -> list[str]:
+    """Figures of a "respectively" sentence given to other names than the quote's pairs them with: "China and Vietnam
+    manufactured approximately 50% and 27%, respectively" against "Vietnam, Indonesia and China ... 50%, 27% and
+    18%, respectively" gives '50%: [3] gives it for “Vietnam”' (the summary's names are each one the quote pairs
+    with another figure)."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    theirs = [(x.source, name, v) for x in quotes for s in split_sentences(x.text) for name, v in _paired(s, plain)]
+    if not theirs:
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for name, v in _paired(sentence, plain):
+            same = [(src, other) for src, other, w in theirs if same_number(w, v.value) or same_number(v, w.value)]
+            if not same or any(name_key(other) == name_key(name) for _, other in same):
+                continue
+            if any(name_key(other) == name_key(name) for _, other, _ in theirs):
+                flag = f"{v.raw.strip()}: [{same[0][0]}] gives it for \u201c{same[0][1]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
+def _direction_given_to_driver(r: Reading) -> list[str]:
+    """A quote's change told as its driver's: "Debt maturities in the ordinary course decreased" where the quote says
+    "Interest expense (net of interest income) decreased ... driven by debt maturities in the ordinary course" gives
+    '[4] says “decreased” of “Interest expense (net of interest income)”, not of “Debt maturities in the ordinary
+    course”'. For a drivers question: a summary clause whose subject (its words before its first direction verb, no
+    cue before it) a quote sentence writes after its first cue, word for word, where the words before the cue carry
+    the same direction and none of the subject's (besides the question's and names); unless a quote gives that
+    direction to the subject's words itself ("lower debt maturities", "debt maturities decreased")."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
+    if (kind := _drivers_kind(q)) is None:
+        return []
+    rises, falls = directions()
+    plain = plain_stems(names) | said_stems([q.text])
+    # each quote sentence with a cue: what it says before the cue, and its words after it
+    sentences = [(src, t[:at], _plain_words(t[at:])) for src, t, _ in _quote_sentences(quotes)
+                 if (at := _first_cue(kind, t)) > 0]
+    quoted = [_plain_words(x.text) for x in quotes]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for clause in _CLAUSES.split(sentence):
+            way = next((m for m in (rises.search(clause), falls.search(clause)) if m is not None
+                        and m.group(0).lower() not in _NOT_MOVES), None)
+            if (way is None or way.start() == 0 or _first_cue(kind, clause) in range(0, way.start())
+                    or any(v in clause[:way.start()].lower() for v in kind.cause_first)):
+                continue
+            subject = clause[:way.start()].strip(_OPENING + " ,")
+            words, stems = _plain_words(subject), said_stems([subject])
+            same = rises if rises.fullmatch(way.group(0)) else falls
+            if len(stems - plain) < DRIVER_WORDS or any(_given(words, same, text) for text in quoted):
+                continue
+            for src, before, after in sentences:
+                if (_runs_in(words, after) and not stems & said_stems([before]) - plain
+                        and (said := same.search(before)) is not None):
+                    who = _mover(before) or before.strip()
+                    flag = (f"[{src}] says \u201c{said.group(0)}\u201d of \u201c{who}\u201d, not of "
+                            f"\u201c{subject}\u201d")
+                    if flag not in out:
+                        out.append(flag)
+                    break
+    return out
+
+
+DRIVER_WORDS = 2
+"""The fewest words (besides the question's and names) a summary subject needs to be read as a quote's driver."""
+GIVEN_REACH = 3
+"""How many words from a driver's name a direction word may stand to be said of it ("lower debt maturities")."""
+
+
+def _runs_in(words: list[str], text: list[str]) -> bool:
+    """Whether ``words`` stand in ``text`` word for word, in a row."""
+    n = len(words)
+    return bool(n) and any(text[i:i + n] == words for i in range(len(text) - n + 1))
+
+
+def _given(words: list[str], way: re.Pattern[str], text: list[str]) -> bool:
+    """Whether ``text`` writes ``words`` in a row with a word of ``way`` at most ``GIVEN_REACH`` words before or
+    after them."""
+    n = len(words)
+    for i in range(len(text) - n + 1):
+        if text[i:i + n] == words and any(way.fullmatch(w) for w in
+                                          (*text[max(0, i - GIVEN_REACH):i], *text[i + n:i + n + GIVEN_REACH])):
+            return True
+    return False
+
+
+_OFFSET_BY = re.compile(r"\b(?:(?:partially|partly|largely|more\s+than|in\s+part)\s+)?offsets?(?:\s+in\s+part)?\s+by\b|"
+                        r"\boffsetting\b", re.I)
+
+
+_LIST_AFTER = re.compile(r"\s*[:\u2022]")
+"""An offset that opens a list ("offset by: ...", "offset by \u2022 ..."), whose items semicolons and bullets part."""
+_ITEM_END = re.compile(r"[;\u2022]")
+"""Where an item of a sentence's list ends: a semicolon or the next bullet."""
+
+
+def _offset_sides(text: str, plain: set[str]) -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """The ``_grams`` of a text's drivers and of its offsets: its words before and after its "offset by" (all of it
+    drivers where it has none). An offset ends at a semicolon or a bullet, after which the text's next item tells its
+    own drivers ("... partially offset by lower favorable adjustments; and about $100 million for the F-22 program
+    due to higher net favorable adjustments"), unless the offset opens a list."""
+    m = _OFFSET_BY.search(text)
+    if not m:
+        return _grams(text, plain), {}
+    after = text[m.end():]
+    end = None if _LIST_AFTER.match(after) else _ITEM_END.search(after)
+    if end is None:
+        return _grams(text[:m.start()], plain), _grams(after, plain)
+    drivers, offsets = _offset_sides(after[end.end():], plain)
+    return {**_grams(text[:m.start()], plain), **drivers}, {**_grams(after[:end.start()], plain), **offsets}
+
+
+def _offset_swapped(r: Reading) -> list[str]:
+    """A driver told as an offset, or an offset as a driver: "driven by higher net sales of iPhone 14 Pro models,
+    partially offset by lower net sales from certain iPhone models" where the quote says "decreased ... due
+    primarily to lower net sales from certain iPhone models, partially offset by higher net sales of iPhone 14 Pro
+    models" gives '[6] gives “higher net sales” as an offset'. Each side of a sentence's "offset by" (the whole
+    sentence where it has none: all drivers) is compared, ``OFFSET_GRAM`` content words in a row, with the sides of
+    the quotes' sentences (a list's items with their lead-in); words that only ever stand on the other side are
+    swapped."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    # the company's names; generic words ("higher", "net") tell the driver
+    plain = plain_stems(names) - set(common_stems())
+    # a list's items stay with their lead-in ("partially offset by • ...")
+    sides = [(x.source, *_offset_sides(t, plain)) for x in quotes for t in _FULL_STOP.split(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        for side, grams in enumerate(_offset_sides(sentence, plain)):  # 0: the drivers, 1: the offsets
+            for g, written in grams.items():
+                on = [src for src, *both in sides if g in both[side]]
+                other = [src for src, *both in sides if g in both[1 - side]]
+                if other and not on:
+                    flag = (f"[{other[0]}] gives \u201c{written}\u201d as a driver, not an offset" if side
+                            else f"[{other[0]}] gives \u201c{written}\u201d as an offset")
+                    if flag not in out:
+                        out.append(flag)
+                    break
+    return out
+
+
+_TRAILING_CITATIONS = re.compile(r"(?:\s*[.;,]?\s*\[\d+(?:\s*,\s*\d+)*\])+\s*[.;,]?\s*$")
+"""The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]")."""
+
+
+def _cited_elsewhere(r: Reading) -> list[str]:
+    """A summary sentence that restates one quote sentence (``_restated``) but cites other quotes, not it ("The
+    increase in fulfillment costs ... physical stores. [5]" where the words are [4]'s and [5] defines the costs):
+    the reader who opens the cited page finds nothing of it. Each gives '[5] cited: the words are [4]'s'. Only
+    citations that end a sentence are judged (one standing after its full stop belongs to it); a sentence with a
+    citation inside it (a list's lead-in, "[7] states that ...") or citing evidence that is no quote (a table's
+    cells) is not, nor one whose cited quotes say it too (as many of its words, or every figure it gives: "net sales
+    fell by $10.5 billion [1]" where [1] gives the $10.5 billion and another quote more of the words)."""
+    summary, quotes = r.summary, r.quotes
+    sources = {x.source for x in quotes}
+    sentences = _quote_sentences(quotes)
+    pieces: list[str] = []
+    for sentence in split_sentences(summary):
+        if pieces and not CITATION.sub("", sentence).strip():
+            pieces[-1] += " " + sentence
+        else:
+            pieces.append(sentence)
+    out: list[str] = []
+    for piece in pieces:
+        end = _TRAILING_CITATIONS.search(piece)
+        if end is None:
+            continue
+        cited, text = cited_numbers(end.group(0)), piece[:end.start()]
+        if not set(cited) <= sources or CITATION.search(text):
+            continue
+        found = _restated(text, sentences)
+        if found is None or found[1][0] in cited:
+            continue
+        # the cited quotes may say it too: in as many words, or with every figure the sentence gives
+        theirs = [t for t in sentences if t[0] in cited]
+        figures = [v for v in quantities(text) if _figure(v)]
+        if _restated(text, theirs) is not None or (figures and all(
+                any(same_number(w, v.value) or same_number(w, -v.value) for t in theirs for w in quantities(t[1]))
+                for v in figures)):
+            continue
+        flag = f"{' '.join(f'[{n}]' for n in cited)} cited: the words are [{found[1][0]}]'s"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+_LEADING_CITATION = re.compile(r"^\W*((?:\[\d+\][\s,]*)+)(?:indicates|states|says|shows|notes|reports|mentions|"
+                               r"explains|adds)\b", re.I)
+"""A sentence that opens by naming its quote ("[2] indicates that ...")."""
+
+
+def _words_of_other_quotes(r: Reading) -> list[str]:
+    """A sentence that cites one quote ("[2] indicates that ...", or a citation ending it) but tells words only other
+    quotes have: "[2] indicates that the margin decreased due to ... outsourced hardgoods manufacturing costs" where
+    "outsourced hardgoods" are [6]'s gives '[2] does not say “outsourced”': the reader who opens [2] does not find
+    it. Words of the question, names and generic words aside; a sentence citing evidence that is no quote, or with
+    a citation inside it, is not judged."""
+    summary, quotes, q, names = r.summary, r.quotes, r.q, r.names
+    sources = {x.source for x in quotes}
+    plain = plain_stems(names) | said_stems([q.text])
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if (lead := _LEADING_CITATION.match(sentence)) is not None:
+            cited, text = cited_numbers(lead.group(1)), sentence[lead.end():]
+        elif (end := _TRAILING_CITATIONS.search(sentence)) is not None:
+            cited, text = cited_numbers(end.group(0)), sentence[:end.start()]
+        else:
+            continue
+        if not cited or not set(cited) <= sources or CITATION.search(text):
+            continue
+        theirs = said_stems(x.text for x in quotes if x.source in cited)
+        others = said_stems(x.text for x in quotes if x.source not in cited)
+        for w in CONTENT_WORD.findall(text):
+            if (st := word_stem(w)) in others and st not in theirs and st not in plain and w.lower() not in STOPWORDS:
+                flag = f"{' '.join(f'[{n}]' for n in cited)} does not say \u201c{w.lower()}\u201d"
+                if flag not in out:
+                    out.append(flag)
+                break
+    return out

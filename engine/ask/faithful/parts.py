@@ -1,0 +1,638 @@
+"""Summary checks of whose a fact is: a part of the company, an owner, a segment, a section heading or a party
+other than the one the quote tells it of.
+
+What a clause says of a name no quote says it of, a name asked that no quote names, another part told for the one
+asked, a sentence of another part's section, whose of several quotes' figures, a part told from the whole's sentence
+or the whole's told as a part's, a figure of another name, one role's parties told as another's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.ask.checks import CITATION
+from engine.ask.faithful.reading import (
+    _CLAUSES,
+    _FURNITURE,
+    _OPENING,
+    NAMED_BEFORE,
+    Reading,
+    _acronym_of,
+    _asked_letters,
+    _capitalised,
+    _figure,
+    _lead_in,
+    _lead_ins,
+    _lead_item,
+    _mover,
+    _name_keys,
+    _quote_sentences,
+    _restated,
+    _same_part,
+    _told_after,
+    _told_from,
+)
+from engine.ask.question import NAME_WORD
+from engine.ask.routing import LEGAL_FORMS
+from engine.ask.subjects import (
+    CONTENT_WORD,
+    asked_names,
+    asked_parts,
+    initials,
+    letters,
+    name_key,
+    name_letters,
+    opening_part,
+    plain_stems,
+    said_stems,
+    word_stem,
+)
+from engine.library.lexical import STOPWORDS
+from engine.numbers import CURRENCY, Quantity, quantities, same_number
+from engine.periods import asked_period, years_named
+from engine.sentences import split_sentences
+from engine.types import Quote
+from engine.vocabulary import directions, items_named, narrative
+
+
+def _quote_wholes(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]:
+    """Each quote whole, in ``_quote_sentences``' shape: what a sentence telling a quote's list in one restates."""
+    return [(x.source, x.text, said_stems([x.text])) for x in quotes]
+
+
+_CURRENCY = re.compile(CURRENCY)
+_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&'’-]*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network", "F-22") or a number run into letters ("777X")."""
+
+
+def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], set[str]]:
+    """The names (``_NAME``, by stem) among the ``NAMED_BEFORE`` words before a position, less ``plain`` stems,
+    currencies ("EUR") and periods ("Q3", "FY2022"), and the stems of all those words; parentheses and the running
+    head left out (``_FURNITURE``)."""
+    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    named = {word_stem(m.group(0)): m.group(0) for m in _NAME.finditer(text)
+             if word_stem(m.group(0)) not in plain and not _CURRENCY.fullmatch(m.group(0))
+             and not asked_period(m.group(0)).text}
+    return named, said_stems([text]) | {word_stem(m.group(0)) for m in _NAME.finditer(text)}
+
+
+def _words_before(sentence: str, at: int) -> str:
+    """The ``NAMED_BEFORE`` words before a position, from the last clause break (a figure's own clause: "Revenues
+    were $307.4 billion, an increase of 9%, primarily driven by an increase in Google Services revenues of")."""
+    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    return re.split(r"[,;:]", text)[-1]
+
+
+def _figures_of_others(r: Reading) -> list[str]:
+    """A figure of the summary that every quote sentence stating it gives for something else: the names before it
+    in the summary ("Google Cloud revenues increased $8.6 billion") and in the quote ("Google Network revenues
+    increased $8.6 billion") each hold one the other lacks. It gives '$8.6 billion: [9] gives it for “Network”'
+    (a figure of one segment, region or program told as another's: two regions' growth rates swapped, the 777's
+    quantity told as the 777X's). So does one whose line item before it (``_lead_item``, in its clause) is another
+    than every quote's gives it for: "operating income increased by $19.0 billion" where the quote's $19.0 billion
+    is "an increase in Google Services revenues" gives '$19.0 billion: [9] gives it for “revenues”'. Counts and
+    years are no such figures; a figure no quote states is flagged as such."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems(names)
+    sentences = _quote_sentences(quotes)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for v in quantities(sentence):
+            if not _figure(v):
+                continue
+            mine, my_words = _before(sentence, v.start, plain)
+            spots = [(source, s, w.start) for source, s, _ in sentences for w in quantities(s)
+                     if same_number(w, v.value) or same_number(v, w.value)]
+            # the line item named before it: "operating income increased by $19.0 billion" where every quote
+            # gives the $19.0 billion for revenues
+            item, _ = _lead_item(_words_before(sentence, v.start))
+            items = [(source, *_lead_item(_words_before(s, at))) for source, s, at in spots]
+            if item and items and all(it and it != item for _, it, _ in items):
+                flag = f"{v.raw.strip()}: [{items[0][0]}] gives it for \u201c{items[0][2]}\u201d"
+                if flag not in out:
+                    out.append(flag)
+                continue
+            if not mine:
+                continue
+            holding = [(source, *_before(s, at, plain)) for source, s, at in spots]
+            if holding and all(set(theirs) - my_words and set(mine) - their_words
+                               for _, theirs, their_words in holding):
+                source, theirs, _ = holding[0]
+                named = " ".join(w for st, w in theirs.items() if st not in my_words)
+                flag = f"{v.raw.strip()}: [{source}] gives it for \u201c{named}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
+_PARTS = re.compile(r"\s*[;\u2022]\s*")
+"""Where a quote sentence's parts part: a list's items ("about $80 million for the F-22 program due to ...;")."""
+
+
+def _keys(text: str) -> set[str]:
+    """The stems of a text's words and the keys of its names (``_name_keys``)."""
+    return said_stems([text]) | _name_keys(text)
+
+
+def _clause_names(sentence: str, plain: set[str]) -> list[tuple[str, list[str]]]:
+    """Each clause of a summary sentence with the names in it (``NAME_WORD``, not the word that begins the sentence),
+    less ``plain`` stems, legal forms ("Inc"), currencies and periods."""
+    opening = sentence.lstrip(_OPENING)
+    first = m.group(0) if (m := NAME_WORD.match(opening)) else ""
+    out: list[tuple[str, list[str]]] = []
+    for clause in _CLAUSES.split(CITATION.sub(" ", sentence)):
+        leads = first and opening.startswith(clause.lstrip(_OPENING))
+        names = [m.group(0) for m in NAME_WORD.finditer(clause)
+                 if not (leads and m.start() == len(clause) - len(clause.lstrip(_OPENING)))]
+        out.append((clause, [w for w in names if len(w) > 1 and name_key(w) not in plain
+                             and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
+                             and not asked_period(w).text]))
+    return out
+
+
+def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> list[set[str]]:
+    """The keys (``_keys``) of each part of the quotes' sentences (its list items part at ";" and bullets); a
+    sentence that names nothing of its own (``NAME_WORD`` after its first word, or first the question's ``asked``
+    names; less ``plain``) also holds the names of its quote's other sentences: "Additionally, operating income
+    benefited from a reduction in costs" is Google Cloud's beside "Google Cloud operating income of $1.7 billion for
+    2023", where the section's heading names it."""
+    by_source: dict[int, list[str]] = {}
+    for x in quotes:
+        by_source.setdefault(x.source, []).extend(split_sentences(x.text))
+    out: list[set[str]] = []
+    for sentences in by_source.values():
+        named = [{k for m in NAME_WORD.finditer(s)
+                  if (k := name_key(m.group(0))) in asked or m.start() > len(s) - len(s.lstrip(_OPENING))} - plain
+                 for s in sentences]
+        theirs = set().union(*named)
+        for s, own in zip(sentences, named, strict=True):
+            out += [_keys(p) | (set() if own else theirs) for p in _PARTS.split(s) if p]
+    return out
+
+
+def _said_of_others(r: Reading) -> list[str]:
+    """What a summary clause says of a name that no quote says of it: "higher volume on F-22 contracts" where the
+    quotes give the F-22 "higher net favorable profit adjustments" and the volume to the F-16; "the accounting
+    quantity for the 777X program increased by 55 units" where the 55 units are the 777's. Each such clause gives
+    'no quote says “volume” of “F-22”'. A name is a capitalised word (not one that begins a sentence) or a code with
+    digits ("777X"), less the documents' and company's names, legal forms and the generic, period and relative
+    words; it is checked only where a quote names it. A word of the clause is the names' when a part of a quote
+    sentence (its list items part at ";" and bullets) holds it and one of the clause's names ("lower server and
+    embedded revenue in the Enterprise, Embedded and Semi-Custom segment" beside the Computing and Graphics segment
+    in one clause). Words of the question, names, directions and the cue words of every narrative kind are the
+    relation, not what is said of the name; a word no quote has is flagged as such by ``unsupported``."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
+    plain = plain_stems(names)
+    relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
+                                          for w in CONTENT_WORD.findall(c)}
+    rises, falls = directions()
+    parts = _name_parts(quotes, plain, {name_key(w) for w in asked_names(q, plain)})
+    quoted = set().union(*parts) if parts else set()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for clause, named in _clause_names(sentence, plain):
+            theirs = [k for k in parts if any(name_key(w) in k for w in named)]
+            if not theirs:
+                continue
+            keys = {name_key(w) for w in NAME_WORD.findall(clause)}
+            missing = [w for w in CONTENT_WORD.findall(clause)
+                       if (st := word_stem(w)) in quoted and st not in relation and st not in keys
+                       and w.lower() not in STOPWORDS and not rises.fullmatch(w) and not falls.fullmatch(w)
+                       and not any(st in k for k in theirs)]
+            if missing:
+                name = next(w for w in named if any(name_key(w) in k for k in theirs))
+                flag = f"no quote says \u201c{missing[0].lower()}\u201d of \u201c{name}\u201d"
+                if flag not in out:
+                    out.append(flag)
+    return out
+
+
+def _unquoted_subject(r: Reading) -> list[str]:
+    """A name the question asks about that no quote names: "What drove revenues of Boeing's Commercial Airplanes
+    segment?" answered from quotes of BGS and BDS gives 'no quote names “Commercial Airplanes”' (whatever the
+    summary says of it, the quotes are another's). The question's names are its capitalised words and codes
+    (``Question.names``, less the company's name and legal forms: ``asked_names``), taken in runs ("Commercial
+    Airplanes"); a quote names a run when it has one of its words capitalised (a segment's name: "higher commercial
+    parts revenue" names no Commercial Airplanes segment), or an acronym whose letters are the initials of the
+    question's names in order and include the run's first ("BDS" for "Boeing Defense, Space & Security"). The
+    ``passages`` the quotes come from count as the quotes' (a section's heading names the segment its sentences are
+    about: "Latin America")."""
+    quotes, q, names, passages = r.quotes, r.q, r.names, r.headed
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    asked = asked_names(q, plain)
+    if not asked:
+        return []
+    said = {name_key(m.group(0)) for t in (*(x.text for x in quotes), *passages) for m in NAME_WORD.finditer(t)}
+    if any(name_key(w) in said for w in asked):
+        return []
+    if _acronym_of(q, asked, (x.text for x in quotes)):
+        return []
+    run = next((r for r in q.names if asked[0] in r), asked[0])
+    return [f"no quote names \u201c{run[run.index(asked[0]):]}\u201d"]
+
+
+def _name_runs(text: str, keys: set[str]) -> list[str]:
+    """The runs of name words in a text (``NAME_WORD`` words with only spaces, "and" or "&" between them) that hold a
+    word whose key (``name_key``) is one of ``keys``."""
+    runs: list[tuple[int, int, bool]] = []
+    for m in NAME_WORD.finditer(text):
+        mine = name_key(m.group(0)) in keys
+        if runs and re.fullmatch(r"\s+(?:(?:&|and)\s+)?", text[runs[-1][1]:m.start()]):
+            runs[-1] = (runs[-1][0], m.end(), runs[-1][2] or mine)
+        else:
+            runs.append((m.start(), m.end(), mine))
+    return [text[a:b] for a, b, mine in runs if mine]
+
+
+def _said(text: str, parts: Sequence[Sequence[str]]) -> set[str]:
+    """The name keys a text says (``name_key`` of its ``NAME_WORD`` words), less the asked parts' keys (``parts``:
+    each part's keys in order, its generic words too: "Business" of "Productivity and Business Processes") it says
+    only inside another part's name: a run whose asked words have another name word between them and hold no asked
+    part whole ("Global Banking & Markets" says neither "Global" nor "Markets" of "Global Markets"; "Asset & Wealth
+    Management" no "Asset Management"). A run that holds an asked part's words side by side ("Las Vegas Strip
+    Resorts" of "Las Vegas Strip", a heading run into its sentence: "Other Bets Other Bets operating loss") says
+    them."""
+    keys = {k for p in parts for k in p}
+    said = _name_keys(text)
+    inside: set[str] = set()
+    beside: set[str] = set()
+    for run in _name_runs(text, keys):
+        ks = [name_key(w) for w in NAME_WORD.findall(run)]
+        at = [i for i, k in enumerate(ks) if k in keys]
+        whole = any(p and any(ks[i:i + len(p)] == list(p) for i in range(len(ks))) for p in parts)
+        mixed = not whole and len(at) > 1 and any(k not in keys for k in ks[at[0]:at[-1] + 1])
+        (inside if mixed else beside).update(ks[i] for i in at)
+    return said - (inside - beside)
+
+
+def _subject_names(sentence: str) -> tuple[str, list[re.Match[str]]]:
+    """A summary sentence's subject (``_mover``, citations aside) and the names in it (``NAME_WORD``) but its first
+    word, which any sentence capitalises."""
+    who = _mover(CITATION.sub(" ", sentence))
+    opening = who.lstrip(_OPENING)
+    skip = len(who) - len(opening) if NAME_WORD.match(opening) else -1
+    return who, [m for m in NAME_WORD.finditer(who) if m.start() != skip]
+
+
+def _told_under(source: int, quotes: Sequence[Quote], passages: Sequence[str]) -> list[str]:
+    """What the quotes of ``source`` are told under (``_lead_in``)."""
+    return [_lead_in(x, passage) for x, passage in zip(quotes, passages, strict=False) if x.source == source]
+
+
+def _another_part(r: Reading) -> list[str]:
+    """A summary that tells what moved of another named part than the one the question asks about, and names the
+    asked one nowhere: "Revenue from Digital Marketing increased $227.7 million ..." for "What drove the change in
+    Adobe's Digital Media revenue?" gives '“Digital Marketing” is not “Digital Media”' (the quotes tell of both
+    segments; the summary took the other's sentence). The part told is a name in the subject of a sentence's first
+    direction verb (``_mover``; not its first word, nor the company's or documents' names, legal forms, currencies,
+    periods, nor a word of the asked names), one a quote names too; a subject that opens with a direction ("Higher
+    737 deliveries increased revenues") is a cause, not a part. The asked part is named by all the name words of one
+    of the question's names (``asked_names``: the company's name aside), or by its acronym ("BCA")."""
+    summary, quotes, q, names, passages = r.body, r.quotes, r.q, r.names, r.headed
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
+    parts = asked_parts(q, plain, every)
+    if not parts:
+        return []
+    asked = [w for p in parts for w in NAME_WORD.findall(p) if name_key(w) not in plain]
+    keys = {name_key(w) for w in asked}
+    runs = [ws for p in parts if (ws := [w for w in NAME_WORD.findall(p) if name_key(w) in keys])]
+    full = [[name_key(w) for w in NAME_WORD.findall(p)] for p in parts]
+    mine = _said(summary, full)
+    if any(all(name_key(w) in mine for w in r) for r in runs) or _acronym_of(q, asked, [summary]):
+        return []
+    quoted = {name_key(m.group(0)) for x in quotes for m in NAME_WORD.finditer(x.text)}
+    sentences = _quote_sentences(quotes)
+    rises, falls = directions()
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        who, named = _subject_names(sentence)
+        opening = who.lstrip(_OPENING)
+        if not who or rises.match(opening) or falls.match(opening):
+            continue
+        other = {k for m in named if len(w := m.group(0)) > 1
+                 and any(c.isalpha() for c in w) and (k := name_key(w)) in quoted and k not in plain
+                 and k not in keys and w.lower() not in LEGAL_FORMS and not _CURRENCY.fullmatch(w)
+                 and not asked_period(w).text}
+        if other and (found := _restated(sentence, sentences)) is not None and any(
+                all(name_key(w) in _said(told, full) for w in r) for r in runs
+                for told in _told_under(found[1][0], quotes, passages)):
+            continue  # the restated quote is under the asked part's heading: "NIKE Direct" is EMEA's channel
+        if other:
+            told_of = next(r for r in _name_runs(who, other))  # the whole run ("NIKE Direct"), first word too
+            flag = f"\u201c{told_of}\u201d is not \u201c{' '.join(runs[0])}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
+_RUN_IN_TITLE = re.compile(r"(?:^|[.!?:]\s+)(?P<title>[A-Z][\w&'\u2019-]*\s+(?:(?:(?:for|of|and|on|from)\s+)?"
+                           r"[A-Z][\w&'\u2019-]*\s+){0,4})(?=[A-Z][a-z])")
+"""Capitalised words (joined by "for", "of", ...) after a sentence's end, up to the capital that starts the next
+sentence: a heading run into the text ("... net revenue grew. Other Consolidated Results Other pension ...
+increased", "... for further information. Provision for Income Taxes The following table ...")."""
+
+
+def _topic_run_in(text: str) -> bool:
+    """Whether a passage's text runs a topic's or a line item's heading into it (``_RUN_IN_TITLE`` of two words or
+    more, one a topic's: "Other Consolidated Results"; or naming a line item: "Provision for Income Taxes"): the
+    section above it (a segment's) has ended there."""
+    topics = narrative().heading_topics
+    return any(len(words := m.group("title").split()) >= 2
+               and (items_named(m.group("title")) or (all(w[0].isupper() for w in words)  # not "Table of Contents"
+                                                      and any(letters(w) in topics for w in words)))
+               for m in _RUN_IN_TITLE.finditer(text))
+
+
+def _under_another_heading(r: Reading) -> list[str]:
+    """A summary sentence that restates a quote told under another part's section heading, and names that part
+    nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
+    sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
+    “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
+    part is the one ``heading_part`` reads from the quote's passage's headings (``parts``, in the quotes' order);
+    a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
+    its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the
+    nearest one."""
+    summary, quotes, q, names, passages, parts = r.body, r.quotes, r.q, r.names, r.passages, r.parts
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
+    # every name the question asks about, an owner's too ("MGM China's VIP table games win" asks about MGM China)
+    question_names = _asked_letters(q, plain)
+    asked = {w for p in asked_parts(q, plain, every) for w in name_letters(p)} | question_names
+    sentences = _quote_sentences(quotes)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if (found := _told_from(sentence, sentences, plain)) is None:
+            continue
+        source, best = found[0], found[1]
+        if question_names and question_names <= name_letters(best):
+            continue  # the quote names what is asked itself ("Surface revenue increased ..." in its segment's section)
+        # the nearest heading: a run-in one of the passage, the quote's own or one before it ("Display Technologies
+        # The decrease in segment net income ...", "Specialty Materials The following table ... Net income ...
+        # increased by $121 million"), else the section heading read above the passage
+        lead = " ".join(_lead_in(x, p) for x, p in zip(quotes, passages, strict=False) if x.source == source
+                        and best in x.text)
+        in_passage = (*split_sentences(lead), best)
+        run_in = [opened for t in in_passage if (opened := opening_part(t, plain, run_in=True))]
+        above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
+        if run_in and not (above and _same_part(run_in[-1], above)):
+            part = run_in[-1]
+        elif (not above or _topic_run_in(lead)
+              or ((named := opening_part(best, plain)) and not _same_part(named, above))):
+            continue  # no heading, or one whose section a topic's run-in heading ended ("Other Consolidated
+            # Results"), or a quote naming another part than the heading's: its subject says whose (an earlier
+            # sentence of the section naming a channel or a driver, "NIKE Direct revenues increased 15%", "Higher
+            # ASP per pair ...", says nothing of whose the quote is)
+        else:
+            part = above
+        keys = name_letters(part) - {k for n in every for k in name_letters(n)}
+        said = name_letters(CITATION.sub(" ", sentence))
+        short = initials(part)
+        if not keys or keys & (asked | said) or (len(short) >= 2 and re.search(rf"\b{re.escape(short)}\b", sentence)):
+            continue
+        flag = f"[{source}] is under the heading \u201c{part}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+_LEVEL = re.compile(r"\s+(?:(?P<level>was|were|of|totaled|totalled|amounted\s+to)|(?P<change>(?:increased|decreased|"
+                    r"rose|fell|grew|declined)(?:\s+by)?))\s+(?=[$\u20ac\u00a3\u00a5]\s?\d|\d)")
+"""Where a sentence gives an item's amount ("Operating expenses were $3.42 billion", "Noninterest expense of $206
+million") or its change ("Net interest income increased 27 percent")."""
+
+
+LEVEL_WORDS = 8
+"""The most words a sentence's subject may have for ``_level`` to read it as the item whose amount it gives (a
+longer one runs on from a heading or a table's columns)."""
+
+
+def _level(sentence: str) -> tuple[str, frozenset[str], str, Quantity] | None:
+    """The item a sentence opens by giving the amount or the change of, how it gives it ("as" for an amount, the
+    change word: "increased") and the figure: its words before ``_LEVEL`` (at most ``LEVEL_WORDS``: "Net revenues in
+    Investment Banking", "Noninterest expense") and the figure after it (an amount in a currency or scaled; a change
+    may be a percent too); None where it gives none."""
+    m = _LEVEL.search(sentence)
+    if m is None:
+        return None
+    item = sentence[:m.start()].strip(_OPENING + " ,")
+    found = quantities(sentence[m.end():m.end() + 40])
+    change = m.group("change")
+    if (not item or len(item.split()) > LEVEL_WORDS or not found
+            or not (found[0].currency or found[0].scale != 1.0 or (change and found[0].percent))
+            or (found[0].percent and not change)):
+        return None
+    return item, frozenset(said_stems([item])), change.split()[0].lower() if change else "as", found[0]
+
+
+_SPAN = re.compile(r"\b(?:(?:three|six|nine|twelve)\s+months|quarter|half|year)\b", re.I)
+
+
+def _when(sentence: str) -> tuple[frozenset[int], frozenset[str]]:
+    """The years a sentence names and its span words ("three months", "quarter"): two amounts of one item with
+    other years or spans are no two parts' amounts."""
+    return (frozenset(y for y, _, _ in years_named(sentence)),
+            frozenset(m.group(0).lower() for m in _SPAN.finditer(sentence)))
+
+
+def _before_in_quote(sentences: Sequence[tuple[int, str, set[str]]], source: int, sentence: str) -> list[str]:
+    """The sentences of a quote (``_quote_sentences``' of one source) up to and including one of them."""
+    own = [s for src, s, _ in sentences if src == source]
+    return own[:own.index(sentence) + 1] if sentence in own else [sentence]
+
+
+def _whose_figure(r: Reading) -> list[str]:
+    """A sentence told from one of several quotes that give one item different amounts for the same period, which
+    says not whose the quote's are: "Goldman Sachs's operating expenses increased by 94% in 2023 due to ..." told
+    from "Operating expenses were $3.42 billion for 2023, 94% higher ..." beside "Operating expenses were $34.49
+    billion for 2023, 11% higher ..." gives '[1] gives “Operating expenses” as $3.42 billion, [2] as $34.49 billion:
+    whose is not said'. A filing tells each segment's line items in the firm's words; the quote a sentence is told
+    from is the one giving each of its figures, else the one it restates (``_restated``), else the quote (a list
+    told in one sentence). Amounts for other years or spans (``_when``), and two amounts in one quote (its two
+    periods'), are no two parts'; a summary one of whose sentences' subject (``_mover``) names a part (a name other
+    than the company's and documents') says whose. Changes count as amounts do ("Net interest income increased 27
+    percent" beside "... increased 26 percent": '[10] gives “Net interest income” increased 27 percent, [6]
+    increased 26 percent: whose is not said')."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    sentences = _quote_sentences(quotes)
+    levels = [(src, s, lv) for src, s, _ in sentences if (lv := _level(s)) is not None]
+    whole = _quote_wholes(quotes)
+    if len(levels) < 2:
+        return []
+    told = split_sentences(summary)
+    if any(name_key(m.group(0)) not in plain and m.group(0).lower() not in LEGAL_FORMS
+           for sentence in told for m in _subject_names(sentence)[1]):
+        return []  # the summary says whose ("Intelligent Cloud revenue increased ... Cost of revenue increased ...")
+    out: list[str] = []
+    for sentence in told:
+        figures = [v for v in quantities(sentence) if _figure(v)]
+        told_from = [t for t in sentences if figures and all(any(same_number(w, v.value) for w in quantities(t[1]))
+                                                            for v in figures)]
+        if not told_from and (found := (_restated(sentence, sentences, plain)
+                                        or _restated(sentence, whole, plain))) is not None:
+            told_from = [found[1]]
+        # the item is the told sentence's, or that of the sentence before it in its quote that gives one (a list's
+        # lead-in: "Noninterest expense of $206 million was down $309 million driven by:")
+        own = next(((src, s, lv) for src, t, _ in told_from
+                    for s in reversed(_before_in_quote(sentences, src, t)) if (lv := _level(s)) is not None), None)
+        if own is None:
+            continue
+        src, s, (item, stems, how, amount) = own
+        # another quote's (one quote's two amounts of an item are its two periods': "BDS revenues increased by
+        # $2,634 million ... BDS revenues increased by $381 million")
+        other = next(((o, lv) for o, t, lv in levels if o != src and lv[1] == stems and lv[2] == how
+                      and not same_number(lv[3], amount.value) and _when(t) == _when(s)), None)
+        if other is None:
+            continue
+        flag = (f"[{src}] gives \u201c{item}\u201d {how} {amount.raw.strip()}, [{other[0]}] {how} "
+                f"{other[1][3].raw.strip()}: whose is not said")
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+def _part_told_from_the_whole(r: Reading) -> list[str]:
+    """A sentence that names the part the question asks about and restates a quote that does not name it, nor does
+    the passage it comes from: "The decrease in Goldman Sachs's Global Banking & Markets net revenues in 2023 was
+    primarily due to lower net interest income ..." restating "Net revenues in the consolidated statements of
+    earnings were $46.25 billion for 2023, 2% lower than 2022, primarily reflecting lower net interest income ..."
+    gives '[4] does not name “Global Banking & Markets”' (the firm's drivers told as a segment's). A quote under the
+    part's heading ("Health Care Business ...: Sales increased in separation and purification ...") names it in
+    its passage (``passages``: each quote's, in the quotes' order). A part is named by one of its name words
+    (capitalised) or its acronym. A summary that names no part asked tells its sentences of the part asked: "Sales
+    growth benefited from improving automotive-end market activity ..." for the Consumer segment, restating another
+    segment's section, gives '[7] does not name “Consumer”'."""
+    summary, quotes, q, names, passages = r.body, r.quotes, r.q, r.names, r.headed
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
+    runs = asked_parts(q, plain, every)
+    words = [w for p in runs for w in NAME_WORD.findall(p) if name_key(w) not in plain]
+    if not words:
+        return []
+    keys = {name_key(w) for w in words}
+    parts = [[name_key(w) for w in NAME_WORD.findall(r)] for r in runs]
+    sentences = _quote_sentences(quotes)
+    whole = _quote_wholes(quotes)
+    text_of = {x.source: [x.text] for x in quotes}
+    for x, passage in zip(quotes, passages, strict=False):
+        text_of[x.source].append(passage)
+
+    def named_in(text: str) -> str | None:
+        said = _said(text, parts)
+        return next((r for r in runs if all(name_key(w) in said for w in NAME_WORD.findall(r)
+                                            if name_key(w) in keys)), None)
+
+    # a summary that names no part asked answers for the part asked all the same (one that names its words in
+    # another part's name, "Global Banking & Markets" for "Global Markets", says whose it tells)
+    unnamed = not (_name_keys(summary) & keys) and not _acronym_of(
+        q, words, [summary])
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        part = named_in(sentence) or (runs[0] if unnamed and runs else None)
+        if part is None:
+            continue
+        found = _restated(sentence, sentences, plain) or _restated(sentence, whole, plain)
+        if found is None:
+            continue
+        source = found[1][0]
+        theirs = text_of.get(source, [])
+        if any(_said(t, parts) & keys for t in theirs) or _acronym_of(
+                q, words, theirs):
+            continue
+        flag = f"[{source}] does not name \u201c{part}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+def _whole_told_as_part(r: Reading) -> list[str]:
+    """A sentence of a section on the whole company told as the part the question asks about: "The comparable sales
+    decreased 6.2% in the second quarter ..." for the Domestic segment, restating "... our comparable sales declined
+    6.2% ..." under "Consolidated Results" (``[narrative.summary] heading_whole``), gives '[6] is about the whole
+    company (“Consolidated Results”), not “Domestic”'. Only where neither the summary sentence, the quote sentence
+    nor the passage's last words before it name a part (a name of the question's or any capitalised one)."""
+    summary, quotes, q, names, passages, headings = r.body, r.quotes, r.q, r.names, r.passages, r.headings
+    every = [*names, *(x.doc for x in quotes)]
+    plain = plain_stems(every)
+    parts = asked_parts(q, plain, every)
+    whole = narrative().heading_whole
+    if not parts or not whole or not headings:
+        return []
+    sentences = _quote_sentences(quotes)
+    lead = _lead_ins(quotes, passages)
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        if any(name_letters(p) & name_letters(CITATION.sub(" ", sentence)) for p in parts):
+            continue  # it names the part: whose the quote is, other checks read
+        if (found := _told_from(sentence, sentences, plain)) is None:
+            continue
+        source, best = found[0], found[1]
+        if _capitalised(best, plain) or (after := _told_after(best, source, quotes, lead, headings)) is None:
+            continue
+        told, above = after
+        nearest = above[0] if above else ""
+        if (not any(w in nearest.lower() for w in whole)
+                or any(name_letters(p) & name_letters(told[-WHOLE_REACH:]) for p in parts)):
+            continue
+        flag = f"[{source}] is about the whole company (\u201c{nearest}\u201d), not \u201c{parts[0]}\u201d"
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+WHOLE_REACH = 300
+"""How far back in a quote's passage a part named before it heads the sentence quoted (a run-in heading)."""
+
+
+_EQUATES = (r"\b(?:include|includes|including|are|is|were|was|consists?\s+of|comprises?|such\s+as|namely|"
+            r"ranges?\s+from|ranging\s+from)\b")
+"""Words that tell what a role's parties are ("its customers include ...")."""
+_RIGHT_AFTER = re.compile(r"\s+(?:(?:of|for)\s+(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*\s+)?")
+"""What may stand between a role's word and the word telling its parties: nothing, or whose they are ("customers of
+the Commercial Airplanes segment" aside, "customers of BCA include"); "customer requirements is" is no telling."""
+_NEXT_CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas)\s+(?:its|their|the|our|it|they|we)\b|[;:]")
+
+
+def _told_as(role: Sequence[str], others: Sequence[str], text: str) -> str:
+    """The first word of ``others`` a text tells a ``role``'s parties to be ("customers include ... suppliers"),
+    within the clause (up to the next "and its ...", semicolon or colon; the text is one sentence, whose "U.S."
+    ends none); '' when none."""
+    words = "|".join(re.escape(w) for w in role)
+    for m in re.finditer(rf"\b(?:{words})\b", text, re.I):
+        gap = _RIGHT_AFTER.match(text, m.end())
+        e = re.compile(_EQUATES, re.I).match(text, gap.end()) if gap else None
+        if e is None:
+            continue
+        rest = text[e.end():]
+        rest = rest[:cut.start()] if (cut := _NEXT_CLAUSE.search(rest)) else rest
+        if (o := re.search(rf"\b(?:{'|'.join(re.escape(w) for w in others)})\b", rest, re.I)) is not None:
+            return o.group(0).lower()
+    return ""
+
+
+def _roles_crossed(r: Reading) -> list[str]:
+    """Parties of one role told as the role asked: "Boeing's major customers include U.S. and non-U.S.
+    subcontractors and suppliers" where the quote says "We rely on ... subcontractors and suppliers to ... perform
+    some of the services that we provide to our customers" gives '“suppliers” are no “customers”'. The roles are the
+    vocabulary's (``[narrative.parties] roles``); the role asked is the one the question names, and a quote that
+    itself tells that role's parties in the other's words lets the summary do so."""
+    summary, quotes, q = r.body, r.quotes, r.q
+    asked = q.told
+    kind = narrative().kind(asked.narrative) if asked is not None else None
+    if kind is None or not kind.roles:
+        return []
+    low = q.text.lower()
+    role, asked_as = next(((g, w) for g in kind.roles for w in g if re.search(rf"\b{re.escape(w)}\b", low)),
+                          ((), ""))
+    if not role:
+        return []
+    others = [w for g in kind.roles if g is not role for w in g]
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        if (word := _told_as(role, others, sentence)) and not any(_told_as(role, others, x.text) for x in quotes):
+            flag = f"\u201c{word}\u201d are no \u201c{asked_as}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
