@@ -2540,3 +2540,34 @@ def test_the_sentence_defining_a_name_the_question_asks_is_quoted_first() -> Non
                 "Transaction”)."]
     quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
     assert quotes and quotes[0].text.startswith("In December 2021, we entered into an agreement"), quotes
+
+
+def test_a_rate_moves_apart_from_its_amount() -> None:
+    """"Services gross margin increased" does not dispute "Services gross margin percentage decreased": one is the
+    amount, the other its rate."""
+    q = parse("What explains the moves in Acme's Services gross margin and its percentage in the first quarter?")
+    quotes = [Quote("Services gross margin increased during the first quarter of 2023 due primarily to higher Services "
+                    "net sales.", "ACME_2023_10Q", "acme", 21, 3, 3),
+              Quote("Services gross margin percentage decreased during the first quarter of 2023 due primarily to "
+                    "higher Services costs.", "ACME_2023_10Q", "acme", 21, 4, 4)]
+    assert not any("says “" in f for f in unsupported(
+        "Services gross margin increased due to higher Services net sales [3].", quotes, q, ["Acme"]))
+    assert "[4] says “Services gross margin percentage decreased”" in unsupported(
+        "Services gross margin percentage increased due to higher Services costs [4].", quotes, q, ["Acme"])
+
+
+def test_the_quote_restated_is_the_one_with_the_sentences_figures() -> None:
+    """Two sentences alike but for their figures and period: the summary restating the quarter's ($702 million) is
+    not told from the nine months' ($2.01 billion)."""
+    q = parse("What did Acme's $702 million inventory provision in the third quarter of fiscal 2023 consist of?")
+    quotes = [Quote("The $2.01 billion inventory provision in the first nine months of fiscal year 2023 consists of "
+                    "approximately $942 million for inventory on hand and approximately $1.07 billion for inventory "
+                    "purchase obligations in excess of our current demand projections.", "ACME_2023_10Q", "acme", 31,
+                    3, 3),
+              Quote("The $702 million inventory provision consists of approximately $354 million for inventory on hand "
+                    "and approximately $348 million for inventory purchase obligations in excess of our current demand "
+                    "projections.", "ACME_2023_10Q", "acme", 31, 4, 4)]
+    flags = unsupported("The $702 million inventory provision in the third quarter of fiscal 2023 consisted of "
+                        "approximately $354 million for inventory on hand and approximately $348 million for inventory "
+                        "purchase obligations in excess of our current demand projections.", quotes, q, ["Acme"])
+    assert not any("nine months" in f for f in flags), flags

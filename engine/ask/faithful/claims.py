@@ -113,6 +113,11 @@ _ANY_CAPITAL = re.compile(r"(?<![\w-])[a-z]*[A-Z][\w&'’-]*")
 """A word with a capital letter ("iRobot", "Corporation"): a name, where it does not open its sentence."""
 
 
+_RATE_WORD = re.compile(r"\b(?:percentage|percent|rate|ratio)\b|%", re.I)
+"""A word that makes an item its rate: "Services gross margin percentage" moves apart from "Services gross margin"."""
+_RATE = "%"
+
+
 def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
     """What a sentence says moved and which way: the stems of its subject (``_mover``, less ``plain``) and whether
     its first direction word says up; None where the subject has fewer than two such words (a bare "Revenue")."""
@@ -122,6 +127,8 @@ def _moves(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None
     stems = frozenset(said_stems([who]) - plain)
     if len(stems) < 2:
         return None
+    if _RATE_WORD.search(who):
+        stems |= {_RATE}  # "gross margin percentage" is not "gross margin" (generic as "percentage" is)
     rest = text[len(who):] if text.startswith(who) else sentence
     return stems, bool(rises.match(rest.lstrip(" ,")))
 

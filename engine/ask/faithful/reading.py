@@ -25,7 +25,7 @@ from engine.ask.subjects import (
     word_stem,
 )
 from engine.library.lexical import STOPWORDS
-from engine.numbers import Quantity
+from engine.numbers import Quantity, quantities
 from engine.sentences import split_sentences
 from engine.types import Quote
 from engine.vocabulary import NarrativeKind, directions, items_named, narrative, ratio_named
@@ -144,9 +144,20 @@ def _restated(sentence: str, sentences: Sequence[tuple[int, str, set[str]]], pla
     """The summary sentence's stems and the quote sentence it restates: the one holding most of its words,
     ``FORECAST_SHARE`` of them and ``RESTATED_WORDS`` at least; None where none does. The words counted are its
     content words: not stopwords, nor ``plain`` stems where given (``plain_stems``: the company's name, generic words,
-    which say nothing of which quote a sentence restates)."""
+    which say nothing of which quote a sentence restates). Each figure the two share counts as a word: of two
+    sentences alike but for their figures ("The $702 million inventory provision consists of ..." beside "The $2.01
+    billion inventory provision in the first nine months ... consists of ..."), the one with the sentence's figures
+    is the one it restates."""
     words, held = _holding(sentence, sentences, plain)
-    return (words, max(held, key=lambda t: len(words & t[2]))) if held else None
+    if not held:
+        return None
+    figures = _figures(sentence)
+    return words, max(held, key=lambda t: len(words & t[2]) + len(figures & _figures(t[1])))
+
+
+def _figures(text: str) -> set[float]:
+    """The values of the numbers a text states."""
+    return {round(v.value, 6) for v in quantities(text)}
 
 
 def _forward_word(sentence: str) -> str:
