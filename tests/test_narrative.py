@@ -2571,3 +2571,17 @@ def test_the_quote_restated_is_the_one_with_the_sentences_figures() -> None:
                         "approximately $354 million for inventory on hand and approximately $348 million for inventory "
                         "purchase obligations in excess of our current demand projections.", quotes, q, ["Acme"])
     assert not any("nine months" in f for f in flags), flags
+
+
+def test_two_figures_before_two_periods_are_each_its_periods() -> None:
+    """"$15.0 billion and $11.3 billion during Q3 2022 and Q3 2023": the first figure is the first period's; told for
+    the second, it is flagged with the period the summary gives it."""
+    q = parse("How much did Acme spend on capital expenditures in Q3 2023?")
+    quotes = [Quote("Cash capital expenditures were $15.0 billion and $11.3 billion during Q3 2022 and Q3 2023, and "
+                    "$42.9 billion and $34.8 billion for the nine months ended September 30, 2022 and 2023, which "
+                    "primarily reflect investments in technology infrastructure.", "ACME_2023_10Q", "acme", 22, 3, 3)]
+    assert "$15.0 billion for Q3 2023" in unsupported(
+        "Acme's cash capital expenditures were $15.0 billion in Q3 2023 [3].", quotes, q, ["Acme"])
+    assert not any(" for " in f for f in unsupported(
+        "Acme's cash capital expenditures were $11.3 billion in Q3 2023 and $34.8 billion for the nine months ended "
+        "September 30, 2023 [3].", quotes, q, ["Acme"]))

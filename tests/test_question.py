@@ -1362,3 +1362,14 @@ def test_a_change_a_company_made_is_told_in_words() -> None:
     q = parse("What change to the depreciation method of its vehicles did Foo Corp make in 2023?")
     assert q.intent is Intent.PROSE and q.told is q
     assert parse("What was the change in Foo Corp's revenue in 2022?").intent is Intent.CHANGE
+
+
+def test_a_later_part_asking_what_a_thing_of_its_own_is_is_told_in_words() -> None:
+    """"..., and what were the new useful lives?" asks what something is, not the figure of the part before; "...,
+    and what was the amount in 2021?" and "what was the extent of these repurchases?" ask that figure."""
+    q = parse("By how much did Foo Corp's longer useful lives for servers reduce its depreciation expense in 2022, and "
+              "what were the new useful lives?")
+    assert q.told is q.parts[1] and q.parts[1].intent is Intent.PROSE and not q.parts[1].measures
+    for text in ("What was Foo Corp's net income in 2022, and what was the amount in 2021?",
+                 "Did Foo Corp buy back stock in 2023, and what was the extent of these repurchases?"):
+        assert parse(text).parts[1].intent is not Intent.PROSE, text

@@ -21,8 +21,9 @@ from functools import cache
 from engine.ask.expansion import SENTENCE_BREAK, Expansion, expand, focus
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import NAMED, stems
+from engine.library.lexical import STOPWORDS
 from engine.numbers import SCALES, quantities
-from engine.periods import MONTH_PATTERN, Asked, asked_period, last_periods, names_day
+from engine.periods import MONTH_PATTERN, PERIOD_WORDS, Asked, asked_period, last_periods, names_day
 from engine.types import Document
 from engine.vocabulary import (
     LineItem,
@@ -1484,10 +1485,36 @@ def _split(text: str) -> list[str]:
     return pieces if len(pieces) > 1 else [text]
 
 
+_WHAT_THE = re.compile(r"^what\s+(?:is|are|was|were)\s+the\s+(?P<rest>[^?]+)", re.I)
+_HEAD_END = re.compile(r"\s+(?:of|for|in|on|at|to|from|during|over|by|with|under|as)\s+|[,;]")
+_FIGURE_NOUNS = frozenset({"amount", "amounts", "figure", "figures", "total", "totals", "value", "values", "number",
+                           "numbers", "balance", "balances", "level", "levels", "result", "results", "same", "extent",
+                           "size", "magnitude"})
+"""Nouns that ask for a figure without naming it ("..., and what was the amount in 2021?"): the measure of the part
+before."""
+
+
+def _own_thing(part: Question) -> bool:
+    """Whether a later part asks what something of its own is ("..., and what were the new useful lives?", "what was
+    the focus of this expenditure?"): "what is/were the" and a head that names no measure, ratio, change, cause or
+    figure ("the amount in 2021", "the extent of these repurchases"), nor only a period."""
+    m = _WHAT_THE.match(part.text.strip())
+    if m is None or part.measures or part.ratio or part.formula or part.why or part.changed or part.growth:
+        return False
+    # the thing asked is the head before its first preposition ("the extent of these repurchases": the extent)
+    head = _HEAD_END.split(m.group("rest").lower(), maxsplit=1)[0]
+    words = [w for w in re.findall(r"[a-z]+", head) if w not in STOPWORDS and w not in PERIOD_WORDS]
+    return bool(words) and not any(w in _FIGURE_NOUNS for w in words)
+
+
 def _inherit(part: Question, before: Question) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
     did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named; "How did the
-    effective tax rate change ..., and what explains the move?": the effective tax rate)."""
+    effective tax rate change ..., and what explains the move?": the effective tax rate), unless it asks what a
+    thing of its own is (``_own_thing``: "..., and what were the new useful lives?"), which is told in words."""
+    if _own_thing(part):
+        asked_in_words = replace(part, intent=Intent.PROSE)
+        return replace(asked_in_words, narrative=_narrative(asked_in_words))
     measures = part.measures or before.measures
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)

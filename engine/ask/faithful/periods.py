@@ -70,6 +70,11 @@ def _for_other_years(r: Reading) -> list[str]:
             holding = [told for _, told in pairs]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
+            # "$15.0 billion and $11.3 billion during Q3 2022 and Q3 2023": each figure is its period's, in order
+            ordered = {y for s, _ in pairs if (y := _ordered_year(s, v)) is not None}
+            if ordered and not ordered & set(said.years):
+                out.append(f"{v.raw.strip()} for {said.text}")
+                continue
             bracketed = [_bracketed_years(s, v) for s, _ in pairs]
             if all(prior and set(said.years) <= prior for prior in bracketed):
                 # "euro 39 million (2021: euro 41 million)" gives 39 million for the year reported, not 2021
@@ -85,6 +90,32 @@ def _for_other_years(r: Reading) -> list[str]:
             if years and not any(abs(y - z) <= slack for y in said.years for z in years):
                 out.append(f"{v.raw.strip()} for {said.text}")
     return out
+
+
+_AND = re.compile(r"\s+and\s+")
+_PAIRED_PERIODS = re.compile(r"\s*,?\s*(?:during|for|in|as\s+of|at|on)\s+([^;]{4,80})", re.I)
+_NEXT_PAIR = re.compile(r",\s+and\s+|;")
+
+
+def _ordered_year(sentence: str, v: Quantity) -> int | None:
+    """The year a quote sentence gives figure ``v`` by order: "Cash capital expenditures were $15.0 billion and $11.3
+    billion during Q3 2022 and Q3 2023, and $42.9 billion and $34.8 billion for the nine months ended September 30,
+    2022 and 2023" gives $15.0 billion to 2022 and $11.3 billion to 2023 (filings list two periods' figures in the
+    order of the periods after them). None where no two figures joined by "and" are followed by two years."""
+    found = quantities(sentence)
+    for a, b in zip(found, found[1:], strict=False):
+        if not _AND.fullmatch(sentence[a.end:b.start]):
+            continue
+        m = _PAIRED_PERIODS.match(sentence, b.end)
+        if m is None:
+            continue
+        years = [int(y) for y in YEAR.findall(_NEXT_PAIR.split(m.group(1))[0])]
+        if len(years) != 2 or years[0] == years[1]:
+            continue
+        for w, year in ((a, years[0]), (b, years[1])):
+            if same_number(w, v.value) or same_number(v, w.value):
+                return year
+    return None
 
 
 _BRACKETED_YEAR = re.compile(r"\(\s*(?:FY\s*)?((?:19|20)\d{2})\s*:([^()]*)\)")
