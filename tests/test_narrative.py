@@ -2585,3 +2585,15 @@ def test_two_figures_before_two_periods_are_each_its_periods() -> None:
     assert not any(" for " in f for f in unsupported(
         "Acme's cash capital expenditures were $11.3 billion in Q3 2023 and $34.8 billion for the nine months ended "
         "September 30, 2023 [3].", quotes, q, ["Acme"]))
+
+
+def test_a_summary_saying_what_a_quote_denies_is_flagged() -> None:
+    """"The investigation is focused on the Company" beside "... the investigation is not focused on the Company":
+    the summary drops the quote's "not". Saying it with the "not" is faithful."""
+    q = parse("What is the state attorney's investigation of Acme's subsidiary focused on?")
+    quotes = [Quote("The Company has been fully cooperating with the investigation and continues to believe that the "
+                    "investigation is not focused on the Company.", "ACME_2022_10K", "acme", 48, 1, 1)]
+    assert "[1] says “not focused on the Company”" in unsupported(
+        "The investigation is focused on the Company [1].", quotes, q, ["Acme"])
+    assert not any("says “not" in f for f in unsupported(
+        "The Company believes the investigation is not focused on the Company [1].", quotes, q, ["Acme"]))

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from engine.ask.checks import CITATION, refuses
 from engine.ask.faithful.claims import (
+    _affirmed,
     _cited_elsewhere,
     _denied,
     _direction_disputed,
@@ -197,6 +198,7 @@ CHECKS: tuple[Check, ...] = (
     _direction_given_to_driver,  # claims: the change a quote gives an item, given to its driver
     _direction_disputed,  # claims: a direction another quote gives the other way
     _denied,  # claims: a quote's statement denied
+    _affirmed,  # claims: what a quote denies, told without the denial
 )
 """The relation checks in the order they run, which is the order of their flags: after the numbers no quote states,
 before the fiscal years and the content words no quote has (both read in ``unsupported``). Each takes the one

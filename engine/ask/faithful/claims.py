@@ -8,6 +8,7 @@ another quote than the one whose words it uses, words only other quotes have.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.ask.checks import CITATION, cited_numbers
 from engine.ask.faithful.reading import (
@@ -192,6 +193,51 @@ def _denied(r: Reading) -> list[str]:
                 out.append(flag)
             break
     return out
+
+
+DENIED_WORDS = 3
+"""How many content words after a quote's "not" make the predicate it denies ("not focused on the Company")."""
+
+
+def _affirmed(r: Reading) -> list[str]:
+    """A sentence of the summary that says, without denial, what a quote sentence denies: "The U.S. Attorney's
+    investigation is focused on the Company." beside [1]'s "... continues to believe that the investigation is not
+    focused on the Company" gives '[1] says “not focused on the Company”'. The denied predicate is the content words
+    right after the quote's "not" (up to ``DENIED_WORDS``, the company's name counting as one); the summary sentence
+    must hold them all, in that order, and the word the quote denies them of (the one right before "is not"), and
+    deny nothing itself."""
+    summary, quotes = r.body, r.quotes
+    plain = set(common_stems())
+    out: list[str] = []
+    denials = []
+    for x in quotes:
+        for s in split_sentences(x.text):
+            for m in _DENIAL.finditer(s):
+                if _NOT_ONLY.match(s, m.start()):
+                    continue
+                after = [w for w in CONTENT_WORD.findall(s[m.end():m.end() + 80])][:DENIED_WORDS]
+                before = [w for w in CONTENT_WORD.findall(s[max(0, m.start() - 60):m.start()])
+                          if word_stem(w) not in plain]
+                if len(after) >= 2 and before:
+                    denials.append((x.source, [word_stem(w) for w in after], word_stem(before[-1]),
+                                    s[m.start():m.end() + 80].split(",")[0].split(";")[0].rstrip(" .")))
+    for sentence in split_sentences(summary):
+        if _NEGATION.search(sentence) or _LACKS.search(sentence):
+            continue
+        mine = [word_stem(w) for w in CONTENT_WORD.findall(sentence)]
+        for src, predicate, subject, said in denials:
+            if subject not in mine or not _in_order(predicate, mine):
+                continue
+            flag = f"[{src}] says \u201c{_clip(said.strip(), 60)}\u201d"
+            if flag not in out:
+                out.append(flag)
+    return out
+
+
+def _in_order(words: Sequence[str], sentence: Sequence[str]) -> bool:
+    """Whether ``words`` appear in ``sentence`` in that order, next to each other."""
+    n = len(words)
+    return any(list(sentence[i:i + n]) == list(words) for i in range(len(sentence) - n + 1))
 
 
 def _direction_disputed(r: Reading) -> list[str]:
