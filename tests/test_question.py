@@ -1373,3 +1373,9 @@ def test_a_later_part_asking_what_a_thing_of_its_own_is_is_told_in_words() -> No
     for text in ("What was Foo Corp's net income in 2022, and what was the amount in 2021?",
                  "Did Foo Corp buy back stock in 2023, and what was the extent of these repurchases?"):
         assert parse(text).parts[1].intent is not Intent.PROSE, text
+
+
+def test_what_items_were_included_in_a_line_is_told_in_words() -> None:
+    """"What costs were included in its operating expenses?" asks which items, in the filing's words."""
+    q = parse("How many stores did Foo Corp close in 2023, and what exit costs were included in its expenses?")
+    assert q.told is q.parts[1] and q.parts[1].intent is Intent.PROSE

@@ -113,6 +113,7 @@ _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:where|when)\s+(?:is|are|wa
                     r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|"
                     r"what\s+(?:\w+\s+)?changes?\b(?=[^?]*\b(?:make|made|adopt(?:ed)?|implement(?:ed)?|announce[ds]?)\b)|"
+                    r"what\s+(?:[\w-]+\s+){1,4}?(?:is|are|was|were)\s+included\s+in\b|"
                     r"which (?:segments?|regions?|products?|customers?|suppliers?|"
                     r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$)|"
                     r"what (?:is|was|are|were)\b(?=[^?]*\b(?:related|relat(?:es|ing)|attributable|attributed|due|"
@@ -120,7 +121,8 @@ _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:where|when)\s+(?:is|are|wa
                     r"(?:\s+(?:in|for|during|over|at|as of)\b[^?]*)?\W*$))\b", re.I)
 """A question asking in words: by its first words ("why", "describe", "who", "where were they recorded", "when did
 it close", "what drove", "which segments"; not "When referencing the income statement, what is ..."), a change a
-company made ("What change to the useful lives of its servers did it make?": not how much a figure changed), or a
+company made ("What change to the useful lives of its servers did it make?": not how much a figure changed), the
+items included in a line ("What conflict-related costs were included in its operating expenses?"), or a
 "what"
 whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating
 expense primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
