@@ -122,10 +122,9 @@ _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:where|when)\s+(?:is|are|wa
 """A question asking in words: by its first words ("why", "describe", "who", "where were they recorded", "when did
 it close", "what drove", "which segments"; not "When referencing the income statement, what is ..."), a change a
 company made ("What change to the useful lives of its servers did it make?": not how much a figure changed), the
-items included in a line ("What conflict-related costs were included in its operating expenses?"), or a
-"what"
-whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating
-expense primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
+items included in a line ("What conflict-related costs were included in its operating expenses?"), or a "what"
+whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating expense
+primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
 product sales?", which asks a figure)."""
 _DEFINITION = re.compile(r"(?i:what\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z&.-]*\s+)*"
                          r"[A-Z][A-Za-z&-]*(?=\s*(?:[?,;:]|$)|\s+(?i:that|which|who|whom)\b)")

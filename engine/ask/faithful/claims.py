@@ -8,7 +8,6 @@ another quote than the one whose words it uses, words only other quotes have.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from engine.ask.checks import CITATION, cited_numbers
 from engine.ask.faithful.reading import (
@@ -226,18 +225,12 @@ def _affirmed(r: Reading) -> list[str]:
             continue
         mine = [word_stem(w) for w in CONTENT_WORD.findall(sentence)]
         for src, predicate, subject, said in denials:
-            if subject not in mine or not _in_order(predicate, mine):
+            if subject not in mine or not _runs_in(predicate, mine):
                 continue
             flag = f"[{src}] says \u201c{_clip(said.strip(), 60)}\u201d"
             if flag not in out:
                 out.append(flag)
     return out
-
-
-def _in_order(words: Sequence[str], sentence: Sequence[str]) -> bool:
-    """Whether ``words`` appear in ``sentence`` in that order, next to each other."""
-    n = len(words)
-    return any(list(sentence[i:i + n]) == list(words) for i in range(len(sentence) - n + 1))
 
 
 def _direction_disputed(r: Reading) -> list[str]:
