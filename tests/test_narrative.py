@@ -2597,3 +2597,61 @@ def test_a_summary_saying_what_a_quote_denies_is_flagged() -> None:
         "The investigation is focused on the Company [1].", quotes, q, ["Acme"])
     assert not any("says “not" in f for f in unsupported(
         "The Company believes the investigation is not focused on the Company [1].", quotes, q, ["Acme"]))
+
+
+def test_an_act_given_to_another_party_is_flagged() -> None:
+    """Who did what: a summary giving an act to a party the quotes do not give it to is flagged, naming whom the
+    quote gives it to; told of the right party (or of the filer the quote calls "we") it is not."""
+    q = parse("Which patent suits over Acme's imaging products does the annual report describe, and who filed them?")
+    quotes = [Quote("In addition, Zenith Optics Ltd. and two other competitors have filed patent infringement suits "
+                    "about our imaging sensors and our lens coatings.", "ACME_2022_10K", "acme", 19, 2, 2)]
+    assert any("“filed” to “Zenith Optics Ltd." in f and "not “Acme”" in f for f in unsupported(
+        "Acme filed patent infringement suits about its imaging sensors and lens coatings [2].", quotes, q, ["Acme"]))
+    assert not any("“filed”" in f for f in unsupported(
+        "Zenith Optics Ltd. and two other competitors filed patent infringement suits about Acme's imaging sensors "
+        "and lens coatings [2].", quotes, q, ["Acme"]))
+    ours = [Quote("In 2022 we filed patent infringement suits against Zenith Optics Ltd. over its lens coatings.",
+                  "ACME_2022_10K", "acme", 19, 2, 2)]
+    assert not any("“filed”" in f for f in unsupported(
+        "Acme filed patent infringement suits against Zenith Optics Ltd. over its lens coatings [2].", ours, q,
+        ["Acme"]))
+
+
+def test_a_guarantee_given_to_the_guaranteed_party_is_flagged() -> None:
+    """"Acme Funding B.V. limits the risk by ... guaranteeing the losses" where the loans "are guaranteed by Acme
+    Holding AG": the parent's guarantee is told as the subsidiary's own; told as the parent's, it is not flagged."""
+    q = parse("How does Acme Funding B.V. limit the credit risk of its loans to group companies?")
+    quotes = [Quote("The loans to group companies are guaranteed by Acme Holding AG when the aggregated losses exceed "
+                    "euro 5 million.", "ACMEFUNDING_2022_AR", "acme", 36, 3, 3)]
+    flags = unsupported("Acme Funding B.V. limits the risk by guaranteeing the aggregated losses on the loans to "
+                        "group companies above euro 5 million [3].", quotes, q, ["Acme Funding B.V."])
+    assert any("“guaranteed” to “Acme Holding AG”" in f for f in flags), flags
+    assert not any("guaranteed" in f for f in unsupported(
+        "The loans to group companies are guaranteed by Acme Holding AG when the aggregated losses exceed euro 5 "
+        "million [3].", quotes, q, ["Acme Funding B.V."]))
+
+
+def test_what_was_done_to_one_thing_told_of_another_is_flagged() -> None:
+    """"The arbitration was suspended" where the quote says the customer claim "was suspended pending the outcome of
+    the arbitration": what the act was done to is told of what the quote names after it."""
+    q = parse("What happened in May 2023 to the arbitration with Acme's former distributor?")
+    quotes = [Quote("The customer claim filed in the Superior Court of Ontario was suspended pending the outcome of "
+                    "the arbitration with the former distributor.", "ACME_2023_10Q", "acme", 21, 1, 1)]
+    flags = unsupported("[1] indicates the arbitration was suspended pending the outcome of the arbitration with "
+                        "the former distributor.", quotes, q, ["Acme"])
+    assert any("“The customer claim filed in the Superior Court" in f and "not “The arbitration”" in f
+               for f in flags), flags
+    assert not any("suspended," in f for f in unsupported(
+        "The customer claim was suspended pending the outcome of the arbitration with the former distributor [1].",
+        quotes, q, ["Acme"]))
+
+
+def test_the_filer_by_its_own_words_is_the_summarys_named_filer() -> None:
+    """"Under the programme, the Company issued notes" told as "Acme Funding B.V. issued notes": the filer's own
+    words name the filer, whatever name the summary gives it; no act is given to another party."""
+    q = parse("What notes did Acme Funding B.V. issue in 2022?")
+    quotes = [Quote("Under the EMTN Programme, the Company issued notes with a nominal value of euro 2.5 billion.",
+                    "ACMEFUNDING_2022_AR", "acme", 12, 5, 5)]
+    assert not any("“issued”" in f for f in unsupported(
+        "Acme Funding B.V. issued notes with a nominal value of euro 2.5 billion under the EMTN Programme [5].",
+        quotes, q, ["Acme Funding B.V."]))

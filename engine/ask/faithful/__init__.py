@@ -45,6 +45,7 @@ from engine.ask.faithful.items import (
 )
 from engine.ask.faithful.parts import (
     _another_part,
+    _doer_swapped,
     _figures_of_others,
     _part_told_from_the_whole,
     _roles_crossed,
@@ -150,11 +151,15 @@ def _spelled_out(text: str, q: Question) -> str:
     return _CAMEL.sub(spelled, text) if runs else text
 
 
-_ATTRIBUTED = re.compile(r"(^|[.!?]\s+)\s*(?:(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+)?"
-                         r"(?:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?)\s+that\s+(\w)",
+_ATTRIBUTED = re.compile(r"(^|[.!?]\s+)\s*(?:(?:(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+)?"
+                         r"(?:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?)\s+that"
+                         r"|(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+"
+                         r"(?:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?)"
+                         r"|(?-i:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?))\s+(\w)",
                          re.I)
 """A sentence that opens by saying a quote says what follows ("[3] indicates that the change in ... was driven by
-..."; its citation is taken out first): what follows is the sentence's claim, subject first."""
+..."; "[1] indicates the appeal was stayed ...": its citation is taken out first, leaving the verb in lower case):
+what follows is the sentence's claim, subject first. "Notes payable increased" says nothing of a quote."""
 
 
 def _claim(m: re.Match[str]) -> str:
@@ -199,6 +204,7 @@ CHECKS: tuple[Check, ...] = (
     _direction_disputed,  # claims: a direction another quote gives the other way
     _denied,  # claims: a quote's statement denied
     _affirmed,  # claims: what a quote denies, told without the denial
+    _doer_swapped,  # parts: an act given to another party than the one the quotes give it
 )
 """The relation checks in the order they run, which is the order of their flags: after the numbers no quote states,
 before the fiscal years and the content words no quote has (both read in ``unsupported``). Each takes the one

@@ -39,6 +39,7 @@ from engine.ask.subjects import (
     CONTENT_WORD,
     asked_names,
     asked_parts,
+    common_stems,
     initials,
     letters,
     name_key,
@@ -636,3 +637,155 @@ def _roles_crossed(r: Reading) -> list[str]:
             if flag not in out:
                 out.append(flag)
     return out
+
+
+_BE = r"(?:is|are|was|were|be|been|being|remains?|remained)"
+_NAME_RUN = rf"(?:{NAME_WORD.pattern})(?:(?:\s+(?:of|and|&|for)\s+|,?\s+)(?:{NAME_WORD.pattern}))*"
+_BY_NAME = re.compile(rf"\s+by\s+(?:the\s+)?({_NAME_RUN})")
+"""Who does what a participle just before tells: "guaranteed by BMW AG"."""
+_PASSIVE = re.compile(rf"\b{_BE}\s+(?:[a-z]+ly\s+)?$", re.I)
+"""A participle's "to be" before it: "was stayed", "are fully hedged"."""
+_OBJECT = re.compile(r"\s+(?:the|a|an|all|its|our|their|his|her|several|various|two|three|four|five|approximately|"
+                     r"about|certain|new|\$|\d|[A-Z])", re.I)
+"""What follows an active verb (its object: "filed several antitrust lawsuits", "acquired all of the shares"), not
+an adjective's noun ("adjusted EPS") nor a participle's phrase ("cash acquired, ...", "revenues earned from")."""
+_CLAUSE_START = re.compile(r"[;(]|:\s|\b(?:which|that|who|whereas|while|because|but)\b", re.I)
+"""Where the clause a verb is told in begins, at the latest (the sentence's start where none is before it)."""
+_SETTING = re.compile(r"^(?:(?:for|in|under|during|as|after|following|on|with|through|since|at|additionally|"
+                      r"also|however|moreover|further)\b[^,]*,\s*)+", re.I)
+"""A clause's opening setting before its subject ("In August 2022, we"; "For example, the U.S. Department of
+Justice ..."; "Under the EMTN Program, the Company")."""
+_HAVE_END = re.compile(r"[\s,]*(?:(?:has|have|had|also|[a-z]+ly)\s+)*$", re.I)
+_FILER = re.compile(r"\b(?:we|us|our|(?:the\s+)?company|(?:the\s+)?firm|(?:the\s+)?registrant)\b", re.I)
+"""The filer named by its own words in its filing."""
+_ACT_ENDINGS = ("ing", "ed", "es", "s")
+
+
+def _act_stem(word: str) -> str:
+    """A verb or its noun as acts are compared: lower case, one inflection ending and a final "e" off ("filed",
+    "filing" and "file"; "guaranteed", "guaranteeing" and "guarantee" are one act)."""
+    w = word.lower()
+    w = next((w[:-len(e)] for e in _ACT_ENDINGS if w.endswith(e) and len(w) - len(e) >= 3), w)
+    while w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
+
+
+def _clause_before(sentence: str, at: int) -> str:
+    """The words of a sentence's clause before a position, its opening setting (``_SETTING``) and a "has"/"have"
+    and adverbs right before the position aside: who the verb there is told of ("the U.S. Department of Justice,
+    various U.S. states, and other plaintiffs" of "For example, ... have filed")."""
+    before = sentence[:at]
+    starts = [m.end() for m in _CLAUSE_START.finditer(before)]
+    return _SETTING.sub("", _HAVE_END.sub("", before[max(starts, default=0):]).strip(" ,"))
+
+
+def _acts(sentence: str, skip: set[str]) -> list[tuple[str, str, str, bool, int]]:
+    """The acts a sentence tells, with who does them or what they are done to: (act stem, word, who, passive, end of
+    the word). An act is a past participle with "by" and a name after it ("guaranteed by BMW AG": the name does
+    it), with "was"/"were" before it ("was stayed": who is what it is done to), or an active verb in the past
+    before its object ("have filed several lawsuits": who is its clause's subject); or a present participle in a
+    "by ...ing" run ("keeps ... under control by hedging ... and guaranteeing ...": the sentence's opening name does
+    it). ``skip`` holds the stems of words that are no act (change and cue words)."""
+    out: list[tuple[str, str, str, bool, int]] = []
+    for m in re.finditer(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])", sentence):
+        word = m.group(0)
+        if word in STOPWORDS or word_stem(word) in skip:
+            continue
+        stem, before = _act_stem(word), sentence[:m.start()]
+        participle = word.endswith(("ed", "en"))
+        if participle and (by := _BY_NAME.match(sentence, m.end())):
+            out.append((stem, word, by.group(1), False, m.end()))
+        elif participle and (be := _PASSIVE.search(before)):
+            out.append((stem, word, _clause_before(sentence, be.start()), True, m.end()))
+        elif word.endswith("ed") and _OBJECT.match(sentence, m.end()):
+            out.append((stem, word, _clause_before(sentence, m.start()), False, m.end()))
+        elif word.endswith("ing") and re.search(r"\bby\s+(?:[a-z]+ly\s+)?(?:[a-z]+ing\b.*\band\s+)?$", before) and (
+                lead := re.match(rf"\s*(?:the\s+)?({_NAME_RUN})\s+[a-z]+(?:s|ed)\b", sentence)):
+            out.append((stem, word, lead.group(1), False, m.end()))
+    return out
+
+
+def _names_in(text: str, capitalised: set[str]) -> set[str]:
+    """The keys of the names a text tells (``NAME_WORD``; legal forms kept: "BMW AG" is not "BMW Finance N.V."): a
+    capitalised stopword ("The", "For") aside, and a word capitalised only as the text's first one unless it is
+    written capitalised elsewhere (``capitalised``: "Google filed ..." names Google; "Cash used ..." names none)."""
+    keys: set[str] = set()
+    for m in NAME_WORD.finditer(text):
+        w = m.group(0)
+        if w.lower() in STOPWORDS or w.lower() in common_stems():
+            continue
+        if not text[:m.start()].strip(_OPENING) and name_key(w) not in capitalised:
+            continue
+        keys.add(name_key(w))
+    return keys
+
+
+def _same_doer(mine: set[str], theirs: str, filer: set[str], capitalised: set[str]) -> bool:
+    """Whether a summary's doer (the keys of its names) is the doer a quote tells: a quote's doer that names no one
+    ("the companies", "it") or names the filer by its own words ("we", "the Company", "the firm") is no other doer
+    (the summary names the filer as it likes); else one's names are within the other's or they share a name word
+    that is not the filer's ("Acme's Board" and "the Board of Directors"; "BMW AG" is not "BMW Finance N.V.")."""
+    b = _names_in(_FILER.sub(" ", theirs), capitalised)
+    if not b or _FILER.search(theirs) and not b - filer:
+        return True
+    return mine <= b or b <= mine or bool((mine & b) - filer)
+
+
+def _doer_swapped(r: Reading) -> list[str]:
+    """An act a summary gives one party that every quote naming who does it gives another: "Google filed antitrust
+    lawsuits" where the quote says "the U.S. Department of Justice, various U.S. states, and other plaintiffs have
+    filed several antitrust lawsuits"; "BMW Finance N.V. keeps the risk under control by ... guaranteeing the
+    exposure" where the receivables "are guaranteed by BMW AG"; and what was done to one thing told of another the
+    quote names after the act: "the appeal was stayed" where "the derivative lawsuit ... was stayed pending
+    resolution of the plaintiffs' appeal". A summary's doer is checked where it is a name, not an owner ("Acme's
+    revenue"); a quote telling the act another way (an active verb against a passive one, no doer named) says
+    nothing either way. Change and the drivers' cue words are no acts (``_direction_disputed`` and the drivers'
+    checks judge them)."""
+    summary, quotes = r.body, r.quotes
+    rises, falls = directions()
+    drivers = narrative().kind("drivers")
+    skip = {word_stem(w) for c in (drivers.cues if drivers else ()) for w in CONTENT_WORD.findall(c)} | set(
+        common_stems())
+    written = [*(x.text for x in quotes), r.q.text, *r.names, *r.passages]
+    capitalised = {name_key(m.group(0)) for t in written for s in split_sentences(t)
+                   for m in NAME_WORD.finditer(s) if s[:m.start()].strip(_OPENING)}
+    filer = {k for n in r.names for k in _names_in(n.replace("_", " "), capitalised | {name_key(n)})} | {
+        name_key(w) for aliases in r.q.companies.values() for a in aliases for w in NAME_WORD.findall(a)}
+    told = [(x.source, s, _acts(s, skip)) for x in quotes for s in split_sentences(x.text)]
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for stem, word, who, passive, _ in _acts(sentence, skip):
+            if rises.fullmatch(word) or falls.fullmatch(word):
+                continue
+            theirs = [(src, s, w, t, p, e) for src, s, acts in told for st, w, t, p, e in acts if st == stem]
+            if passive:
+                # what the act is done to: the head of the summary's subject, which the quotes tell it of
+                head = said_stems([who]) - common_stems()
+                done_to = [(src, s, t, e) for src, s, _, t, p, e in theirs if p]
+                if head and done_to and len(done_to) == len(theirs) and all(
+                        not head & said_stems([t]) and head & said_stems([s[e:]]) for _, s, t, e in done_to):
+                    src, _, t, _ = max(done_to, key=lambda d: len(said_stems([d[2]])))
+                    out.append(f"[{src}] says \u201c{_shown(t)}\u201d {word}, not \u201c{who.strip()}\u201d")
+                continue
+            # the summary's doer: the name run right before its verb, not an owner's ("Acme's revenue")
+            run = re.search(rf"({_NAME_RUN})$", who)
+            mine = _names_in(run.group(1), capitalised) if run and not re.search(r"['’]s?$", run.group(1)) else set()
+            if not mine:
+                continue
+            doers = [(src, w, t) for src, _, w, t, p, _ in theirs if not p]
+            if doers and not any(_same_doer(mine, t, filer, capitalised) for _, _, t in doers):
+                src, w, t = doers[0]
+                out.append(f"[{src}] gives \u201c{w}\u201d to \u201c{_shown(t)}\u201d, not \u201c{run.group(1)}\u201d"
+                           if run else "")
+    return [f for f in dict.fromkeys(out) if f]
+
+
+_ASIDE = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+,\s+")
+"""A sentence's opening aside before a comma ("For example, "; "In addition, ")."""
+
+
+def _shown(who: str, words: int = 10) -> str:
+    """Who a quote tells an act of, as a flag shows it: its opening aside off, its first ``words`` words."""
+    shown = _ASIDE.sub("", " ".join(who.split()))
+    return " ".join(shown.split()[:words]) + (" ..." if len(shown.split()) > words else "")
