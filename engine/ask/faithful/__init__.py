@@ -208,8 +208,8 @@ CHECKS: tuple[Check, ...] = (
 )
 """The relation checks in the order they run, which is the order of their flags: after the numbers no quote states,
 before the fiscal years and the content words no quote has (both read in ``unsupported``). Each takes the one
-``Reading`` and returns its flags; a flag an earlier check gave is not repeated. To add a check, write it as
-``(r: Reading) -> list[str]`` in the module of the relation it judges and put it here."""
+``Reading`` and returns its flags; a flag given before is not repeated: the registry drops it, the checks need not.
+To add a check, write it as ``(r: Reading) -> list[str]`` in the module of the relation it judges and put it here."""
 
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
@@ -244,7 +244,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         if not {round(c, 6) for c in v.candidates()} & figures:
             out.append(v.raw.strip())
     for check in CHECKS:
-        out += [f for f in check(r) if f not in out]
+        for f in check(r):
+            if f not in out:
+                out.append(f)
     # a fiscal year a fact is given for must be the quotes' ("acquired in FY2021" where the quote says "In fiscal
     # 2022, we acquired"); the question's years count only in a sentence that says what the quotes lack
     years = {y for t in (*(x.text for x in r.quotes), stated) for y, _, _ in years_named(t)}

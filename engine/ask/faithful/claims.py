@@ -102,7 +102,7 @@ def _forecast_as_fact(r: Reading) -> list[str]:
                     word = _forward_word(naming[0])
                     break
         flag = f"stated as fact (the quote says “{word}”)"
-        if word and flag not in out:
+        if word:
             out.append(flag)
     return out
 
@@ -188,8 +188,7 @@ def _denied(r: Reading) -> list[str]:
             _, start, end = min(runs)
             span = s[start:end]
             flag = f"[{src}] says it without \u201c{denial.group(0)}\u201d: \u201c{_clip(span)}\u201d"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
             break
     return out
 
@@ -228,8 +227,7 @@ def _affirmed(r: Reading) -> list[str]:
             if subject not in mine or not _runs_in(predicate, mine):
                 continue
             flag = f"[{src}] says \u201c{_clip(said.strip(), 60)}\u201d"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -270,8 +268,7 @@ def _direction_disputed(r: Reading) -> list[str]:
                     break
             if other is not None:
                 flag = f"[{other[0]}] says \u201c{other[1]}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
             continue
         if asked_period(sentence).text:
             continue  # a sentence naming its period says which of the quotes' periods it tells
@@ -281,8 +278,7 @@ def _direction_disputed(r: Reading) -> list[str]:
             word = (falls if mine[1] else rises).search(s)
             said = f"{_mover(s)} {word.group(0)}" if word else _mover(s)
             flag = f"[{src}] says \u201c{said}\u201d"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -323,8 +319,7 @@ def _pairs_swapped(r: Reading) -> list[str]:
                 continue
             if any(name_key(other) == name_key(name) for _, other, _ in theirs):
                 flag = f"{v.raw.strip()}: [{same[0][0]}] gives it for \u201c{same[0][1]}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
     return out
 
 
@@ -364,8 +359,7 @@ def _direction_given_to_driver(r: Reading) -> list[str]:
                     who = _mover(before) or before.strip()
                     flag = (f"[{src}] says \u201c{said.group(0)}\u201d of \u201c{who}\u201d, not of "
                             f"\u201c{subject}\u201d")
-                    if flag not in out:
-                        out.append(flag)
+                    out.append(flag)
                     break
     return out
 
@@ -441,8 +435,7 @@ def _offset_swapped(r: Reading) -> list[str]:
                 if other and not on:
                     flag = (f"[{other[0]}] gives \u201c{written}\u201d as a driver, not an offset" if side
                             else f"[{other[0]}] gives \u201c{written}\u201d as an offset")
-                    if flag not in out:
-                        out.append(flag)
+                    out.append(flag)
                     break
     return out
 
@@ -487,8 +480,7 @@ def _cited_elsewhere(r: Reading) -> list[str]:
                 for v in figures)):
             continue
         flag = f"{' '.join(f'[{n}]' for n in cited)} cited: the words are [{found[1][0]}]'s"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -521,7 +513,6 @@ def _words_of_other_quotes(r: Reading) -> list[str]:
         for w in CONTENT_WORD.findall(text):
             if (st := word_stem(w)) in others and st not in theirs and st not in plain and w.lower() not in STOPWORDS:
                 flag = f"{' '.join(f'[{n}]' for n in cited)} does not say \u201c{w.lower()}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
                 break
     return out

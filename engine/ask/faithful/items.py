@@ -567,8 +567,7 @@ def _restated_about_something_else(r: Reading) -> list[str]:
             flag = f"[{source}] is about \u201c{who}\u201d ({narrower[0]})"
         else:
             continue
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -661,8 +660,7 @@ def _driver_of_another_item(r: Reading) -> list[str]:
                 flag = f"[{theirs[0][0]}] gives \u201c{written}\u201d for \u201c{owners[0]}\u201d"
             else:
                 continue
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
             break
     return out
 
@@ -710,8 +708,7 @@ def _question_word_put_in(r: Reading) -> list[str]:
         for w in CONTENT_WORD.findall(claim):
             if not w[0].isupper() and word_stem(w) in asked and word_stem(w) not in by_source[source]:
                 flag = f"[{source}] does not say \u201c{w.lower()}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
     return out
 
 
@@ -839,7 +836,7 @@ def _figure_of_another_measure(r: Reading) -> list[str]:
                 if moved:
                     flag = (f"{v.raw.strip()}: [{src}] gives it for \u201c{phrase}\u201d, not "
                             f"\u201c{moved[0]}\u201d")
-            if flag and flag not in out:
+            if flag:
                 out.append(flag)
     return out
 
@@ -875,8 +872,7 @@ def _cause_no_quote_gives(r: Reading) -> list[str]:
         phrase = _cue_run(kind).sub("", cause, count=1)
         shown = " ".join(phrase.split()[:CAUSE_SHOWN]).rstrip(",.;")
         flag = f"no quote gives \u201c{shown}\u201d as a cause: [{source}] only states it"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -912,8 +908,7 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
         if (mine := _change_of(before, plain)) is None or theirs & mine[0]:
             continue
         flag = f"[{source}] is about \u201c{_item_name(change['item']).strip()}\u201d"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -1085,4 +1080,4 @@ def _qualifier_changed(r: Reading) -> list[str]:
                         if (x := m.group(0).lower()) not in mine | asked] for _, before in holders]
             if holders and all(dropped):
                 out.append(f"{v.raw.strip()}: [{holders[0][0]}] gives it for \u201c{' '.join(dropped[0])}\u201d")
-    return list(dict.fromkeys(out))
+    return out

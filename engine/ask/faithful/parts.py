@@ -111,8 +111,7 @@ def _figures_of_others(r: Reading) -> list[str]:
             items = [(source, *_lead_item(_words_before(s, at))) for source, s, at in spots]
             if item and items and all(it and it != item for _, it, _ in items):
                 flag = f"{v.raw.strip()}: [{items[0][0]}] gives it for \u201c{items[0][2]}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
                 continue
             if not mine:
                 continue
@@ -122,8 +121,7 @@ def _figures_of_others(r: Reading) -> list[str]:
                 source, theirs, _ = holding[0]
                 named = " ".join(w for st, w in theirs.items() if st not in my_words)
                 flag = f"{v.raw.strip()}: [{source}] gives it for \u201c{named}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
     return out
 
 
@@ -204,8 +202,7 @@ def _said_of_others(r: Reading) -> list[str]:
             if missing:
                 name = next(w for w in named if any(name_key(w) in k for k in theirs))
                 flag = f"no quote says \u201c{missing[0].lower()}\u201d of \u201c{name}\u201d"
-                if flag not in out:
-                    out.append(flag)
+                out.append(flag)
     return out
 
 
@@ -323,8 +320,7 @@ def _another_part(r: Reading) -> list[str]:
         if other:
             told_of = next(r for r in _name_runs(who, other))  # the whole run ("NIKE Direct"), first word too
             flag = f"\u201c{told_of}\u201d is not \u201c{' '.join(runs[0])}\u201d"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -393,8 +389,7 @@ def _under_another_heading(r: Reading) -> list[str]:
         if not keys or keys & (asked | said) or (len(short) >= 2 and re.search(rf"\b{re.escape(short)}\b", sentence)):
             continue
         flag = f"[{source}] is under the heading \u201c{part}\u201d"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -489,8 +484,7 @@ def _whose_figure(r: Reading) -> list[str]:
             continue
         flag = (f"[{src}] gives \u201c{item}\u201d {how} {amount.raw.strip()}, [{other[0]}] {how} "
                 f"{other[1][3].raw.strip()}: whose is not said")
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -543,8 +537,7 @@ def _part_told_from_the_whole(r: Reading) -> list[str]:
                 q, words, theirs):
             continue
         flag = f"[{source}] does not name \u201c{part}\u201d"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -578,8 +571,7 @@ def _whole_told_as_part(r: Reading) -> list[str]:
                 or any(name_letters(p) & name_letters(told[-WHOLE_REACH:]) for p in parts)):
             continue
         flag = f"[{source}] is about the whole company (\u201c{nearest}\u201d), not \u201c{parts[0]}\u201d"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -634,8 +626,7 @@ def _roles_crossed(r: Reading) -> list[str]:
     for sentence in split_sentences(CITATION.sub(" ", summary)):
         if (word := _told_as(role, others, sentence)) and not any(_told_as(role, others, x.text) for x in quotes):
             flag = f"\u201c{word}\u201d are no \u201c{asked_as}\u201d"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -778,7 +769,7 @@ def _doer_swapped(r: Reading) -> list[str]:
                 src, w, t = doers[0]
                 out.append(f"[{src}] gives \u201c{w}\u201d to \u201c{_shown(t)}\u201d, not \u201c{run.group(1)}\u201d"
                            if run else "")
-    return [f for f in dict.fromkeys(out) if f]
+    return [f for f in out if f]
 
 
 _ASIDE = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+,\s+")

@@ -161,8 +161,7 @@ def _cause_after_change(r: Reading) -> list[str]:
         later = sorted({int(m.group(0)) for m in YEAR.finditer(cause) if int(m.group(0)) > max(years)})
         if later:
             flag = f"a cause in {later[0]} for {max(years)}"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -253,8 +252,7 @@ def _earlier_years_told(r: Reading) -> list[str]:
         elif said or not (len(named) >= 2 and all(y < min(asked) for y in named)):
             continue
         flag = f"[{source}] is about fiscal {max(named)}"
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
@@ -282,8 +280,7 @@ def _years_moved(r: Reading) -> list[str]:
         moved = {y for y, fiscal, _ in named if y not in theirs and not (fiscal and y not in quoted)}
         if moved and theirs - mine:
             flag = f"[{source}] is about {max(theirs)}"
-            if flag not in out:
-                out.append(flag)
+            out.append(flag)
     return out
 
 
@@ -353,8 +350,7 @@ def _longer_period_told(r: Reading) -> list[str]:
             flag = f"[{source}] is about the year to date"
         else:
             continue
-        if flag not in out:
-            out.append(flag)
+        out.append(flag)
     return out
 
 
