@@ -1379,3 +1379,38 @@ def test_what_items_were_included_in_a_line_is_told_in_words() -> None:
     """"What costs were included in its operating expenses?" asks which items, in the filing's words."""
     q = parse("How many stores did Foo Corp close in 2023, and what exit costs were included in its expenses?")
     assert q.told is q.parts[1] and q.parts[1].intent is Intent.PROSE
+
+
+def test_a_later_part_asking_what_thing_someone_does_or_has_is_told_in_words() -> None:
+    """"..., and what rights do its supply agreements give it?" and "what part did pricing play?" ask what a thing is;
+    "what penalty did the regulator impose?" and "what restructuring charges did it record?" ask a figure."""
+    for text in ("How large was Foo Corp's inventory at March 31, 2024, and what rights do its supply agreements with "
+                 "assemblers give it?",
+                 "What was Foo Corp's revenue in 2023, and what part did pricing play?"):
+        q = parse(text)
+        assert q.parts[0].intent is Intent.VALUE and q.parts[1].intent is Intent.PROSE, text
+    for text in ("What was Foo Corp's net income in 2023, and what penalty did the regulator impose?",
+                 "What was Foo Corp's net income in 2023, and what restructuring charges did it record?"):
+        assert parse(text).parts[1].intent is not Intent.PROSE, text
+
+
+def test_what_affected_a_figure_asks_what_moved_it() -> None:
+    """"What affected (impacted, influenced) X?" asks what moved X, in words, as "what drove" does; "How did
+    currency affect X?" asks the effect of a named thing, not its drivers."""
+    for text in ("What affected Foo Corp's gross margin in 2023?",
+                 "What has influenced the decline in Foo Corp's operating margin in 2022?",
+                 "What was Foo Corp's revenue in 2023, and what impacted its working capital that year?"):
+        q = parse(text)
+        assert q.told is not None and q.told.narrative == "drivers", text
+    assert parse("How did currency affect Foo Corp's revenue in 2023?").narrative != "drivers"
+
+
+def test_cash_asked_with_its_activities_verb_after_them_is_their_line() -> None:
+    """"How much cash did X's operations provide?" asks cash provided by operations, not the cash balance; "How
+    much cash did X have?" asks the balance."""
+    assert [m.name for m in parse("How much cash did Foo Corp's operations provide in fiscal 2021?").measures] == [
+        "cash from operations"]
+    assert [m.name for m in parse("How much cash did Foo Corp's investing activities use in 2022?").measures] == [
+        "cash from investing"]
+    assert [m.name for m in parse("How much cash did Foo Corp have at the end of 2022?").measures] == [
+        "cash and cash equivalents"]
