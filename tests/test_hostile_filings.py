@@ -488,3 +488,25 @@ def test_a_scanned_page_of_small_type_is_not_taken_for_blank(tmp_path: Path) -> 
             assert blank_page(pdf, 1) is blank, name
         finally:
             pdf.close()
+
+
+@pytest.mark.slow
+def test_the_summary_check_takes_a_run_of_citations_at_once() -> None:
+    """A model's answer with many citations in a row and more text after them (the summary check read the citations
+    that end a sentence with a pattern whose spaces could part in many ways: a dozen citations took minutes) is
+    checked within the budget, and the citations ending a sentence are still read."""
+    from engine.ask.faithful import unsupported
+    from engine.ask.faithful.claims import _TRAILING_CITATIONS
+    from engine.ask.question import parse
+    from engine.types import Quote
+
+    assert _TRAILING_CITATIONS.search("Sales rose at the physical stores [4].") is not None
+    assert _TRAILING_CITATIONS.search("Sales rose. [5]").group(0) == ". [5]"  # type: ignore[union-attr]
+    assert _TRAILING_CITATIONS.search("Sales [1] rose") is None
+    q = parse("What drove Vetra's revenue growth in 2023?")
+    quotes = [Quote("Revenue grew 12% due to higher volumes.", "VETRA_2023_10K", "vetra", 30, 1, 1)]
+    for unit in ("  [1]  ", " [1, 2] ", "  .  [1] ", "[1][1] "):
+        summary = "Revenue grew 12% due to higher volumes" + _fill(unit, 3_000) + " and prices"
+        t = time.perf_counter()
+        unsupported(summary, quotes, q, ["Vetra"])
+        assert time.perf_counter() - t < BUDGET_S * 5, unit
