@@ -2655,3 +2655,31 @@ def test_the_filer_by_its_own_words_is_the_summarys_named_filer() -> None:
     assert not any("“issued”" in f for f in unsupported(
         "Acme Funding B.V. issued notes with a nominal value of euro 2.5 billion under the EMTN Programme [5].",
         quotes, q, ["Acme Funding B.V."]))
+
+
+def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
+    """An answer about the scanner patent suit in the District of Oregon that restates what the passage's next matter
+    alleges (price fixing, opened by "... distributors have filed several cases") is flagged with that matter's
+    opening; restating the asked suit's own sentences is not, nor is a sentence of a passage that begins inside a
+    matter."""
+    q = parse("Who sued Acme over its Lumo scanners in the District of Oregon, and what do they allege?")
+    passage = ("In June 2021, Brightline Labs LLC filed a complaint against Acme Corp. in the United States District "
+               "Court for the District of Oregon. The complaint alleges that Lumo scanners infringe two patents. We "
+               "dispute the allegations and intend to defend ourselves vigorously. Beginning in May 2022, with Ortega "
+               "v. Acme Corp., several distributors have filed cases in the U.S. alleging price fixing arrangements "
+               "between Acme and its resellers. The complaints seek treble damages.")
+    quotes = [Quote("The complaint alleges that Lumo scanners infringe two patents.", "ACME_2023_10Q", "acme", 14, 1, 1),
+              Quote("Beginning in May 2022, with Ortega v. Acme Corp., several distributors have filed cases in the "
+                    "U.S. alleging price fixing arrangements between Acme and its resellers.", "ACME_2023_10Q", "acme",
+                    14, 1, 1)]
+    flags = unsupported("Brightline Labs sued Acme over the Lumo scanners [1]. They allege price fixing arrangements "
+                        "between Acme and its resellers [1].", quotes, q, ["Acme"], passages=[passage, passage])
+    assert any("another matter" in f and "Ortega" in f for f in flags), flags
+    assert not any("another matter" in f for f in unsupported(
+        "The complaint alleges that Lumo scanners infringe two patents [1].", quotes, q, ["Acme"],
+        passages=[passage, passage]))
+    inside = passage[passage.index("We dispute"):]
+    assert not any("another matter" in f for f in unsupported(
+        "The complaints seek treble damages [1].",
+        [Quote("The complaints seek treble damages.", "ACME_2023_10Q", "acme", 14, 1, 1)], q, ["Acme"],
+        passages=[inside[inside.index("The complaints"):]]))

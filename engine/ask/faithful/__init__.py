@@ -44,6 +44,7 @@ from engine.ask.faithful.items import (
     _restated_about_something_else,
 )
 from engine.ask.faithful.parts import (
+    _another_matter,
     _another_part,
     _doer_swapped,
     _figures_of_others,
@@ -205,6 +206,7 @@ CHECKS: tuple[Check, ...] = (
     _denied,  # claims: a quote's statement denied
     _affirmed,  # claims: what a quote denies, told without the denial
     _doer_swapped,  # parts: an act given to another party than the one the quotes give it
+    _another_matter,  # parts: a sentence of another legal matter than the one the question names
 )
 """The relation checks in the order they run, which is the order of their flags: after the numbers no quote states,
 before the fiscal years and the content words no quote has (both read in ``unsupported``). Each takes the one

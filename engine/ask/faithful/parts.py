@@ -510,7 +510,9 @@ def _part_told_from_the_whole(r: Reading) -> list[str]:
     parts = [[name_key(w) for w in NAME_WORD.findall(r)] for r in runs]
     sentences = _quote_sentences(quotes)
     whole = _quote_wholes(quotes)
-    text_of = {x.source: [x.text] for x in quotes}
+    text_of: dict[int, list[str]] = {}
+    for x in quotes:
+        text_of.setdefault(x.source, []).append(x.text)  # every quote of a source, not its last only
     for x, passage in zip(quotes, passages, strict=False):
         text_of[x.source].append(passage)
 
@@ -780,3 +782,63 @@ def _shown(who: str, words: int = 10) -> str:
     """Who a quote tells an act of, as a flag shows it: its opening aside off, its first ``words`` words."""
     shown = _ASIDE.sub("", " ".join(who.split()))
     return " ".join(shown.split()[:words]) + (" ..." if len(shown.split()) > words else "")
+
+
+_OPENS_MATTER = re.compile(r"\b(?:filed|brought|commenced)\b(?:\s+[\w,“”\"'’.-]+){0,8}?\s+(?:complaints?|lawsuits?|"
+                           r"suits?|actions?|cases|demands?\s+for\s+arbitration|notices?\s+for\s+arbitration)"
+                           r"\b|\bsued\b", re.I)
+"""A sentence opening a legal matter: someone "filed a complaint", "have filed a number of cases", "brought similar
+suits", "sued"; the sentences after it, to the next such sentence, are that matter's ("review petitions we filed"
+opens none)."""
+
+
+_BROKEN_OPEN = re.compile(r"^\S{0,8}[\u201d\"\u2019)]")
+"""A sentence piece that begins with the end of an abbreviation the sentence was parted after ("Wash.”), ...")."""
+
+
+def _matter_opening(sentence: str, passage: str) -> str:
+    """The sentence opening the legal matter a quote sentence is told in (``_OPENS_MATTER``): the sentence itself or
+    the nearest before it in its passage; '' where none is (the passage begins inside a matter)."""
+    flat, whole = " ".join(passage.split()), " ".join(sentence.split())
+    at = flat.find(whole)
+    if at < 0:
+        return sentence if _OPENS_MATTER.search(sentence) else ""
+    told = split_sentences(flat[:at + len(whole)])
+    k = next((k for k in range(len(told) - 1, -1, -1) if _OPENS_MATTER.search(told[k])), -1)
+    if k > 0 and _BROKEN_OPEN.match(told[k]):
+        return f"{told[k - 1]} {told[k]}"  # a sentence parted after an abbreviation ("(“W.D. Wash.”), ...")
+    return told[k] if k >= 0 else ""
+
+
+def _another_matter(r: Reading) -> list[str]:
+    """A sentence restating a quote sentence of another legal matter than the one the question names: "They allege
+    price fixing arrangements, monopolization ..." in an answer about the Alexa patent suit in the Northern District
+    of New York, from a quote of the passage's next matter ("Beginning in March 2020, with Frame-Wilson v.
+    Amazon.com, Inc. ..., private litigants have filed a number of cases ... alleging ... price fixing"). The matter
+    a quote sentence is told in is the one the nearest sentence opening a matter before it opens (``_matter_opening``,
+    in the quote's passage); it is another matter where that opening names none of the question's names
+    (``Question.names``, each run whole: "Northern District" is not "Western District"; an owner's, "Google's", is
+    no matter's name) and some name of its own.
+    A passage that begins inside a matter says nothing either way."""
+    q = r.q
+    plain = plain_stems([*r.names, *(x.doc for x in r.quotes)])
+    # the matter's names, not an owner's ("Google's advertising technology": the company whose matters they all are)
+    asked = [run for run in q.names if name_letters(run) - plain and not re.search(r"['\u2019]s?$", run)]
+    if not asked:
+        return []
+    sentences = _quote_sentences(r.quotes)
+    passage_of = {x.source: r.passages[k] for k, x in enumerate(r.quotes) if k < len(r.passages) and r.passages[k]}
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", r.body)):
+        held = _restated(sentence, sentences, plain)
+        if held is None:
+            continue
+        src, told, _ = held[1]
+        opening = _matter_opening(told, passage_of.get(src, told))
+        if not opening or any(re.search(rf"(?<![\w-]){re.escape(run)}(?![\w-])", opening, re.I) for run in asked):
+            continue
+        own = [m.group(0) for m in NAME_WORD.finditer(opening) if name_key(m.group(0)) not in plain
+               and m.group(0).lower() not in STOPWORDS and opening[:m.start()].strip(_OPENING)]
+        if own:
+            out.append(f"[{src}] is about another matter (\u201c{_shown(opening, 12)}\u201d)")
+    return out
