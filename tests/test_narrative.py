@@ -684,6 +684,21 @@ def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:
     assert check_summary("Tariffs on steel drove it [1].", "", quotes, q, _evidence(MDA)) == ["Tariffs", "steel"]
 
 
+def test_citations_of_sources_never_given_are_flagged() -> None:
+    """A reply run into a list of numbers ("... is [2] [3] ... [40]") cites sources the model was never given: one
+    flag names the first and how many more; citing the sources given is no such flag."""
+    from engine.ask.faithful import check_summary
+
+    q = parse("What drove the gross margin change in 2023 for Acme?")
+    evidence = _evidence(MDA)
+    quotes = find_quotes(q, evidence, {}, FakeEmbedder())
+    run_on = "Acme's margin is " + " ".join(f"[{n}]" for n in range(1, 41))
+    flags = check_summary(run_on, "", quotes, q, evidence)
+    assert f"[{len(evidence) + 1}] and {39 - len(evidence)} more cited: no such source ({len(evidence)} given)" in flags
+    assert not any("no such source" in f for f in check_summary("Tariffs on steel drove it [1].", "", quotes, q,
+                                                                 evidence))
+
+
 # --- judgements decided by standard ratios -------------------------------------------------------------------
 
 
@@ -2668,7 +2683,8 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
                "dispute the allegations and intend to defend ourselves vigorously. Beginning in May 2022, with Ortega "
                "v. Acme Corp., several distributors have filed cases in the U.S. alleging price fixing arrangements "
                "between Acme and its resellers. The complaints seek treble damages.")
-    quotes = [Quote("The complaint alleges that Lumo scanners infringe two patents.", "ACME_2023_10Q", "acme", 14, 1, 1),
+    quotes = [Quote("The complaint alleges that Lumo scanners infringe two patents.", "ACME_2023_10Q", "acme", 14, 1,
+                    1),
               Quote("Beginning in May 2022, with Ortega v. Acme Corp., several distributors have filed cases in the "
                     "U.S. alleging price fixing arrangements between Acme and its resellers.", "ACME_2023_10Q", "acme",
                     14, 1, 1)]

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from engine.ask.checks import CITATION, refuses
+from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.faithful.claims import (
     _affirmed,
     _cited_elsewhere,
@@ -95,8 +95,19 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
     passages = [used[x.source - 1].text if 0 < x.source <= len(used) else "" for x in quotes]
     headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
-    return unsupported(text.replace(stated, " ") if stated else text, quotes, q, names, stated, passages, headings,
-                       [e.text for e in used if e.modality == "text"])
+    body = text.replace(stated, " ") if stated else text
+    return [*_no_such_sources(body, len(used)), *unsupported(body, quotes, q, names, stated, passages, headings,
+                                                             [e.text for e in used if e.modality == "text"])]
+
+
+def _no_such_sources(text: str, given: int) -> list[str]:
+    """Citations of sources the model was not given ("Walmart is [2] [3] ... [82]" beside ten sources: a reply run
+    into a list of numbers): one flag naming the first of them and how many there are."""
+    cited = sorted({n for m in CITATION.finditer(text) for n in cited_numbers(m.group(0)) if not 0 < n <= given})
+    if not cited:
+        return []
+    more = f" and {len(cited) - 1} more" if len(cited) > 1 else ""
+    return [f"[{cited[0]}]{more} cited: no such source ({given} given)"]
 
 
 _YES = re.compile(r"\W*yes\b", re.I)
