@@ -1414,3 +1414,14 @@ def test_cash_asked_with_its_activities_verb_after_them_is_their_line() -> None:
         "cash from investing"]
     assert [m.name for m in parse("How much cash did Foo Corp have at the end of 2022?").measures] == [
         "cash and cash equivalents"]
+
+
+def test_how_one_thing_bore_on_another_is_told_in_words() -> None:
+    """"How did exchange rates affect X's revenue growth?" and "How did the change in the tax rate affect X?" ask the
+    effect in the filing's words: the growth and change words belong to what was affected or to the cause. "How did
+    X's gross margin change?" still asks how a figure moved."""
+    for text in ("How did exchange rates affect Foo Corp's Asia revenue growth in 2023?",
+                 "How did the change in the statutory tax rate affect Foo Corp in 2022?",
+                 "How have rising interest rate changes impacted Foo Corp's lending growth?"):
+        assert parse(text).intent is Intent.PROSE, text
+    assert parse("How did Foo Corp's gross margin change in 2023?").intent is Intent.CHANGE

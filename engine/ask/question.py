@@ -139,6 +139,12 @@ _MANNER = re.compile(r"^how\s+(?:does|do|did)\b(?![^?]*\b(?:perform\w*|far(?:e|e
 company recognize subscription revenue?"): prose, unless it asks how a figure moved, compared or performed ("How did
 gross margin change?", "How does its revenue compare with 2021?", "How did the segment perform?"). It stays prose as
 a later part that takes the measure of the part before ("What is X, and how does the company charge for it?")."""
+_EFFECT_OF = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could|might|may)\s+[^?]{1,120}?\s+"
+                        r"(?:affect(?:ed)?|impact(?:ed)?|influence(?:d)?|hurt|help(?:ed)?|benefit(?:ed)?|"
+                        r"weigh(?:ed)?\s+on)\b", re.I)
+"""A question asking how one thing bore on another ("How did exchange rates affect APAC revenue growth?", "How did
+the change in the Dutch tax rate affect the company?"): told in words, the effect as the filing states it; the change
+or growth words in it belong to the cause or to what was affected, not to a change asked of a figure."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
@@ -982,7 +988,8 @@ def _intent(q: Question) -> Intent:
     opening = q.first.strip(" \"'(")
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
-            _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)) or (
+            _EFFECT_OF.match(opening) or (_MANNER.match(opening) and not (q.changed or q.growth or q.versus
+                                                                          or q.trend))) or (
             _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
                                                 or q.rounding or q.counted)):
         return Intent.PROSE
