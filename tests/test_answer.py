@@ -1343,6 +1343,29 @@ def test_the_ratio_of_a_part_is_computed_from_the_parts_rows_never_the_wholes() 
     assert compute(asked, [TableSource(1, income)], Calendar(9, 30)) is None
 
 
+def test_a_period_named_by_its_end_date_is_that_dates_column_for_any_fiscal_year() -> None:
+    """"... in the quarter ended December 31, 2022" of a September filer (whose fiscal 2023 that quarter is): the
+    column ending on that date, not fiscal 2022's first quarter (ended December 25, 2021) read from the date's
+    year; a change from the year before is the column ending on the date's anniversary, each named by its column."""
+    from engine.periods import Calendar
+
+    cols = ["Three Months Ended December 31, 2022", "Three Months Ended December 25, 2021"]
+    sales = {"title": "Net sales by category", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
+             "rows": [{"label": "Net sales:", "values": [None, None], "numbers": [None, None]},
+                      _row("Products", 96388, 104429), _row("Services", 20766, 19516),
+                      _row("Total net sales", 117154, 123945),
+                      {"label": "Gross margin:", "values": [None, None], "numbers": [None, None]},
+                      _row("Products", 35623, 40120), _row("Services", 14709, 14123),
+                      _row("Total gross margin", 50332, 54243)]}
+    c = compute("What was Acme's Products gross margin percentage in the quarter ended December 31, 2022?",
+                [TableSource(1, sales)], Calendar(9, 24, weeks=True))
+    assert c is not None and "35,623 / 96,388" in c.text, c
+    c = compute("How did Acme's Products gross margin percentage change in the quarter ended December 31, 2022?",
+                [TableSource(1, sales)], Calendar(9, 24, weeks=True))
+    assert c is not None and "Three Months Ended December 25, 2021: 40,120 / 104,429" in c.text, c
+    assert "Three Months Ended December 31, 2022: 35,623 / 96,388" in c.text, c
+
+
 def test_a_part_asking_a_figure_beside_a_part_asking_why_states_its_cell(tmp_path: Path) -> None:
     """"How much was Acme's gross profit in FY2023, and what drove the increase?": the whole asks why, so alone it
     states nothing; its first part asks a figure and its cell is stated under that part's words, before the model

@@ -741,6 +741,20 @@ def judge(q: Quantity, res: Resolution, calendar: Calendar | None, computed: Seq
 # --- lookups for computed metrics -------------------------------------------------------------------------------
 
 
+def year_asked(year: int | None, like: Asked, calendar: Calendar | None) -> Asked:
+    """The period of ``year`` asked the way ``like`` asks its own (its quarter and duration). Where the question
+    names its period by the date it ends and no fiscal year ("the quarter ended December 31, 2022"), its years are
+    the years of that date: each is read as the fiscal year the filer's calendar puts that date in, shifted alike
+    (a September filer's quarter ended December 31, 2022 is its fiscal 2023's, the year before's its fiscal
+    2022's), not as the fiscal year of the date's own year, which is the filer's previous one."""
+    if year is not None and like.end is not None and like.fiscal_year is None and calendar is not None:
+        fiscal = calendar.fiscal_year_of(Period(end=like.end, year=like.end.year, months=like.months))
+        if fiscal is not None:
+            year += fiscal - like.end.year
+    return Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
+                 instant=None, years=(year,) if year is not None else (), text=like.text)
+
+
 def best_cell(
     phrase: str, year: int | None, sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
     words: frozenset[str] = frozenset(), part: str = "",
@@ -751,8 +765,7 @@ def best_cell(
     others. With a ``part`` asked ("Services" of "Services gross margin percentage"), only a row of that part of
     the item (``part_rows``: "Services" under "Net sales:"): the whole company's figure is not the part's."""
     m = measure_of(phrase)
-    want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
-                 instant=None, years=(year,) if year is not None else (), text=like.text)
+    want = year_asked(year, like, calendar)
     cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase), part=part)]
     order = {s.marker: k for k, s in enumerate(sources)}
     if year is None:

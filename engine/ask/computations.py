@@ -8,8 +8,9 @@ first that decides is the answer's computation, rounded as the question asks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from engine.ask.cells import Resolution, TableSource, best_cell, column_cells_at, column_of, resolve
+from engine.ask.cells import Resolution, TableSource, best_cell, column_cells_at, column_of, resolve, year_asked
 from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, fmt, solve
 from engine.ask.question import Question
@@ -20,11 +21,14 @@ from engine.vocabulary import label_score, vocabulary
 
 def newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
     """The fiscal year of the first resolved cell, else the newest of the best table's period columns (some
-    filings print the older year first: "Three Months Ended March 31, 2022 2023")."""
+    filings print the older year first: "Three Months Ended March 31, 2022 2023"); for a question naming its period
+    by the date it ends, that date's year (``cells.year_asked`` reads it so)."""
 
     def fiscal_year(p: Period, cal: Calendar | None) -> int | None:
         return p.fiscal_year or (cal.fiscal_year_of(p) if cal else None) or p.year
 
+    if res.asked.end is not None and res.asked.fiscal_year is None:
+        return str(res.asked.end.year)  # a period named by its end date: its years are that date's (``year_asked``)
     for c in res.cells:
         if c.period is not None and (fy := fiscal_year(c.period, calendar)):
             return str(fy)
@@ -67,8 +71,7 @@ def _reported_part(question: Question, sources: Sequence[TableSource], calendar:
     """The ratio of the part the question names, as the filing reports it: the part's row under a heading that names
     the ratio ("Gross margin percentage:" over "Products 35.4%", "Services 70.5%"), in the column of the year (the
     quarter and duration as asked). None when no table reports it so."""
-    want = Asked(fiscal_year=year, quarter=like.quarter, months=like.months, instant=None, years=(year,),
-                 text=like.text)
+    want = replace(year_asked(year, like, calendar), months=like.months)
     part = stems(question.segment)
     for s in sources:
         head, at = "", None
@@ -131,9 +134,14 @@ class MetricChange:
         a, b = ends
         diff = b.value - a.value
         unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
-        quarter = work.resolution.asked.quarter
+        asked = work.resolution.asked
+        quarter = asked.quarter
         named = (lambda y: f"Q{quarter} FY{y}") if quarter else (lambda y: f"FY{y}")
-        text = f"{named(old)}: {a.text}; {named(new)}: {b.text}; change = {diff:+.2f}{unit}"
+        # a period named by its end date is named by its columns ("Three Months Ended December 31, 2022"), not as a
+        # fiscal year its date's year may not be
+        dated = asked.end is not None and asked.fiscal_year is None and a.terms and b.terms
+        old_name, new_name = (a.terms[0].column, b.terms[0].column) if dated else (named(old), named(new))
+        text = f"{old_name}: {a.text}; {new_name}: {b.text}; change = {diff:+.2f}{unit}"
         markers = " ".join(f"[{m}]" for m in sorted({t.marker for t in a.terms + b.terms}))
         return _computed(self.name, Computation("change", round(diff, 4), f"{text} (cells from {markers})",
                                                 a.terms + b.terms, steps=[a.value, b.value], ends=(a.value, b.value),
