@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from engine.ask.checks import CITATION
 from engine.ask.faithful.reading import (
@@ -673,14 +674,28 @@ def _clause_before(sentence: str, at: int) -> str:
     return _SETTING.sub("", _HAVE_END.sub("", before[max(starts, default=0):]).strip(" ,"))
 
 
-def _acts(sentence: str, skip: set[str]) -> list[tuple[str, str, str, bool, int]]:
+class Act(NamedTuple):
+    """An act a sentence tells (``_acts``)."""
+
+    stem: str
+    """The act as acts are compared (``_act_stem``): "filed", "filing" and "file" are one."""
+    word: str
+    """The word that tells it, as written."""
+    who: str
+    """Who does it (``passive`` False) or what it is done to (``passive`` True), as the sentence words it."""
+    passive: bool
+    end: int
+    """Where the word ends in its sentence (what follows it is told after the act)."""
+
+
+def _acts(sentence: str, skip: set[str]) -> list[Act]:
     """The acts a sentence tells, with who does them or what they are done to: (act stem, word, who, passive, end of
     the word). An act is a past participle with "by" and a name after it ("guaranteed by BMW AG": the name does
     it), with "was"/"were" before it ("was stayed": who is what it is done to), or an active verb in the past
     before its object ("have filed several lawsuits": who is its clause's subject); or a present participle in a
     "by ...ing" run ("keeps ... under control by hedging ... and guaranteeing ...": the sentence's opening name does
     it). ``skip`` holds the stems of words that are no act (change and cue words)."""
-    out: list[tuple[str, str, str, bool, int]] = []
+    out: list[Act] = []
     for m in re.finditer(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])", sentence):
         word = m.group(0)
         if word in STOPWORDS or word_stem(word) in skip:
@@ -688,14 +703,14 @@ def _acts(sentence: str, skip: set[str]) -> list[tuple[str, str, str, bool, int]
         stem, before = _act_stem(word), sentence[:m.start()]
         participle = word.endswith(("ed", "en"))
         if participle and (by := _BY_NAME.match(sentence, m.end())):
-            out.append((stem, word, by.group(1), False, m.end()))
+            out.append(Act(stem, word, by.group(1), False, m.end()))
         elif participle and (be := _PASSIVE.search(before)):
-            out.append((stem, word, _clause_before(sentence, be.start()), True, m.end()))
+            out.append(Act(stem, word, _clause_before(sentence, be.start()), True, m.end()))
         elif word.endswith("ed") and _OBJECT.match(sentence, m.end()):
-            out.append((stem, word, _clause_before(sentence, m.start()), False, m.end()))
+            out.append(Act(stem, word, _clause_before(sentence, m.start()), False, m.end()))
         elif word.endswith("ing") and re.search(r"\bby\s+(?:[a-z]+ly\s+)?(?:[a-z]+ing\b.*\band\s+)?$", before) and (
                 lead := re.match(rf"\s*(?:the\s+)?({_NAME_RUN})\s+[a-z]+(?:s|ed)\b", sentence)):
-            out.append((stem, word, lead.group(1), False, m.end()))
+            out.append(Act(stem, word, lead.group(1), False, m.end()))
     return out
 
 
@@ -745,33 +760,34 @@ def _doer_swapped(r: Reading) -> list[str]:
                    for m in NAME_WORD.finditer(s) if s[:m.start()].strip(_OPENING)}
     filer = {k for n in r.names for k in _names_in(n.replace("_", " "), capitalised | {name_key(n)})} | {
         name_key(w) for aliases in r.q.companies.values() for a in aliases for w in NAME_WORD.findall(a)}
-    told = [(x.source, s, _acts(s, skip)) for x in quotes for s in split_sentences(x.text)]
+    told = [(x.source, s, a) for x in quotes for s in split_sentences(x.text) for a in _acts(s, skip)]
     out: list[str] = []
     for sentence in split_sentences(summary):
-        for stem, word, who, passive, _ in _acts(sentence, skip):
-            if rises.fullmatch(word) or falls.fullmatch(word):
+        for act in _acts(sentence, skip):
+            if rises.fullmatch(act.word) or falls.fullmatch(act.word):
                 continue
-            theirs = [(src, s, w, t, p, e) for src, s, acts in told for st, w, t, p, e in acts if st == stem]
-            if passive:
+            theirs = [(src, s, a) for src, s, a in told if a.stem == act.stem]
+            if act.passive:
                 # what the act is done to: the head of the summary's subject, which the quotes tell it of
-                head = said_stems([who]) - common_stems()
-                done_to = [(src, s, t, e) for src, s, _, t, p, e in theirs if p]
+                head = said_stems([act.who]) - common_stems()
+                done_to = [(src, s, a) for src, s, a in theirs if a.passive]
                 if head and done_to and len(done_to) == len(theirs) and all(
-                        not head & said_stems([t]) and head & said_stems([s[e:]]) for _, s, t, e in done_to):
-                    src, _, t, _ = max(done_to, key=lambda d: len(said_stems([d[2]])))
-                    out.append(f"[{src}] says \u201c{_shown(t)}\u201d {word}, not \u201c{who.strip()}\u201d")
+                        not head & said_stems([a.who]) and head & said_stems([s[a.end:]]) for _, s, a in done_to):
+                    src, _, a = max(done_to, key=lambda d: len(said_stems([d[2].who])))
+                    out.append(f"[{src}] says \u201c{_shown(a.who)}\u201d {act.word}, not "
+                               f"\u201c{act.who.strip()}\u201d")
                 continue
             # the summary's doer: the name run right before its verb, not an owner's ("Acme's revenue")
-            run = re.search(rf"({_NAME_RUN})$", who)
-            mine = _names_in(run.group(1), capitalised) if run and not re.search(r"['’]s?$", run.group(1)) else set()
-            if not mine:
+            run = re.search(rf"({_NAME_RUN})$", act.who)
+            owner = run is not None and re.search(r"['’]s?$", run.group(1))
+            if run is None or owner or not (mine := _names_in(run.group(1), capitalised)):
                 continue
-            doers = [(src, w, t) for src, _, w, t, p, _ in theirs if not p]
-            if doers and not any(_same_doer(mine, t, filer, capitalised) for _, _, t in doers):
-                src, w, t = doers[0]
-                out.append(f"[{src}] gives \u201c{w}\u201d to \u201c{_shown(t)}\u201d, not \u201c{run.group(1)}\u201d"
-                           if run else "")
-    return [f for f in out if f]
+            doers = [(src, a) for src, _, a in theirs if not a.passive]
+            if doers and not any(_same_doer(mine, a.who, filer, capitalised) for _, a in doers):
+                src, a = doers[0]
+                out.append(f"[{src}] gives \u201c{a.word}\u201d to \u201c{_shown(a.who)}\u201d, not "
+                           f"\u201c{run.group(1)}\u201d")
+    return out
 
 
 _ASIDE = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+,\s+")
