@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from asking import check_numbers, compute, decided, q, resolve
@@ -1320,6 +1321,18 @@ def test_the_ratio_of_a_part_the_question_names_is_the_filings_own_for_that_part
     assert c is not None and "34.5%" in c.text and "35.4%" in c.text and c.result == pytest.approx(0.9), c
 
 
+def _by_category(cols: list[str]) -> dict[str, Any]:
+    """A table of net sales and gross margin by part (a "Net sales:" and a "Gross margin:" block) of a September
+    filer's first quarter, the newer column first."""
+    return {"title": "Net sales by category", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
+            "rows": [{"label": "Net sales:", "values": [None, None], "numbers": [None, None]},
+                     _row("Products", 96388, 104429), _row("Services", 20766, 19516),
+                     _row("Total net sales", 117154, 123945),
+                     {"label": "Gross margin:", "values": [None, None], "numbers": [None, None]},
+                     _row("Products", 35623, 40120), _row("Services", 14709, 14123),
+                     _row("Total gross margin", 50332, 54243)]}
+
+
 def test_the_ratio_of_a_part_is_computed_from_the_parts_rows_never_the_wholes() -> None:
     """"How did Acme's Services gross margin percentage change ...?" where no table states the part's percentage: its
     gross margin over its net sales, each the "Services" row of its block ("Net sales:", "Gross margin:"); with no
@@ -1330,13 +1343,7 @@ def test_the_ratio_of_a_part_is_computed_from_the_parts_rows_never_the_wholes() 
     cols = ["Three Months Ended December 31, 2022", "Three Months Ended December 25, 2021"]
     income = {"title": "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS", "units": "(In millions)", "scale": 1e6,
               "columns": cols, "rows": [_row("Total net sales", 117154, 123945), _row("Gross margin", 50332, 54243)]}
-    sales = {"title": "Net sales by category", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
-             "rows": [{"label": "Net sales:", "values": [None, None], "numbers": [None, None]},
-                      _row("Products", 96388, 104429), _row("Services", 20766, 19516),
-                      _row("Total net sales", 117154, 123945),
-                      {"label": "Gross margin:", "values": [None, None], "numbers": [None, None]},
-                      _row("Products", 35623, 40120), _row("Services", 14709, 14123),
-                      _row("Total gross margin", 50332, 54243)]}
+    sales = _by_category(cols)
     asked = "How did Acme's Services gross margin percentage change from fiscal Q1 2022 to fiscal Q1 2023?"
     c = compute(asked, [TableSource(1, income), TableSource(2, sales)], Calendar(9, 30))
     assert c is not None and "14,709 / 20,766" in c.text and "14,123 / 19,516" in c.text, c
@@ -1350,13 +1357,7 @@ def test_a_period_named_by_its_end_date_is_that_dates_column_for_any_fiscal_year
     from engine.periods import Calendar
 
     cols = ["Three Months Ended December 31, 2022", "Three Months Ended December 25, 2021"]
-    sales = {"title": "Net sales by category", "units": "(dollars in millions)", "scale": 1e6, "columns": cols,
-             "rows": [{"label": "Net sales:", "values": [None, None], "numbers": [None, None]},
-                      _row("Products", 96388, 104429), _row("Services", 20766, 19516),
-                      _row("Total net sales", 117154, 123945),
-                      {"label": "Gross margin:", "values": [None, None], "numbers": [None, None]},
-                      _row("Products", 35623, 40120), _row("Services", 14709, 14123),
-                      _row("Total gross margin", 50332, 54243)]}
+    sales = _by_category(cols)
     c = compute("What was Acme's Products gross margin percentage in the quarter ended December 31, 2022?",
                 [TableSource(1, sales)], Calendar(9, 24, weeks=True))
     assert c is not None and "35,623 / 96,388" in c.text, c
