@@ -1425,3 +1425,14 @@ def test_how_one_thing_bore_on_another_is_told_in_words() -> None:
                  "How have rising interest rate changes impacted Foo Corp's lending growth?"):
         assert parse(text).intent is Intent.PROSE, text
     assert parse("How did Foo Corp's gross margin change in 2023?").intent is Intent.CHANGE
+
+
+def test_over_a_span_of_time_is_no_division() -> None:
+    """"Net income over total assets" divides; "over what period", "over the next 24 months", "over time" and "over
+    65 years old" are spans, not a denominator."""
+    assert parse("What is Foo Corp's net income over total assets in 2022?").pair is not None
+    for text in ("How large was Foo Corp's revenue backlog, and over what period does it expect to recognize it?",
+                 "How much of its backlog does Foo Corp expect to recognize over the next 24 months?",
+                 "How has Foo Corp's total net sales trended over time?",
+                 "How many more people over 65 years old bought Foo Corp's product?"):
+        assert parse(text).pair is None, text

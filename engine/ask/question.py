@@ -178,10 +178,15 @@ _GROWTH = re.compile(r"\b(growth|grew|grow|grows|growing|percent(?:age)? change|
                      r"increase|decrease|decline|change)\b", re.I)
 _PCT = re.compile(r"percent|%|rate|growth", re.I)
 _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
+_OVER = (r"over(?!\s+(?:what|which|how|when|time\b|the\s+(?:next|past|last|coming|following|remaining|period|"
+         r"course|life|lives|term)\b|(?:a|its|their)\s+(?:period|term|life)\b|\d|(?:one|two|three|four|five|six|seven|"
+         r"eight|nine|ten|several)\b))")
+""""over" as a division ("net income over total assets"), not a span of time ("over what period", "over the next 24
+months", "over three years")."""
 _RATIO = re.compile(r"\b(?:ratio of|proportion of)\s+(.+?)\s+to\s+(.+?)(?:\?|$| in | for | during )|"
-                    r"\b(.+?)\s+(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s+(.+?)(?:\?|$| in | for )",
+                    rf"\b(.+?)\s+(?:as a (?:percent(?:age)?|%|share) of|divided by|{_OVER})\s+(.+?)(?:\?|$| in | for )",
                     re.I)
-_RATIO_KEY = re.compile(r"\b(?:ratio|proportion) of\s|\s(?:as a (?:percent(?:age)?|%|share) of|divided by|over)\s",
+_RATIO_KEY = re.compile(rf"\b(?:ratio|proportion) of\s|\s(?:as a (?:percent(?:age)?|%|share) of|divided by|{_OVER})\s",
                         re.I)
 """The words one of ``_RATIO``'s two forms needs (a quick test before the search)."""
 _RATIO_PCT = re.compile(r"margin|percent|%|rate", re.I)
