@@ -2699,3 +2699,19 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         "The complaints seek treble damages [1].",
         [Quote("The complaints seek treble damages.", "ACME_2023_10Q", "acme", 14, 1, 1)], q, ["Acme"],
         passages=[inside[inside.index("The complaints"):]]))
+
+
+def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alone() -> None:
+    """"The company follows a dividend policy" for "... and does the company follow a dividend policy?" says it in the
+    question's words, which support nothing: where no quote has them they are flagged. Denied ("does not follow"),
+    or told in the quotes' words, the sentence is read as before."""
+    q = parse("What does Acme's board propose to do with the 2022 profit, and does the company follow a dividend "
+              "policy?")
+    quotes = [Quote("The Board of Directors proposes to add the net profit for the year 2022 to the retained "
+                    "earnings.", "ACME_2022_AR", "acme", 26, 4, 4),
+              Quote("The Company may adjust the amount of dividends paid to shareholders.", "ACME_2022_AR", "acme",
+                    26, 2, 2)]
+    assert "policy" in unsupported("The company follows a dividend policy [2].", quotes, q, ["Acme"])
+    assert "policy" not in unsupported("The company does not follow a dividend policy [2].", quotes, q, ["Acme"])
+    assert "policy" not in unsupported("The Board proposes to add the 2022 net profit to the retained earnings [4].",
+                                       quotes, q, ["Acme"])

@@ -270,12 +270,19 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     quoted = said_stems(t for t in texts if t != q.text)
     known = quoted | said_stems([q.text])
     generic = narrative().generic
+    # the yes/no parts' words: what a sentence affirming their answer in those words alone restates
+    yes_parts = [said_stems([p.text]) for p in (q, *q.parts) if p.yes_no]
     for sentence in split_sentences(r.body):
         if _LACKS.search(sentence):
             continue  # what the quotes lack ("The sources do not provide information about its timing")
         # a yes/no question's words do not support the Yes that repeats them ("Yes, it was able to retain card
-        # members" where no quote says anything was retained): in that sentence only the quotes count
-        own = quoted if q.yes_no and _YES.match(sentence) else known
+        # members" where no quote says anything was retained), nor a sentence affirming a yes/no part in its words
+        # alone ("The company follows a dividend policy" for "does the company follow a dividend policy?"; "AMD has
+        # managed to get it dismissed" for "has AMD managed to get it dismissed?"): there only the quotes count
+        words = {word_stem(w) for w in CONTENT_WORD.findall(sentence)
+                 if w.lower() not in STOPWORDS and w.lower() not in generic}
+        affirmed = bool(words) and not _NEGATION.search(sentence) and any(words <= part for part in yes_parts)
+        own = quoted if (q.yes_no and _YES.match(sentence)) or affirmed else known
         for w in CONTENT_WORD.findall(sentence):
             low = w.lower().strip("'’-")
             if low in STOPWORDS or low in generic or word_stem(w) in own:
