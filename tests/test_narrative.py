@@ -581,9 +581,11 @@ def test_a_yes_that_repeats_the_question_needs_the_quotes_behind_it() -> None:
                     "$28.5 billion and $26.6 billion.", "AXP_2022_10K", "axp", 107, 1, 1)]
     q = parse("Was Acme able to retain card members during 2022?")
     assert unsupported("Yes, Acme was able to retain card members during 2022 [1].", quotes, q, ["Acme"]) == ["retain"]
-    # outside the Yes the question's words count as before
+    # nor a sentence affirming it in the question's words alone, Yes or not; a sentence telling the quotes' own
+    # words counts the question's as before ("card member")
     assert unsupported("Acme's card member loans rose to $28.5 billion [1]. It was able to retain card members.",
-                       quotes, q, ["Acme"]) == []
+                       quotes, q, ["Acme"]) == ["retain"]
+    assert unsupported("Acme's card member loans rose to $28.5 billion [1].", quotes, q, ["Acme"]) == []
     # a Yes the quotes hold is not flagged
     held = [Quote("Acme retained 98% of its card members in 2022.", "AXP_2022_10K", "axp", 7, 1, 1)]
     assert unsupported("Yes, Acme retained 98% of its card members in 2022 [1].", held, q) == []
@@ -2715,3 +2717,20 @@ def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alon
     assert "policy" not in unsupported("The company does not follow a dividend policy [2].", quotes, q, ["Acme"])
     assert "policy" not in unsupported("The Board proposes to add the 2022 net profit to the retained earnings [4].",
                                        quotes, q, ["Acme"])
+
+
+def test_a_summary_opening_by_pointing_back_at_the_item_asked_with_another_items_drivers_is_flagged() -> None:
+    """"The decline was partly offset by higher average selling prices and favorable currency" for "Why did Acme's
+    effective tax rate fall, and what partly offset the decline?", restating "Acme, Inc. gross margin increased 90
+    basis points primarily due to higher average selling prices and favorable currency": the first sentence's
+    "The decline" is the tax rate's, the drivers gross margin's. Telling the tax rate's own offset is not flagged."""
+    q = parse("Why did Acme's effective tax rate fall in fiscal 2019, and what partly offset the decline?")
+    quotes = [Quote("Acme, Inc. gross margin increased 90 basis points primarily due to higher average selling prices "
+                    "and favorable changes in foreign currency exchange rates.", "ACME_2019_10K", "acme", 26, 6, 6),
+              Quote("The effective tax rate decreases were partially offset by an increase in U.S. tax on foreign "
+                    "earnings.", "ACME_2019_10K", "acme", 32, 3, 3)]
+    flags = unsupported("The decline was partly offset by higher average selling prices and favorable changes in "
+                        "foreign currency exchange rates [6].", quotes, q, ["Acme"])
+    assert "[6] is about “Acme, Inc. gross margin”" in flags, flags
+    assert not any("is about" in f for f in unsupported(
+        "The decline was partially offset by an increase in U.S. tax on foreign earnings [3].", quotes, q, ["Acme"]))

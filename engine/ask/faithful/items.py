@@ -49,6 +49,7 @@ from engine.ask.faithful.reading import (
 )
 from engine.ask.formulas import formula_items
 from engine.ask.question import NAME_WORD, Question, part_named
+from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     BROKEN,
     CONTENT_WORD,
@@ -532,7 +533,9 @@ def _restated_about_something_else(r: Reading) -> list[str]:
             # restating "Compute & Networking – Segment operating income increased ...")
             flag = f"[{source}] is about \u201c{subject}\u201d"
         elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
-              and not _nested(mine, best[at:], plain)):
+              and not _nested(mine, best[at:], plain)
+              and not (_anaphor().match(mine) and {word_stem(w) for w in head} & _subject(q)[1])):
+            # (a sentence pointing back with "The decline ..." points at the item asked where nothing comes before)
             flag = f"[{source}] is about \u201c{' '.join(head)}\u201d"
         elif ((who := _mover(theirs)) and len(who.split()) <= NAMED_SUBJECT
               and (part := _capitalised(who, plain | _subject(q)[1])) and not _capitalised(mine, plain)
@@ -898,17 +901,27 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     parts = split_sentences(CITATION.sub(" ", summary))
+    asked = _subject(q)[1] - plain
     out: list[str] = []
-    for before, sentence in zip(parts, parts[1:], strict=False):
+    for k, sentence in enumerate(parts):
         if not _anaphor().match(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
         source, best = found[1][0], found[1][1]
-        if (change := _CHANGE_IN.match(best)) is None or not (theirs := _head(change["item"], plain)):
+        if (change := _CHANGE_IN.match(best)) is not None:
+            theirs, named = _head(change["item"], plain), _item_name(change["item"]).strip()
+        else:  # "NIKE, Inc. gross margin increased 90 basis points primarily due to ...": the words before it moved
+            named = _mover(best)
+            theirs = frozenset(w for w in said_stems([named]) - plain
+                               if w not in {word_stem(f) for f in LEGAL_FORMS})
+            if len(theirs) < 2:
+                continue  # one word is no item's name ("Revenue", "It")
+        if not theirs:
             continue
-        if (mine := _change_of(before, plain)) is None or theirs & mine[0]:
+        # what the anaphor points back at: the previous sentence's change, or at the summary's start the item asked
+        mine = (m[0] if (m := _change_of(parts[k - 1], plain)) else None) if k else (frozenset(asked) or None)
+        if mine is None or theirs & mine:
             continue
-        flag = f"[{source}] is about \u201c{_item_name(change['item']).strip()}\u201d"
-        out.append(flag)
+        out.append(f"[{source}] is about \u201c{named}\u201d")
     return out
 
 
