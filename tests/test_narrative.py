@@ -2734,3 +2734,14 @@ def test_a_summary_opening_by_pointing_back_at_the_item_asked_with_another_items
     assert "[6] is about “Acme, Inc. gross margin”" in flags, flags
     assert not any("is about" in f for f in unsupported(
         "The decline was partially offset by an increase in U.S. tax on foreign earnings [3].", quotes, q, ["Acme"]))
+
+
+def test_prepositions_are_no_claims_of_their_own() -> None:
+    """"Over", "against", "through" and the like name nothing: written where the quote has other words ("during",
+    "in"), they are not flagged; the content words beside them still are."""
+    q = parse("What did the Ortega suit allege against Acme over its pricing?")
+    quotes = [Quote("The complaint alleges that Acme's pricing policies in 2022 were an unlawful restraint of trade.",
+                    "ACME_2022_10K", "acme", 14, 1, 1)]
+    flags = unsupported("Through its complaint, Ortega alleged against Acme that its pricing policies over 2022 were "
+                        "an unlawful restraint of trade and fraudulent [1].", quotes, q, ["Acme"])
+    assert not {"Through", "through", "against", "over"} & set(flags) and "fraudulent" in flags, flags
