@@ -782,7 +782,7 @@ def _breakdown_ranking(plain: str) -> Ranking | None:
     "which" that the vocabulary's ``[breakdowns]`` knows; "the biggest drop" ranks by change, lowest first."""
     for m in _WHICH.finditer(plain):
         words = m.group(1).split()
-        kinds = [(k, breakdown_named(re.sub(r"['’]s?$", "", w))) for k, w in enumerate(words)]  # "category's sales"
+        kinds = [(k, breakdown_named(ENDS_POSSESSIVE.sub("", w))) for k, w in enumerate(words)]  # "category's sales"
         named = [(k, b) for k, b in kinds if b]
         if not named:
             continue
@@ -922,6 +922,8 @@ _NONCURRENT = frozenset({"noncurrent", "long", "term"})
 NAME_WORD = re.compile(r"(?<![\w-])(?:(?:[A-Z]\.){2,}(?![\w-])|[A-Z][A-Za-z&'’]*(?:-[A-Za-z0-9]+)*|\d+[A-Za-z][\w-]*)")
 """A word that names something: capitalised ("Network"), a code ("F-22", "CH-53K", "777X"), an abbreviation with
 its stops ("U.S." of "Walmart U.S.", "U.K.")."""
+ENDS_POSSESSIVE = re.compile(r"['\u2019]s?$")
+"""A word or run that ends in a possessive, "'s" or a bare apostrophe ("Google's", "Sachs'"): an owner's name."""
 _NAME_JOIN = re.compile(r",?\s+(?:(?:&|and)\s+)?")
 _FILING_WORD = re.compile(r"(?:FY|CY|Form|\d{1,2}-?[KQ](?:/A)?)", re.I)
 _SENTENCE_OPEN = re.compile(r"(?:^|[.?!]\s+)[\s\"'“(\[]*")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from engine.ask.question import NAME_WORD, Question
+from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.library.lexical import STOPWORDS
 from engine.numbers import CURRENCY
@@ -101,11 +101,11 @@ def asked_parts(q: Question, plain: set[str], names: Iterable[str] = ()) -> list
     out: list[str] = []
     for run in q.names:
         part = POSSESSOR.sub("", run).strip(" ,")
-        if not part and (owner := re.sub(r"['’]s?$", "", run.strip(" ,"))) and (
+        if not part and (owner := ENDS_POSSESSIVE.sub("", run.strip(" ,"))) and (
                 first := NAME_WORD.match(owner)) and name_key(first.group(0)) in plain and not any(
                 re.sub(r"[^a-z]", "", owner.lower()) in n for n in spelled):
             part = owner
-            words = [*words, *(re.sub(r"['’]s?$", "", w) for w in words)]
+            words = [*words, *(ENDS_POSSESSIVE.sub("", w) for w in words)]
         found = [m for m in NAME_WORD.finditer(part) if m.group(0) in words]
         if found and part:
             out.append(part[found[0].start():])
@@ -210,7 +210,7 @@ def opening_part(sentence: str, plain: set[str], run_in: bool = False) -> str:
     while words and words[0].lower() in _OPENERS:
         words = words[1:]  # "Our MFC business segment provides ..."
     run = " ".join(words).strip(" ,")
-    if len(NAME_WORD.findall(run)) < 2 and not re.search(r"['\u2019]s?$", run) and not _CODE.fullmatch(run):
+    if len(NAME_WORD.findall(run)) < 2 and not ENDS_POSSESSIVE.search(run) and not _CODE.fullmatch(run):
         return ""  # one capitalised word opens any sentence; a code ("PBNA Net revenue increased 12%") is a name
     if run_in and any(letters(w) in narrative().heading_topics for w in NAME_WORD.findall(run)):
         return ""  # a topic's heading run in ("Juice Transaction In 2022, we ..."), not a part's

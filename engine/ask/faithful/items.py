@@ -890,6 +890,10 @@ def _cue_run(kind: NarrativeKind) -> re.Pattern[str]:
     return re.compile(rf"^(?:\s*(?:{cues})\b[\s:,]*)+", re.I)
 
 
+_LEGAL_STEMS = frozenset(word_stem(f) for f in LEGAL_FORMS)
+"""The stems of legal forms ("Inc.", "AG"): no word of a line item's name."""
+
+
 def _pointed_back_elsewhere(r: Reading) -> list[str]:
     """A summary sentence pointing back at the change its previous sentence tells ("Google Network revenues increased
     $1.1 billion from 2021 to 2022. The increase was due to an increase in revenues subject to TAC.") that restates
@@ -911,8 +915,7 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
             theirs, named = _head(change["item"], plain), _item_name(change["item"]).strip()
         else:  # "NIKE, Inc. gross margin increased 90 basis points primarily due to ...": the words before it moved
             named = _mover(best)
-            theirs = frozenset(w for w in said_stems([named]) - plain
-                               if w not in {word_stem(f) for f in LEGAL_FORMS})
+            theirs = frozenset(said_stems([named]) - plain - _LEGAL_STEMS)
             if len(theirs) < 2:
                 continue  # one word is no item's name ("Revenue", "It")
         if not theirs:

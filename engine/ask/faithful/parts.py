@@ -34,7 +34,7 @@ from engine.ask.faithful.reading import (
     _told_after,
     _told_from,
 )
-from engine.ask.question import NAME_WORD
+from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     CONTENT_WORD,
@@ -779,7 +779,7 @@ def _doer_swapped(r: Reading) -> list[str]:
                 continue
             # the summary's doer: the name run right before its verb, not an owner's ("Acme's revenue")
             run = re.search(rf"({_NAME_RUN})$", act.who)
-            owner = run is not None and re.search(r"['’]s?$", run.group(1))
+            owner = run is not None and ENDS_POSSESSIVE.search(run.group(1))
             if run is None or owner or not (mine := _names_in(run.group(1), capitalised)):
                 continue
             doers = [(src, a) for src, _, a in theirs if not a.passive]
@@ -839,7 +839,7 @@ def _another_matter(r: Reading) -> list[str]:
     q = r.q
     plain = plain_stems([*r.names, *(x.doc for x in r.quotes)])
     # the matter's names, not an owner's ("Google's advertising technology": the company whose matters they all are)
-    asked = [run for run in q.names if name_letters(run) - plain and not re.search(r"['\u2019]s?$", run)]
+    asked = [run for run in q.names if name_letters(run) - plain and not ENDS_POSSESSIVE.search(run)]
     if not asked:
         return []
     sentences = _quote_sentences(r.quotes)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.ask.checks import CITATION
 from engine.ask.narrative import DATED_MAY
-from engine.ask.question import NAME_WORD, Question
+from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD, Question
 from engine.ask.subjects import (
     CONTENT_WORD,
     asked_names,
@@ -354,7 +354,7 @@ def _asked_letters(q: Question, plain: set[str]) -> set[str]:
     """The ``letters`` of every name word the question asks about (``asked_names``), a possessive's "'s" aside: an
     owner's too ("MGM China" of "MGM China's VIP table games win"); not a measure's or a topic's ("EBIT")."""
     vocab = narrative()
-    return {k for w in asked_names(q, plain) if (k := letters(re.sub(r"['\u2019]s?$", "", w)))
+    return {k for w in asked_names(q, plain) if (k := letters(ENDS_POSSESSIVE.sub("", w)))
             and k not in vocab.heading_measures and k not in vocab.heading_topics}
 
 
