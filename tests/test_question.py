@@ -1394,6 +1394,34 @@ def test_a_later_part_asking_what_thing_someone_does_or_has_is_told_in_words() -
         assert parse(text).parts[1].intent is not Intent.PROSE, text
 
 
+def test_an_asking_word_after_its_preposition_starts_a_part() -> None:
+    """", and over what period ...", ", and to whom ...", ", and in which unit ..." start a part of their own, as ",
+    and what ..." does; the part asks what a thing is (a period, a party, a unit), in words, unless it names a figure
+    ("..., and for what total amount?")."""
+    q = parse("How large was Foo Corp's order backlog at the end of 2023, and over what period does it expect to "
+              "fill it?")
+    assert len(q.parts) == 2 and q.parts[0].intent is Intent.VALUE and q.parts[1].intent is Intent.PROSE
+    q = parse("How much equipment did Foo Corp sell in 2022, and to whom was it sold?")
+    assert len(q.parts) == 2 and q.parts[1].narrative == "parties"
+    q = parse("Did one distributor account for more than 10% of Foo Corp's sales in 2021, and in which unit were "
+              "those sales reported?")
+    assert len(q.parts) == 2 and q.parts[1].intent is Intent.PROSE and q.told is q.parts[1]
+    q = parse("How many notes did Foo Corp issue in 2022, and for what total amount?")
+    assert len(q.parts) == 2 and q.parts[1].intent is Intent.VALUE and q.told is None
+
+
+def test_which_after_a_bare_comma_starts_a_part_after_an_asking_clause_only() -> None:
+    """"How big was X, which product does it mostly come from, and ...?" asks three things; "As of 2023, which
+    regions does it serve?" asks one (a lead-in before the comma), and "..., which the board does not expect to
+    recur" is a relative clause with a subject of its own."""
+    q = parse("How big was Foo Corp's deferred revenue in 2023, which product does it mostly come from, and over what "
+              "period will it be earned?")
+    assert len(q.parts) == 3 and [p.intent for p in q.parts[1:]] == [Intent.PROSE, Intent.PROSE]
+    assert not parse("As of 2023, which regions does Foo Corp serve?").parts
+    assert not parse("In its lawsuit against Bar Inc, what damages does Foo Corp seek?").parts
+    assert not parse("What was Foo Corp's impairment in 2022, which the board does not expect to recur?").parts
+
+
 def test_what_affected_a_figure_asks_what_moved_it() -> None:
     """"What affected (impacted, influenced) X?" asks what moved X, in words, as "what drove" does; "How did
     currency affect X?" asks the effect of a named thing, not its drivers."""

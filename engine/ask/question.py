@@ -104,12 +104,16 @@ def _why() -> re.Pattern[str]:
                       rf"explain\w* [^?.]*?\bcompared (?:with|to)|what (?:explains|explained)(?!\s+[\d$€£]))\b", re.I)
 
 
-_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many)\b|"
+_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|"
+                             r"how (?:large|big|high|small|low)|"
+                             r"what\s+(?:[a-z-]+\s+)?(?:amounts?|sums?|values?|totals?))\b|"
                              r"(?<![A-Za-z] )\b(?:calculate|compute)\b|(?-i:\b(?:calculate|compute)\b)", re.I)
-"""A question asking a figure. "Calculate" or "compute" asks one as a verb, at the start or in lower case; a
-capital one inside the sentence names something ("NVIDIA's Compute & Networking segment")."""
+"""A question asking a figure: "what was", "how much", "how large", "(for) what total amount". "Calculate" or
+"compute" asks one as a verb, at the start or in lower case; a capital one inside the sentence names something
+("NVIDIA's Compute & Networking segment")."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
-_PROSE = re.compile(r"^(?:why|describe|explain|who|(?:where|when)\s+(?:is|are|was|were|do|does|did|will|would|has|have|"
+_PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|in)\s+what\s+(?:period|time\s*frame|"
+                    r"horizon|span|term)\b|(?:by|until)\s+when\b|(?:where|when)\s+(?:is|are|was|were|do|does|did|will|would|has|have|"
                     r"had|can)|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|"
@@ -316,12 +320,21 @@ _LONG_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?!\d|[.,]\d)")
 _SCALE = re.compile(r"\b(?:in|usd|\$|us\$|dollars? in|answer in)\s*(?:usd\s+|\$\s*|us\$\s*)?"
                     r"(thousands|millions|billions)\b", re.I)
 _ASKING = "what|how|which|who|why|where|when|did|does|do|is|are|was|were|has|have"
+_PREPOSITION = r"(?:over|in|within|during|by|for|from|to|with|under|on|at|through|until|against)\s+"
+_PREPOSED = _PREPOSITION + r"(?:what|which|whom|whose)"
 _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\b)"
                          rf"|(?:\?\s+|\.\s+)If (?:so|yes|not|applicable),?\s+(?=(?i:{_ASKING})\b)"
-                         rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_ASKING})\b)")
+                         rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_PREPOSED}|{_ASKING})\b)"
+                         r"|(?P<bare>,\s+)(?=(?i:which|what)\s+(?!(?:the|its|their|our|his|her|it|they|we|management)\b)"
+                         r"[a-z-]+\s+(?:[a-z-]+\s+)?(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could)\s)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
 sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?"; "Has there been
-any significant change in operating expenses? If so, what are the key drivers?")."""
+any significant change in operating expenses? If so, what are the key drivers?"), the asking word after its
+preposition too (", and over what period does it expect to recognize it?", ", and to whom was it sold?"); or after
+a bare comma, "which/what" and a bare noun then its verb (", which business does it mainly relate to, and ..."),
+when an asking clause comes before it: a relative clause has its own subject ("..., which the company does not
+expect to recur"), and a lead-in is no question ("As of 2022, which geographies does it serve?")."""
+_ASKS = re.compile(rf"(?i:^\W*(?:{_ASKING})\b|\b(?:what|how|which|who|whom|whose|why|when|where)\b)")
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
 
 
@@ -1510,6 +1523,8 @@ def _split(text: str) -> list[str]:
     pieces: list[str] = []
     at = 0
     for m in _PART_SPLIT.finditer(text):
+        if m.group("bare") and not _ASKS.search(text, at, m.start()):
+            continue  # "In its 2022 report, what ...": a lead-in, no part
         pieces.append(text[at:m.start()].strip(" ,;"))
         at = m.end()
     pieces.append(text[at:].strip(" ,;"))
@@ -1517,10 +1532,12 @@ def _split(text: str) -> list[str]:
     return pieces if len(pieces) > 1 else [text]
 
 
-_WHAT_THE = re.compile(r"^what\s+(?:(?:is|are|was|were)\s+the\s+(?P<rest>[^?]+)"
-                       r"|(?P<thing>(?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:do|does|did)\s+\w)", re.I)
+_WHAT_THE = re.compile(r"^what\s+(?:is|are|was|were)\s+the\s+(?P<rest>[^?]+)"
+                       rf"|^(?:{_PREPOSITION})?(?:what|which|whose)\s+"
+                       r"(?P<thing>(?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:do|does|did|is|are|was|were|has|have)\s+\w", re.I)
 """A later part asking what a thing is ("what were the new useful lives?") or what a thing someone does or has is
-("what flexibility do its agreements with contract manufacturers give it?"): its head is ``rest`` or ``thing``."""
+("what flexibility do its agreements with contract manufacturers give it?", "to which segment was it
+attributable?", "on what basis does it claim influence?"): its head is ``rest`` or ``thing``."""
 _HEAD_END = re.compile(r"\s+(?:of|for|in|on|at|to|from|during|over|by|with|under|as)\s+|[,;]")
 _FIGURE_NOUNS = frozenset({"amount", "amounts", "figure", "figures", "total", "totals", "value", "values", "number",
                            "numbers", "balance", "balances", "level", "levels", "result", "results", "same", "extent",
@@ -1534,12 +1551,19 @@ the part before; "what penalty did the court impose?", "what severance costs did
 def _own_thing(part: Question) -> bool:
     """Whether a later part asks what something of its own is ("..., and what were the new useful lives?", "what was
     the focus of this expenditure?"): "what is/were the" and a head that names no measure, ratio, change, cause or
-    figure ("the amount in 2021", "the extent of these repurchases"), nor only a period."""
+    figure ("the amount in 2021", "the extent of these repurchases"), nor only a period; or "(in) which/what X does
+    ..." where X names no figure or line item, whatever the rest names ("in which segment were those sales
+    reported?" asks a segment; "what penalty did the court impose?" a figure)."""
     m = _WHAT_THE.match(part.text.strip())
-    if m is None or part.measures or part.ratio or part.formula or part.why or part.changed or part.growth:
+    if m is None or part.ratio or part.formula or part.why or part.changed or part.growth:
+        return False
+    if m.group("thing"):  # "in which segment were those sales reported?": the segment, whatever else it names
+        words = [w for w in re.findall(r"[a-z]+", m.group("thing").lower()) if w not in STOPWORDS]
+        return bool(words) and not any(w in _FIGURE_NOUNS for w in words) and not _measures(m.group("thing"))
+    if part.measures:
         return False
     # the thing asked is the head before its first preposition ("the extent of these repurchases": the extent)
-    head = _HEAD_END.split((m.group("rest") or m.group("thing")).lower(), maxsplit=1)[0]
+    head = _HEAD_END.split(m.group("rest").lower(), maxsplit=1)[0]
     words = [w for w in re.findall(r"[a-z]+", head) if w not in STOPWORDS and w not in PERIOD_WORDS]
     return bool(words) and not any(w in _FIGURE_NOUNS for w in words)
 
