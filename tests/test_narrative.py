@@ -1038,6 +1038,16 @@ def test_a_question_word_put_into_a_quote_that_lacks_it_is_flagged() -> None:
     assert not any("does not say" in f for f in unsupported(
         "The antitrust matters Acme faces: claims, suits, regulatory and government investigations, other "
         "proceedings and orders involving competition [5].", quotes, q))
+    # filings name a legal matter and a court's act many ways: "the lawsuit" for a quote's "complaint", "ruled" for
+    # its "decision", is the quote's word in the question's
+    q = parse("What is the lawsuit Bar LLC brought against Acme about, and how did the court rule?")
+    quotes = [Quote("In May 2022, Bar LLC filed a complaint against Acme in the District of Delaware alleging that "
+                    "Acme's payment terminals infringe three of its patents, and in March 2023 the court issued a "
+                    "decision dismissing two of the three patents.", "ACME_2023_10K", "acme", 40, 3, 3)]
+    assert not any("does not say" in f for f in unsupported(
+        "Bar LLC's lawsuit, filed in May 2022 in the District of Delaware, alleges that Acme's payment terminals "
+        "infringe three of its patents; in March 2023 the court ruled to dismiss two of the three patents [3].",
+        quotes, q))
     assert not any("does not say" in f for f in unsupported(
         "The quotes do not call the claims, suits, government investigations and orders involving competition "
         "antitrust matters [5].", quotes, q))
