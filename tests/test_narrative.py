@@ -2644,6 +2644,19 @@ def test_an_act_given_to_another_party_is_flagged() -> None:
         ["Acme"]))
 
 
+def test_suing_and_filing_a_complaint_against_are_one_act() -> None:
+    """"X sued Y" tells the act "X filed a complaint against Y" tells: given to Y, it is flagged; to X, it is not."""
+    q = parse("Who brought the patent case over Acme's imaging sensors, and where?")
+    quotes = [Quote("In June 2021, Zenith Optics Ltd. filed a patent infringement complaint against Acme in the "
+                    "Eastern District of Texas.", "ACME_2022_10K", "acme", 19, 2, 2)]
+    assert any("to “Zenith Optics Ltd.”" in f and "not “Acme”" in f for f in unsupported(
+        "Acme sued Zenith Optics Ltd. for patent infringement in the Eastern District of Texas in June 2021 [2].",
+        quotes, q, ["Acme"]))
+    assert not any("gives" in f for f in unsupported(
+        "Zenith Optics Ltd. sued Acme for patent infringement in the Eastern District of Texas in June 2021 [2].",
+        quotes, q, ["Acme"]))
+
+
 def test_a_guarantee_given_to_the_guaranteed_party_is_flagged() -> None:
     """"Acme Funding B.V. limits the risk by ... guaranteeing the losses" where the loans "are guaranteed by Acme
     Holding AG": the parent's guarantee is told as the subsidiary's own; told as the parent's, it is not flagged."""

@@ -665,6 +665,15 @@ def _act_stem(word: str) -> str:
     return w
 
 
+_SUED = _act_stem("sued")
+_BRINGS = {_act_stem(w) for w in ("filed", "commenced", "initiated", "instituted", "lodged")}
+_LEGAL_OBJECT = re.compile(r"\s+(?:[\w'’.-]+\s+){0,4}?(?:complaints?|lawsuits?|suits?|actions?|petitions?|claims?|"
+                           r"proceedings?|cases?|arbitrations?)\s+(?:against|in|with|before)\b", re.I)
+"""A suit's noun after "filed" (``_BRINGS``) and whom or where it is brought ("filed a patent infringement complaint
+against"): filing one is suing, as an act ("Moderna sued Pfizer" and "Moderna filed a complaint against Pfizer" are
+one act)."""
+
+
 def _clause_before(sentence: str, at: int) -> str:
     """The words of a sentence's clause before a position, its opening setting (``_SETTING``) and a "has"/"have"
     and adverbs right before the position aside: who the verb there is told of ("the U.S. Department of Justice,
@@ -707,6 +716,8 @@ def _acts(sentence: str, skip: set[str]) -> list[Act]:
         elif participle and (be := _PASSIVE.search(before)):
             out.append(Act(stem, word, _clause_before(sentence, be.start()), True, m.end()))
         elif word.endswith("ed") and _OBJECT.match(sentence, m.end()):
+            if stem in _BRINGS and _LEGAL_OBJECT.match(sentence, m.end()):
+                stem = _SUED  # "filed a complaint against", "commenced an action against": sued
             out.append(Act(stem, word, _clause_before(sentence, m.start()), False, m.end()))
         elif word.endswith("ing") and re.search(r"\bby\s+(?:[a-z]+ly\s+)?(?:[a-z]+ing\b.*\band\s+)?$", before) and (
                 lead := re.match(rf"\s*(?:the\s+)?({_NAME_RUN})\s+[a-z]+(?:s|ed)\b", sentence)):
