@@ -1072,6 +1072,13 @@ def test_a_question_word_put_into_a_quote_that_lacks_it_is_flagged() -> None:
     program = [Quote("Jet program operating profit increased 46 percent in fiscal 2020, primarily driven by volume "
                      "growth and favorable net price realization.", "ACME_2020_10K", "acme", 25, 4, 4)]
     assert "[4] does not say “segment”" in unsupported(told, program, pet, ["Acme"])
+    # a quote told under a heading naming the part says the part's kind word too
+    headed = [Quote("Operating profit increased 46 percent in fiscal 2020, primarily driven by volume growth and "
+                    "favorable net price realization.", "ACME_2020_10K", "acme", 25, 4, 4)]
+    passage = ("Operating profit increased 46 percent in fiscal 2020, primarily driven by volume growth and favorable "
+               "net price realization.")
+    assert not any("does not say" in f for f in unsupported(told, headed, pet, ["Acme"], passages=[passage],
+                                                             headings=[["Pet Segment"]]))
 
 
 def test_a_quote_about_what_else_moved_is_flagged() -> None:

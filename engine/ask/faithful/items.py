@@ -681,7 +681,7 @@ def _question_word_put_in(r: Reading) -> list[str]:
     repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
     that denies something (it may say what the quotes lack). A word of a group the vocabulary says are the same
     (``[narrative.summary] same``: "expenses" for "costs") is said where another of it is, and a part's kind word
-    ("segment") by a quote that names the part asked."""
+    ("segment") by a quote that names the part asked or is told under a heading naming it."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
@@ -695,10 +695,13 @@ def _question_word_put_in(r: Reading) -> list[str]:
     kind_words = {word_stem(w) for w in vocab.part_words}
     part_keys = {name_key(w) for w in asked_names(q, plain)}
     by_source: dict[int, set[str]] = {}
-    for x in quotes:
+    for i, x in enumerate(quotes):
         by_source.setdefault(x.source, set()).update(said_stems([x.text]))
-        if part_keys & _name_keys(x.text):
-            by_source[x.source] |= kind_words  # "Pet operating profit" says the Pet segment's
+        heading = r.parts[i] if i < len(r.parts) else ""
+        if part_keys & (_name_keys(x.text) | _name_keys(heading)):
+            # "Pet operating profit" says the Pet segment's, as a quote told under the "Health Care" heading says
+            # the Health Care segment's
+            by_source[x.source] |= kind_words
     for stems_said in by_source.values():
         stems_said |= {v for st in list(stems_said) for v in same.get(st, ())}
     sentences = _quote_sentences(quotes)
