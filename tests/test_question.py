@@ -1410,6 +1410,18 @@ def test_an_asking_word_after_its_preposition_starts_a_part() -> None:
     assert len(q.parts) == 2 and q.parts[1].intent is Intent.VALUE and q.told is None
 
 
+def test_a_later_yes_no_part_that_does_not_point_back_asks_of_its_own() -> None:
+    """"..., and does the company require collateral from its customers?" asks what the company does, not about the
+    figure of the part before; "..., and did it rise from 2022?" and "..., and was that above $1 billion?" ask about
+    that figure."""
+    q = parse("How large were Foo Corp's trade receivables at June 30, 2024, and does the company usually require "
+              "collateral from its customers?")
+    assert q.parts[1].intent is Intent.YES_NO and not q.parts[1].measures and q.told is q.parts[1]
+    for text in ("What were Foo Corp's trade receivables at June 30, 2024, and did they rise from a year earlier?",
+                 "What were Foo Corp's trade receivables at June 30, 2024, and was that above $1 billion?"):
+        assert [m.name for m in parse(text).parts[1].measures] == ["accounts receivable"], text
+
+
 def test_which_after_a_bare_comma_starts_a_part_after_an_asking_clause_only() -> None:
     """"How big was X, which product does it mostly come from, and ...?" asks three things; "As of 2023, which
     regions does it serve?" asks one (a lead-in before the comma), and "..., which the board does not expect to

@@ -1572,10 +1572,15 @@ def _inherit(part: Question, before: Question) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
     did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named; "How did the
     effective tax rate change ..., and what explains the move?": the effective tax rate), unless it asks what a
-    thing of its own is (``_own_thing``: "..., and what were the new useful lives?"), which is told in words."""
+    thing of its own is (``_own_thing``: "..., and what were the new useful lives?"), which is told in words, or is a
+    yes/no that neither points back ("did it ...", "was that ...") nor compares a figure ("..., and does the company
+    require collateral?" asks what it does)."""
     if _own_thing(part):
         asked_in_words = replace(part, intent=Intent.PROSE)
         return replace(asked_in_words, narrative=_narrative(asked_in_words))
+    if part.yes_no and not (part.measures or part.ratio or part.formula or part.direction or part.threshold
+                            or part.sign or part.changed or part.words & _BACK_REFERENCES):
+        return part  # "..., and does it generally ask its customers for collateral?": an act, not the figure before
     measures = part.measures or before.measures
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)
