@@ -2651,6 +2651,28 @@ def test_an_act_given_to_another_party_is_flagged() -> None:
         ["Acme"]))
 
 
+def test_a_quote_pointing_back_says_what_its_passage_named_before_it() -> None:
+    """"the effect of this change in estimate" is the change its passage named just before ("the estimated useful
+    lives of our equipment"): a summary naming it so puts no word in the quote's mouth, where a quote that does not
+    point back ("the change in estimate") does not say it; a sentence saying what the quotes lack ("not stated in
+    the given information") claims nothing."""
+    q = parse("How did the change Foo Corp made in January 2024 to the estimated useful lives of its equipment affect "
+              "its operating income for the quarter ended March 31, 2024, and what were the new useful lives?")
+    said = ("Based on the carrying amounts of most of our server and network equipment in use as of the end of fiscal "
+            "year 2024, the effect of this change in estimate for the three months ended March 31, 2024, was a "
+            "benefit of $5 million and $20 million for cost of revenue and operating expenses, respectively.")
+    passage = ("In January 2024, we increased the estimated useful lives of most of our server and network equipment "
+               f"from three to five years. {said}")
+    told = ("The change in estimated useful lives of equipment in January 2024 resulted in a benefit of $5 million and "
+            "$20 million for cost of revenue and operating expenses, respectively [3]. The new useful lives are not "
+            "stated in the given information.")
+    quotes = [Quote(said, "FOO_2024Q1_10Q", "foo", 8, 3, 3)]
+    assert unsupported(told, quotes, q, ["Foo Corp"], passages=[passage]) == []
+    plain = [Quote(said.replace("this change", "the change"), "FOO_2024Q1_10Q", "foo", 8, 3, 3)]
+    flags = unsupported(told, plain, q, ["Foo Corp"], passages=[passage.replace("this change", "the change")])
+    assert "[3] does not say “useful”" in flags and "given" not in flags
+
+
 def test_suing_and_filing_a_complaint_against_are_one_act() -> None:
     """"X sued Y" tells the act "X filed a complaint against Y" tells: given to Y, it is flagged; to X, it is not."""
     q = parse("Who brought the patent case over Acme's imaging sensors, and where?")

@@ -668,6 +668,15 @@ def _driver_of_another_item(r: Reading) -> list[str]:
     return out
 
 
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|such)\s+[a-z]", re.I)
+"""A quote pointing back anywhere in it at what its passage named before it ("the effect of this change in estimate",
+"these actions"), which ``_POINTS_BACK`` (a subject opening with a determiner) need not be."""
+_QUOTE_OPENING = 40
+"""How much of a quote's opening finds it in its passage."""
+_POINTED_AT = 2
+"""How many sentences before a quote that points back may name what it points at."""
+
+
 def _question_word_put_in(r: Reading) -> list[str]:
     """A word of the question that a summary sentence puts into what one quote says, where that quote does not say
     it: "Alphabet faces antitrust matters, including claims, lawsuits, regulatory and government investigations"
@@ -681,7 +690,8 @@ def _question_word_put_in(r: Reading) -> list[str]:
     repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
     that denies something (it may say what the quotes lack). A word of a group the vocabulary says are the same
     (``[narrative.summary] same``: "expenses" for "costs") is said where another of it is, and a part's kind word
-    ("segment") by a quote that names the part asked or is told under a heading naming it."""
+    ("segment") by a quote that names the part asked or is told under a heading naming it; a quote pointing back
+    ("this change in estimate") says what the two sentences before it in its passage name."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
@@ -697,6 +707,10 @@ def _question_word_put_in(r: Reading) -> list[str]:
     by_source: dict[int, set[str]] = {}
     for i, x in enumerate(quotes):
         by_source.setdefault(x.source, set()).update(said_stems([x.text]))
+        passage = r.passages[i] if i < len(r.passages) else ""
+        if _DEMONSTRATIVE.search(x.text) and (at := passage.find(x.text[:_QUOTE_OPENING])) > 0:
+            # "the effect of this change in estimate" says what the sentences before it name ("the useful lives")
+            by_source[x.source] |= said_stems(split_sentences(passage[:at])[-_POINTED_AT:])
         heading = r.parts[i] if i < len(r.parts) else ""
         if part_keys & (_name_keys(x.text) | _name_keys(heading)):
             # "Pet operating profit" says the Pet segment's, as a quote told under the "Health Care" heading says

@@ -63,8 +63,12 @@ class Reading:
 
 
 _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
-                    r"(?:do|does|did)\s+not\b|\bno (?:information|mention)\b", re.I)
-"""A sentence saying what the quotes lack: its words name what is missing, not a claim."""
+                    r"(?:do|does|did)\s+not\b|\bno (?:information|mention)\b"
+                    r"|\bnot\s+(?:\w+\s+)?(?:stated|mentioned|specified|provided|given|disclosed|included)\s+in\s+the\s+"
+                    r"(?:(?:given|provided|available|quoted)\s+)?(?:information|context|sources?|quotes?|text|passages?|"
+                    r"excerpts?|sentences?)\b", re.I)
+"""A sentence saying what the quotes lack ("The sources do not ...", "The new terms are not stated in the given
+information"): its words name what is missing, not a claim."""
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
 
 
