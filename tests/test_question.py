@@ -1410,6 +1410,23 @@ def test_an_asking_word_after_its_preposition_starts_a_part() -> None:
     assert len(q.parts) == 2 and q.parts[1].intent is Intent.VALUE and q.told is None
 
 
+def test_how_much_after_a_bare_comma_starts_a_part_and_the_first_part_keeps_its_own_measures() -> None:
+    """"What secures X, how much was drawn under it, and how much cash had it pledged?" asks three things; the first
+    names no figure of its own and does not take the cash the third names."""
+    q = parse("What secures Foo Corp's $2 billion term facility, how much was drawn under it at June 30, 2024, and how "
+              "much cash had Foo Corp pledged as collateral?")
+    assert len(q.parts) == 3 and not q.parts[0].measures and q.parts[0].intent is Intent.PROSE
+    assert [m.name for m in q.parts[2].measures] == ["cash and cash equivalents"]
+
+
+def test_an_item_named_only_after_non_is_not_asked() -> None:
+    """"non-income tax disputes" (sales, value added and similar taxes) ask no income tax figure."""
+    q = parse("What non-income tax disputes does Foo Corp describe in its 2023 10-K?")
+    assert not q.measures and q.intent is Intent.PROSE
+    assert [m.name for m in parse("What was Foo Corp's income tax expense in 2023?").measures] == [
+        "income tax expense"]
+
+
 def test_a_later_yes_no_part_that_does_not_point_back_asks_of_its_own() -> None:
     """"..., and does the company require collateral from its customers?" asks what the company does, not about the
     figure of the part before; "..., and did it rise from 2022?" and "..., and was that above $1 billion?" ask about

@@ -326,14 +326,16 @@ _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\
                          rf"|(?:\?\s+|\.\s+)If (?:so|yes|not|applicable),?\s+(?=(?i:{_ASKING})\b)"
                          rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_PREPOSED}|{_ASKING})\b)"
                          r"|(?P<bare>,\s+)(?=(?i:which|what)\s+(?!(?:the|its|their|our|his|her|it|they|we|management)\b)"
-                         r"[a-z-]+\s+(?:[a-z-]+\s+)?(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could)\s)")
+                         r"[a-z-]+\s+(?:[a-z-]+\s+)?(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could)\s"
+                         r"|(?i:how)\s+(?:much|many|large|big|did|does|do|has|have|is|are|was|were)\b)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
 sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?"; "Has there been
 any significant change in operating expenses? If so, what are the key drivers?"), the asking word after its
 preposition too (", and over what period does it expect to recognize it?", ", and to whom was it sold?"); or after
 a bare comma, "which/what" and a bare noun then its verb (", which business does it mainly relate to, and ..."),
-when an asking clause comes before it: a relative clause has its own subject ("..., which the company does not
-expect to recur"), and a lead-in is no question ("As of 2022, which geographies does it serve?")."""
+or "how much/many/large ..." (", how much was borrowed under it, and ..."), when an asking clause comes before
+it: a relative clause has its own subject ("..., which the company does not expect to recur"), and a lead-in is
+no question ("As of 2022, which geographies does it serve?")."""
 _ASKS = re.compile(rf"(?i:^\W*(?:{_ASKING})\b|\b(?:what|how|which|who|whom|whose|why|when|where)\b)")
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
 
@@ -387,6 +389,16 @@ def _qualified(low: str, m: Measure) -> bool:
     return bool(hits) and all(m.item.excludes(_own_words(low, x.start(), x.end(), hits)) for x in hits)
 
 
+_NON = re.compile(r"\bnon[- ]?$")
+
+
+def _negated(low: str, m: Measure) -> bool:
+    """Whether the question names the item only with "non-" before it: "non-income tax disputes" (sales, value added
+    and similar taxes) are no income tax, "non-GAAP" no GAAP figure, "non-operating income" no operating income."""
+    hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    return bool(hits) and all(_NON.search(low, max(0, x.start() - 4), x.start()) for x in hits)
+
+
 def _own_words(low: str, start: int, end: int, hits: Sequence[re.Match[str]]) -> str:
     """The words around one naming phrase that can qualify it: a few before and after, not past another naming
     phrase of the same item ("liquidity position or cash flows": "flows" qualifies "cash", not the liquidity
@@ -419,7 +431,7 @@ def _measures(text: str) -> tuple[Measure, ...]:
     kept: list[Measure] = []
     low = text.lower()
     for m in found:
-        if _qualified(low, m):
+        if _qualified(low, m) or _negated(low, m):
             continue
         span = _span(low, m)
         longest = low[span[0]:span[1]] if span else ""
@@ -1568,7 +1580,7 @@ def _own_thing(part: Question) -> bool:
     return bool(words) and not any(w in _FIGURE_NOUNS for w in words)
 
 
-def _inherit(part: Question, before: Question) -> Question:
+def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
     did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named; "How did the
     effective tax rate change ..., and what explains the move?": the effective tax rate), unless it asks what a
@@ -1581,7 +1593,9 @@ def _inherit(part: Question, before: Question) -> Question:
     if part.yes_no and not (part.measures or part.ratio or part.formula or part.direction or part.threshold
                             or part.sign or part.changed or part.words & _BACK_REFERENCES):
         return part  # "..., and does it generally ask its customers for collateral?": an act, not the figure before
-    measures = part.measures or before.measures
+    # the first part takes the whole question's period, not the measures its later parts name ("What secures the
+    # credit facility, ..., and how much cash had it pledged?": the cash is the third part's)
+    measures = part.measures or (before.measures if not first else ())
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)
     asked = part.asked
@@ -1611,7 +1625,7 @@ def parse(text: str, documents: Sequence[Document] = ()) -> Question:
     if len(pieces) > 1:
         before = whole
         for piece in pieces:
-            part = _inherit(_one(piece), before if not parts else parts[-1])
+            part = _inherit(_one(piece), before if not parts else parts[-1], first=not parts)
             parts.append(part)
             before = part
     companies: dict[str, tuple[str, ...]] = {}
