@@ -2673,6 +2673,38 @@ def test_a_quote_pointing_back_says_what_its_passage_named_before_it() -> None:
     assert "[3] does not say “useful”" in flags and "given" not in flags
 
 
+def test_a_quote_pointing_back_at_another_parts_change_restated_is_flagged_under_any_question() -> None:
+    """"The sequential increase was primarily due to ..." is about what its passage stated before it, past another
+    sentence pointing back ("Industrial Systems revenue was up 50% ... The year-on-year increase reflects ...");
+    pasted after the remaining performance obligations asked, it is flagged with that part's name."""
+    q = parse("How much revenue was allocated to Foo Corp's remaining performance obligations as of June 30, 2024, and "
+              "over what period does Foo Corp expect to recognize it?")
+    obligations = ("Revenue allocated to remaining performance obligations was $500 million as of June 30, 2024. We "
+                   "expect to recognize approximately 40% of this revenue over the next twelve months and the "
+                   "remainder thereafter.")
+    segment = ("Industrial Systems revenue was up 50% from a year ago and up 20% sequentially. The year-on-year "
+               "increase reflects higher sell-in to dealers. The sequential increase was primarily due to stronger "
+               "factory demand and the ramp of new robot lines.")
+    quotes = [Quote("We expect to recognize approximately 40% of this revenue over the next twelve months and the "
+                    "remainder thereafter.", "FOO_2024Q2_10Q", "foo", 17, 6, 6),
+              Quote("The sequential increase was primarily due to stronger factory demand and the ramp of new robot "
+                    "lines.", "FOO_2024Q2_10Q", "foo", 28, 9, 9)]
+    told = ("Foo Corp expects to recognize approximately 40% of this revenue over the next twelve months and the "
+            "remainder thereafter [6]. The sequential increase was primarily due to stronger factory demand and the "
+            "ramp of new robot lines [9].")
+    assert "[9] is about “Industrial Systems revenue”" in unsupported(told, quotes, q, ["Foo Corp"],
+                                                                      passages=[obligations, segment])
+    assert not any("is about" in f for f in unsupported(told.split(" [6]. ")[0] + " [6].", quotes, q, ["Foo Corp"],
+                                                        passages=[obligations, segment]))
+    # a passage cut right before it shows nothing it points at: nowhere to check what increased
+    cut = segment[segment.index("The sequential"):]
+    assert "[9] does not say what “The sequential increase” is of" in unsupported(told, quotes, q, ["Foo Corp"],
+                                                                                passages=[obligations, cut])
+    # a summary that told a change before it points back at that change
+    moved = told.replace("Foo Corp expects", "Industrial Systems revenue rose 20% sequentially. Foo Corp expects")
+    assert not any("is of" in f for f in unsupported(moved, quotes, q, ["Foo Corp"], passages=[obligations, cut]))
+
+
 def test_suing_and_filing_a_complaint_against_are_one_act() -> None:
     """"X sued Y" tells the act "X filed a complaint against Y" tells: given to Y, it is flagged; to X, it is not."""
     q = parse("Who brought the patent case over Acme's imaging sensors, and where?")

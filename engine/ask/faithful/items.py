@@ -317,7 +317,7 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
 def _anaphor() -> re.Pattern[str]:
     """A subject that points back at a change (a change noun, ``change_words``: "The decrease was primarily
     attributable to ...", "Increases were primarily due to ..."), naming no item."""
-    return re.compile(rf"^\W*(?:(?:the|this|these|that|those|such)\s+(?:\w+\s+)?)?(?:{change_words().nouns.pattern})"
+    return re.compile(rf"^\W*(?:(?:the|this|these|that|those|such)\s+(?:[\w-]+\s+)?)?(?:{change_words().nouns.pattern})"
                       r"(?!\s+(?:in|of)\b)", re.I)
 
 
@@ -408,13 +408,17 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
               ) -> tuple[str, str] | None:
     """The line item (``_lead_item``) a quote sentence that points back at a change is about: the item of the
     sentence before it, in its quote or, the quote's first, in its passage before it ("RMS' net sales in 2022
-    decreased $641 million, or 4%, compared to 2021. The decrease was ..."); ('', its subject) where the vocabulary
+    decreased $641 million, or 4%, compared to 2021. The decrease was ..."), past sentences pointing back as well
+    (``OWNER_REACH`` sentences at most); ('', its subject) where the vocabulary
     knows no item of it ("Other (income) expense, net increased ... This increase was partially offset by ...")."""
     for x in own:
         if sentence not in x.text:
             continue
         before = next((_lead_in(x, p) for y, p in zip(quotes, passages, strict=False) if y is x), "")
         told = split_sentences(f"{before} {x.text[:x.text.index(sentence)]}".strip())
+        # sentences that point back too ("The year-on-year increase reflects ... The sequential increase was ...")
+        # go on with the same statement: the nearest one that does not
+        told = [t for t in told[-OWNER_REACH:] if not _anaphor().match(t)]
         if not told:
             return None
         prev = told[-1]
@@ -422,8 +426,9 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
         item = _lead_item(prev[:first.start()] if first else "")
         if item[0]:
             return item
-        # an item the vocabulary does not know ("Other (income) expense, net increased ..."): its subject's words
-        who = _CAPITALS_BEFORE.sub("", _mover(prev)) if first else ""  # a heading in capitals run into it aside
+        # an item the vocabulary does not know ("Other (income) expense, net increased ..."): its subject's words;
+        # "X revenue was up 108% from a year ago": the words before its "was"
+        who = _CAPITALS_BEFORE.sub("", _mover(prev)) if first else _statement_subject(prev)
         return ("", who) if who and len(who.split()) <= 2 * NAMED_SUBJECT else None
     return None
 
@@ -915,19 +920,39 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
     """A summary sentence pointing back at the change its previous sentence tells ("Google Network revenues increased
     $1.1 billion from 2021 to 2022. The increase was due to an increase in revenues subject to TAC.") that restates
     a quote sentence on another item's change ("The increase in TAC from 2021 to 2022 was due to ..."): '[4] is about
-    “TAC”'. The change is the previous sentence's item; the drivers the quote's, of none of its words."""
+    “TAC”'. The change is the previous sentence's item; the drivers the quote's, of none of its words. A quote
+    sentence that itself points back ("The sequential increase was primarily due to stronger workstation demand")
+    is about what the sentence before it in its passage names (``_referent``): restated under any question, it is
+    flagged where that names a part (in capitals) neither the question nor the summary names ("Professional
+    Visualization revenue" told after the remaining performance obligations asked); where its passage shows nothing
+    before it and nothing in the summary before it or the question tells a change, what it points at is nowhere to
+    check: '[9] does not say what “The sequential increase” is of'."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
-    if _drivers_kind(q) is None:
-        return []
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     parts = split_sentences(CITATION.sub(" ", summary))
     asked = _subject(q)[1] - plain
+    drivers = _drivers_kind(q) is not None
     out: list[str] = []
     for k, sentence in enumerate(parts):
         if not _anaphor().match(sentence) or (found := _restated(sentence, sentences)) is None:
             continue
         source, best = found[1][0], found[1][1]
+        if _anaphor().match(best):
+            own = [x for x in quotes if x.source == source]
+            referred = _referent(best, own, quotes, r.passages)
+            named = (referred[1] or referred[0]) if referred else ""
+            theirs_named = _capitalised(named, plain, first=True) if named else set()
+            if theirs_named and not theirs_named & said_stems([q.text, summary]):
+                out.append(f"[{source}] is about \u201c{named}\u201d")
+            elif (not named and not drivers and not q.changed
+                  and not any(_first_direction(t) for t in parts[:k])
+                  and (pointer := _anaphor().match(sentence))):
+                # nothing before it, in the summary, the question or the quote's passage, says what moved
+                out.append(f"[{source}] does not say what \u201c{pointer.group(0).strip()}\u201d is of")
+            continue
+        if not drivers:
+            continue
         if (change := _CHANGE_IN.match(best)) is not None:
             theirs, named = _head(change["item"], plain), _item_name(change["item"]).strip()
         else:  # "NIKE, Inc. gross margin increased 90 basis points primarily due to ...": the words before it moved
