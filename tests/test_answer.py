@@ -1301,6 +1301,22 @@ def test_a_change_the_model_gives_is_no_other_row_s_cell() -> None:
     assert "17" in disagreement("Interest expense was $17 million in 2015 [1].", res, None, None)
 
 
+
+def test_a_figure_the_question_states_is_no_cell_to_correct() -> None:
+    """"What secures Acme's $17 million credit line?": the model repeating the question's $17 million gives the
+    question's figure, not another row's cell of 17; the same figure the question does not state is still noted."""
+    from engine.ask.checks import disagreement
+
+    costs = {"title": "Consolidated Statements of Operations", "units": "in millions", "columns": ["2015", "2014"],
+             "rows": [{"label": "Interest expense", "values": ["(160)", "(177)"], "numbers": [-160.0, -177.0]},
+                      {"label": "Non-cash interest expense", "values": ["20", "17"], "numbers": [20.0, 17.0]}]}
+    asked = q("What was Acme's interest expense in 2015, and what secures its $17 million credit line?")
+    res = resolve(asked, [TableSource(1, costs)], None)
+    said = "Interest expense was $160 million in 2015 [1]; the $17 million credit line is secured by receivables."
+    assert disagreement(said, res, None, None, asked.given) == ""
+    assert "17" in disagreement(said, res, None, None)
+
+
 def test_the_ratio_of_a_part_the_question_names_is_the_filings_own_for_that_part() -> None:
     """"What drove the change in Acme's Products gross margin percentage in Q3 2023?": the table's "Gross margin
     percentage:" block states it for Products (34.5% -> 35.4%): that, not the whole company's margin computed from

@@ -236,7 +236,7 @@ class Answerer:
         voiced = one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
         text = voiced.text
         extractive = extractive or cells.verdict  # a quote's No is stated like a verdict: first
-        note = disagreement(text, res, calendar, computation)
+        note = disagreement(text, res, calendar, computation, q.given)
         if note:
             yield TokenStreamed(note)
             text += note

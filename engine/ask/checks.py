@@ -285,10 +285,12 @@ def _change_before() -> re.Pattern[str]:
                       r"(?:[$\u20ac\u00a3\u00a5]\s?)?$", re.I)
 
 
-def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None) -> str:
+def disagreement(text: str, res: Resolution, calendar: Calendar | None, computation: Computation | None,
+                 given: Sequence[float] = ()) -> str:
     """A note when the model's figures are not the resolved cells: another period's or another row's value. A figure
     given as a change ("decreased by $17 million") that is the difference between two periods of the asked row is
-    that change, not another row's cell of the same number."""
+    that change, not another row's cell of the same number; one the question states itself (``given``: "Amazon's
+    $1.5 billion revolving credit facility") is the question's."""
     if not res.cells or refuses(text):
         return ""
     computed = [computation.result, *[t.value for t in computation.cells]] if computation else []
@@ -296,9 +298,12 @@ def disagreement(text: str, res: Resolution, calendar: Calendar | None, computat
     row = [c for c in (*res.cells, *res.candidates) if c.row == res.cells[0].row]
     changes = {round(abs(a.value - b.value), 6) for a in row for b in row if a.value != b.value}
     wrong = []
+    stated = {round(v, 6) for v in given}
     for q in answer_numbers(text):
         if _change_before().search(text[max(0, q.start - 40):q.start]) and round(abs(q.value), 6) in changes:
             continue
+        if {round(c, 6) for c in q.candidates()} & stated:
+            continue  # the question's own figure, repeated
         v = judge(q, res, calendar, computed)
         if v.status in {"other_period", "other_row"}:
             wrong.append(f"{q.raw} {v.note}")

@@ -604,6 +604,9 @@ class Question:
     mentions: tuple[tuple[str, int, int, int], ...] = field(default=(), compare=False, hash=False)
     """Where the text names a company of the library: (document id, start, end, length of a possessive "'s"
     after it), so a search within one company's filings can leave its name out (``routing.without_company``)."""
+    given: tuple[float, ...] = ()
+    """The amounts it states itself, each as written and scaled ("Amazon's $1.5 billion revolving credit facility":
+    1.5 and 1.5e9): a model repeating one gives the question's figure, no cell's."""
     self_reference: str = ""
     """Its words that point at the document asked, not at what is asked ("mentioned in this 10K report",
     "according to the filing"): searched, they rank the pages that say "report" and "10-K" (exhibit lists, the
@@ -1517,6 +1520,7 @@ def _one(text: str) -> Question:
         forms=tuple(sorted({form for rx, form in _FORMS if rx.search(text)})),
         scale=SCALES[scale.group(1).lower()] if scale else None,
         self_reference=self_ref.group(0) if (self_ref := _SELF_REFERENCE.search(text)) else "",
+        given=tuple(sorted({c for v in quantities(text) if v.currency or v.scale != 1.0 for c in v.candidates()})),
     )
     q = replace(q, intent=_intent(q))
     # a judgement is of a state ("Does X have a healthy liquidity profile?"); whether it changed over the periods
