@@ -1419,6 +1419,18 @@ def test_how_much_after_a_bare_comma_starts_a_part_and_the_first_part_keeps_its_
     assert [m.name for m in q.parts[2].measures] == ["cash and cash equivalents"]
 
 
+def test_how_someone_changed_something_is_told_in_words() -> None:
+    """"How did the board change the buyback authorization?" asks what it did (the verb has an object); "How did
+    revenue change from 2022 to 2023?" and "How did gross margin change year over year?" ask how a figure moved."""
+    for text in ("How did Foo Corp's board change its 2022 buyback authorization in March 2023?",
+                 "How did the regulator change Foo Bank's capital buffer after the 2023 stress test?",
+                 "How did the 2021 merger change Foo Corp's stake in Bar LLC?"):
+        assert parse(text).intent is Intent.PROSE, text
+    for text in ("How did Foo Corp's revenue change from 2022 to 2023?",
+                 "How did Foo Corp's gross margin change year over year in 2023?"):
+        assert parse(text).intent is Intent.CHANGE, text
+
+
 def test_an_item_named_only_after_non_is_not_asked() -> None:
     """"non-income tax disputes" (sales, value added and similar taxes) ask no income tax figure."""
     q = parse("What non-income tax disputes does Foo Corp describe in its 2023 10-K?")

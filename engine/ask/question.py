@@ -149,6 +149,13 @@ _EFFECT_OF = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could|might|
 """A question asking how one thing bore on another ("How did exchange rates affect APAC revenue growth?", "How did
 the change in the Dutch tax rate affect the company?"): told in words, the effect as the filing states it; the change
 or growth words in it belong to the cause or to what was affected, not to a change asked of a figure."""
+_ACTED_ON = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could)\s+[^?]{1,80}?\s+"
+                       r"(?:chang|modif|amend|alter|revis|adjust|shift|reallocat|restructur|reorganiz)(?:e|es|ed|y|ied)?\s+"
+                       r"(?:(?:the|its|their|his|her|our|a|an|this|that|these|those)\b|(?-i:[A-Z]))", re.I)
+"""A question asking how someone changed something ("How did the Board change the April 2021 authorization?", "How
+did the Federal Reserve change the firm's stress capital buffer?", "How did the firm shift attributed equity among
+its segments?"): what was done, told in words; "How did revenue change from 2021 to 2022?" moves a figure (the verb
+has no object)."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
@@ -1021,10 +1028,10 @@ def _intent(q: Question) -> Intent:
     if q.counted:
         return Intent.COUNT
     opening = q.first.strip(" \"'(")
+    manner = _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
-            _EFFECT_OF.match(opening) or (_MANNER.match(opening) and not (q.changed or q.growth or q.versus
-                                                                          or q.trend))) or (
+            _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or manner) or (
             _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
                                                 or q.rounding or q.counted)):
         return Intent.PROSE
