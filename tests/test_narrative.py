@@ -2787,6 +2787,19 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         passages=[inside[inside.index("The complaints"):]]))
 
 
+def test_a_denial_of_a_listed_subject_in_a_passive_is_read_whole() -> None:
+    """"Our strategy, results of operations and financial condition have not been materially affected by risks from
+    X" denies "materially affected" of each thing listed: told without the denial of any of them, it is flagged; the
+    tense words and the passive's agent are no part of what is denied."""
+    q = parse("Have supply disruptions materially affected Foo Corp's business or results in 2023?")
+    x = Quote("Our business strategy, results of operations and financial condition have not been materially affected "
+              "by risks from supply disruptions, including past shortages.", "FOO_2023_10K", "foo", 26, 1, 1)
+    assert any(f.startswith("[1] says “not been materially affected") for f in unsupported(
+        "Supply disruptions have materially affected Foo Corp's results [1].", [x], q, ["Foo Corp"]))
+    assert not any(f.startswith("[1] says") for f in unsupported(
+        "Supply disruptions have not materially affected Foo Corp's results [1].", [x], q, ["Foo Corp"]))
+
+
 def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alone() -> None:
     """"The company follows a dividend policy" for "... and does the company follow a dividend policy?" says it in the
     question's words, which support nothing: where no quote has them they are flagged. Denied ("does not follow"),

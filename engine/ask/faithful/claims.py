@@ -194,7 +194,21 @@ def _denied(r: Reading) -> list[str]:
 
 
 DENIED_WORDS = 3
+_AUXILIARIES = frozenset({"be", "been", "being", "have", "has", "had"})
+"""Words of a denied predicate that tense only ("have not been materially affected" denies "materially affected")."""
+_AGENT = re.compile(r"\s+by\s+", re.I)
+
+
+def _predicate(text: str) -> list[str]:
+    """The content words of what a "not" denies (``DENIED_WORDS`` at most), tense words aside."""
+    return [w for w in CONTENT_WORD.findall(text) if w.lower() not in _AUXILIARIES][:DENIED_WORDS]
 """How many content words after a quote's "not" make the predicate it denies ("not focused on the Company")."""
+
+
+_LISTED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)(?:our|its|their|the)?\s*[\w\s-]+(?:,\s*[\w\s-]+)+,?\s+and\s+[\w\s-]+$",
+                             re.I)
+"""A clause's subject that lists several things right before its verb ("Our business strategy, results of
+operations and financial condition")."""
 
 
 def _affirmed(r: Reading) -> list[str]:
@@ -202,8 +216,9 @@ def _affirmed(r: Reading) -> list[str]:
     investigation is focused on the Company." beside [1]'s "... continues to believe that the investigation is not
     focused on the Company" gives '[1] says “not focused on the Company”'. The denied predicate is the content words
     right after the quote's "not" (up to ``DENIED_WORDS``, the company's name counting as one); the summary sentence
-    must hold them all, in that order, and the word the quote denies them of (the one right before "is not"), and
-    deny nothing itself."""
+    must hold them all, in that order, and the word the quote denies them of (the one right before "is not", or
+    any of a list's there: "Our business strategy, results of operations and financial condition have not been
+    materially affected"), and deny nothing itself."""
     summary, quotes = r.body, r.quotes
     plain = set(common_stems())
     out: list[str] = []
@@ -213,18 +228,26 @@ def _affirmed(r: Reading) -> list[str]:
             for m in _DENIAL.finditer(s):
                 if _NOT_ONLY.match(s, m.start()):
                     continue
-                after = [w for w in CONTENT_WORD.findall(s[m.end():m.end() + 80])][:DENIED_WORDS]
+                denied = s[m.end():m.end() + 80]
+                if (agent := _AGENT.search(denied)) and len(_predicate(denied[:agent.start()])) >= 2:
+                    denied = denied[:agent.start()]  # "not been materially affected by risks from ...": no agent
+                after = _predicate(denied)
                 before = [w for w in CONTENT_WORD.findall(s[max(0, m.start() - 60):m.start()])
                           if word_stem(w) not in plain]
                 if len(after) >= 2 and before:
-                    denials.append((x.source, [word_stem(w) for w in after], word_stem(before[-1]),
+                    # what is denied of: the word right before, or any of a list's ("Our business strategy, results
+                    # of operations and financial condition have not been materially affected")
+                    listed = _LISTED_SUBJECT.search(s[:m.start()])
+                    subjects = {word_stem(before[-1])} | ({word_stem(w) for w in CONTENT_WORD.findall(listed.group(0))
+                                                          if w.lower() not in STOPWORDS} if listed else set())
+                    denials.append((x.source, [word_stem(w) for w in after], subjects,
                                     s[m.start():m.end() + 80].split(",")[0].split(";")[0].rstrip(" .")))
     for sentence in split_sentences(summary):
         if _NEGATION.search(sentence) or _LACKS.search(sentence):
             continue
         mine = [word_stem(w) for w in CONTENT_WORD.findall(sentence)]
-        for src, predicate, subject, said in denials:
-            if subject not in mine or not _runs_in(predicate, mine):
+        for src, predicate, subjects, said in denials:
+            if not subjects & set(mine) or not _runs_in(predicate, mine):
                 continue
             flag = f"[{src}] says \u201c{_clip(said.strip(), 60)}\u201d"
             out.append(flag)
