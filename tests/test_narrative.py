@@ -2800,6 +2800,21 @@ def test_a_denial_of_a_listed_subject_in_a_passive_is_read_whole() -> None:
         "Supply disruptions have not materially affected Foo Corp's results [1].", [x], q, ["Foo Corp"]))
 
 
+def test_a_one_word_denial_ending_its_sentence_is_read_and_a_clause_denies_only_its_own() -> None:
+    """"The effect of these actions on our financial results was not material." denies "material" of the effect:
+    "those actions had a material effect on its financial results" is flagged; "X was suspended; the effect was not
+    material" denies nothing of the suspension."""
+    q = parse("What did Foo Corp do about its operations in Ruritania in 2022, and did those actions have a material "
+              "effect on its financial results?")
+    x = Quote("Beginning in 2022, we suspended most of our commercial activities in Ruritania. The ongoing effect of "
+              "these actions on our financial results was not material.", "FOO_2022_10K", "foo", 31, 2, 2)
+    assert "[2] says “not material”" in unsupported(
+        "Foo Corp suspended its commercial activities in Ruritania in 2022, and those actions had a material effect "
+        "on its financial results [2].", [x], q, ["Foo Corp"])
+    assert unsupported("Foo Corp suspended its commercial activities in Ruritania in 2022; the effect on its financial "
+                       "results was not material [2].", [x], q, ["Foo Corp"]) == []
+
+
 def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alone() -> None:
     """"The company follows a dividend policy" for "... and does the company follow a dividend policy?" says it in the
     question's words, which support nothing: where no quote has them they are flagged. Denied ("does not follow"),

@@ -152,6 +152,10 @@ def _clip(text: str, most: int = 80) -> str:
     return f"{head} ... {tail}"
 
 
+_CLAUSE_BREAK = re.compile(r"[;:]\s*|,\s+(?:and|but|while|whereas|although|though)\s+", re.I)
+"""Where a sentence's next clause starts: what one denies is not said of the clause before."""
+
+
 def _denied(r: Reading) -> list[str]:
     """A sentence of the summary that denies what a quote sentence says without denial: "The amortization of
     intangible assets was not related to this." beside [4]'s "... was primarily related to asset impairments ... and
@@ -169,7 +173,9 @@ def _denied(r: Reading) -> list[str]:
         if denial is None or _LACKS.search(sentence) or _NOT_ONLY.search(sentence) or _NOT_SAID.match(
                 sentence, denial.end()):
             continue
-        own = {word_stem(w) for w in CONTENT_WORD.findall(sentence[:denial.start()]) if word_stem(w) not in plain}
+        # the denial's own clause: "X was suspended; the effect was not material" denies nothing of the suspension
+        clause = max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, denial.start())), default=0)
+        own = {word_stem(w) for w in CONTENT_WORD.findall(sentence[clause:denial.start()]) if word_stem(w) not in plain}
         if len(own) < 2:
             continue
         for src, s in theirs:
@@ -234,7 +240,10 @@ def _affirmed(r: Reading) -> list[str]:
                 after = _predicate(denied)
                 before = [w for w in CONTENT_WORD.findall(s[max(0, m.start() - 60):m.start()])
                           if word_stem(w) not in plain]
-                if len(after) >= 2 and before:
+                # one word ends its sentence ("The effect of these actions on our results was not material."): the
+                # whole predicate
+                whole = len(after) == 1 and not CONTENT_WORD.search(s[m.end():].split(after[0], 1)[-1])
+                if (len(after) >= 2 or whole) and before:
                     # what is denied of: the word right before, or any of a list's ("Our business strategy, results
                     # of operations and financial condition have not been materially affected")
                     listed = _LISTED_SUBJECT.search(s[:m.start()])
