@@ -2785,6 +2785,12 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         "The complaints seek treble damages [1].",
         [Quote("The complaints seek treble damages.", "ACME_2023_10Q", "acme", 14, 1, 1)], q, ["Acme"],
         passages=[inside[inside.index("The complaints"):]]))
+    # the question's "Acme's Lumo unit" names the unit, Acme its owner: the unit's own matter is no other
+    owned = parse("Who brought the patent suit against Acme's Lumo unit, and what does it allege?")
+    lumo = passage.replace("against Acme Corp.", "against Acme's subsidiary Lumo Inc.")
+    opening = Quote(lumo.split(". The complaint")[0] + ".", "ACME_2023_10Q", "acme", 14, 1, 1)
+    assert not any("another matter" in f for f in unsupported(
+        lumo.split(". The complaint")[0] + " [1].", [opening], owned, ["Acme"], passages=[lumo]))
 
 
 def test_a_denial_of_a_listed_subject_in_a_passive_is_read_whole() -> None:

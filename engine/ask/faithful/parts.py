@@ -837,6 +837,10 @@ def _matter_opening(sentence: str, passage: str) -> str:
     return told[k] if k >= 0 else ""
 
 
+_OWNER_BEFORE = re.compile(r"^.*['’]s\s+")
+"""An owner's name and possessive before a name run ("Square's " of "Square's Caviar")."""
+
+
 def _another_matter(r: Reading) -> list[str]:
     """A sentence restating a quote sentence of another legal matter than the one the question names: "They allege
     price fixing arrangements, monopolization ..." in an answer about the Alexa patent suit in the Northern District
@@ -845,12 +849,14 @@ def _another_matter(r: Reading) -> list[str]:
     a quote sentence is told in is the one the nearest sentence opening a matter before it opens (``_matter_opening``,
     in the quote's passage); it is another matter where that opening names none of the question's names
     (``Question.names``, each run whole: "Northern District" is not "Western District"; an owner's, "Google's", is
-    no matter's name) and some name of its own.
+    no matter's name, nor the owner before one: "Square's Caviar" is Caviar's) and some name of its own.
     A passage that begins inside a matter says nothing either way."""
     q = r.q
     plain = plain_stems([*r.names, *(x.doc for x in r.quotes)])
     # the matter's names, not an owner's ("Google's advertising technology": the company whose matters they all are)
-    asked = [run for run in q.names if name_letters(run) - plain and not ENDS_POSSESSIVE.search(run)]
+    # ("Square's Caviar": Caviar, Square's the owner)
+    asked = [own for run in q.names if not ENDS_POSSESSIVE.search(run)
+             for own in [_OWNER_BEFORE.sub("", run)] if name_letters(own) - plain]
     if not asked:
         return []
     sentences = _quote_sentences(r.quotes)
