@@ -1431,6 +1431,15 @@ def test_how_someone_changed_something_is_told_in_words() -> None:
         assert parse(text).intent is Intent.CHANGE, text
 
 
+def test_a_yes_no_about_an_expectation_of_nothing_measured_is_told_in_words() -> None:
+    """"..., and does management expect a materially higher loss?" asks what the filing says it expects; "Did Foo
+    Corp's revenue increase in 2023?" asks a figure's direction."""
+    q = parse("How much had Foo Corp accrued for cleanup at the end of 2023, and does management expect a materially "
+              "higher loss?")
+    assert q.parts[1].yes_no and q.told is q.parts[1]
+    assert not parse("Did Foo Corp's revenue increase in 2023?").narrative
+
+
 def test_an_item_named_only_after_non_is_not_asked() -> None:
     """"non-income tax disputes" (sales, value added and similar taxes) ask no income tax figure."""
     q = parse("What non-income tax disputes does Foo Corp describe in its 2023 10-K?")

@@ -1062,7 +1062,8 @@ def _narrative(q: Question) -> str:
         return named or "description"
     # "Are there any changes in its accounting policies?": a change of nothing measured is told in words (one
     # between two periods it names, "any change in the number of stores between FY2023 and FY2024", compares figures)
-    told = not q.direction or (q.direction == "any" and len(q.asked.years) < 2)
+    # and so is an expectation of nothing measured ("Does management expect a materially higher loss?")
+    told = not q.direction or (q.direction == "any" and len(q.asked.years) < 2) or q.forward
     if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and told:
         return named or "description"
     if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
