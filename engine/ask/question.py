@@ -392,8 +392,13 @@ def _qualified(low: str, m: Measure) -> bool:
     activities" do not ask for revenue, net income or the cash balance."""
     if m.item is None or not m.item.other_when:
         return False
-    hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    hits = _hits(low, m)
     return bool(hits) and all(m.item.excludes(_own_words(low, x.start(), x.end(), hits)) for x in hits)
+
+
+def _hits(low: str, m: Measure) -> list[re.Match[str]]:
+    """Every place the question names the item, by any of its naming phrases, as whole words."""
+    return [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
 
 
 _NON = re.compile(r"\bnon[- ]?$")
@@ -402,7 +407,7 @@ _NON = re.compile(r"\bnon[- ]?$")
 def _negated(low: str, m: Measure) -> bool:
     """Whether the question names the item only with "non-" before it: "non-income tax disputes" (sales, value added
     and similar taxes) are no income tax, "non-GAAP" no GAAP figure, "non-operating income" no operating income."""
-    hits = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    hits = _hits(low, m)
     return bool(hits) and all(_NON.search(low, max(0, x.start() - 4), x.start()) for x in hits)
 
 

@@ -200,15 +200,16 @@ def _denied(r: Reading) -> list[str]:
 
 
 DENIED_WORDS = 3
+"""How many content words after a quote's "not" make the predicate it denies ("not focused on the Company")."""
 _AUXILIARIES = frozenset({"be", "been", "being", "have", "has", "had"})
 """Words of a denied predicate that tense only ("have not been materially affected" denies "materially affected")."""
 _AGENT = re.compile(r"\s+by\s+", re.I)
+"""A passive's agent after what is denied ("not been materially affected by risks from ...")."""
 
 
 def _predicate(text: str) -> list[str]:
     """The content words of what a "not" denies (``DENIED_WORDS`` at most), tense words aside."""
     return [w for w in CONTENT_WORD.findall(text) if w.lower() not in _AUXILIARIES][:DENIED_WORDS]
-"""How many content words after a quote's "not" make the predicate it denies ("not focused on the Company")."""
 
 
 _LISTED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)(?:our|its|their|the)?\s*[\w\s-]+(?:,\s*[\w\s-]+)+,?\s+and\s+[\w\s-]+$",
@@ -255,8 +256,9 @@ def _affirmed(r: Reading) -> list[str]:
         if _NEGATION.search(sentence) or _LACKS.search(sentence):
             continue
         mine = [word_stem(w) for w in CONTENT_WORD.findall(sentence)]
+        held = set(mine)
         for src, predicate, subjects, said in denials:
-            if not subjects & set(mine) or not _runs_in(predicate, mine):
+            if not subjects & held or not _runs_in(predicate, mine):
                 continue
             flag = f"[{src}] says \u201c{_clip(said.strip(), 60)}\u201d"
             out.append(flag)

@@ -935,7 +935,7 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
     drivers = _drivers_kind(q) is not None
     out: list[str] = []
     for k, sentence in enumerate(parts):
-        if not _anaphor().match(sentence) or (found := _restated(sentence, sentences)) is None:
+        if not (pointer := _anaphor().match(sentence)) or (found := _restated(sentence, sentences)) is None:
             continue
         source, best = found[1][0], found[1][1]
         if _anaphor().match(best):
@@ -945,9 +945,7 @@ def _pointed_back_elsewhere(r: Reading) -> list[str]:
             theirs_named = _capitalised(named, plain, first=True) if named else set()
             if theirs_named and not theirs_named & said_stems([q.text, summary]):
                 out.append(f"[{source}] is about \u201c{named}\u201d")
-            elif (not named and not drivers and not q.changed
-                  and not any(_first_direction(t) for t in parts[:k])
-                  and (pointer := _anaphor().match(sentence))):
+            elif not named and not drivers and not q.changed and not any(_first_direction(t) for t in parts[:k]):
                 # nothing before it, in the summary, the question or the quote's passage, says what moved
                 out.append(f"[{source}] does not say what \u201c{pointer.group(0).strip()}\u201d is of")
             continue
