@@ -63,12 +63,19 @@ def _no_without_denial(r: Reading) -> list[str]:
 
 def _foretold(sentence: str, word: str) -> set[str]:
     """The stems of what a sentence tells is expected or may happen: its words from each of its forward-looking
-    ``word`` to the clause's end ("may be asserted in the future": "asserted", "future"), stopwords and generic words
-    aside."""
+    ``word`` to the clause's end ("may be asserted in the future": "asserted", "future"), stopwords, generic words and
+    the words the sentence also states outside those clauses aside ("generally does not require collateral; however,
+    the Company will require collateral in certain instances" foretells "certain instances", not "collateral")."""
     low = DATED_MAY.sub(" ", sentence.lower())
-    clauses = [re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]
-               for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
-    return said_stems(clauses) - common_stems()
+    spans = [(at.start(), at.end() + len(re.split(r"[,;:]", low[at.end():], maxsplit=1)[0]))
+             for at in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low)]
+    told = [low[start:end] for start, end in spans]
+    rest, at = [], 0
+    for start, end in spans:
+        rest.append(low[at:start])
+        at = max(at, end)
+    rest.append(low[at:])
+    return said_stems(told) - said_stems(rest) - common_stems()
 
 
 def _forecast_as_fact(r: Reading) -> list[str]:
@@ -475,7 +482,7 @@ def _offset_swapped(r: Reading) -> list[str]:
 
 
 _TRAILING_CITATIONS = re.compile(r"(?:\s*(?:[.;,]\s*)?\[\d+(?:\s*,\s*\d+)*\])+\s*(?:[.;,]\s*)?$")
-"""The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]"). Each run of spaces
+r"""The citations that end a sentence ("... physical stores [4]." or "... physical stores. [5]"). Each run of spaces
 has one place in it (before a stop or after it), so a long run of citations followed by more text fails at once:
 "\s*[.;,]?\s*" could share the spaces between its two runs in many ways, and took minutes on a model's answer
 with a dozen citations in a row."""
