@@ -505,6 +505,29 @@ def test_a_part_asked_in_words_beside_a_decided_figure_gets_its_quotes() -> None
     assert whole.told is whole and shown_quotes(whole, used, {}, FakeEmbedder(), decided=True, stated=False) == []
 
 
+def test_each_part_is_quoted_where_the_code_states_nothing() -> None:
+    """"How concentrated were its receivables, and does it ask for collateral?": no cell states the share (the filing
+    tells it in running text), so the figure part gets the sentences nearest it beside the words part's quotes, and
+    the summary is asked the whole question; where a cell is stated, the words part alone is quoted and asked."""
+    q = parse("How concentrated were Acme's trade receivables at December 31, 2023, and does Acme generally ask its "
+              "customers for collateral?")
+    assert q.told is q.parts[1]
+    share = ("As of December 31, 2023, Acme had two customers that each represented 10% or more of total trade "
+             "receivables, which together accounted for 27%.")
+    collateral = "Acme generally does not require collateral from its customers when it sells on credit terms."
+    used = _evidence([*MDA, share, collateral])
+    shown = shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=False)
+    assert {share, collateral} <= {x.text for x in shown}
+    alone = shown_quotes(q, used, {}, FakeEmbedder(), decided=False, stated=True)
+    assert collateral in {x.text for x in alone} and share not in {x.text for x in alone}
+    llm = FakeLLM(lambda _m: "Two customers made up 27% of trade receivables [4]; Acme generally does not require "
+                             "collateral [5].")
+    summarise(llm, q, shown, "", 100, lambda: False, whole=True)
+    summarise(llm, q, alone, "", 100, lambda: False)
+    asked = [m[-1].content.split("Question: ")[1] for m in llm.prompts]
+    assert asked[0].startswith("How concentrated") and not asked[1].startswith("How concentrated")
+
+
 def test_a_part_asking_why_of_a_ranked_pick_is_quoted_about_the_pick() -> None:
     """"Which segment grew fastest, and what drove it?": the code ranks the segments; the part asking why is
     asked of its pick, so the pick's sentence is quoted before another segment's."""
@@ -1532,6 +1555,20 @@ def test_a_sentence_citing_one_quote_with_another_s_words_is_flagged() -> None:
         "[2] indicates that the margin decreased due to raw materials and logistics costs.", quotes, q))
     assert not any("does not say" in f for f in unsupported(
         "The margin decreased due to raw materials [2] and outsourced hardgoods manufacturing costs [6].", quotes, q))
+
+
+def test_words_a_quote_states_outside_its_forecast_are_not_foretold() -> None:
+    """A summary telling the clause a quote states, in words its forecast clause repeats, states no forecast; one
+    telling what only the forecast clause says does."""
+    q = parse("Does Borealis ask its distributors for deposits?")
+    quotes = [Quote("Borealis generally does not require deposits from its distributors; however, Borealis will "
+                    "require deposits or a parent guarantee in certain instances to limit credit exposure.",
+                    "BORE_2024_10Q", "bore", 12, 1, 1)]
+    assert not any(f.startswith("stated as fact") for f in unsupported(
+        "Borealis generally does not require deposits from its distributors [1].", quotes, q))
+    assert "stated as fact (the quote says “will”)" in unsupported(
+        "Borealis requires a parent guarantee from distributors in certain instances to limit credit exposure [1].",
+        quotes, q)
 
 
 def test_a_forecast_the_summary_leaves_out_is_not_stated_as_fact() -> None:

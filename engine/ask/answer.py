@@ -46,7 +46,7 @@ from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.faithful import check_summary
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import ABSENCE, absence, listed, quote_citations, shown_quotes, summarise
+from engine.ask.narrative import ABSENCE, absence, every_part, listed, quote_citations, shown_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
@@ -260,7 +260,8 @@ class Answerer:
             return said, 0, 0, True
         if quotes:
             summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled,
-                                decided=cells.decision if cells.decision and cells.decision.kind == ABSENCE else None)
+                                decided=cells.decision if cells.decision and cells.decision.kind == ABSENCE else None,
+                                whole=every_part(q, decided=cells.decision is not None, stated=bool(cells.extractive)))
             if summary is not None:
                 yield TokenStreamed(summary.text.strip())
                 return summary.text.strip(), summary.completion_tokens, 1, True
@@ -367,8 +368,7 @@ class Answerer:
             text = refusal_text(retrieval, text if text.lower().startswith("insufficient") else "")
         cited = [used[c.marker - 1] for c in citations] or list(used)
         computed = code_figures(computation, extractive)
-        # what the code stated (cells, a computation, a verdict) is read from cells, not checked against them;
-        # the model's sentence is
+        # what the code stated (cells, a computation, a verdict) is read from cells, not checked: the model's is
         said = text.replace(extractive, " ") if extractive else text
         checks = [] if refused else stated_checks(extractive, resolution, computation, calendar) + check_numbers(
             said, cited, regions, computed, resolution, calendar, q)

@@ -152,6 +152,8 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
         return why_picked(q, about, used, regions, embedder)
     if refused or (decided and (asked is None or asked is q)):
         return []
+    if every_part(q, decided=decided, stated=stated):
+        return find_quotes(q, used, regions, embedder, every=True)
     if asked is not None and about and asked is not q:
         asked = replace(asked, text=f"{asked.text} ({about})", first=f"{asked.first or asked.text} ({about})",
                         stems=frozenset(asked.stems | stems(about)))
@@ -182,16 +184,26 @@ def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, 
     return _quotes(q, used, regions, embedder, most, any_kind=True)
 
 
+def every_part(q: Question, *, decided: bool, stated: bool) -> bool:
+    """Whether an answer's quotes answer each part of the question, not only the one told in words: a question of
+    several parts, one told in words, where the code states no cell and decides nothing ("How concentrated were its
+    trade receivables, and does it ask its customers for collateral?": the share of receivables is running text,
+    which no table holds). Its summary is asked the whole question (``summarise``'s ``whole``); quoted for the words
+    part alone, it answered only that part."""
+    return q.told is not None and q.told is not q and not decided and not stated
+
+
 def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-                most: int = MAX_QUOTES, skip: Sequence[Quote] = ()) -> list[Quote]:
+                most: int = MAX_QUOTES, skip: Sequence[Quote] = (), every: bool = False) -> list[Quote]:
     """The 1-``MAX_QUOTES`` sentences of the top passages that answer a narrative question, best first ([] for a
     question that is not narrative or passages without a sentence). A question of several narrative parts ("What
     drove the decline, and who are the largest customers?") gets each part's quotes in turn, best first, so a part
-    whose passages hold no answer leaves the others theirs. A sentence repeating one of ``skip`` (quoted already
-    from another filing) is not ranked."""
-    narrated = [p for p in q.parts if p.narrative]
+    whose passages hold no answer leaves the others theirs; with ``every`` (``every_part``), each of its parts does,
+    a part asking a figure getting the sentences nearest it (``nearest_sentences``). A sentence repeating one of
+    ``skip`` (quoted already from another filing) is not ranked."""
+    narrated = list(q.parts) if every else [p for p in q.parts if p.narrative]
     if len(narrated) > 1:
-        found = [_quotes(p, used, regions, embedder, most, skip) for p in narrated]
+        found = [_quotes(p, used, regions, embedder, most, skip, any_kind=every) for p in narrated]
         out: list[Quote] = []
         for rank in range(most):
             for quotes in found:
@@ -419,15 +431,15 @@ def _no_subject() -> frozenset[str]:
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
               cancelled: Callable[[], bool], labels: Mapping[str, str] | None = None,
-              decided: Decision | None = None) -> Generation | None:
+              decided: Decision | None = None, whole: bool = False) -> Generation | None:
     """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several; ``decided``: the No a quote decided,
-    ``absence``); None when it finds no answer in them."""
+    ``absence``; ``whole``: the quotes answer each part, ``every_part``); None when it finds no answer in them."""
     # a question whose one narrative part follows another ("Has there been any significant change in operating
     # expenses? If so, what are the key drivers?"): the code stated the first part, the quotes answer the second,
     # and asked the whole the model restates the code's figures instead of the quotes' reasons
     part = q.told
-    asked = replace(part, text=_query(part)) if part is not None and part is not q else q
+    asked = replace(part, text=_query(part)) if part is not None and part is not q and not whole else q
     # the verdict and the source that decides it; not the quote's words, which are filing text and stay fenced
     verdict = f"No, as source [{CITATION.findall(decided.text)[-1]}] states" if decided is not None else ""
     gen = llm.chat(summary_messages(asked, quotes, stated, labels, verdict),
