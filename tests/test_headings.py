@@ -122,6 +122,24 @@ def test_a_section_s_sentence_told_as_its_own_part_s_is_not_flagged() -> None:
     assert any("no quote names" in f for f in _flags(question, told, ()))
 
 
+def test_a_run_in_heading_in_the_words_asked_is_the_topic_told_not_another_part() -> None:
+    """A run-in heading ("Credit Facility") in the words the question and the summary use in lower case ("revolving
+    credit facilities") is what they tell of; a segment's is still another part."""
+    quote = ("In April 2022, we entered into two new revolving credit facilities in the amounts of $3.0 billion and "
+             "$5.0 billion, which will expire in April 2023 and April 2027, respectively.")
+    summary = ("Zephyr entered into two new revolving credit facilities of $3.0 billion and $5.0 billion, which will "
+               "expire in April 2023 and April 2027, respectively [4].")
+
+    def flags(question: str, lead: str) -> list[str]:
+        return unsupported(summary, [_quote(quote, "ZEPHYR_2022_10K", 70)], parse(question), ["Zephyr"], "",
+                           [f"{lead} As of December 31, 2022, we have $8.0 billion of revolving credit facilities. "
+                            f"{quote}"], [()])
+
+    told = "What revolving credit facilities did Zephyr enter into in April 2022, and when do they expire?"
+    assert not any("heading" in f for f in flags(told, "Credit Facility"))
+    assert "[4] is under the heading \u201cCloud Platforms\u201d" in flags(told, "Cloud Platforms")
+
+
 def test_a_heading_names_a_part_only_where_the_text_uses_it_as_a_name() -> None:
     question = "What drove the change in Lockheed Martin's Rotary and Mission Systems backlog in 2022?"
     quote = ("The decrease in backlog during 2022 compared to 2021 was primarily due to lower orders on GMLRS and "

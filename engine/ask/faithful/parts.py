@@ -344,14 +344,15 @@ def _topic_run_in(text: str) -> bool:
 
 
 def _under_another_heading(r: Reading) -> list[str]:
-    """A summary sentence that restates a quote told under another part's section heading, and names that part
-    nowhere: "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a
-    sentence of the "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading
-    “Sam's Club”'; so does a segment's sentence told as the company's where the question asks about no part. The
-    part is the one ``heading_part`` reads from the quote's passage's headings (``parts``, in the quotes' order);
-    a sentence that names it, or a question that asks about it, is told in its section. A quote that opens by naming
-    its own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the
-    nearest one."""
+    """A summary sentence that restates a quote told under another part's section heading, and names that part nowhere:
+    "Walmart International's gross profit rate decreased ... due to reduced tobacco sales" restating a sentence of the
+    "Sam's Club Segment" section (which names no segment itself) gives '[4] is under the heading “Sam's Club”'; so does
+    a segment's sentence told as the company's where the question asks about no part. The part is the one
+    ``heading_part`` reads from the quote's passage's headings (``parts``, in the quotes' order); a sentence that names
+    it, or a question that asks about it, is told in its section, as is one whose words (in any case) say every word of
+    the heading ("Credit Facility" above a sentence of "revolving credit facilities"). A quote that opens by naming its
+    own part (``opening_part``), or follows one in its passage, is told under that run-in heading instead: the nearest
+    one."""
     summary, quotes, q, names, passages, parts = r.body, r.quotes, r.q, r.names, r.passages, r.parts
     every = [*names, *(x.doc for x in quotes)]
     plain = plain_stems(every)
@@ -389,6 +390,9 @@ def _under_another_heading(r: Reading) -> list[str]:
         short = initials(part)
         if not keys or keys & (asked | said) or (len(short) >= 2 and re.search(rf"\b{re.escape(short)}\b", sentence)):
             continue
+        if (topic := said_stems([part]) - plain) and topic <= said_stems([q.text, sentence]):
+            continue  # a heading in the words the question or the sentence uses, in any case, is what they tell of
+            # ("Credit Facility" above "we entered into two new revolving credit facilities")
         flag = f"[{source}] is under the heading \u201c{part}\u201d"
         out.append(flag)
     return out
