@@ -221,3 +221,19 @@ def test_doctor_removes_the_bm25_files_of_older_versions(tmp_path: Path) -> None
     assert [f.repaired for f in doctor.run().findings if f.check == "old_lexical_files"] == [False]
     assert [f.repaired for f in doctor.run(repair=True).findings if f.check == "old_lexical_files"] == [True]
     assert not old.exists()
+
+
+def test_the_chunk_before_a_chunk_is_its_documents_and_modalitys(tmp_path: Path) -> None:
+    """``Store.preceding``: the text of the chunk just before each, in its own document and modality; none for the
+    first; another document's chunks and a table's are never it."""
+    lib = build_library(tmp_path, acme_docs())
+    texts = ["We increased the useful life of servers.", "The effect of this change was a benefit of $4 million.",
+             "Depreciation expense rose."]
+    lib.store.replace_chunks("acme2023aaaa", "text", [Chunk(0, "acme2023aaaa", "text", 8, t) for t in texts])
+    lib.store.replace_chunks("acme2023aaaa", "table", [Chunk(0, "acme2023aaaa", "table", 8, "Servers 4 5")])
+    lib.store.replace_chunks("acme2022bbbb", "text", [Chunk(0, "acme2022bbbb", "text", 3, "Another filing.")])
+    ids = lib.store.chunk_ids("text", doc_ids=["acme2023aaaa"])
+    table = lib.store.chunk_ids("table", doc_ids=["acme2023aaaa"])
+    other = lib.store.chunk_ids("text", doc_ids=["acme2022bbbb"])
+    assert lib.store.preceding([ids[1], ids[2], ids[1]]) == {ids[1]: texts[0], ids[2]: texts[1]}
+    assert lib.store.preceding([ids[0], *table, *other]) == {}

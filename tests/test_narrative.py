@@ -3,6 +3,7 @@ the summary written from the quotes only and checked against them, shown in the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -2900,3 +2901,35 @@ def test_prepositions_are_no_claims_of_their_own() -> None:
     flags = unsupported("Through its complaint, Ortega alleged against Acme that its pricing policies over 2022 were "
                         "an unlawful restraint of trade and fraudulent [1].", quotes, q, ["Acme"])
     assert not {"Through", "through", "against", "over"} & set(flags) and "fraudulent" in flags, flags
+
+
+def test_a_quote_opening_its_chunk_reads_on_from_the_chunk_before() -> None:
+    """"the effect of this change in estimate ... was a benefit of $4 million" opening its chunk points back at the
+    filing's sentence before it, which closes the chunk before: given that chunk (``Store.preceding``), a summary
+    naming the change as that sentence does is no unquoted word; without it, it is, and a quote inside its passage
+    is read as before."""
+    from engine.ask.faithful import check_summary
+
+    q = parse("How did Borealis's change to the estimated useful lives of its machinery affect its costs in the "
+              "quarter ended March 31, 2024?")
+    quote = ("Based on the carrying amounts of machinery in use at year end, the effect of this change in estimate "
+             "for the three months ended March 31, 2024, was a benefit of $4 million to cost of sales.")
+    used = [Evidence(chunk_id=7, doc_id="b", doc="BORE_2024_10Q", page=8, modality="text", score=0.5,
+                     text=f"{quote} Depreciation expense was $40 million.")]
+    x = Quote(quote, "BORE_2024_10Q", "b", 8, 1, 7)
+    said = "The change in the estimated useful lives of machinery gave a benefit of $4 million to cost of sales [1]."
+    prior = ("Property is stated at cost. In January 2024, we completed an assessment of the useful lives of our "
+             "machinery. We increased the estimated useful life of our machinery from five to seven years.")
+    unquoted = {"[1] does not say “useful”", "[1] does not say “lives”"}
+    assert unquoted <= set(check_summary(said, "", [x], q, used))
+    assert not unquoted & set(check_summary(said, "", [x], q, used, {7: prior}))
+    inside = [dataclasses.replace(used[0], text=f"Depreciation expense was $40 million. {quote}")]
+    assert unquoted <= set(check_summary(said, "", [x], q, inside, {7: prior}))
+
+
+def test_a_plural_not_made_with_an_s_is_its_singular_word() -> None:
+    """"the useful lives" and "the useful life" are one word to the summary check; "live" stays apart."""
+    from engine.ask.subjects import word_stem
+
+    assert word_stem("lives") == word_stem("life") == word_stem("Life's") != word_stem("live")
+    assert word_stem("halves") == word_stem("half")

@@ -236,12 +236,12 @@ class Answerer:
         voiced = one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
         text = voiced.text
         extractive = extractive or cells.verdict  # a quote's No is stated like a verdict: first
-        note = disagreement(text, res, calendar, computation, q.given)
-        if note:
+        if note := disagreement(text, res, calendar, computation, q.given):
             yield TokenStreamed(note)
             text += note
         text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
-        flags = check_summary(voiced.text, extractive, quoted, q, used)  # the model's words beside the quotes
+        before = store.preceding([x.chunk_id for x in quoted]) if store is not None else None  # what quotes read on
+        flags = check_summary(voiced.text, extractive, quoted, q, used, before)  # the model's words beside the quotes
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
                                          folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))

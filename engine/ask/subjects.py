@@ -31,15 +31,20 @@ _ENDINGS = ("ing", "ed", "es", "e", "ion")
 """Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
 "reducing", "reduce": "reduc"), where at least five letters are left."""
 
+_IRREGULAR_PLURALS = {"lives": "life", "halves": "half"}
+"""Plurals that do not end in the singular and an "s" ("the useful lives" of one sentence, "the useful life" of the
+next)."""
+
 
 def word_stem(word: str) -> str:
     """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
-    "cost"; "loss", "status" and "basis" keep theirs) or an inflection's ending (``_ENDINGS``), cut to ``_PREFIX``
-    letters; a hyphenated word piece by piece ("cost-per-click" is not "cost-per-impression")."""
+    "cost"; "loss", "status" and "basis" keep theirs; "lives" is "life") or an inflection's ending (``_ENDINGS``),
+    cut to ``_PREFIX`` letters; a hyphenated word piece by piece ("cost-per-click" is not "cost-per-impression")."""
     w = word.lower().strip("'’-")
     if "-" in w:
         return "-".join(word_stem(piece) for piece in w.split("-") if piece)
     w = w[:-2] if w.endswith(("'s", "’s")) else w
+    w = _IRREGULAR_PLURALS.get(w, w)
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
     w = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
     return w[:_PREFIX]

@@ -659,6 +659,21 @@ class Store:
         rows = self.conn().execute(sql + " ORDER BY id", args).fetchall()
         return [self._chunk(r) for r in rows]
 
+    def preceding(self, chunk_ids: Sequence[int]) -> dict[int, str]:
+        """The text of the chunk just before each of ``chunk_ids`` in its document and modality, by id (none for a
+        chunk that opens its document's): a sentence that opens its chunk reads on from the one before it in the
+        filing, which a chunk's bounds do not change."""
+        out: dict[int, str] = {}
+        for cid in dict.fromkeys(chunk_ids):
+            row = self.conn().execute(
+                "SELECT prev.text FROM chunks me JOIN chunks prev ON prev.doc_id = me.doc_id "
+                "AND prev.modality = me.modality AND prev.id < me.id WHERE me.id = ? ORDER BY prev.id DESC LIMIT 1",
+                (cid,),
+            ).fetchone()
+            if row is not None:
+                out[cid] = str(row[0])
+        return out
+
     def chunk_count(self, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None) -> int:
         """How many chunks the library (or some documents, of some modalities) holds."""
         sql, args = self._chunk_filter(doc_ids, modalities)

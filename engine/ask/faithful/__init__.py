@@ -16,7 +16,7 @@ claim is told); ``reading`` holds ``Reading``, what they all read, and the sente
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
@@ -33,6 +33,7 @@ from engine.ask.faithful.claims import (
     _words_of_other_quotes,
 )
 from engine.ask.faithful.items import (
+    OWNER_REACH,
     _another_item_told,
     _cause_no_quote_gives,
     _driver_of_another_item,
@@ -83,21 +84,37 @@ from engine.types import Evidence, Quote
 from engine.vocabulary import narrative
 
 
-def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence]) -> list[str]:
+def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, used: Sequence[Evidence],
+                  before: Mapping[int, str] | None = None) -> list[str]:
     """``unsupported`` of an answer's text less what the code ``stated`` before it, the documents' names, the
     company's aliases and the code's statement counting as supported ([] without quotes, and for a reply that
     declines). The text is the quotes' summary, or, where the model found no answer in the quotes alone, its answer
     from the whole evidence: shown beside the quotes, it is checked against them all the same (Pfizer's "three
     main companies acquired" named GlaxoSmithKline from the exhibit list beside a quote of Therachon's acquisition,
-    unflagged)."""
+    unflagged). ``before``: the text of the chunk before each quote's (``Store.preceding``), read by ``_read_on``."""
     if not quotes or refuses(text):
         return []
     names = [*(e.doc for e in used), *(a for aliases in q.companies.values() for a in aliases)]
-    passages = [used[x.source - 1].text if 0 < x.source <= len(used) else "" for x in quotes]
+    passages = [_read_on(used[x.source - 1].text, x, before or {}) if 0 < x.source <= len(used) else ""
+                for x in quotes]
     headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
     body = text.replace(stated, " ") if stated else text
     return [*_no_such_sources(body, len(used)), *unsupported(body, quotes, q, names, stated, passages, headings,
                                                              [e.text for e in used if e.modality == "text"])]
+
+
+def _read_on(passage: str, x: Quote, before: Mapping[int, str]) -> str:
+    """A quote's passage, after the last ``OWNER_REACH`` sentences of the chunk before it where the quote opens it:
+    what a quote points back at ("the effect of this change in estimate") is the filing's sentence before it,
+    wherever a chunk happens to end ("we increased the estimated useful life of ..." closing the chunk before)."""
+    prior = before.get(x.chunk_id, "")
+    if not prior or " ".join(passage.split()).find(x.text[:_OPENING]) != 0:
+        return passage
+    return " ".join([*split_sentences(prior)[-OWNER_REACH:], passage])
+
+
+_OPENING = 40
+"""How much of a quote is enough to find it in its passage."""
 
 
 def _no_such_sources(text: str, given: int) -> list[str]:
