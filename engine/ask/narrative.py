@@ -316,7 +316,8 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         off = AGAINST if kind is not None and (_against(kind, s.lower()) or s in ruled) else 0.0
         off += ELSEWHERE if _FOOTNOTE.match(s) or any(x in s.lower() for x in elsewhere) else 0.0
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
-        defines = DEFINES if any((term := stems(m.group(1))) and term <= written for m in _TERM.finditer(s)) else 0.0
+        defines = DEFINES if any((term := stems(m.group(1))) and term <= written and not _party_named(s[:m.start()])
+                                 for m in _TERM.finditer(s)) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party + defines - off,
                       order, s))
     if others := _under_other_parts(q, used):
@@ -455,6 +456,16 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
 
 _TERM = re.compile(r"\(\s*(?:the\s+)?[“\"]([^”\"()]{2,80})[”\"]\s*\)")
 """A term a sentence defines for what it has just written out: (the “Park MGM Lease Transaction”), (“Rivian”)."""
+
+
+def _party_named(before: str) -> bool:
+    """Whether the words before a term a sentence defines end in a legal form ("... in Rivian Automotive, Inc.
+    (“Rivian”)"): the term is a party's short name, defined where the filing first names the party, which tells
+    nothing else of it (what the term is, ``DEFINES``, is told where a transaction or a program is named)."""
+    words = before.split()
+    return bool(words) and re.sub(r"[^a-z&]", "", words[-1].lower()) in LEGAL_FORMS - {"the", "and", "&"}
+
+
 _DEFINED = re.compile(r"\(\s*[“\"]([A-Z0-9][^”\"()]{0,60})[”\"]\s*\)")
 """A short name a sentence defines for what it has just written out: (“Yardbird”); not (the “Notes”), a term."""
 _ACQUIRED = re.compile(
