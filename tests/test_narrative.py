@@ -2614,6 +2614,19 @@ def test_the_sentence_defining_a_name_the_question_asks_is_quoted_first() -> Non
     assert quotes and quotes[0].text.startswith("In December 2021, we entered into an agreement"), quotes
 
 
+def test_a_party_s_short_name_defined_tells_nothing_else_of_the_party() -> None:
+    """"On what basis does Acme say it has significant influence over Voltra?": the sentence that first names the
+    party and defines its short name, Voltra Motors, Inc. (“Voltra”), is no answer; the one saying why is first."""
+    q = parse("On what basis does Acme say it has significant influence over Voltra?")
+    passages = ["Included in other income (expense), net is a valuation gain of $1.1 billion in Q3 2022 from our "
+                "equity investment in Voltra Motors, Inc. (“Voltra”).",
+                "We determined that we have the ability to exercise significant influence over Voltra through our "
+                "equity investment, our commercial arrangement for the purchase of vans, and one of our employees "
+                "serving on its board."]
+    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
+    assert quotes and quotes[0].text.startswith("We determined"), quotes
+
+
 def test_a_rate_moves_apart_from_its_amount() -> None:
     """"Services gross margin increased" does not dispute "Services gross margin percentage decreased": one is the
     amount, the other its rate."""

@@ -1505,6 +1505,25 @@ def test_how_one_thing_bore_on_another_is_told_in_words() -> None:
     assert parse("How did Foo Corp's gross margin change in 2023?").intent is Intent.CHANGE
 
 
+def test_over_a_relation_is_no_division() -> None:
+    """"Influence over Voltra", "a patent suit over its video service", "promotions over Wi-Fi": "over" divides only
+    where the question names a measure ("net income over total assets")."""
+    for text in ("On what basis does Foo Corp say it has significant influence over Voltra?",
+                 "In Streamco's patent suit over Foo Corp's video service, what damages did Streamco claim?",
+                 "Which antitrust complaints over Foo Corp's ad business does its 2022 annual report describe?"):
+        q = parse(text)
+        assert q.pair is None and q.intent is Intent.PROSE, text
+    assert parse("What is Foo Corp's EBITDA over interest expense in 2022?").pair is not None
+
+
+def test_what_percentage_asks_a_figure() -> None:
+    """"What percentage (share, proportion) of ..." asks a figure, a relative clause in it too."""
+    for text in ("What percentage of respondents in the sector in which 15% run promotions use the app?",
+                 "What share of Foo Corp's revenue came from its largest customer in 2022?",
+                 "By what percentage did Foo Corp's headcount grow in Europe?"):
+        assert parse(text).asks_value, text
+
+
 def test_over_a_span_of_time_is_no_division() -> None:
     """"Net income over total assets" divides; "over what period", "over the next 24 months", "over time" and "over
     65 years old" are spans, not a denominator."""

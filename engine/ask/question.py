@@ -111,6 +111,9 @@ _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how 
 """A question asking a figure: "what was", "how much", "how large", "(for) what total amount". "Calculate" or
 "compute" asks one as a verb, at the start or in lower case; a capital one inside the sentence names something
 ("NVIDIA's Compute & Networking segment")."""
+_SHARE_ASKED = re.compile(r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction)\b", re.I)
+"""A question asking a share ("what percentage of respondents ...", "by what percentage", "what proportion"): a
+figure, whatever else it says ("the sector in which 15% are ...")."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
 _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|in)\s+what\s+(?:period|time\s*frame|"
                     r"horizon|span|term)\b|(?:by|until)\s+when\b|(?:where|when)\s+(?:is|are|was|were|do|does|did|will|would|has|have|"
@@ -1011,12 +1014,15 @@ def _threshold(text: str) -> tuple[str, float, str] | None:
     return side, amount.magnitude * (1 if amount.value >= 0 else -1), amount.raw
 
 
-def _pair(text: str) -> tuple[str, str] | None:
+def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
+    """The two things a question divides ("ratio of A to B", "A as a percentage of B", "A over B"). "Over" divides
+    only where the question names a measure: "significant influence over Rivian", "control over the joint venture"
+    tell a relation, not a ratio."""
     text = text.strip()
     # no match crosses a line, and each holds its keyword: begin at the first line with one (none: no pair). A
     # search from the start tries every position of a long line without one, each to the line's end.
     key = _RATIO_KEY.search(text)
-    if key is None:
+    if key is None or (not measures and key.group(0).strip().lower() == "over"):
         return None
     m = _RATIO.search(text, text.rfind("\n", 0, key.start()) + 1)
     if not m:
@@ -1487,7 +1493,8 @@ def _one(text: str) -> Question:
         words=frozenset(w.lower() for w in _WORD.findall(text)),
         yes_no=bool(_YES_NO.match(first.strip(" \"'("))) and _alternatives(first) is None,
         why=bool(_why().search(first)),
-        asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first),
+        asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)
+        or bool(_SHARE_ASKED.search(first)),
         counted=_counted(focused),
         formula=formula,
         averaged=tuple(averaged_years(text)),
@@ -1497,7 +1504,7 @@ def _one(text: str) -> Question:
         cagr=bool(_CAGR.search(asked_part)),
         growth=bool(_GROWTH.search(text)),
         growth_percent=bool(_PCT.search(text) and not _DIFF.search(text) or _GROWTH_PCT.search(low)),
-        pair=_pair(text),
+        pair=_pair(text, measures),
         pair_percent=bool(_RATIO_PCT.search(low)),
         rounding=_rounding(text),
         direction=_direction(low),
