@@ -1524,6 +1524,20 @@ def test_what_percentage_asks_a_figure() -> None:
         assert parse(text).asks_value, text
 
 
+def test_inventory_as_a_modifier_names_another_figure() -> None:
+    """"Inventory purchase obligations", "inventory write-downs", "an inventory provision" are not the inventories
+    balance; "inventories and purchase obligations" asks it beside them. A figure asked by its size ("how large
+    were ...") is never told in words, a parties word in it or not."""
+    for text in ("How large were Foo Corp's inventory purchase and long-term supply obligations at June 30, 2024?",
+                 "What were Foo Corp's inventory write-downs in fiscal 2023?",
+                 "What did Foo Corp's $90 million inventory provision in the second quarter consist of?"):
+        assert not parse(text).measures, text
+    q = parse("How large were Foo Corp's inventory purchase and long-term supply obligations at June 30, 2024?")
+    assert q.intent is Intent.VALUE and not q.narrative
+    assert [m.name for m in parse("What were Foo Corp's inventories and purchase obligations at June 30, 2024?")
+            .measures] == ["inventory"]
+
+
 def test_over_a_span_of_time_is_no_division() -> None:
     """"Net income over total assets" divides; "over what period", "over the next 24 months", "over time" and "over
     65 years old" are spans, not a denominator."""

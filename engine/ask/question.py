@@ -114,6 +114,8 @@ _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how 
 _SHARE_ASKED = re.compile(r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction)\b", re.I)
 """A question asking a share ("what percentage of respondents ...", "by what percentage", "what proportion"): a
 figure, whatever else it says ("the sector in which 15% are ...")."""
+_HOW_FIGURE = re.compile(r"\bhow\s+(?:much|many|large|big|high|small|low)\b", re.I)
+"""A figure asked by its size ("how much", "how large were its purchase obligations"): never told in words."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
 _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|in)\s+what\s+(?:period|time\s*frame|"
                     r"horizon|span|term)\b|(?:by|until)\s+when\b|(?:where|when)\s+(?:is|are|was|were|do|does|did|will|would|has|have|"
@@ -1059,8 +1061,8 @@ def _narrative(q: Question) -> str:
     """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
     its first sentence names, else "description"); a yes/no that names no line item, metric, amount, sign or
     direction (a change of any direction, "any changes in its accounting policies", is told in words);
-    a "what are ..." that names no line item, no scale, no rounding and no "how much" but a narrative kind ("What
-    are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
+    a "what are ..." that names no line item, no scale, no rounding and no "how much" (``_HOW_FIGURE``) but a
+    narrative kind ("What are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
     if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
         return ""
     # of the kinds the first sentence names, the one it names first ("What happened to its planned acquisition of
@@ -1078,7 +1080,7 @@ def _narrative(q: Question) -> str:
     if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and told:
         return named or "description"
     if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
-            {"how", "much"} <= q.words):
+            _HOW_FIGURE.search(q.text)):
         return named
     return ""
 
