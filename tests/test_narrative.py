@@ -2946,3 +2946,28 @@ def test_a_plural_not_made_with_an_s_is_its_singular_word() -> None:
 
     assert word_stem("lives") == word_stem("life") == word_stem("Life's") != word_stem("live")
     assert word_stem("halves") == word_stem("half")
+
+
+def test_a_sentence_going_on_from_one_matter_restating_a_quote_gone_on_from_another_is_flagged() -> None:
+    """"They were recorded in other operating expense" after the severance costs, restating "These charges were
+    recorded in ..." which follows, in its passage, the impairments of warehouse leases: flagged; restating the
+    severance passage's own "These charges ..." is not."""
+    q = parse("What severance costs did Borealis record in 2024, and where were they recorded?")
+    severance = ("In 2024, we recorded approximately $90 million of estimated severance costs primarily related to "
+                 "planned role eliminations. These charges were recorded primarily in “Selling and marketing” on our "
+                 "consolidated statements of operations.")
+    impairment = ("In 2024, we recorded approximately $60 million of impairments of warehouse leases and fixtures "
+                  "primarily related to closed distribution centers. These charges were recorded in “Other operating "
+                  "expense, net” on our consolidated statements of operations.")
+    quotes = [Quote(severance.split(". ", 1)[0] + ".", "BORE_2024_10K", "b", 7, 1, 1),
+              Quote(severance.split(". ", 1)[1], "BORE_2024_10K", "b", 7, 1, 1),
+              Quote(impairment.split(". ", 1)[1], "BORE_2024_10K", "b", 9, 2, 2)]
+    passages = [severance, severance, impairment]
+    first = ("Borealis recorded approximately $90 million of estimated severance costs primarily related to planned "
+             "role eliminations [1].")
+    wrong = first + (" They were recorded in “Other operating expense, net” on its consolidated statements of "
+                     "operations [2].")
+    right = first + " They were recorded primarily in “Selling and marketing” on its consolidated statements [1]."
+    assert unsupported(wrong, quotes, q, ["Borealis"], passages=passages) == [
+        "[2] goes on from “impairments of warehouse leases and fixtures primarily related”"]
+    assert not any("goes on from" in f for f in unsupported(right, quotes, q, ["Borealis"], passages=passages))

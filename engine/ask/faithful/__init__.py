@@ -40,6 +40,7 @@ from engine.ask.faithful.items import (
     _drivers_of_something_else,
     _figure_of_another_measure,
     _pointed_back_elsewhere,
+    _pointed_back_to_another_matter,
     _qualifier_changed,
     _question_word_put_in,
     _restated_about_something_else,
@@ -228,6 +229,7 @@ CHECKS: tuple[Check, ...] = (
     _cause_after_change,  # periods: a cause dated after the change it is given for
     _cause_no_quote_gives,  # items: a quoted statement told as a cause
     _pointed_back_elsewhere,  # items: "the increase" pointing back at one item, restating another's drivers
+    _pointed_back_to_another_matter,  # items: "they" going on from one matter, restating "these charges" of another
     _another_item_told,  # items: the drivers of another line item than the one asked
     _direction_given_to_driver,  # claims: the change a quote gives an item, given to its driver
     _direction_disputed,  # claims: a direction another quote gives the other way

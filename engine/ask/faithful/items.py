@@ -414,14 +414,8 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
     for x in own:
         if sentence not in x.text:
             continue
-        before = next((_lead_in(x, p) for y, p in zip(quotes, passages, strict=False) if y is x), "")
-        told = split_sentences(f"{before} {x.text[:x.text.index(sentence)]}".strip())
-        # sentences that point back too ("The year-on-year increase reflects ... The sequential increase was ...")
-        # go on with the same statement: the nearest one that does not
-        told = [t for t in told[-OWNER_REACH:] if not _anaphor().match(t)]
-        if not told:
+        if not (prev := _gone_on_from(sentence, x, quotes, passages)):
             return None
-        prev = told[-1]
         first = _first_direction(prev)
         item = _lead_item(prev[:first.start()] if first else "")
         if item[0]:
@@ -431,6 +425,68 @@ def _referent(sentence: str, own: Sequence[Quote], quotes: Sequence[Quote], pass
         who = _CAPITALS_BEFORE.sub("", _mover(prev)) if first else _statement_subject(prev)
         return ("", who) if who and len(who.split()) <= 2 * NAMED_SUBJECT else None
     return None
+
+
+def _gone_on_from(sentence: str, x: Quote, quotes: Sequence[Quote], passages: Sequence[str]) -> str:
+    """The sentence a quote sentence that points back goes on from: the nearest before it, in its quote or its
+    passage, that does not point back at a change itself ("The year-on-year increase reflects ... The sequential
+    increase was ..." go on with one statement), ``OWNER_REACH`` sentences at most; '' where none is shown."""
+    before = next((_lead_in(x, p) for y, p in zip(quotes, passages, strict=False) if y is x), "")
+    told = split_sentences(f"{before} {x.text[:x.text.index(sentence)]}".strip())
+    told = [t for t in told[-OWNER_REACH:] if not _anaphor().match(t)]
+    return told[-1] if told else ""
+
+
+_GOES_ON = re.compile(r"^\W*(?:they|it|these|this|those|such)\b", re.I)
+"""A summary sentence that goes on from the one before it ("They were recorded in ...", "These charges ...")."""
+_DEMONSTRATIVE_SUBJECT = re.compile(r"^\W*(?:these|this|those|such)\s+[a-z]", re.I)
+"""A quote sentence whose subject points back at what its passage told before it ("These charges were recorded in
+...")."""
+MATTER_SHARE = 1 / 3
+"""Two sentences are about one matter where their content words share at least this much of the shorter's."""
+
+
+def _pointed_back_to_another_matter(r: Reading) -> list[str]:
+    """A summary sentence going on from the one before it ("They were recorded in “Other operating expense (income),
+    net” ...") that restates a quote sentence going on from another matter: "These charges were recorded in “Other
+    operating expense (income), net” ..." follows, in its passage, "we recorded ... $420 million of impairments of
+    property and equipment and operating leases ...", while the summary's "They" are the severance costs it told before:
+    '[3] goes on from “impairments of property and equipment and operating leases”'. The matters differ where the two
+    sentences gone on from share less than ``MATTER_SHARE`` of the shorter's content words (generic, period words, names
+    and the quote sentence's own words aside). A quote pointing back at a change ("The increase was due to ...") is
+    ``_pointed_back_elsewhere``'s."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems(names)
+    sentences = _quote_sentences(quotes)
+    parts = split_sentences(CITATION.sub(" ", summary))
+    out: list[str] = []
+    for k, sentence in enumerate(parts):
+        if not k or not _GOES_ON.match(sentence) or (found := _restated(sentence, sentences, plain)) is None:
+            continue
+        source, best = found[1][0], found[1][1]
+        if not _DEMONSTRATIVE_SUBJECT.match(best) or _anaphor().match(best):
+            continue
+        own = next((x for x in quotes if x.source == source and best in x.text), None)
+        prev = _gone_on_from(best, own, quotes, r.passages) if own is not None else ""
+        # the words the quote sentence itself says tell nothing of which matter it goes on from
+        said = said_stems([best]) | plain
+        mine, theirs = said_stems([parts[k - 1]]) - said, said_stems([prev]) - said
+        if not mine or not theirs or len(mine & theirs) >= MATTER_SHARE * min(len(mine), len(theirs)):
+            continue
+        out.append(f"[{source}] goes on from \u201c{_matter(prev, theirs - mine)}\u201d")
+    return out
+
+
+def _matter(sentence: str, distinct: set[str], most: int = 8) -> str:
+    """A sentence's words from the first whose stem is one of ``distinct``, to its clause's end or ``most`` words."""
+    words = sentence.split()
+    start = next((i for i, w in enumerate(words) if word_stem(w.strip(",.;:()“”\"'")) in distinct), 0)
+    out: list[str] = []
+    for w in words[start:start + most]:
+        out.append(w.rstrip(",;:"))
+        if w[-1] in ",;:":
+            break
+    return " ".join(out)
 
 
 def _restated_about_something_else(r: Reading) -> list[str]:
