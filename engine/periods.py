@@ -516,9 +516,10 @@ def column_period(header: str, context: str = "") -> Period | None:
                   label=text)
 
 
-PERIOD_WORDS = frozenset({*(m.lower() for m in _MONTH_NAMES), *_ORDINAL, *_SMALL, *_TENS, "quarter", "quarters",
-                          "month", "months", "week", "weeks", "year", "years", "half", "fiscal", "annual", "period",
-                          "periods", "interim", "ended", "ending", "full"})
+PERIOD_NOUNS = frozenset({"quarter", "quarters", "month", "months", "week", "weeks", "year", "years", "half", "fiscal",
+                          "annual", "period", "periods", "interim", "ended", "ending", "full"})
+"""The words that frame a period whichever it is ("the quarter ended", "fiscal year"): no month, no number."""
+PERIOD_WORDS = frozenset({*(m.lower() for m in _MONTH_NAMES), *_ORDINAL, *_SMALL, *_TENS, *PERIOD_NOUNS})
 """The words that name a period and nothing else ("the first nine months", "fourth quarter"): no subject of a
 question is matched by them."""
 RELATIVE_WORDS = frozenset({"most", "recent", "latest", "last", "prior", "previous", "preceding", "past", "trailing"})

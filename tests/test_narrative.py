@@ -2971,3 +2971,18 @@ def test_a_sentence_going_on_from_one_matter_restating_a_quote_gone_on_from_anot
     assert unsupported(wrong, quotes, q, ["Borealis"], passages=passages) == [
         "[2] goes on from “impairments of warehouse leases and fixtures primarily related”"]
     assert not any("goes on from" in f for f in unsupported(right, quotes, q, ["Borealis"], passages=passages))
+
+
+def test_a_period_s_framing_words_claim_nothing() -> None:
+    """"Yes, one customer ... in the quarter ended March 31, 2024": a Yes repeating the question is checked against
+    the quotes alone, and "quarter ended" frames its period, claiming nothing; a word the quotes lack still counts."""
+    q = parse("Did any single customer account for 10% or more of Borealis's revenue in the quarter ended March 31, "
+              "2024, and to which segment was it attributable?")
+    quotes = [Quote("One customer represented 12% of our total revenue for the first quarter of fiscal year 2025 (to "
+                    "March 31, 2024) and was attributable primarily to the Marine segment.", "BORE_2025_10Q", "b", 9, 1,
+                    1)]
+    said = ("Yes, one customer represented 12% of Borealis's revenue in the quarter ended March 31, 2024, attributable "
+            "primarily to the Marine segment [1].")
+    assert unsupported(said, quotes, q, ["Borealis"]) == []
+    assert unsupported(said.replace("Marine segment", "Marine and Aviation segment"), quotes, q, ["Borealis"]) \
+        == ["Aviation"]

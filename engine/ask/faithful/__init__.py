@@ -79,7 +79,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.numbers import quantities
-from engine.periods import years_named
+from engine.periods import PERIOD_NOUNS, years_named
 from engine.sentences import split_sentences
 from engine.types import Evidence, Quote
 from engine.vocabulary import narrative
@@ -304,8 +304,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         own = quoted if (q.yes_no and _YES.match(sentence)) or affirmed else known
         for w in CONTENT_WORD.findall(sentence):
             low = w.lower().strip("'’-")
-            if low in STOPWORDS or low in generic or word_stem(w) in own:
-                continue
+            if low in STOPWORDS or low in generic or low in PERIOD_NOUNS or word_stem(w) in own:
+                continue  # a period's framing words ("the quarter ended") claim nothing; its dates are read apart
             if w not in out:
                 out.append(w)
     return out
