@@ -2986,3 +2986,21 @@ def test_a_period_s_framing_words_claim_nothing() -> None:
     assert unsupported(said, quotes, q, ["Borealis"]) == []
     assert unsupported(said.replace("Marine segment", "Marine and Aviation segment"), quotes, q, ["Borealis"]) \
         == ["Aviation"]
+
+
+def test_the_answer_checks_a_quote_opening_its_chunk_with_the_chunk_before(tmp_path: Path) -> None:
+    """End to end: the quote "the effect of this change in estimate ..." opens its chunk; the answerer gives the
+    check the chunk before it (``Store.preceding``), which says what the change was, so the summary naming it is
+    not flagged for words its quote lacks."""
+    prior = ("In January 2024, we completed an assessment of the useful lives of our machinery. We increased the "
+             "estimated useful life of our machinery from five to seven years.")
+    quote = ("Based on the carrying amounts of machinery in use at year end, the effect of this change in estimate for "
+             "the three months ended March 31, 2024, was a benefit of $4 million to cost of sales.")
+    llm = FakeLLM(lambda msgs: "The change in the estimated useful lives of machinery gave a benefit of $4 million to "
+                               "cost of sales [1].")
+    lib = build_library(tmp_path, [FakeDoc("bore2024aaaa", "BORE_2024_10Q", "Borealis Corporation", "10-Q",
+                                           "FY2024", [("text", 8, prior), ("text", 8, quote)])], llm=llm)
+    q = "How did Borealis's change to the estimated useful lives of its machinery affect its cost of sales?"
+    a = list(Answerer(lib.settings, lib.models).answer(q, lib.retriever(), scope=["bore2024aaaa"]))[-1].answer
+    assert any(x.text == quote for x in a.quotes), (a.text, [e.text[:50] for e in a.evidence])
+    assert not any("does not say" in f for f in a.unsupported), a.unsupported

@@ -26,7 +26,7 @@ from engine.ask.checks import refuses
 from engine.ask.compose import CellWork, one_voice, refusal_text, with_stated
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Decision
-from engine.ask.faithful import check_summary
+from engine.ask.faithful import check_summary, preceding
 from engine.ask.formulas import Term, spent_sign
 from engine.ask.narrative import absence, quotes_each, quotes_text, summarise
 from engine.ask.question import Intent, Measure, Question, parse
@@ -681,7 +681,7 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
             # found the statement's table, not the discussion of it)
             found = search_each(part, scope, retriever, lambda d: answerer.calendar(retriever.store, d),
                                 answerer.regions_of, cancelled)
-        summarised, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret, found)
+        summarised, quotes = yield from told_across(answerer, q, w, cancelled, t0, t_ret, found, retriever.store)
         if summarised is not None:
             yield AnswerFinished(summarised)
             return
@@ -704,7 +704,8 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
     answer = answerer.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens, parts=asked,
                              resolution=res if series else None, calendar=calendar,
                              extractive=stated if series else "", folded=voiced.folded, quotes=quotes,
-                             unsupported=check_summary(voiced.text, stated, quotes, q, used))  # beside the quotes
+                             unsupported=check_summary(voiced.text, stated, quotes, q, used,
+                                                       preceding(retriever.store, quotes)))  # beside the quotes
     answer.filings = [f.label for f in scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in series for p in s.points]
     if refused and quotes and answer.refused:  # a quoted sentence may read like a refusal ("does not include")
@@ -733,7 +734,7 @@ def quotes_across(q: Question, w: Across, embedder: Embedder, found: Sequence[Fi
 
 
 def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[[], bool], t0: float,
-                t_ret: float, found: Sequence[FilingFound] = ()
+                t_ret: float, found: Sequence[FilingFound] = (), store: Any = None
                 ) -> Generator[AnswerEvent, None, tuple[Answer | None, list[Quote]]]:
     """A question told in words across filings, answered from each filing's own sentences: the quotes shown at
     once, newest filing first, then the model's summary of them alone, checked for what they do not say. Returns
@@ -764,7 +765,8 @@ def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[
     answer = answerer.finish(q, f"{w.stated}\n\n{said}", w.retrieval, w.used, w.regions, w.computation, t0, t_ret,
                              summary.completion_tokens if summary else 0, resolution=w.resolution if w.series else None,
                              calendar=w.calendar, extractive=w.stated if w.series else "", folded=voiced.folded,
-                             quotes=quotes, unsupported=check_summary(voiced.text, w.stated, quotes, q, w.used),
+                             quotes=quotes, unsupported=check_summary(voiced.text, w.stated, quotes, q, w.used,
+                                                                      preceding(store, quotes)),
                              summarised=True)
     answer.filings = [f.label for f in w.scope.filings]
     answer.series = [point_json(s, p, w.scale) for s in w.series for p in s.points]

@@ -44,7 +44,7 @@ from engine.ask.compose import (
 )
 from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
-from engine.ask.faithful import check_summary
+from engine.ask.faithful import check_summary, preceding
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
 from engine.ask.narrative import ABSENCE, absence, every_part, listed, quote_citations, shown_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
@@ -240,8 +240,7 @@ class Answerer:
             yield TokenStreamed(note)
             text += note
         text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
-        before = store.preceding([x.chunk_id for x in quoted]) if store is not None else None  # what quotes read on
-        flags = check_summary(voiced.text, extractive, quoted, q, used, before)  # the model's words beside the quotes
+        flags = check_summary(voiced.text, extractive, quoted, q, used, preceding(store, quoted))  # beside the quotes
         yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
                                          parts=asked, resolution=res, calendar=calendar, extractive=extractive,
                                          folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.faithful.claims import (
@@ -102,6 +103,11 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     body = text.replace(stated, " ") if stated else text
     return [*_no_such_sources(body, len(used)), *unsupported(body, quotes, q, names, stated, passages, headings,
                                                              [e.text for e in used if e.modality == "text"])]
+
+
+def preceding(store: Any, quotes: Sequence[Quote]) -> Mapping[int, str] | None:
+    """The text of the chunk before each quote's (``Store.preceding``), for ``check_summary``; None without a store."""
+    return store.preceding([x.chunk_id for x in quotes]) if store is not None else None
 
 
 def _read_on(passage: str, x: Quote, before: Mapping[int, str]) -> str:
