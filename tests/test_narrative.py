@@ -3004,3 +3004,14 @@ def test_the_answer_checks_a_quote_opening_its_chunk_with_the_chunk_before(tmp_p
     a = list(Answerer(lib.settings, lib.models).answer(q, lib.retriever(), scope=["bore2024aaaa"]))[-1].answer
     assert any(x.text == quote for x in a.quotes), (a.text, [e.text[:50] for e in a.evidence])
     assert not any("does not say" in f for f in a.unsupported), a.unsupported
+
+
+def test_a_question_dated_to_a_month_quotes_that_month_s_step_first() -> None:
+    """"What did the court rule in September 2022?": the court's September ruling before the October transfer and a
+    March ruling in another case, which a legal note tells beside it."""
+    q = parse("In Streamco's patent suit against Acme, what did the court rule in September 2022?")
+    passages = ["In October 2022, the court transferred the case to the United States District Court for Delaware. "
+                "In March 2022, the court in the Ridley case granted Acme's motion to dismiss the pricing claims. "
+                "In September 2022, the court granted summary judgment, holding that the patents are invalid."]
+    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
+    assert quotes and quotes[0].text.startswith("In September 2022"), [x.text for x in quotes]

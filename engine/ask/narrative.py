@@ -34,7 +34,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
+from engine.periods import MONTH_PATTERN, PERIOD_WORDS, RELATIVE_WORDS
 from engine.sentences import with_lists
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
@@ -79,7 +79,9 @@ DEFINES = 0.5
 where it defines it."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
-2022): a filing's discussion sets each year's drivers side by side."""
+2022): a filing's discussion sets each year's drivers side by side; and off one dated to other months than those a
+question dated to a month names ("In October 2022, the case was transferred" for what the court ruled in September
+2022): a legal note tells each month's step side by side."""
 OTHER_PART = 0.3
 """Taken off a sentence told under another part's section heading (``subjects.heading_part``: the "Sam's Club
 Segment" section) that names no part the question asks about, where it asks about one ("What drove Walmart U.S.
@@ -327,6 +329,9 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in YEAR.findall(s)}) and not named & asked else score,
                   order, s) for score, order, s in first]
+    if months := _months_named(q.text):  # "what did the court rule in September 2022?": not October 2022's transfer
+        first = [(score - OTHER_YEAR if (named := _months_named(s)) and not named & months else score, order, s)
+                 for score, order, s in first]
     first.sort(key=lambda t: (-t[0], t[1]))
     first = first[:EMBEDDED]
     vecs = np.asarray(embedder.embed([_query(q), *(s for _, _, s in first)]), dtype=np.float32)
@@ -354,6 +359,15 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         if said is not None and said[0] > max((absent(x.text) for x in quotes), default=0):
             quotes = [_quote(used, said[2], said[3], best), *(x for x in quotes if x.text != said[3])][:most]
     return quotes
+
+
+_MONTH_YEAR = re.compile(rf"\b({MONTH_PATTERN})\.?\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d{{2}})\b", re.I)
+"""A month and its year as a date names them ("September 2022", "Sept. 30, 2022")."""
+
+
+def _months_named(text: str) -> set[tuple[str, str]]:
+    """The (month, year) pairs a text's dates name, the month by its first three letters."""
+    return {(m.group(1)[:3].lower(), m.group(2)) for m in _MONTH_YEAR.finditer(text)}
 
 
 def _costs(q: Question) -> list[tuple[tuple[str, ...], frozenset[str]]]:
