@@ -1538,6 +1538,17 @@ def test_inventory_as_a_modifier_names_another_figure() -> None:
             .measures] == ["inventory"]
 
 
+def test_a_yes_no_asking_what_the_company_believes_is_told_in_words() -> None:
+    """"Does Foo Corp believe its cash and operating cash flow will be sufficient ...?" is answered by the filing's
+    sentence saying what it believes, figures named or not; one asking a figure against an amount is not."""
+    for text in ("Does Foo Corp believe its cash, marketable securities and operating cash flow will be sufficient to "
+                 "meet its cash requirements over the next 12 months?",
+                 "Does Foo Corp's management expect revenue to grow in fiscal 2025?"):
+        q = parse(text)
+        assert q.yes_no and q.narrative and q.told is q, text
+    assert not parse("Does Foo Corp expect revenue to exceed $10 billion in fiscal 2025?").narrative
+
+
 def test_over_a_span_of_time_is_no_division() -> None:
     """"Net income over total assets" divides; "over what period", "over the next 24 months", "over time" and "over
     65 years old" are spans, not a denominator."""

@@ -183,6 +183,10 @@ _NOT_COUNTED = frozenset({"times", "million", "millions", "billion", "billions",
                           "dollars"})
 _FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|plan|plans|planned|target|"
                       r"project(?:s|ed)?|anticipate|will)\b", re.I)
+_BELIEF = re.compile(r"^\W*(?:does|do|did)\s+(?:[\w&.'’-]+\s+){1,4}?(?:believe|expect|anticipate|consider|intend|"
+                     r"think)\b", re.I)
+"""A yes/no asking what a company believes or expects ("Does Apple believe its cash will be sufficient ...?", "Does
+management expect ...?"), told in its own sentence."""
 _CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
                       r"fall(?:s|en|ing)?|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
@@ -1060,7 +1064,8 @@ def _intent(q: Question) -> Intent:
 def _narrative(q: Question) -> str:
     """The kind of narrative answer a question asks: prose and judgement questions always (the vocabulary's kind
     its first sentence names, else "description"); a yes/no that names no line item, metric, amount, sign or
-    direction (a change of any direction, "any changes in its accounting policies", is told in words);
+    direction (a change of any direction, "any changes in its accounting policies", is told in words), and one asking
+    what the company believes or expects (``_BELIEF``) whatever it names;
     a "what are ..." that names no line item, no scale, no rounding and no "how much" (``_HOW_FIGURE``) but a
     narrative kind ("What are the major acquisitions ...", not "How much does it expect to pay for the spin-off?")."""
     if q.intent in (Intent.RANKING, Intent.COUNT, Intent.RATIO, Intent.CHANGE):
@@ -1078,6 +1083,10 @@ def _narrative(q: Question) -> str:
     # and so is an expectation of nothing measured ("Does management expect a materially higher loss?")
     told = not q.direction or (q.direction == "any" and len(q.asked.years) < 2) or q.forward
     if q.intent is Intent.YES_NO and plain and q.threshold is None and not q.sign and told:
+        return named or "description"
+    # "Does Apple believe its cash ... will be sufficient ...?": what the company believes is its sentence saying so,
+    # whatever figures it names
+    if q.intent is Intent.YES_NO and _BELIEF.match(q.first) and q.threshold is None and not q.sign:
         return named or "description"
     if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
             _HOW_FIGURE.search(q.text)):
