@@ -3015,3 +3015,17 @@ def test_a_question_dated_to_a_month_quotes_that_month_s_step_first() -> None:
                 "In September 2022, the court granted summary judgment, holding that the patents are invalid."]
     quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
     assert quotes and quotes[0].text.startswith("In September 2022"), [x.text for x in quotes]
+
+
+def test_a_yes_beside_a_quote_denying_it_for_the_period_asked_is_flagged() -> None:
+    """"Did Borealis buy back any of its shares in fiscal 2024?" answered Yes with fiscal 2023's buybacks, beside "There
+    were no repurchases of our common shares during fiscal 2024": flagged; a denial of another year is no answer."""
+    q = parse("Did Borealis repurchase any of its common shares in fiscal 2024, and how much remained under it?")
+    denial = Quote("There were no repurchases of our common shares during fiscal 2024.", "BORE_2024_10K", "b", 40, 3, 3)
+    before = Quote("We repurchased 12 million of our common shares for $1.1 billion during fiscal 2023.",
+                   "BORE_2024_10K", "b", 40, 3, 3)
+    said = "Yes, Borealis repurchased 12 million of its common shares for $1.1 billion during fiscal 2023 [3]."
+    flag = "“Yes”: [3] says “There were no repurchases of our common shares during fiscal 2024.”"
+    assert flag in unsupported(said, [denial, before], q, ["Borealis"])
+    other = Quote("There were no repurchases of our common shares during fiscal 2022.", "BORE_2024_10K", "b", 40, 3, 3)
+    assert not any(f.startswith("“Yes”") for f in unsupported(said, [other, before], q, ["Borealis"]))

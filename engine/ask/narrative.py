@@ -330,7 +330,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         first = [(score - OTHER_YEAR if (named := {int(y) for y in YEAR.findall(s)}) and not named & asked else score,
                   order, s) for score, order, s in first]
     if months := _months_named(q.text):  # "what did the court rule in September 2022?": not October 2022's transfer
-        first = [(score - OTHER_YEAR if (named := _months_named(s)) and not named & months else score, order, s)
+        first = [(score - OTHER_YEAR if (dated := _months_named(s)) and not dated & months else score, order, s)
                  for score, order, s in first]
     first.sort(key=lambda t: (-t[0], t[1]))
     first = first[:EMBEDDED]

@@ -32,6 +32,7 @@ from engine.ask.faithful.claims import (
     _offset_swapped,
     _pairs_swapped,
     _words_of_other_quotes,
+    _yes_against_denial,
 )
 from engine.ask.faithful.items import (
     OWNER_REACH,
@@ -209,6 +210,7 @@ Check = Callable[[Reading], list[str]]
 CHECKS: tuple[Check, ...] = (
     _for_other_years,  # periods: a figure given for a year its quote sentences do not name
     _no_without_denial,  # claims: a No beside quotes that deny nothing
+    _yes_against_denial,  # claims: a Yes beside a quote denying it in the question's words
     _forecast_as_fact,  # claims: what a quote foretells, told as done
     _drivers_of_something_else,  # items: a cited driver that says nothing of the item asked (reads the citations)
     _restated_about_something_else,  # items: a quote sentence told of another subject

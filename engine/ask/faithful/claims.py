@@ -61,6 +61,38 @@ def _no_without_denial(r: Reading) -> list[str]:
     return []
 
 
+_YES = re.compile(r"\W*yes\b", re.I)
+
+
+def _yes_against_denial(r: Reading) -> list[str]:
+    """A Yes to a yes/no question where a quote denies it in the question's own words, for the period asked ("Did
+    Amazon repurchase any of its common stock in the first six months of 2023?" answered "Yes, Amazon repurchased
+    46.2 million shares ... in 2022" beside "There were no repurchases of our common stock during the six months
+    ended June 30, 2023"): '“Yes”: [3] says “There were no repurchases of our common stock ...”'. The denial holds
+    every content word of the yes/no part (names, generic and period words aside) and names no year, or one asked."""
+    q = r.q
+    asked = next((p for p in (*q.parts, q) if p.yes_no), None)
+    if asked is None or not _YES.match(r.body):
+        return []
+    plain = plain_stems(r.names)
+    names = said_stems(w for w in CONTENT_WORD.findall(asked.text) if w[0].isupper())  # "our" in the filing's words
+    words = said_stems([asked.text]) - plain - names - _QUANTIFIERS
+    years = {y for y in (*asked.asked.years, asked.asked.fiscal_year) if y}
+    if not words:
+        return []
+    for source, text, stems in _quote_sentences(r.quotes):
+        named = {int(y) for y in YEAR.findall(text)}
+        if _DENIES.search(text) and words <= stems and (not named or named & years):
+            return [f"\u201cYes\u201d: [{source}] says \u201c{text}\u201d"]
+    return []
+
+
+_QUANTIFIERS = frozenset(word_stem(w) for w in ("any", "all", "some", "each", "every"))
+"""Words of a yes/no question that ask how much of it ("any of its common stock"), which a denial need not repeat."""
+_DENIES = re.compile(r"\b(?:no|not|none|never)\b|n[’']t\b", re.I)
+"""A word that says something did not happen ("There were no repurchases", "did not repurchase any")."""
+
+
 def _foretold(sentence: str, word: str) -> set[str]:
     """The stems of what a sentence tells is expected or may happen: its words from each of its forward-looking
     ``word`` to the clause's end ("may be asserted in the future": "asserted", "future"), stopwords, generic words and
