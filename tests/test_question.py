@@ -1549,6 +1549,21 @@ def test_a_yes_no_asking_what_the_company_believes_is_told_in_words() -> None:
     assert not parse("Does Foo Corp expect revenue to exceed $10 billion in fiscal 2025?").narrative
 
 
+def test_how_something_was_changed_is_told_and_a_what_is_its_clause_is_a_part() -> None:
+    """"..., how was Foo Corp's revolving credit agreement changed in March 2022, what are its interest rate and fee
+    terms, and how much was borrowed under it?": something was done to the agreement (told in words), and each
+    clause is a part; a lead-in saying how to answer ("When primarily referencing the income statement, what is
+    ...") is none."""
+    q = parse("In Foo Corp's 10-Q for the quarter ended September 30, 2022, how was its $5.0 billion revolving credit "
+              "agreement changed in March 2022, what are its interest rate and commitment fee terms, and how much was "
+              "borrowed under it at September 30, 2022?")
+    assert q.intent is Intent.PROSE and q.told is q and len(q.parts) == 3
+    assert parse("How has Foo Corp's revenue changed from 2021 to 2022?").intent is Intent.CHANGE
+    lead = parse("When primarily referencing the income statement, what is the FY2021 inventory turnover ratio for "
+                 "Foo Corp?")
+    assert not lead.parts
+
+
 def test_over_a_span_of_time_is_no_division() -> None:
     """"Net income over total assets" divides; "over what period", "over the next 24 months", "over time" and "over
     65 years old" are spans, not a denominator."""

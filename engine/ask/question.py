@@ -161,6 +161,10 @@ _ACTED_ON = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could)\s+[^?]
 did the Federal Reserve change the firm's stress capital buffer?", "How did the firm shift attributed equity among
 its segments?"): what was done, told in words; "How did revenue change from 2021 to 2022?" moves a figure (the verb
 has no object)."""
+_ACTED_ON_PASSIVE = re.compile(r"(?:^|,\s+)how\s+(?:was|were|has\s+been|have\s+been)\s+[^?]{1,100}?\s+"
+                               r"(?:chang|modif|amend|alter|revis|adjust|restructur|reorganiz)(?:ed|ied)\b", re.I)
+"""The same asked in the passive ("how was its $10.0 billion Credit Agreement changed in March 2022"): something was
+done to it, told in words."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
@@ -343,15 +347,19 @@ _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\
                          rf"|(?i:,\s+and\s+|;\s+(?:and\s+)?)(?=(?i:{_PREPOSED}|{_ASKING})\b)"
                          r"|(?P<bare>,\s+)(?=(?i:which|what)\s+(?!(?:the|its|their|our|his|her|it|they|we|management)\b)"
                          r"[a-z-]+\s+(?:[a-z-]+\s+)?(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could)\s"
-                         r"|(?i:how)\s+(?:much|many|large|big|did|does|do|has|have|is|are|was|were)\b)")
+                         r"|(?i:how)\s+(?:much|many|large|big|did|does|do|has|have|is|are|was|were)\b"
+                         r"|(?i:what)\s+(?:is|are|was|were)\s+(?:the|its|their|his|her)\b)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
 sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?"; "Has there been
 any significant change in operating expenses? If so, what are the key drivers?"), the asking word after its
 preposition too (", and over what period does it expect to recognize it?", ", and to whom was it sold?"); or after
 a bare comma, "which/what" and a bare noun then its verb (", which business does it mainly relate to, and ..."),
-or "how much/many/large ..." (", how much was borrowed under it, and ..."), when an asking clause comes before
+or "how much/many/large ..." (", how much was borrowed under it, and ..."), or "what is/are its ..." (", what are its
+interest rate and commitment fee terms, and ..."), when an asking clause comes before
 it: a relative clause has its own subject ("..., which the company does not expect to recur"), and a lead-in is
 no question ("As of 2022, which geographies does it serve?")."""
+_LEAD_WHEN = re.compile(r"\W*when\s+(?:\w+ly\s+)?\w+ing\b[^,?]*", re.I)
+"""A lead-in saying how to answer ("When primarily referencing the income statement, ..."), no asking clause."""
 _ASKS = re.compile(rf"(?i:^\W*(?:{_ASKING})\b|\b(?:what|how|which|who|whom|whose|why|when|where)\b)")
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
 
@@ -1048,7 +1056,7 @@ def _intent(q: Question) -> Intent:
     manner = _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
-            _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or manner) or (
+            _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or _ACTED_ON_PASSIVE.search(opening) or manner) or (
             _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
                                                 or q.rounding or q.counted)):
         return Intent.PROSE
@@ -1570,7 +1578,8 @@ def _split(text: str) -> list[str]:
     pieces: list[str] = []
     at = 0
     for m in _PART_SPLIT.finditer(text):
-        if m.group("bare") and not _ASKS.search(text, at, m.start()):
+        lead = _LEAD_WHEN.match(text, at)  # "When primarily referencing the income statement, what is ...": a lead-in
+        if m.group("bare") and not _ASKS.search(text, lead.end() if lead else at, m.start()):
             continue  # "In its 2022 report, what ...": a lead-in, no part
         pieces.append(text[at:m.start()].strip(" ,;"))
         at = m.end()
