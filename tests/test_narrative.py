@@ -3029,3 +3029,16 @@ def test_a_yes_beside_a_quote_denying_it_for_the_period_asked_is_flagged() -> No
     assert flag in unsupported(said, [denial, before], q, ["Borealis"])
     other = Quote("There were no repurchases of our common shares during fiscal 2022.", "BORE_2024_10K", "b", 40, 3, 3)
     assert not any(f.startswith("“Yes”") for f in unsupported(said, [other, before], q, ["Borealis"]))
+
+
+def test_a_name_told_without_its_last_word_is_flagged() -> None:
+    """"Growth for Borealis Play was primarily driven by sales of apps" told as "Borealis other revenues are primarily
+    driven by sales of apps": Borealis Play's driver given to the line it belongs to; told of Borealis Play it is
+    not flagged so."""
+    q = parse("What makes up Borealis's other revenues, and what drove their increase from 2020 to 2021?")
+    quotes = [Quote("Growth for Borealis Play was primarily driven by sales of apps and in-app purchases.",
+                    "BORE_2021_10K", "b", 35, 4, 4)]
+    wrong = "Borealis other revenues are primarily driven by sales of apps and in-app purchases [4]."
+    right = "Growth for Borealis Play was primarily driven by sales of apps and in-app purchases [4]."
+    assert "[4] is about “Borealis Play”" in unsupported(wrong, quotes, q, ["Borealis"])
+    assert not any("is about" in f for f in unsupported(right, quotes, q, ["Borealis"]))

@@ -187,6 +187,24 @@ def _words_after(text: str, at: int, n: int = 6) -> str:
     return " ".join(w.strip(",.;:()") for w in text[at:].lower().split()[:n]).strip()
 
 
+_NAME_RUN = re.compile(r"(?<![\w&'’-])[A-Z][\w&'’-]*(?:\s+(?:&\s+)?[A-Z][\w&'’-]*)+")
+"""A name of several capitalised words ("Google Play", "Walmart International")."""
+
+
+def _name_cut(theirs: str, mine: str, plain: set[str]) -> str:
+    """A name of the quote's subject whose first word the sentence's subject says and whose last (the word that tells
+    it from its kin: "Google Play", "Google Cloud") it does not; '' where none (the company's own name ending it)."""
+    said = said_stems([mine])
+    for m in _NAME_RUN.finditer(theirs):
+        words = [w for w in m.group(0).split() if w != "&"]
+        first, last = word_stem(words[0]), word_stem(words[-1])
+        if last in plain:
+            continue  # the company's own name ("Goldman Sachs"), or its legal form
+        if first in said and last not in said:
+            return m.group(0)
+    return ""
+
+
 def _narrower(subject: str, said: set[str]) -> list[str]:
     """The lower-case words of a quote's subject that ``said`` (the sentence's stems, and those it may leave out)
     lacks: a word that narrows it ("online" of "Domestic segment online revenue"). A line item's own words are
@@ -593,6 +611,10 @@ def _restated_about_something_else(r: Reading) -> list[str]:
             # a sentence opening with the part asked names it: "Graphics segment operating income increased ..."
             # restating "Compute & Networking – Segment operating income increased ...")
             flag = f"[{source}] is about \u201c{subject}\u201d"
+        elif (run := _name_cut(theirs, mine, plain)):
+            # the quote's subject is a name whose last word the sentence drops, keeping its first ("Growth for Google
+            # Play was primarily driven by ..." told as "Google other revenues are primarily driven by ...")
+            flag = f"[{source}] is about \u201c{run}\u201d"
         elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
               and not _nested(mine, best[at:], plain)
               and not (_anaphor().match(mine) and {word_stem(w) for w in head} & _subject(q)[1])):
