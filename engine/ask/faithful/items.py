@@ -611,10 +611,6 @@ def _restated_about_something_else(r: Reading) -> list[str]:
             # a sentence opening with the part asked names it: "Graphics segment operating income increased ..."
             # restating "Compute & Networking – Segment operating income increased ...")
             flag = f"[{source}] is about \u201c{subject}\u201d"
-        elif (run := _name_cut(theirs, mine, plain)):
-            # the quote's subject is a name whose last word the sentence drops, keeping its first ("Growth for Google
-            # Play was primarily driven by ..." told as "Google other revenues are primarily driven by ...")
-            flag = f"[{source}] is about \u201c{run}\u201d"
         elif ((head := _moved_head(theirs, plain)) and word_stem(head[-1]) not in words
               and not _nested(mine, best[at:], plain)
               and not (_anaphor().match(mine) and {word_stem(w) for w in head} & _subject(q)[1])):
@@ -651,6 +647,10 @@ def _restated_about_something_else(r: Reading) -> list[str]:
             # the quote's subject narrows the sentence's by a word it drops ("Domestic segment online revenue
             # increased 13.5% ... primarily due to higher conversion rates" told of the segment's revenue)
             flag = f"[{source}] is about \u201c{who}\u201d ({narrower[0]})"
+        elif (run := _name_cut(theirs, mine, plain)):
+            # the quote's subject is a name whose last word the sentence drops, keeping its first ("Growth for Google
+            # Play was primarily driven by ..." told as "Google other revenues are primarily driven by ...")
+            flag = f"[{source}] is about \u201c{run}\u201d"
         else:
             continue
         out.append(flag)
