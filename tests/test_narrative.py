@@ -3042,3 +3042,16 @@ def test_a_name_told_without_its_last_word_is_flagged() -> None:
     right = "Growth for Borealis Play was primarily driven by sales of apps and in-app purchases [4]."
     assert "[4] is about “Borealis Play”" in unsupported(wrong, quotes, q, ["Borealis"])
     assert not any("is about" in f for f in unsupported(right, quotes, q, ["Borealis"]))
+
+
+def test_a_yes_no_asking_what_the_company_expects_quotes_its_statement_of_expectation() -> None:
+    """"Does Borealis expect to recover those payments?": the sentence where it says "we expect to recoup taxes paid"
+    comes before the decision the payments follow from."""
+    q = parse("Does Borealis expect to recover those payments?")
+    assert q.asks_belief
+    passages = ["In February 2024, we received a decision by the tax authority that tax applies to service fees paid "
+                "to Borealis, and we will need to remit those payments until this matter is resolved. We believe the "
+                "decision is without merit, we are defending our position in the courts, and we expect to recoup "
+                "taxes paid."]
+    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
+    assert quotes and "expect to recoup" in quotes[0].text, [x.text for x in quotes]

@@ -77,6 +77,12 @@ DEFINES = 0.5
 """Added to a sentence that defines a name the question asks by ("... consideration of $638 million for renovations
 ... (the “Park MGM Lease Transaction”)" for "What is the Park MGM Lease Transaction?"): a filing says what a term is
 where it defines it."""
+BELIEF_WEIGHT = 0.3
+"""Added to a sentence stating what the company believes or expects ("we expect to recoup taxes paid") for a yes/no
+asking whether it does (``Question.asks_belief``): that statement is the answer."""
+_STATES_BELIEF = re.compile(r"\b(?:we|the\s+company|management)\s+(?:\w+\s+)?(?:expects?|believes?|anticipates?|"
+                            r"intends?|plans?|considers?)\b", re.I)
+"""A filer saying what it believes or expects ("we expect to recoup", "The Company believes its balances ...")."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
 2022): a filing's discussion sets each year's drivers side by side; and off one dated to other months than those a
@@ -320,8 +326,9 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         party = NAME_WEIGHT if kind is not None and kind.not_names and _names(kind, s) else 0.0
         defines = DEFINES if any((term := stems(m.group(1))) and term <= written and not _party_named(s[:m.start()])
                                  for m in _TERM.finditer(s)) else 0.0
-        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party + defines - off,
-                      order, s))
+        believed = BELIEF_WEIGHT if q.asks_belief and _STATES_BELIEF.search(s) else 0.0
+        first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party + defines
+                      + believed - off, order, s))
     if others := _under_other_parts(q, used):
         first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & name_letters(s) else score,
                   order, s) for score, order, s in first]

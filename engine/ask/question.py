@@ -651,6 +651,12 @@ class Question:
         return self.formula is not None and _YEAR_IN.search(self.formula[0]) is not None
 
     @property
+    def asks_belief(self) -> bool:
+        """A yes/no asking what the company believes or expects ("Does Amazon expect to recover those payments?"):
+        its answer is the sentence where the filing says what it believes (``_BELIEF``)."""
+        return self.yes_no and bool(_BELIEF.match(self.first))
+
+    @property
     def told_in_words(self) -> bool:
         """Its answer is the filing's own sentences: it asks a narrative kind (``narrative``), is no judgement (standard
         ratios read from the statements decide those) and names no chart or figure (``figures``: the figure answers
@@ -1094,7 +1100,7 @@ def _narrative(q: Question) -> str:
         return named or "description"
     # "Does Apple believe its cash ... will be sufficient ...?": what the company believes is its sentence saying so,
     # whatever figures it names
-    if q.intent is Intent.YES_NO and _BELIEF.match(q.first) and q.threshold is None and not q.sign:
+    if q.intent is Intent.YES_NO and q.asks_belief and q.threshold is None and not q.sign:
         return named or "description"
     if q.intent is Intent.VALUE and plain and named and q.scale is None and q.rounding is None and not (
             _HOW_FIGURE.search(q.text)):
