@@ -3042,6 +3042,13 @@ def test_a_name_told_without_its_last_word_is_flagged() -> None:
     right = "Growth for Borealis Play was primarily driven by sales of apps and in-app purchases [4]."
     assert "[4] is about “Borealis Play”" in unsupported(wrong, quotes, q, ["Borealis"])
     assert not any("is about" in f for f in unsupported(right, quotes, q, ["Borealis"]))
+    # a run-in heading's words before the sentence's own "We" end no name there
+    headed = [Quote("Borealis Cloud Offerings We offer enterprise customers Borealis cloud services directly and "
+                    "through our network of partners.", "BORE_2021_10K", "b", 24, 2, 2)]
+    assert not any("is about" in f for f in unsupported(
+        "Borealis offers enterprise customers Borealis cloud services directly and through its partners [2].", headed,
+        parse("What cloud offerings does Borealis describe, and how does it deliver them and with whom?"),
+        ["Borealis"]))
 
 
 def test_a_yes_no_asking_what_the_company_expects_quotes_its_statement_of_expectation() -> None:

@@ -191,17 +191,26 @@ _NAME_RUN = re.compile(r"(?<![\w&'’-])[A-Z][\w&'’-]*(?:\s+(?:&\s+)?[A-Z][\w&
 """A name of several capitalised words ("Google Play", "Walmart International")."""
 
 
+_SUBJECT_WORDS = STOPWORDS | _DETERMINERS | {"we", "it", "they", "i"}
+"""Words that open a sentence's subject, not a name's last word ("NVIDIA AI Cloud Service Offerings We offer ...": a
+run-in heading, then "We")."""
+
+
 def _name_cut(theirs: str, mine: str, plain: set[str]) -> str:
     """A name of the quote's subject whose first word the sentence's subject says and whose last (the word that tells
     it from its kin: "Google Play", "Google Cloud") it does not; '' where none (the company's own name ending it)."""
     said = said_stems([mine])
     for m in _NAME_RUN.finditer(theirs):
         words = [w for w in m.group(0).split() if w != "&"]
+        while words and words[-1].lower() in _SUBJECT_WORDS:  # "... Service Offerings We offer": the next subject
+            words.pop()
+        if len(words) < 2:
+            continue
         first, last = word_stem(words[0]), word_stem(words[-1])
         if last in plain:
             continue  # the company's own name ("Goldman Sachs"), or its legal form
         if first in said and last not in said:
-            return m.group(0)
+            return " ".join(words)
     return ""
 
 
