@@ -3062,3 +3062,17 @@ def test_a_yes_no_asking_what_the_company_expects_quotes_its_statement_of_expect
                 "taxes paid."]
     quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
     assert quotes and "expect to recoup" in quotes[0].text, [x.text for x in quotes]
+
+
+def test_a_hyphenated_question_word_the_quote_writes_apart_is_said() -> None:
+    """The question's "term-debt" is the quote's "term debt– and marketable securities–related": said; a word of the
+    question the quote lacks altogether is still flagged."""
+    q = parse("Over what period are Borealis's hedged term-debt foreign currency transactions and swaps expected to "
+              "be recognized?")
+    quotes = [Quote("As of June 30, 2024, the Company’s hedged term debt– and marketable securities–related foreign "
+                    "currency transactions are expected to be recognized within 20 years.", "BORE_2024_10Q", "b", 11,
+                    2, 2)]
+    said = ("Borealis's hedged term-debt foreign currency transactions are expected to be recognized within 20 years "
+            "[2].")
+    assert not any("does not say" in f for f in unsupported(said, quotes, q, ["Borealis"]))
+    assert "[2] does not say “swaps”" in unsupported(said.replace("transactions", "swaps"), quotes, q, ["Borealis"])
