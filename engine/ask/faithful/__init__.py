@@ -295,6 +295,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             if fiscal and y not in years and not _NEGATION.search(sentence):
                 out.append(written)
     quoted = said_stems(t for t in texts if t != q.text)
+    dated = said_stems([q.asked.text])  # the words of the period the question names ("April 1, 2023")
     known = quoted | said_stems([q.text])
     generic = narrative().generic
     # the yes/no parts' words: what a sentence affirming their answer in those words alone restates
@@ -309,7 +310,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         words = {word_stem(w) for w in CONTENT_WORD.findall(sentence)
                  if w.lower() not in STOPWORDS and w.lower() not in generic}
         affirmed = bool(words) and not _NEGATION.search(sentence) and any(words <= part for part in yes_parts)
-        own = quoted if (q.yes_no and _YES.match(sentence)) or affirmed else known
+        # (the period the question names is framing there too: "..., according to its 10-Q for the quarter ended
+        # April 1, 2023")
+        own = quoted | dated if (q.yes_no and _YES.match(sentence)) or affirmed else known
         for w in CONTENT_WORD.findall(sentence):
             low = w.lower().strip("'’-")
             if low in STOPWORDS or low in generic or low in PERIOD_NOUNS or word_stem(w) in own:
