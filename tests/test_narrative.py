@@ -1918,7 +1918,6 @@ def test_a_part_told_with_a_quote_that_names_it_nowhere_is_flagged() -> None:
         [firm], water, ["Acme"])
 
 
-
 def test_a_part_whose_name_holds_the_asked_words_apart_is_another_part() -> None:
     """"Global Banking & Markets" is not "Global Markets": a quote whose only run of the asked words has another
     name word between them names another part, while a run holding the asked words side by side names the one
@@ -2600,31 +2599,46 @@ def test_a_summary_denying_what_a_quote_says_is_flagged() -> None:
         "The write-down of tooling equipment was not part of the charges [4].", denying, q))
 
 
-def test_the_sentence_defining_a_name_the_question_asks_is_quoted_first() -> None:
-    """"What is the Harbor Lease Transaction ...?": the sentence that defines the term, (the “Harbor Lease
-    Transaction”), says what it is; one that names the lease after it, among other things, does not."""
-    q = parse("What is the Harbor Lease Transaction that Acme agreed with its landlord in 2021?")
-    passages = ["In addition, pursuant to the lease amendment, we agreed to provide the landlord a right of first "
-                "offer with respect to certain land adjacent to the harbor property if we choose to sell it. The "
-                "Harbor property lease runs to 2040.",
-                "In December 2021, we entered into an agreement with the landlord whereby the landlord will pay us "
-                "$120 million for renovations undertaken by us at the harbor property (the “Harbor Lease "
-                "Transaction”)."]
-    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
-    assert quotes and quotes[0].text.startswith("In December 2021, we entered into an agreement"), quotes
+FIRST_QUOTED = [
+    # "What is the Harbor Lease Transaction ...?": the sentence that defines the term, (the “Harbor Lease
+    # Transaction”), says what it is; one that names the lease after it, among other things, does not
+    ("What is the Harbor Lease Transaction that Acme agreed with its landlord in 2021?",
+     ["In addition, pursuant to the lease amendment, we agreed to provide the landlord a right of first offer with "
+      "respect to certain land adjacent to the harbor property if we choose to sell it. The Harbor property lease "
+      "runs to 2040.",
+      "In December 2021, we entered into an agreement with the landlord whereby the landlord will pay us $120 million "
+      "for renovations undertaken by us at the harbor property (the “Harbor Lease Transaction”)."],
+     "In December 2021, we entered into an agreement"),
+    # the sentence that first names a party and defines its short name, Voltra Motors, Inc. (“Voltra”), tells nothing
+    # else of it: the one saying why Acme has influence over it is first
+    ("On what basis does Acme say it has significant influence over Voltra?",
+     ["Included in other income (expense), net is a valuation gain of $1.1 billion in Q3 2022 from our equity "
+      "investment in Voltra Motors, Inc. (“Voltra”).",
+      "We determined that we have the ability to exercise significant influence over Voltra through our equity "
+      "investment, our commercial arrangement for the purchase of vans, and one of our employees serving on its "
+      "board."],
+     "We determined"),
+    # a question dated to a month: the court's September ruling before the October transfer and a March ruling in
+    # another case, which a legal note tells beside it
+    ("In Streamco's patent suit against Acme, what did the court rule in September 2022?",
+     ["In October 2022, the court transferred the case to the United States District Court for Delaware. In March "
+      "2022, the court in the Ridley case granted Acme's motion to dismiss the pricing claims. In September 2022, the "
+      "court granted summary judgment, holding that the patents are invalid."],
+     "In September 2022"),
+    # a yes/no asking what the company expects (``Question.asks_belief``): "we expect to recoup taxes paid" before
+    # the decision the payments follow from
+    ("Does Acme expect to recover those payments?",
+     ["In February 2024, we received a decision by the tax authority that tax applies to service fees paid to Acme, "
+      "and we will need to remit those payments until this matter is resolved. We believe the decision is without "
+      "merit, we are defending our position in the courts, and we expect to recoup taxes paid."],
+     "We believe the decision is without merit"),
+]
 
 
-def test_a_party_s_short_name_defined_tells_nothing_else_of_the_party() -> None:
-    """"On what basis does Acme say it has significant influence over Voltra?": the sentence that first names the
-    party and defines its short name, Voltra Motors, Inc. (“Voltra”), is no answer; the one saying why is first."""
-    q = parse("On what basis does Acme say it has significant influence over Voltra?")
-    passages = ["Included in other income (expense), net is a valuation gain of $1.1 billion in Q3 2022 from our "
-                "equity investment in Voltra Motors, Inc. (“Voltra”).",
-                "We determined that we have the ability to exercise significant influence over Voltra through our "
-                "equity investment, our commercial arrangement for the purchase of vans, and one of our employees "
-                "serving on its board."]
-    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
-    assert quotes and quotes[0].text.startswith("We determined"), quotes
+@pytest.mark.parametrize(("question", "passages", "opening"), FIRST_QUOTED, ids=["term", "party", "month", "belief"])
+def test_the_sentence_that_answers_is_quoted_first(question: str, passages: list[str], opening: str) -> None:
+    quotes = find_quotes(parse(question), _evidence(passages), {}, FakeEmbedder())
+    assert quotes and quotes[0].text.startswith(opening), [x.text for x in quotes]
 
 
 def test_a_rate_moves_apart_from_its_amount() -> None:
@@ -3006,17 +3020,6 @@ def test_the_answer_checks_a_quote_opening_its_chunk_with_the_chunk_before(tmp_p
     assert not any("does not say" in f for f in a.unsupported), a.unsupported
 
 
-def test_a_question_dated_to_a_month_quotes_that_month_s_step_first() -> None:
-    """"What did the court rule in September 2022?": the court's September ruling before the October transfer and a
-    March ruling in another case, which a legal note tells beside it."""
-    q = parse("In Streamco's patent suit against Acme, what did the court rule in September 2022?")
-    passages = ["In October 2022, the court transferred the case to the United States District Court for Delaware. "
-                "In March 2022, the court in the Ridley case granted Acme's motion to dismiss the pricing claims. "
-                "In September 2022, the court granted summary judgment, holding that the patents are invalid."]
-    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
-    assert quotes and quotes[0].text.startswith("In September 2022"), [x.text for x in quotes]
-
-
 def test_a_yes_beside_a_quote_denying_it_for_the_period_asked_is_flagged() -> None:
     """"Did Borealis buy back any of its shares in fiscal 2024?" answered Yes with fiscal 2023's buybacks, beside "There
     were no repurchases of our common shares during fiscal 2024": flagged; a denial of another year is no answer."""
@@ -3051,19 +3054,6 @@ def test_a_name_told_without_its_last_word_is_flagged() -> None:
         ["Borealis"]))
 
 
-def test_a_yes_no_asking_what_the_company_expects_quotes_its_statement_of_expectation() -> None:
-    """"Does Borealis expect to recover those payments?": the sentence where it says "we expect to recoup taxes paid"
-    comes before the decision the payments follow from."""
-    q = parse("Does Borealis expect to recover those payments?")
-    assert q.asks_belief
-    passages = ["In February 2024, we received a decision by the tax authority that tax applies to service fees paid "
-                "to Borealis, and we will need to remit those payments until this matter is resolved. We believe the "
-                "decision is without merit, we are defending our position in the courts, and we expect to recoup "
-                "taxes paid."]
-    quotes = find_quotes(q, _evidence(passages), {}, FakeEmbedder())
-    assert quotes and "expect to recoup" in quotes[0].text, [x.text for x in quotes]
-
-
 def test_a_hyphenated_question_word_the_quote_writes_apart_is_said() -> None:
     """The question's "term-debt" is the quote's "term debt– and marketable securities–related": said; a word of the
     question the quote lacks altogether is still flagged."""
@@ -3092,3 +3082,14 @@ def test_a_yes_repeating_the_question_s_period_and_an_ing_adjective_is_not_flagg
     flags = unsupported(said, quotes, q, ["Borealis"])
     assert "April" not in flags and not any("“ongoing”" in f for f in flags), flags
     assert "June" in unsupported(said.replace("April 1", "June 30"), quotes, q, ["Borealis"])
+
+
+def test_a_word_the_vocabulary_groups_with_a_quoted_one_is_quoted() -> None:
+    """"Borealis expects to recover those payments" beside "we expect to recoup taxes paid": "recover" is "recoup"
+    (the vocabulary's ``same``), as a content word and as a question's word put in; "reclaim" is not."""
+    q = parse("Does Borealis expect to recover those payments?")
+    quotes = [Quote("We believe the decision is without merit and we expect to recoup taxes paid.", "BORE_2024_10Q",
+                    "b", 18, 2, 2)]
+    said = "Yes, Borealis expects to recover taxes paid [2]."
+    assert unsupported(said, quotes, q, ["Borealis"]) == []
+    assert "reclaim" in unsupported(said.replace("recover", "reclaim"), quotes, q, ["Borealis"])

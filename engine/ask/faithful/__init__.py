@@ -295,6 +295,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
             if fiscal and y not in years and not _NEGATION.search(sentence):
                 out.append(written)
     quoted = said_stems(t for t in texts if t != q.text)
+    # a word of a group the vocabulary says are the same is quoted where another of it is ("recover" for "recoup")
+    same = {word_stem(w): {word_stem(v) for v in group} for group in narrative().same for w in group}
+    quoted |= {v for st in list(quoted) for v in same.get(st, ())}
     dated = said_stems([q.asked.text])  # the words of the period the question names ("April 1, 2023")
     known = quoted | said_stems([q.text])
     generic = narrative().generic
