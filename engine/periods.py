@@ -210,6 +210,16 @@ def _find_dates(text: str) -> list[_Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+_MONTH_YEAR = re.compile(rf"\b({_MON})\.?\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d{{2}})\b", re.I)
+"""A month and its year as a date names them ("September 2022", "Sept. 30, 2022")."""
+
+
+def months_named(text: str) -> set[tuple[str, str]]:
+    """The (month, year) pairs a text's dates name, the month by its first three letters ("In September 2022, ..."
+    and "as of Sept. 30, 2022" both name ('sep', '2022'))."""
+    return {(m.group(1)[:3].lower(), m.group(2)) for m in _MONTH_YEAR.finditer(text)}
+
+
 def years_named(text: str) -> list[tuple[int, bool, str]]:
     """The years a text names as years, in order, each as (year, whether a fiscal label names it, as written):
     fiscal labels ("FY2022", "fiscal 2022", "FY'22", "Q4 FY22", "2022/23" -> 2023) and bare years ("in 2021"); the

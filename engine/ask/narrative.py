@@ -20,7 +20,7 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import summary_messages
-from engine.ask.question import CONNECTIVES, CUE_PREFIX, Question
+from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.ask.subjects import (
@@ -34,7 +34,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
-from engine.periods import MONTH_PATTERN, PERIOD_WORDS, RELATIVE_WORDS
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
 from engine.sentences import with_lists
 from engine.types import Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
@@ -80,8 +80,8 @@ where it defines it."""
 BELIEF_WEIGHT = 0.3
 """Added to a sentence stating what the company believes or expects ("we expect to recoup taxes paid") for a yes/no
 asking whether it does (``Question.asks_belief``): that statement is the answer."""
-_STATES_BELIEF = re.compile(r"\b(?:we|the\s+company|management)\s+(?:\w+\s+)?(?:expects?|believes?|anticipates?|"
-                            r"intends?|plans?|considers?)\b", re.I)
+_STATES_BELIEF = re.compile(rf"\b(?:we|the\s+company|management)\s+(?:\w+\s+)?(?:{'|'.join(BELIEF_VERBS)})s?\b",
+                            re.I)
 """A filer saying what it believes or expects ("we expect to recoup", "The Company believes its balances ...")."""
 OTHER_YEAR = 0.1
 """Taken off a sentence that names years, none of them one the question asks ("In 2021, ..." for a question about
@@ -336,8 +336,8 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in YEAR.findall(s)}) and not named & asked else score,
                   order, s) for score, order, s in first]
-    if months := _months_named(q.text):  # "what did the court rule in September 2022?": not October 2022's transfer
-        first = [(score - OTHER_YEAR if (dated := _months_named(s)) and not dated & months else score, order, s)
+    if months := months_named(q.text):  # "what did the court rule in September 2022?": not October 2022's transfer
+        first = [(score - OTHER_YEAR if (dated := months_named(s)) and not dated & months else score, order, s)
                  for score, order, s in first]
     first.sort(key=lambda t: (-t[0], t[1]))
     first = first[:EMBEDDED]
@@ -366,15 +366,6 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         if said is not None and said[0] > max((absent(x.text) for x in quotes), default=0):
             quotes = [_quote(used, said[2], said[3], best), *(x for x in quotes if x.text != said[3])][:most]
     return quotes
-
-
-_MONTH_YEAR = re.compile(rf"\b({MONTH_PATTERN})\.?\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d{{2}})\b", re.I)
-"""A month and its year as a date names them ("September 2022", "Sept. 30, 2022")."""
-
-
-def _months_named(text: str) -> set[tuple[str, str]]:
-    """The (month, year) pairs a text's dates name, the month by its first three letters."""
-    return {(m.group(1)[:3].lower(), m.group(2)) for m in _MONTH_YEAR.finditer(text)}
 
 
 def _costs(q: Question) -> list[tuple[tuple[str, ...], frozenset[str]]]:

@@ -45,7 +45,7 @@ from engine.vocabulary import (
 )
 from engine.vocabulary import item as item_named
 
-__all__ = ["Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
+__all__ = ["BELIEF_VERBS", "Intent", "Measure", "Question", "measure_of", "parse", "phrase"]
 
 MAX_QUESTION_CHARS = 2000
 """Questions longer than this are refused before any work (the answer path stays bounded for any input)."""
@@ -187,8 +187,9 @@ _NOT_COUNTED = frozenset({"times", "million", "millions", "billion", "billions",
                           "dollars"})
 _FORWARD = re.compile(r"\b(?:expect|expects|expected|guidance|outlook|forecast|plan|plans|planned|target|"
                       r"project(?:s|ed)?|anticipate|will)\b", re.I)
-_BELIEF = re.compile(r"^\W*(?:does|do|did)\s+(?:[\w&.'’-]+\s+){1,4}?(?:believe|expect|anticipate|consider|intend|"
-                     r"think)\b", re.I)
+BELIEF_VERBS = ("believe", "expect", "anticipate", "consider", "intend", "think", "plan")
+"""The verbs of what a company believes or expects: a question asks it with them, a filing states it with them."""
+_BELIEF = re.compile(rf"^\W*(?:does|do|did)\s+(?:[\w&.'’-]+\s+){{1,4}}?(?:{'|'.join(BELIEF_VERBS)})\b", re.I)
 """A yes/no asking what a company believes or expects ("Does Apple believe its cash will be sufficient ...?", "Does
 management expect ...?"), told in its own sentence."""
 _CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
