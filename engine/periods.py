@@ -527,8 +527,9 @@ def column_period(header: str, context: str = "") -> Period | None:
 
 
 PERIOD_NOUNS = frozenset({"quarter", "quarters", "month", "months", "week", "weeks", "year", "years", "half", "fiscal",
-                          "annual", "period", "periods", "interim", "ended", "ending", "full"})
-"""The words that frame a period whichever it is ("the quarter ended", "fiscal year"): no month, no number."""
+                          "annual", "period", "periods", "interim", "ended", "ending", "end", "full"})
+"""The words that frame a period whichever it is ("the quarter ended", "fiscal year", "at the end of 2020"): no month,
+no number."""
 PERIOD_WORDS = frozenset({*(m.lower() for m in _MONTH_NAMES), *_ORDINAL, *_SMALL, *_TENS, *PERIOD_NOUNS})
 """The words that name a period and nothing else ("the first nine months", "fourth quarter"): no subject of a
 question is matched by them."""

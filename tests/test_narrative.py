@@ -3093,3 +3093,16 @@ def test_a_word_the_vocabulary_groups_with_a_quoted_one_is_quoted() -> None:
     said = "Yes, Borealis expects to recover taxes paid [2]."
     assert unsupported(said, quotes, q, ["Borealis"]) == []
     assert "reclaim" in unsupported(said.replace("recover", "reclaim"), quotes, q, ["Borealis"])
+
+
+def test_the_end_of_a_year_frames_a_period() -> None:
+    """"How much had it accrued at the end of 2020?" told as "... accrued $68 million at the end of 2020" beside "At
+    December 31, 2020, ... had accrued approximately $68 million": "end" claims nothing."""
+    q = parse("For how many sites has Borealis been named a responsible party, and how much had it accrued for "
+              "environmental cleanup and related litigation at the end of 2020?")
+    quotes = [Quote("At December 31, 2020 and 2019, Borealis had accrued approximately $68 million (undiscounted) and "
+                    "$41 million (undiscounted), respectively, for the estimated liability for environmental cleanup "
+                    "and related litigation.", "BORE_2020_10K", "b", 21, 2, 2)]
+    said = ("Borealis had accrued approximately $68 million for environmental cleanup and related litigation at the "
+            "end of 2020 [2].")
+    assert unsupported(said, quotes, q, ["Borealis"]) == []
