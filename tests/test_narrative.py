@@ -3084,25 +3084,31 @@ def test_a_yes_repeating_the_question_s_period_and_an_ing_adjective_is_not_flagg
     assert "June" in unsupported(said.replace("April 1", "June 30"), quotes, q, ["Borealis"])
 
 
-def test_a_word_the_vocabulary_groups_with_a_quoted_one_is_quoted() -> None:
-    """"Borealis expects to recover those payments" beside "we expect to recoup taxes paid": "recover" is "recoup"
-    (the vocabulary's ``same``), as a content word and as a question's word put in; "reclaim" is not."""
-    q = parse("Does Borealis expect to recover those payments?")
-    quotes = [Quote("We believe the decision is without merit and we expect to recoup taxes paid.", "BORE_2024_10Q",
-                    "b", 18, 2, 2)]
-    said = "Yes, Borealis expects to recover taxes paid [2]."
-    assert unsupported(said, quotes, q, ["Borealis"]) == []
-    assert "reclaim" in unsupported(said.replace("recover", "reclaim"), quotes, q, ["Borealis"])
+UNFLAGGED = {
+    # "recover" is "recoup" (the vocabulary's ``same``), as a content word and as a question's word put in
+    "recoup": ("Does Borealis expect to recover those payments?",
+               "We believe the decision is without merit and we expect to recoup taxes paid.",
+               "Yes, Borealis expects to recover taxes paid [2]."),
+    # "at the end of 2020" beside "At December 31, 2020": "end" frames a period and claims nothing
+    "year end": ("For how many sites has Borealis been named a responsible party, and how much had it accrued for "
+                 "environmental cleanup and related litigation at the end of 2020?",
+                 "At December 31, 2020 and 2019, Borealis had accrued approximately $68 million (undiscounted) and $41 "
+                 "million (undiscounted), respectively, for the estimated liability for environmental cleanup and "
+                 "related litigation.",
+                 "Borealis had accrued approximately $68 million for environmental cleanup and related litigation at "
+                 "the end of 2020 [2]."),
+}
 
 
-def test_the_end_of_a_year_frames_a_period() -> None:
-    """"How much had it accrued at the end of 2020?" told as "... accrued $68 million at the end of 2020" beside "At
-    December 31, 2020, ... had accrued approximately $68 million": "end" claims nothing."""
-    q = parse("For how many sites has Borealis been named a responsible party, and how much had it accrued for "
-              "environmental cleanup and related litigation at the end of 2020?")
-    quotes = [Quote("At December 31, 2020 and 2019, Borealis had accrued approximately $68 million (undiscounted) and "
-                    "$41 million (undiscounted), respectively, for the estimated liability for environmental cleanup "
-                    "and related litigation.", "BORE_2020_10K", "b", 21, 2, 2)]
-    said = ("Borealis had accrued approximately $68 million for environmental cleanup and related litigation at the "
-            "end of 2020 [2].")
-    assert unsupported(said, quotes, q, ["Borealis"]) == []
+@pytest.mark.parametrize("case", list(UNFLAGGED))
+def test_a_faithful_summary_in_other_words_is_not_flagged(case: str) -> None:
+    question, quote, said = UNFLAGGED[case]
+    quotes = [Quote(quote, "BORE_2024_10Q", "b", 18, 2, 2)]
+    assert unsupported(said, quotes, parse(question), ["Borealis"]) == []
+
+
+def test_a_word_outside_the_vocabulary_s_groups_is_still_unquoted() -> None:
+    """"reclaim" is no word of "recoup"'s group: told for it, it is the summary's own."""
+    question, quote, said = UNFLAGGED["recoup"]
+    quotes = [Quote(quote, "BORE_2024_10Q", "b", 18, 2, 2)]
+    assert "reclaim" in unsupported(said.replace("recover", "reclaim"), quotes, parse(question), ["Borealis"])

@@ -104,8 +104,9 @@ def _why() -> re.Pattern[str]:
                       rf"explain\w* [^?.]*?\bcompared (?:with|to)|what (?:explains|explained)(?!\s+[\d$€£]))\b", re.I)
 
 
-_VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how much|how many|"
-                             r"how (?:large|big|high|small|low)|"
+_SIZE_WORDS = "much|many|large|big|high|small|low"
+"""The words that ask a figure by its size after "how" ("how much", "how large")."""
+_VALUE_QUESTION = re.compile(rf"\b(?:what(?:'s| is| was| were| are| will be)|how (?:{_SIZE_WORDS})|"
                              r"what\s+(?:[a-z-]+\s+)?(?:amounts?|sums?|values?|totals?))\b|"
                              r"(?<![A-Za-z] )\b(?:calculate|compute)\b|(?-i:\b(?:calculate|compute)\b)", re.I)
 """A question asking a figure: "what was", "how much", "how large", "(for) what total amount". "Calculate" or
@@ -114,7 +115,7 @@ _VALUE_QUESTION = re.compile(r"\b(?:what(?:'s| is| was| were| are| will be)|how 
 _SHARE_ASKED = re.compile(r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction)\b", re.I)
 """A question asking a share ("what percentage of respondents ...", "by what percentage", "what proportion"): a
 figure, whatever else it says ("the sector in which 15% are ...")."""
-_HOW_FIGURE = re.compile(r"\bhow\s+(?:much|many|large|big|high|small|low)\b", re.I)
+_HOW_FIGURE = re.compile(rf"\bhow\s+(?:{_SIZE_WORDS})\b", re.I)
 """A figure asked by its size ("how much", "how large were its purchase obligations"): never told in words."""
 _NOT_VALUE = re.compile(r"\b(?:which|why|drove|drivers?|reasons?|explain|describe|list)\b", re.I)
 _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|in)\s+what\s+(?:period|time\s*frame|"
@@ -154,15 +155,17 @@ _EFFECT_OF = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could|might|
 """A question asking how one thing bore on another ("How did exchange rates affect APAC revenue growth?", "How did
 the change in the Dutch tax rate affect the company?"): told in words, the effect as the filing states it; the change
 or growth words in it belong to the cause or to what was affected, not to a change asked of a figure."""
+_ALTERED = "chang|modif|amend|alter|revis|adjust|restructur|reorganiz"
+"""The stems of the verbs that say something was altered ("changed", "amended", "modified", "restructured")."""
 _ACTED_ON = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could)\s+[^?]{1,80}?\s+"
-                       r"(?:chang|modif|amend|alter|revis|adjust|shift|reallocat|restructur|reorganiz)(?:e|es|ed|y|ied)?\s+"
+                       rf"(?:{_ALTERED}|shift|reallocat)(?:e|es|ed|y|ied)?\s+"
                        r"(?:(?:the|its|their|his|her|our|a|an|this|that|these|those)\b|(?-i:[A-Z]))", re.I)
 """A question asking how someone changed something ("How did the Board change the April 2021 authorization?", "How
 did the Federal Reserve change the firm's stress capital buffer?", "How did the firm shift attributed equity among
 its segments?"): what was done, told in words; "How did revenue change from 2021 to 2022?" moves a figure (the verb
 has no object)."""
 _ACTED_ON_PASSIVE = re.compile(r"(?:^|,\s+)how\s+(?:was|were|has\s+been|have\s+been)\s+[^?]{1,100}?\s+"
-                               r"(?:chang|modif|amend|alter|revis|adjust|restructur|reorganiz)(?:ed|ied)\b", re.I)
+                               rf"(?:{_ALTERED})(?:ed|ied)\b", re.I)
 """The same asked in the passive ("how was its $10.0 billion Credit Agreement changed in March 2022"): something was
 done to it, told in words."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)

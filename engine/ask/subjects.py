@@ -65,6 +65,13 @@ def common_stems() -> frozenset[str]:
     return frozenset(word_stem(w) for w in (*STOPWORDS, *narrative().generic, *PERIOD_WORDS, *RELATIVE_WORDS))
 
 
+@cache
+def same_stems() -> dict[str, frozenset[str]]:
+    """Each stem of a word the vocabulary groups with others as saying the same thing (``[narrative.summary] same``:
+    "recover" and "recoup") to the stems of its group (read once)."""
+    return {word_stem(w): frozenset(word_stem(v) for v in group) for group in narrative().same for w in group}
+
+
 def plain_stems(names: Iterable[str]) -> set[str]:
     """The stems no relation check reads as a subject's or a claim's: stopwords, generic, period and relative words
     (``common_stems``), and ``names`` (the documents', the company's)."""

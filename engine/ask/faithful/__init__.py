@@ -35,6 +35,7 @@ from engine.ask.faithful.claims import (
     _yes_against_denial,
 )
 from engine.ask.faithful.items import (
+    _QUOTE_OPENING,
     OWNER_REACH,
     _another_item_told,
     _cause_no_quote_gives,
@@ -67,7 +68,7 @@ from engine.ask.faithful.periods import (
     _longer_period_told,
     _years_moved,
 )
-from engine.ask.faithful.reading import _LACKS, _NEGATION, Reading, _asked_letters
+from engine.ask.faithful.reading import _LACKS, _NEGATION, _YES, Reading, _asked_letters
 from engine.ask.question import NAME_WORD, Question
 from engine.ask.subjects import (
     BROKEN,
@@ -77,6 +78,7 @@ from engine.ask.subjects import (
     name_letters,
     plain_stems,
     said_stems,
+    same_stems,
     word_stem,
 )
 from engine.library.lexical import STOPWORDS
@@ -116,13 +118,9 @@ def _read_on(passage: str, x: Quote, before: Mapping[int, str]) -> str:
     what a quote points back at ("the effect of this change in estimate") is the filing's sentence before it,
     wherever a chunk happens to end ("we increased the estimated useful life of ..." closing the chunk before)."""
     prior = before.get(x.chunk_id, "")
-    if not prior or " ".join(passage.split()).find(x.text[:_OPENING]) != 0:
+    if not prior or " ".join(passage.split()).find(x.text[:_QUOTE_OPENING]) != 0:
         return passage
     return " ".join([*split_sentences(prior)[-OWNER_REACH:], passage])
-
-
-_OPENING = 40
-"""How much of a quote is enough to find it in its passage."""
 
 
 def _no_such_sources(text: str, given: int) -> list[str]:
@@ -135,7 +133,6 @@ def _no_such_sources(text: str, given: int) -> list[str]:
     return [f"[{cited[0]}]{more} cited: no such source ({given} given)"]
 
 
-_YES = re.compile(r"\W*yes\b", re.I)
 
 
 def _heading_parts(quotes: Sequence[Quote], names: Iterable[str], passages: Sequence[str],
@@ -296,7 +293,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
                 out.append(written)
     quoted = said_stems(t for t in texts if t != q.text)
     # a word of a group the vocabulary says are the same is quoted where another of it is ("recover" for "recoup")
-    same = {word_stem(w): {word_stem(v) for v in group} for group in narrative().same for w in group}
+    same = same_stems()
     quoted |= {v for st in list(quoted) for v in same.get(st, ())}
     dated = said_stems([q.asked.text])  # the words of the period the question names ("April 1, 2023")
     known = quoted | said_stems([q.text])

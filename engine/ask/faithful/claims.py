@@ -18,6 +18,7 @@ from engine.ask.faithful.reading import (
     _NEGATION,
     _NOT_MOVES,
     _OPENING,
+    _YES,
     Reading,
     _change_of,
     _drivers_kind,
@@ -59,9 +60,6 @@ def _no_without_denial(r: Reading) -> list[str]:
     if r.q.yes_no and _NO.match(r.body) and not any(_NEGATION.search(x.text) for x in r.quotes):
         return ["No"]
     return []
-
-
-_YES = re.compile(r"\W*yes\b", re.I)
 
 
 def _yes_against_denial(r: Reading) -> list[str]:

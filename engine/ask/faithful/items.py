@@ -62,6 +62,7 @@ from engine.ask.subjects import (
     name_letters,
     plain_stems,
     said_stems,
+    same_stems,
     word_stem,
 )
 from engine.library.lexical import STOPWORDS
@@ -719,7 +720,7 @@ def _driver_of_another_item(r: Reading) -> list[str]:
                 pieces.append((x.source, item if not said_stems([named]) & defined else "", named,
                                _grams(t[at:], plain), part, _owner_named(subject, named, plain_all)))
     out: list[str] = []
-    same = {word_stem(w) for group in narrative().same for w in group}
+    same = set(same_stems())
     for sentence in (_cause_last(kind, t) for t in split_sentences(CITATION.sub(" ", summary))):
         if (cut := _first_cue(kind, sentence)) <= 0:
             continue
@@ -793,7 +794,7 @@ def _question_word_put_in(r: Reading) -> list[str]:
     if not asked:
         return []
     vocab = narrative()
-    same = {word_stem(w): {word_stem(v) for v in group} for group in vocab.same for w in group}
+    same = same_stems()
     kind_words = {word_stem(w) for w in vocab.part_words}
     part_keys = {name_key(w) for w in asked_names(q, plain)}
     by_source: dict[int, set[str]] = {}

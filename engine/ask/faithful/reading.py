@@ -70,6 +70,8 @@ _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|fil
 """A sentence saying what the quotes lack ("The sources do not ...", "The new terms are not stated in the given
 information"): its words name what is missing, not a claim."""
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|without)\b|n't\b", re.I)
+_YES = re.compile(r"\W*yes\b", re.I)
+"""A reply that opens with Yes."""
 
 
 def _figure(v: Quantity) -> bool:
