@@ -2716,6 +2716,43 @@ def test_an_act_given_to_another_party_is_flagged() -> None:
         ["Acme"]))
 
 
+def test_a_present_tense_act_given_to_another_party_is_flagged() -> None:
+    """"are secured by Helios Holding GmbH" gives the act to Helios: a summary telling it in the present tense of
+    other names ("Fitch and DBRS ratings secure the notes") is flagged; told of Helios it is not, nor is a noun spelt
+    as the verb ("the security of the notes")."""
+    q = parse("Which ratings does Acme Funding B.V. cite, and what secures its notes?")
+    quotes = [Quote("The notes of the Company are secured by Helios Holding GmbH.", "ACME_FUNDING_2022", "acme", 4, 2,
+                    2),
+              Quote("The Company holds long-term ratings of AA- from Fitch and AA (low) from DBRS.",
+                    "ACME_FUNDING_2022", "acme", 4, 3, 3)]
+    assert any("“secured” to “Helios Holding GmbH”" in f for f in unsupported(
+        "Fitch AA- and DBRS AA long-term ratings secure the Company's notes [2][3].", quotes, q, ["Acme"]))
+    for told in ("Helios Holding GmbH secures the Company's notes [2], rated AA- by Fitch and AA (low) by DBRS [3].",
+                 "The notes are secured by Helios Holding GmbH [2]; the security of the notes is rated AA- by Fitch "
+                 "and AA (low) by DBRS [3]."):
+        assert not any("“secured”" in f for f in unsupported(told, quotes, q, ["Acme"])), told
+
+
+def test_a_name_from_another_matters_quote_made_the_doer_asked_is_flagged() -> None:
+    """Who will rule on the damages, asked of one suit: a summary giving the ruling to a tribunal its quote names
+    for another matter (its sentence names nothing else the summary's clause says) is flagged; a name its quote
+    gives beside the summary's other words, in other verbs ("authorized" for "approved"), is not."""
+    q = parse("What did the jury find in Orion v. Acme, who will decide damages and when, and will Acme appeal?")
+    quotes = [Quote("In March 2024, a jury in Orion v. Acme found that Acme infringed two of Orion's patents.",
+                    "ACME_2024_10K", "acme", 21, 1, 1),
+              Quote("In 2019, the Federal Tribunal rejected our appeal of the licensing fine, and we appealed again.",
+                    "ACME_2024_10K", "acme", 80, 6, 6)]
+    told = ("A jury found in March 2024 that Acme infringed two of Orion's patents [1]. Damages will be decided by "
+            "the Federal Tribunal, and Acme plans to appeal.")
+    assert "[6] does not say “Federal Tribunal” decided" in unsupported(told, quotes, q, ["Acme"])
+    q2 = parse("What buyback did Acme's Board approve in May 2024?")
+    board = [Quote("In May 2024, the Board of Directors of Acme authorized a buyback of up to $5.0 billion of its "
+                   "common stock.", "ACME_2024_10K", "acme", 40, 2, 2)]
+    assert not any("Board”" in f for f in unsupported(
+        "In May 2024, the Acme Board approved a buyback of up to $5.0 billion of common stock [2].", board, q2,
+        ["Acme"]))
+
+
 def test_a_quote_pointing_back_says_what_its_passage_named_before_it() -> None:
     """"the effect of this change in estimate" is the change its passage named just before ("the estimated useful
     lives of our equipment"): a summary naming it so puts no word in the quote's mouth, where a quote that does not

@@ -769,7 +769,10 @@ def _doer_swapped(r: Reading) -> list[str]:
     filed several antitrust lawsuits"; "BMW Finance N.V. keeps the risk under control by ... guaranteeing the
     exposure" where the receivables "are guaranteed by BMW AG"; and what was done to one thing told of another the
     quote names after the act: "the appeal was stayed" where "the derivative lawsuit ... was stayed pending
-    resolution of the plaintiffs' appeal". A summary's doer is checked where it is a name, not an owner ("Acme's
+    resolution of the plaintiffs' appeal". An act the quotes give a named doer ("are guaranteed by BMW AG") is read
+    in the summary in the present tense too ("Moody's and S&P ratings guarantee the debt securities"); a doer the
+    summary names for an act no quote tells, taken from a quote of another matter, is flagged
+    (``_named_elsewhere``). A summary's doer is checked where it is a name, not an owner ("Acme's
     revenue"); a quote telling the act another way (an active verb against a passive one, no doer named) says
     nothing either way. Change and the drivers' cue words are no acts (``_direction_disputed`` and the drivers'
     checks judge them)."""
@@ -784,9 +787,10 @@ def _doer_swapped(r: Reading) -> list[str]:
     filer = {k for n in r.names for k in _names_in(n.replace("_", " "), capitalised | {name_key(n)})} | {
         name_key(w) for aliases in r.q.companies.values() for a in aliases for w in NAME_WORD.findall(a)}
     told = [(x.source, s, a) for x in quotes for s in split_sentences(x.text) for a in _acts(s, skip)]
+    named_by = {a.stem for _, _, a in told if not a.passive}
     out: list[str] = []
     for sentence in split_sentences(summary):
-        for act in _acts(sentence, skip):
+        for act in [*_acts(sentence, skip), *_present_acts(sentence, named_by)]:
             if rises.fullmatch(act.word) or falls.fullmatch(act.word):
                 continue
             theirs = [(src, s, a) for src, s, a in told if a.stem == act.stem]
@@ -800,17 +804,69 @@ def _doer_swapped(r: Reading) -> list[str]:
                     out.append(f"[{src}] says \u201c{_shown(a.who)}\u201d {act.word}, not "
                                f"\u201c{act.who.strip()}\u201d")
                 continue
-            # the summary's doer: the name run right before its verb, not an owner's ("Acme's revenue")
+            # the summary's doer: the name run right before its verb, not an owner's ("Acme's revenue"); a
+            # present-tense act's whole subject ("Moody's A2 and S&P A ratings guarantee ...")
             run = re.search(rf"({_NAME_RUN})$", act.who)
             owner = run is not None and ENDS_POSSESSIVE.search(run.group(1))
-            if run is None or owner or not (mine := _names_in(run.group(1), capitalised)):
+            doer = run.group(1) if run is not None and not owner else act.who if act.word[-1] != "d" else ""
+            if not doer or not (mine := _names_in(doer, capitalised)):
                 continue
             doers = [(src, a) for src, _, a in theirs if not a.passive]
             if doers and not any(_same_doer(mine, a.who, filer, capitalised) for _, a in doers):
                 src, a = doers[0]
                 out.append(f"[{src}] gives \u201c{a.word}\u201d to \u201c{_shown(a.who)}\u201d, not "
-                           f"\u201c{run.group(1)}\u201d")
+                           f"\u201c{_shown(doer)}\u201d")
+            elif not theirs and mine - filer and (source := _named_elsewhere(sentence, act, doer, mine, r)):
+                out.append(f"[{source}] does not say \u201c{_shown(doer)}\u201d {act.word}")
     return out
+
+
+_CLAUSE_END = re.compile(r",\s+(?:and|but|while|whereas)\b|[;:]")
+"""Where the clause an act is told in ends ("..., and Google plans to appeal" is another claim)."""
+
+
+def _named_elsewhere(sentence: str, act: Act, doer: str, mine: set[str], r: Reading) -> int | None:
+    """The quote a summary took a doer's name from for an act no quote tells of it, where that quote's sentences
+    naming it share nothing else with the summary's sentence: "The remedies will be decided by the General Court"
+    from "the General Court rejected our appeal" of another matter. A quote telling the act of the name, or naming
+    it beside the summary's other words ("the Board of Directors of Alphabet authorized ... repurchase" for
+    "Alphabet's Board approved a share repurchase"), is its source; None when no quote names it."""
+    capitalised = {name_key(m.group(0)) for x in r.quotes for s in split_sentences(x.text)
+                   for m in NAME_WORD.finditer(s) if s[:m.start()].strip(_OPENING)}
+    after = sentence[act.end:]
+    clause = sentence[:act.end] + (after[:cut.start()] if (cut := _CLAUSE_END.search(after)) else after)
+    rest = said_stems([clause]) - said_stems([doer, act.word]) - common_stems()
+    naming = [(x.source, s) for x in r.quotes for s in split_sentences(x.text) if _names_in(s, capitalised) & mine]
+    if not naming or any(_tells_act(s, act.stem) or rest & said_stems([s]) for _, s in naming):
+        return None
+    return naming[0][0]
+
+
+def _present_acts(sentence: str, stems: set[str]) -> list[Act]:
+    """The acts a summary tells in the present tense ("BMW AG guarantees the notes") whose stem a quote tells with
+    its doer named (``stems``: "are guaranteed by BMW AG"): a verb not in the past before its object, told of its
+    clause's subject. Only those stems are read, so a noun spelt as a verb ("the guarantee") is not taken for one
+    unless an object follows it."""
+    out: list[Act] = []
+    for m in re.finditer(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])", sentence):
+        word = m.group(0)
+        if word.endswith(("ed", "en", "ing")) or _act_stem(word) not in stems or not _OBJECT.match(sentence, m.end()):
+            continue
+        if re.search(r"\b(?:the|a|an|its|their|our|his|her)\s+$", sentence[:m.start()], re.I):
+            continue  # "the guarantee of ...": a noun
+        who = _AUXILIARY_END.sub("", _clause_before(sentence, m.start()))
+        out.append(Act(_act_stem(word), word, who, False, m.end()))
+    return out
+
+
+_AUXILIARY_END = re.compile(r"(?:\s+(?:did|does|do|will|would|may|might|can|could|shall|should|must|not|also))+$",
+                            re.I)
+"""The helping verbs before a present-tense verb ("The Luxembourg tax authority did not assert"): no part of who."""
+
+
+def _tells_act(sentence: str, stem: str) -> bool:
+    """Whether a sentence has a word of an act's stem ("decided", "decision" aside: only the act's own forms)."""
+    return any(_act_stem(w) == stem for w in re.findall(r"[a-z]{3,}", sentence.lower()))
 
 
 _ASIDE = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+,\s+")
