@@ -1330,6 +1330,30 @@ def test_a_capital_word_that_asks_is_no_part_of_a_segments_name() -> None:
     assert parse("The Data Center segment's revenue in fiscal 2024?").segment == "Data Center"
 
 
+def test_a_plural_kind_word_in_capitals_ends_a_parts_name() -> None:
+    """"the Industrial and New Ventures Businesses" is a part so named (the word is its own); a plural in lower case
+    after several parts names none of them as one."""
+    assert parse("What drove net sales of Foo Corp's Industrial and New Ventures Businesses in 2023?").segment == (
+        "Industrial and New Ventures Businesses")
+    assert parse("How did the Central Divisions' operating loss change in fiscal 2021?").segment == "Central Divisions"
+    assert parse("How did the Americas and Asia segments grow in 2023?").segment == ""
+
+
+def test_a_later_part_asking_the_figure_before_keeps_its_part_of_the_company() -> None:
+    """"..., and how large was that growth?" asks the growth of the part the part before named; the company's own
+    name read as a part ("Which Foo segment ...") is no part, in any part."""
+    q = parse("What drove the growth in revenue of Foo Corp's Marine Systems segment in 2022, and how large was that "
+              "growth?")
+    assert [p.segment for p in q.parts] == ["Marine Systems", "Marine Systems"]
+    assert q.parts[1].intent is Intent.CHANGE
+    q = parse("What drove revenue of Foo Corp's Marine Systems segment in 2022, and what was Bar Inc.'s revenue?")
+    assert q.parts[1].segment == ""
+    docs = [Document(id="foo", sha256="", name="FOO_2023_10K", path="", pages=100, status="ready", company="Foo Corp",
+                     tickers=["FOO"])]
+    q = parse("Which Foo segment swung from an operating loss to a profit in 2023, and what drove it?", docs)
+    assert q.segment == "" and all(p.segment == "" for p in q.parts)
+
+
 def test_what_was_behind_a_change_asks_its_drivers() -> None:
     q = parse("What was behind the rise in Foo Corp's licensing revenue in the second quarter of 2023?")
     assert q.why and q.intent is Intent.PROSE and q.narrative == "drivers"

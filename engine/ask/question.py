@@ -258,10 +258,13 @@ _NOTABLE = re.compile(r"\b(?:significant|considerable|notable|material|major|sub
 _CONSISTENT = re.compile(r"\bconsistent", re.I)
 _PART = re.compile(r"\b(?!(?:Which|What|Whose|Each|Every|Any|The|This|That|These|Those|Its|Our|Their|Another|"
                    r"Both|How|Why|In|For|Of|By|Did|Does|Do|Is|Are|Was|Were|Has|Have|If)\b)"
-                   r"((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){0,3}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?"
-                   r"(?:segment|business|division|unit)\b")
+                   r"(?:((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){0,3}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?"
+                   r"(?:segment|business|division|unit)\b"
+                   r"|((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){1,4}(?:Businesses|Segments|Divisions|Units|Groups))\b)")
 """A part named with its kind word ("the Data Center segment"); a capital word that asks or points ("Which segment",
-"The Consumer segment" at a sentence's start) is not of the name."""
+"The Consumer segment" at a sentence's start) is not of the name. A plural kind word in capitals is the name's own
+last word ("Hemlock and Emerging Growth Businesses", "Other Businesses"), where a plural in lower case follows
+several parts ("the Americas and EMEA segments")."""
 _PART_LINK = re.compile(r"\s+(?:(?:came|comes|come|coming)\s+from|from|generated\s+(?:by|from|in)|derived\s+from|"
                         r"earned\s+(?:from|in)|in)\s+"
                         r"(?:the\s+|its\s+|our\s+)?(?:[A-Z][\w&.-]*['’]s\s+)?")
@@ -1496,7 +1499,7 @@ def part_named(text: str) -> str:
     """The part of a company a text names with its kind word ("Data Center" of "the Data Center segment", "Embedded
     and Semi-Custom" of "attributable to our Enterprise, Embedded and Semi-Custom segment"); '' when none."""
     m = _PART.search(text)
-    return m.group(1) if m else ""
+    return (m.group(1) or m.group(2)) if m else ""
 
 
 def _one(text: str) -> Question:
@@ -1636,7 +1639,8 @@ def _own_thing(part: Question) -> bool:
 
 def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
-    did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named; "How did the
+    did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named, of the part of
+    the company it named; "How did the
     effective tax rate change ..., and what explains the move?": the effective tax rate), unless it asks what a
     thing of its own is (``_own_thing``: "..., and what were the new useful lives?"), which is told in words, or is a
     yes/no that neither points back ("did it ...", "was that ...") nor compares a figure ("..., and does the company
@@ -1659,11 +1663,13 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
         years = tuple(sorted({*asked.years, before.asked.fiscal_year}))
         asked = replace(asked, years=years, fiscal_year=max(years),
                         fiscal_named=tuple(sorted({*asked.fiscal_named, *before.asked.fiscal_named})))
+    # "..., and how large was that growth?": the inherited measure is of the part the part before named
+    segment = part.segment or (before.segment if measures is not part.measures else "")
     if measures is part.measures and asked is part.asked and ratio is part.ratio:
         return part
     # "what are the key drivers for this change?": the words of the measure it inherits are its words too
     stems_ = part.stems | before.stems if measures is not part.measures or ratio is not part.ratio else part.stems
-    q = replace(part, measures=measures, ratio=ratio, asked=asked, stems=stems_)
+    q = replace(part, measures=measures, ratio=ratio, asked=asked, stems=stems_, segment=segment)
     q = replace(q, intent=_intent(q))
     return replace(q, narrative=_narrative(q))
 
@@ -1693,6 +1699,7 @@ def parse(text: str, documents: Sequence[Document] = ()) -> Question:
     aliases = {a.lower() for names in companies.values() for a in names}
     if whole.segment.lower() in aliases:  # "the FY2019 revenue of Amazon": the company, not a part of it
         whole = replace(whole, segment="")
+    parts = [replace(p, segment="") if p.segment.lower() in aliases else p for p in parts]
     return replace(whole, companies=companies, mentions=tuple(sorted(named)), parts=tuple(parts))
 
 
