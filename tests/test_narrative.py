@@ -2716,6 +2716,22 @@ def test_an_act_given_to_another_party_is_flagged() -> None:
         ["Acme"]))
 
 
+def test_a_figure_coordinated_after_another_is_of_the_part_named_after_it() -> None:
+    """"15% growth in net sales in Marine Systems of $600 million and 30% growth in Rail and Mobility Solutions of
+    $400 million": the 30% is Rail and Mobility Solutions' (the names before the $600 million are that figure's,
+    and "and" inside a name in capitals does not end it). Told of Rail and Mobility Solutions, the 30% is not
+    flagged; told of Marine Systems, it is."""
+    q = parse("What drove net sales growth of Foo Corp's Rail and Mobility Solutions in 2023, and how large was it?")
+    quotes = [Quote("This is driven by 15% growth in segment net sales in Marine Systems of $600 million and 30% "
+                    "growth in Rail and Mobility Solutions of $400 million, which offset a $200 million decrease in "
+                    "Displays.",
+                    "FOO_2023_10K", "foo", 24, 8, 8)]
+    assert unsupported("Rail and Mobility Solutions net sales grew 30%, or $400 million, in 2023 [8].", quotes, q,
+                       ["Foo Corp"]) == []
+    assert any("Marine Systems" in f for f in unsupported("Marine Systems net sales grew 30% in 2023 [8].", quotes, q,
+                                                          ["Foo Corp"]))
+
+
 def test_a_present_tense_act_given_to_another_party_is_flagged() -> None:
     """"are secured by Helios Holding GmbH" gives the act to Helios: a summary telling it in the present tense of
     other names ("Fitch and DBRS ratings secure the notes") is flagged; told of Helios it is not, nor is a noun spelt

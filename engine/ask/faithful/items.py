@@ -896,11 +896,18 @@ def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEF
     return own, " ".join(clause.split()[-NAMED_BEFORE:]).strip(_OPENING + " ,"), named or bool(own)
 
 
+def _joins_name(text: str, m: re.Match[str]) -> bool:
+    """Whether an "and"/"&" joins the words of one name ("Hemlock and Emerging Growth Businesses"): a capitalised
+    word right before it and right after it."""
+    return m.group(0).lower() == "and" and bool(re.search(r"\b[A-Z][\w&'’.-]*\s+$", text[:m.start()])) and bool(
+        re.match(r"\s+[A-Z]", text[m.end():]))
+
+
 def _of_what(text: str) -> str:
     """What a figure is of, told after it, up to what it is compared with, dated by (``_AFTER_END``) or caused by
     (a cue of the drivers kind: "6% increase in footwear revenues was led by Sportswear")."""
     cause = narrative().kind("drivers")
-    cut = [m.start() for m in [_AFTER_END.search(text)] if m]
+    cut = [m.start() for m in _AFTER_END.finditer(text) if not _joins_name(text, m)][:1]
     cut += [at for at in [_first_cue(cause, text) if cause else -1] if at >= 0]
     return text[:min(cut)] if cut else text
 

@@ -72,7 +72,7 @@ def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], se
     """The names (``_NAME``, by stem) among the ``NAMED_BEFORE`` words before a position, less ``plain`` stems,
     currencies ("EUR") and periods ("Q3", "FY2022"), and the stems of all those words; parentheses and the running
     head left out (``_FURNITURE``)."""
-    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    text = " ".join(_FURNITURE.sub(" ", _since_figure(sentence, at)).split()[-NAMED_BEFORE:])
     named = {word_stem(m.group(0)): m.group(0) for m in _NAME.finditer(text)
              if word_stem(m.group(0)) not in plain and not _CURRENCY.fullmatch(m.group(0))
              and not asked_period(m.group(0)).text}
@@ -82,8 +82,16 @@ def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], se
 def _words_before(sentence: str, at: int) -> str:
     """The ``NAMED_BEFORE`` words before a position, from the last clause break (a figure's own clause: "Revenues
     were $307.4 billion, an increase of 9%, primarily driven by an increase in Google Services revenues of")."""
-    text = " ".join(_FURNITURE.sub(" ", sentence[:at]).split()[-NAMED_BEFORE:])
+    text = " ".join(_FURNITURE.sub(" ", _since_figure(sentence, at)).split()[-NAMED_BEFORE:])
     return re.split(r"[,;:]", text)[-1]
+
+
+def _since_figure(sentence: str, at: int) -> str:
+    """A sentence's text before a position, from the end of the last figure before it: the words before that figure
+    are its own ("15% growth in net sales in Optical Communications of $674 million and 34% growth in Hemlock":
+    nothing before the 34% is named for it)."""
+    earlier = [w for w in quantities(sentence[:at]) if _figure(w)]
+    return sentence[earlier[-1].end:at] if earlier else sentence[:at]
 
 
 def _figures_of_others(r: Reading) -> list[str]:
