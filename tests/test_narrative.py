@@ -3013,6 +3013,10 @@ def test_a_plural_not_made_with_an_s_is_its_singular_word() -> None:
 
     assert word_stem("lives") == word_stem("life") == word_stem("Life's") != word_stem("live")
     assert word_stem("halves") == word_stem("half")
+    # a consonant an inflection doubles is written once ("stopped" is "stop"); one the word itself doubles stays
+    assert word_stem("stopped") == word_stem("stop") and word_stem("admitted") == word_stem("admit")
+    assert word_stem("occurred") == word_stem("occur") and word_stem("planned") == word_stem("plan")
+    assert word_stem("sells") == word_stem("sell")
 
 
 def test_a_sentence_going_on_from_one_matter_restating_a_quote_gone_on_from_another_is_flagged() -> None:
@@ -3105,6 +3109,26 @@ def test_a_name_told_without_its_last_word_is_flagged() -> None:
         "Borealis offers enterprise customers Borealis cloud services directly and through its partners [2].", headed,
         parse("What cloud offerings does Borealis describe, and how does it deliver them and with whom?"),
         ["Borealis"]))
+
+
+def test_the_verb_a_question_asks_with_is_no_word_put_in_a_quote() -> None:
+    """"What kinds of lenders does Foo Corp depend on" asks with "depend": a summary "Foo Corp depends on regional
+    banks" restating "We have significant lenders, chiefly regional banks" puts no word of the question in the quote's
+    mouth; a noun of the question ("syndicated") still is one, and so is a verb of what is expected ("does it expect
+    ...": a quote telling what happened does not say "expects")."""
+    q = parse("What kinds of lenders does Foo Corp depend on, and are its credit lines syndicated?")
+    quotes = [Quote("We have significant lenders, chiefly regional banks, that provide most of our revolving credit.",
+                    "FOO_2023_10K", "foo", 13, 1, 1)]
+    assert not any("“depends”" in f for f in unsupported(
+        "Foo Corp depends on significant lenders, chiefly regional banks, that provide most of its revolving credit "
+        "[1].", quotes, q, ["Foo Corp"]))
+    assert "[1] does not say “syndicated”" in unsupported(
+        "Foo Corp has significant syndicated lenders, chiefly regional banks, that provide most of its revolving "
+        "credit [1].", quotes, q, ["Foo Corp"])
+    q2 = parse("Does Foo Corp expect regional banks to provide most of its revolving credit?")
+    assert "[1] does not say “expects”" in unsupported(
+        "Foo Corp expects significant lenders, chiefly regional banks, to provide most of its revolving credit [1].",
+        quotes, q2, ["Foo Corp"])
 
 
 def test_a_hyphenated_question_word_the_quote_writes_apart_is_said() -> None:

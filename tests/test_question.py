@@ -1330,6 +1330,22 @@ def test_a_capital_word_that_asks_is_no_part_of_a_segments_name() -> None:
     assert parse("The Data Center segment's revenue in fiscal 2024?").segment == "Data Center"
 
 
+def test_the_verbs_a_question_asks_with() -> None:
+    """After an auxiliary and its subject (a pronoun or a name), one word in its base form before a determiner,
+    preposition, name or figure is the verb it asks with; a "to" after "have"/"plan" gives the next. A subject that
+    is an owner's ("did Foo's net cash used ...") or several words before the stop ("did the state jury decide")
+    give none: a noun cannot be told from the verb."""
+    assert parse("What kinds of lenders does Foo Corp rely on?").asking == {"rely"}
+    assert parse("Did Foo Corp acquire Bar Inc. in 2022, and does it plan to appeal the fine?").asking == {
+        "acquire", "plan", "appeal"}
+    assert parse("Will Foo Corp have to pay the levy while it contests the ruling?").asking == {"have", "pay"}
+    assert parse("Did Foo Corp acquire 20% of Bar Inc.?").asking == {"acquire"}
+    for text in ("Why did Foo's net cash used in operating activities increase in 2015?",
+                 "What did the state jury decide in May 2023?", "What was Foo Corp's revenue in 2022?",
+                 "How much did operating expenses in Foo Corp's Other segment increase in 2018?"):
+        assert parse(text).asking == frozenset(), text
+
+
 def test_a_plural_kind_word_in_capitals_ends_a_parts_name() -> None:
     """"the Industrial and New Ventures Businesses" is a part so named (the word is its own); a plural in lower case
     after several parts names none of them as one."""

@@ -538,6 +538,9 @@ class Question:
     """Its words for literal label comparison (``phrase``)."""
     words: frozenset[str] = frozenset()
     """Its lower-case words."""
+    asking: frozenset[str] = frozenset()
+    """The verbs of its asking clauses (``asking_verbs``: "depend" of "what kinds of suppliers does Amazon depend
+    on", "decide" of "what did the jury decide"): what it asks with, not a claim an answer must find quoted."""
     yes_no: bool = False
     why: bool = False
     """It asks for the reasons of something (its first sentence)."""
@@ -1495,6 +1498,39 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
     return ""
 
 
+_ASKING_CLAUSE = re.compile(r"\b(?i:do|does|did|will|would|can|could|should|may|might|must)\s+(?:not\s+)?"
+                            r"(?:it|they|we|he|she|(?:the\s+)?(?:[A-Z][\w&.-]*(?<![’'])\s+){1,4})"
+                            r"(?P<head>[^,;:?]*)")
+"""An asking clause: an auxiliary, its subject (a pronoun or a name in capitals, no owner's: "did AMD's net cash
+..." is not one), and what follows."""
+_FRAME_STOP = re.compile(r"\b(?:the|a|an|its|their|his|her|our|this|that|these|those|any|to|on|in|of|for|from|with|"
+                         r"by|at|about|as|if|when|while|after|before|during|over|under|and|or|it|them|into|out|"
+                         r"against|across|between|among|through|within|per|than|up|down|most|some)\b|(?-i:\b(?=[A-Z]))|(?=[\d$])|$",
+                         re.I)
+_TO_VERB = frozenset({"have", "need", "plan", "intend", "expect", "continue", "seek", "want", "try", "agree", "hope"})
+"""Verbs whose own verb follows with "to" ("will Amazon have to pay", "does it plan to appeal")."""
+
+
+def asking_verbs(text: str) -> frozenset[str]:
+    """The verbs a question asks with: after an auxiliary and its subject (a pronoun or a name), one word in its
+    base form before the first determiner, preposition or mark ("what kinds of suppliers does Amazon depend on" ->
+    "depend"; "Does Lockheed Martin consider the goodwill" -> "consider"; "will Amazon have to pay the tax" ->
+    "have", "pay"). Where several words stand there ("did the California jury decide") none is taken: a noun after
+    the subject cannot be told from the verb."""
+    out: set[str] = set()
+    for m in _ASKING_CLAUSE.finditer(text):
+        rest = m.group("head")
+        while (stop := _FRAME_STOP.search(rest)) is not None:
+            words = rest[:stop.start()].split()
+            if len(words) != 1 or not re.fullmatch(r"[a-z]+", words[0]) or re.search(r"(?<!s)s$|ed$|ing$", words[0]):
+                break  # a verb after an auxiliary is one word in its base form
+            out.add(words[0])
+            if words[0] not in _TO_VERB or not (to := re.match(r"to\s+", rest[stop.start():])):
+                break
+            rest = rest[stop.start() + to.end():]
+    return frozenset(out)
+
+
 def part_named(text: str) -> str:
     """The part of a company a text names with its kind word ("Data Center" of "the Data Center segment", "Embedded
     and Semi-Custom" of "attributable to our Enterprise, Embedded and Semi-Custom segment"); '' when none."""
@@ -1523,6 +1559,7 @@ def _one(text: str) -> Question:
         stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
         words=frozenset(w.lower() for w in _WORD.findall(text)),
+        asking=asking_verbs(text),
         yes_no=bool(_YES_NO.match(first.strip(" \"'("))) and _alternatives(first) is None,
         why=bool(_why().search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)

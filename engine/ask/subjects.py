@@ -29,7 +29,8 @@ _PREFIX = 6
 
 _ENDINGS = ("ing", "ed", "es", "e", "ion")
 """Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
-"reducing", "reduce": "reduc"), where at least five letters are left."""
+"reducing", "reduce": "reduc"), where at least five letters are left; a consonant the ending doubled is written
+once ("stopped": "stop")."""
 
 _IRREGULAR_PLURALS = {"lives": "life", "halves": "half"}
 """Plurals that do not end in the singular and an "s" ("the useful lives" of one sentence, "the useful life" of the
@@ -46,8 +47,15 @@ def word_stem(word: str) -> str:
     w = w[:-2] if w.endswith(("'s", "’s")) else w
     w = _IRREGULAR_PLURALS.get(w, w)
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
-    w = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
-    return w[:_PREFIX]
+    cut = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
+    if cut != w and w.endswith(("ed", "ing")) and _DOUBLED.search(cut):
+        cut = cut[:-1]  # "stopped", "planned", "admitted": "stop", "plan", "admit"
+    return cut[:_PREFIX]
+
+
+_DOUBLED = re.compile(r"[aeiou](bb|gg|mm|nn|pp|rr|tt)$")
+"""A consonant an inflection doubles after a vowel ("stopp" of "stopped", "occurr" of "occurred"): written once in the
+word itself ("add", "sell" and "call" double none of these)."""
 
 
 BROKEN = re.compile(r"(?<=[a-z])- (?=[a-z])")

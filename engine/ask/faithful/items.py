@@ -780,17 +780,22 @@ def _question_word_put_in(r: Reading) -> list[str]:
     question that no sentence of that quote has is the model's, in the quote's mouth. Names (capitalised words), the
     asked item's own names, direction words (the quote's "declined" for the question's "drop"; a direction the
     quote turns is flagged as such), generic, period and relative words, and the words before a colon (a lead-in that
-    repeats the question: "The impact of foreign exchange rates is as follows:") do not count; nor does a sentence
-    that denies something (it may say what the quotes lack). A word of a group the vocabulary says are the same
-    (``[narrative.summary] same``: "expenses" for "costs") is said where another of it is, and a part's kind word
-    ("segment") by a quote that names the part asked or is told under a heading naming it; a quote pointing back
-    ("this change in estimate") says what the two sentences before it in its passage name."""
+    repeats the question: "The impact of foreign exchange rates is as follows:") and the verbs the question asks with
+    (``Question.asking``: "Amazon depends on ..." for "what suppliers does Amazon depend on"), unless they tell what
+    is expected (``[narrative] forward``), do not count; nor does a sentence that denies something (it may say what
+    the quotes lack). A word of a group the vocabulary says are the same (``[narrative.summary] same``: "expenses"
+    for "costs") is said where another of it is, and a part's kind word ("segment") by a quote that names the part
+    asked or is told under a heading naming it; a quote pointing back ("this change in estimate") says what the two
+    sentences before it in its passage name."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     rises, falls = directions()
     asked = {word_stem(w) for w in CONTENT_WORD.findall(q.text)
              if not w[0].isupper() and not rises.fullmatch(w) and not falls.fullmatch(w)}
     plain = plain_stems(names)
-    asked -= plain | _subject(q)[1]
+    # the verbs it asks with ("what does Amazon depend on") frame the question, claim nothing of a quote; one of what
+    # is expected ("does it expect ...") tells a forecast, which the quote must tell
+    forward = {w for phrase in narrative().forward for w in phrase.split()}
+    asked -= plain | _subject(q)[1] | {word_stem(w) for w in q.asking if w not in forward}
     if not asked:
         return []
     vocab = narrative()
