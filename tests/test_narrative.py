@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes_models import FakeEmbedder, FakeLLM
@@ -527,6 +528,34 @@ def test_each_part_is_quoted_where_the_code_states_nothing() -> None:
     summarise(llm, q, alone, "", 100, lambda: False)
     asked = [m[-1].content.split("Question: ")[1] for m in llm.prompts]
     assert asked[0].startswith("How concentrated") and not asked[1].startswith("How concentrated")
+
+
+def test_a_summary_declined_as_a_whole_is_asked_part_by_part() -> None:
+    """The small model may decline a question of two parts whose quotes answer each ("Insufficient information: [6]
+    [9]"): each part is then asked on its own, and the parts answered make the summary; a part declined does not
+    make the whole a refusal. Where every part declines too, there is no summary."""
+    q = parse("How much revenue was allocated to Acme's remaining performance obligations as of June 30, 2024, and "
+              "over what period does Acme expect to recognize it?")
+    quotes = [Quote("Revenue allocated to remaining performance obligations was $500 million as of June 30, 2024.",
+                    "ACME_2024Q2_10Q", "acme", 17, 6, 6),
+              Quote("We expect to recognize approximately 40% of this revenue over the next twelve months and the "
+                    "remainder thereafter.", "ACME_2024Q2_10Q", "acme", 17, 6, 6)]
+
+    def reply(messages: list[Any]) -> str:
+        asked = messages[-1].content.split("Question: ")[1].split("\n")[0]
+        if asked.startswith("How much") and "period" not in asked:
+            return "$500 million [6]"  # a figure part answered by its figure alone
+        return "Insufficient information: [6] [9]"
+
+    llm = FakeLLM(reply)
+    gen = summarise(llm, q, quotes, "", 100, lambda: False, whole=True)
+    assert gen is not None and gen.text.startswith("$500 million [6].")
+    assert len(llm.prompts) == 3  # the whole, then each part
+    assert summarise(FakeLLM(lambda _m: "Insufficient information: [6]"), q, quotes, "", 100, lambda: False,
+                     whole=True) is None
+    # asked one part alone (the words part of a question whose figure the code states), nothing more is asked
+    quiet = FakeLLM(lambda _m: "Insufficient information: [6]")
+    assert summarise(quiet, q, quotes, "", 100, lambda: False) is None and len(quiet.prompts) == 1
 
 
 def test_a_part_asking_why_of_a_ranked_pick_is_quoted_about_the_pick() -> None:

@@ -34,6 +34,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
+from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
 from engine.sentences import with_lists
 from engine.types import Citation, Evidence, Quote, Region
@@ -462,8 +463,42 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
         # and [7]" beside quotes of Trillium's and Therachon's acquisitions)
         said = partly(gen.text, quotes, q)
         said = said + also_named(q, quotes, said) if said else also_named(q, quotes, "", lead="names").strip()
+        if not said and whole and len(q.parts) > 1:
+            return _by_part(llm, q, quotes, stated, max_tokens, cancelled, labels, gen)
         return replace(gen, text=said) if said else None
     return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
+
+
+def _figure_quoted(text: str, quotes: Sequence[Quote]) -> bool:
+    """Whether a reply states a figure a quote states (a part asking a figure answered by it alone)."""
+    theirs = [v.value for x in quotes for v in quantities(CITATION.sub(" ", x.text))]
+    return any(same_number(v, w) for v in quantities(CITATION.sub(" ", text)) for w in theirs)
+
+
+def _by_part(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
+             cancelled: Callable[[], bool], labels: Mapping[str, str] | None, first: Generation) -> Generation | None:
+    """The summary of a question of several parts that the model declined as a whole, asked part by part: a part
+    that declines does not make the whole a refusal when another part is answered (the remaining performance
+    obligations' "$896 million" and "approximately 42% ... over the next twelve months", both quoted, declined
+    together by the small model as "Insufficient information: [6] [9]"). The parts answered are joined in order;
+    None when none is."""
+    said: list[str] = []
+    tokens = first.completion_tokens
+    for part in q.parts:
+        if cancelled():
+            break
+        gen = llm.chat(summary_messages(part, quotes, stated, labels, ""), max_tokens=max_tokens, temperature=0.0,
+                       cancelled=cancelled)
+        tokens += gen.completion_tokens
+        text = gen.text.strip()
+        if refuses(text):
+            text = partly(text, quotes, part)
+        if text and (not bare(text, quotes) or _figure_quoted(text, quotes)):
+            said.append(text)  # a figure part's answer may be its figure alone ("$896 million [6]")
+    if not said:
+        return None
+    text = " ".join(t if t.endswith((".", "!", "?")) else f"{t}." for t in said)
+    return replace(first, text=text + also_named(q, quotes, text), completion_tokens=tokens)
 
 
 _TERM = re.compile(r"\(\s*(?:the\s+)?[“\"]([^”\"()]{2,80})[”\"]\s*\)")
