@@ -43,6 +43,7 @@ def decided(kind: Kind, text: str, sources: Sequence[cells.TableSource] = (), ca
 
 def check_numbers(text: str, cited: Sequence[Any], regions: Any = None, computed: Sequence[float] = (),
                   resolution: cells.Resolution | None = None, calendar: Calendar | None = None,
-                  question: str = "") -> list[Any]:
+                  question: str = "", quoted: Sequence[str] = ()) -> list[Any]:
     """``checks.check_numbers`` with the question given as text."""
-    return checks.check_numbers(text, cited, regions, computed, resolution, calendar, q(question) if question else None)
+    return checks.check_numbers(text, cited, regions, computed, resolution, calendar, q(question) if question else None,
+                                quoted)

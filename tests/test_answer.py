@@ -211,6 +211,28 @@ def test_the_count_a_how_many_question_asks_is_checked_where_a_source_states_it(
     assert check_numbers("Line plots are in section 2 [1].", ev, question="Where are the line plots?") == []
 
 
+def test_a_quoted_sentences_figure_in_their_summary_is_no_other_cell() -> None:
+    """Where cells were resolved but none stated, a figure the cited text states is flagged as not the cell asked;
+    in a summary of quoted sentences, a figure one of them states is found (the summary check judges what it is
+    told for); a figure only another passage states stays flagged."""
+    from engine.ask.cells import Cell, Resolution
+    from engine.periods import Period, asked_period
+
+    ev = [Evidence(1, "d", "D", 18, "text", 0.5, "Revenue allocated to remaining performance obligations was $896 "
+                   "million as of October 29, 2023. We expect to recognize approximately 42% of this revenue over "
+                   "the next twelve months."),
+          Evidence(2, "d", "D", 12, "text", 0.5, "The effect of this change was a benefit of $24 million.")]
+    cell = Cell(1, "D", 9, None, "Deferred revenue", "Oct 29, 2023", "$ 354", 354.0, 1e6, False,
+                Period(None, 2023, None, instant=True), "deferred revenue", 0.6, 0.9)
+    res = Resolution(asked=asked_period("October 29, 2023"), cells=[cell])
+    told = "Revenue allocated to remaining performance obligations was $896 million [1]; $24 million [2]."
+    quoted = ["Revenue allocated to remaining performance obligations was $896 million as of October 29, 2023."]
+    plain = check_numbers(told, ev, resolution=res)
+    assert [(c.value, c.found) for c in plain] == [("$896 million", False), ("$24 million", False)]
+    summary = check_numbers(told, ev, resolution=res, quoted=quoted)
+    assert [(c.value, c.found) for c in summary] == [("$896 million", True), ("$24 million", False)]
+
+
 def test_a_figure_the_answer_works_out_from_its_found_figures_is_not_flagged() -> None:
     ev = [Evidence(1, "d", "D", 3, "text", 0.5, "Median exit valuation: USA $236 million; Europe $173 million.")]
     checks = check_numbers("The USA's was $236 million [1] and Europe's $173 million [1]: $63 million more.", ev)

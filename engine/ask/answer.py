@@ -370,7 +370,7 @@ class Answerer:
         # what the code stated (cells, a computation, a verdict) is read from cells, not checked: the model's is
         said = text.replace(extractive, " ") if extractive else text
         checks = [] if refused else stated_checks(extractive, resolution, computation, calendar) + check_numbers(
-            said, cited, regions, computed, resolution, calendar, q)
+            said, cited, regions, computed, resolution, calendar, q, [x.text for x in quotes] if summarised else ())
         if computation is not None and computation.definition_note:
             checks = [definition_flag(c, computation) for c in checks]
         timings = {**retrieval.timings, "retrieve": t_ret - t0, "generate": time.perf_counter() - t_ret}

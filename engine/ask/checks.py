@@ -135,6 +135,7 @@ def check_numbers(
     resolution: Resolution | None = None,
     calendar: Calendar | None = None,
     question: Question | None = None,
+    quoted: Sequence[str] = (),
 ) -> list[Check]:
     """Every figure of the answer judged against the cells the question asked for.
 
@@ -142,12 +143,15 @@ def check_numbers(
     computation from cells. One found in another period's column or another row is flagged with what it is
     ("is Net sales, fourth quarter (13 weeks ended January 28, 2023)"). For a question no table cell answers
     (a narrative question), a number the cited text states counts as found (``in_text``); where cells were
-    resolved, the same number is flagged, because the asked cell says otherwise. The count a "how many" question
+    resolved, the same number is flagged, because the asked cell says otherwise, unless the answer is the summary
+    of ``quoted`` sentences and one of them states it (which of its figures is told for what, the summary check
+    judges; a cell of another row or period is flagged as such first). The count a "how many" question
     asks for is found only where a source states it next to what is counted (``count_stated``): a count the
     model made itself, of charts, say, is flagged as such."""
     regions = regions or {}
     pool = [(v, e) for e in cited for v in evidence_numbers(e, regions.get(e.region_id or -1))]
     cells_asked = bool(resolution and resolution.cells)
+    in_quotes = [v for t in quoted for v in quantities(t)]
     checks: list[Check] = []
     noun = question.counted if question is not None else ""
     said = answer_numbers(text, noun)
@@ -184,7 +188,7 @@ def check_numbers(
         hit = next((e for pv, e in pool if same_number(q, pv)), None)
         if hit is None:
             checks.append(Check(q.raw, False, "", "not found in the cited evidence", "missing", q.value))
-        elif cells_asked:
+        elif cells_asked and not any(same_number(q, v.value) for v in in_quotes):
             checks.append(Check(q.raw, False, f"{hit.doc} p.{hit.page}",
                                 "in the cited evidence, but not the cell of the row and period asked", "in_text",
                                 q.value))
