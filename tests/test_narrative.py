@@ -2661,13 +2661,27 @@ FIRST_QUOTED = [
       "and we will need to remit those payments until this matter is resolved. We believe the decision is without "
       "merit, we are defending our position in the courts, and we expect to recoup taxes paid."],
      "We believe the decision is without merit"),
+    # the party the question names, by the short name its filing defines ("the Ruritania tax authority (“RTA”)"),
+    # before another authority's matter told in the same words ("we expect to recoup taxes paid"), also in a later
+    # part that points back at it
+    ("What did the Ruritania tax authority decide in 2023, and does Acme expect to get those taxes back?",
+     ["In June 2023, the Ruritania tax authority (“RTA”) denied the tax basis of certain patents that we moved to "
+      "the U.S. When we are assessed by the RTA, we will need to remit taxes.",
+      "The Freedonia tax authority (“FTA”) has asserted that tax applies to service fees paid to Acme. We believe the "
+      "FTA’s position is without merit, and we expect to recoup taxes paid.",
+      "We believe the RTA’s position is without merit, we intend to defend ourselves in this matter, and we expect "
+      "to recoup taxes paid."],
+     "In June 2023, the Ruritania"),
 ]
 
 
-@pytest.mark.parametrize(("question", "passages", "opening"), FIRST_QUOTED, ids=["term", "party", "month", "belief"])
+@pytest.mark.parametrize(("question", "passages", "opening"), FIRST_QUOTED,
+                         ids=["term", "party", "month", "belief", "defined party"])
 def test_the_sentence_that_answers_is_quoted_first(question: str, passages: list[str], opening: str) -> None:
     quotes = find_quotes(parse(question), _evidence(passages), {}, FakeEmbedder())
     assert quotes and quotes[0].text.startswith(opening), [x.text for x in quotes]
+    if "Ruritania" in question:  # no quote of the other authority's matter
+        assert not any("FTA" in x.text for x in quotes), [x.text for x in quotes]
 
 
 def test_a_rate_moves_apart_from_its_amount() -> None:

@@ -89,6 +89,11 @@ OTHER_YEAR = 0.1
 2022): a filing's discussion sets each year's drivers side by side; and off one dated to other months than those a
 question dated to a month names ("In October 2022, the case was transferred" for what the court ruled in September
 2022): a legal note tells each month's step side by side."""
+PARTY = 0.3
+"""Added to a sentence naming the party the question names (by the short name its filing defines for it, "LTA",
+or the word telling it from others of its kind, "Luxembourg"), and taken off one naming only another party of that
+kind ("ITA" for the Indian tax authority): two tax authorities' matters are told in the same words ("we will need
+to remit taxes", "we expect to recoup taxes paid") and only the party tells them apart (``_parties``)."""
 OTHER_PART = 0.3
 """Taken off a sentence told under another part's section heading (``subjects.heading_part``: the "Sam's Club
 Segment" section) that names no part the question asks about, where it asks about one ("What drove Walmart U.S.
@@ -212,7 +217,8 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     ``skip`` (quoted already from another filing) is not ranked."""
     narrated = list(q.parts) if every else [p for p in q.parts if p.narrative]
     if len(narrated) > 1:
-        found = [_quotes(p, used, regions, embedder, most, skip, any_kind=every) for p in narrated]
+        parties = _parties(q, used)  # the party the whole question names, which a later part points back at
+        found = [_quotes(p, used, regions, embedder, most, skip, any_kind=every, parties=parties) for p in narrated]
         out: list[Quote] = []
         for rank in range(most):
             for quotes in found:
@@ -292,10 +298,50 @@ def _under_other_parts(q: Question, used: Sequence[Evidence]) -> tuple[set[int],
     return (others, asked) if others else None
 
 
+_SHORT_NAME = re.compile(r"((?:[\w.&’'-]+\s+){0,4}[\w.&’'-]+)\s*\(\s*(?:the\s+)?[“\"]([A-Z]{2,6})[”\"]\s*\)")
+"""A party's short name in capitals defined right after its name: "the Luxembourg tax authority (“LTA”)", "the
+French Tax Authority (the “FTA”)"; the name is the words before it."""
+_DISTINCT = re.compile(r"\b[A-Z][a-z]+\b")
+"""The word of a party's name that tells it from others of its kind ("Luxembourg" of "the Luxembourg tax
+authority"): a word in capitals with lower case after."""
+
+
+def _parties(q: Question, used: Sequence[Evidence]) -> tuple[list[str], list[str]]:
+    """The ways the passages name the party the question names and the ways they name other parties of its kind:
+    where a passage defines a short name for a party ("the Luxembourg tax authority (“LTA”)") whose telling word
+    the question names ("Luxembourg"), that party is asked, and each other party so defined whose name shares a
+    word of its kind ("the Indian tax authority (“ITA”)"; "the Swedish Tax Agency (the “STA”)" beside "the French
+    Tax Authority (the “FTA”)") is another; each is named by its short name and by its name. ([], []) where the
+    question names no party so defined."""
+    asked_words = set(_DISTINCT.findall(q.text))
+    defined: dict[str, tuple[str, str]] = {}
+    for e in used:
+        for m in _SHORT_NAME.finditer(e.text):
+            name, short = m.group(1), m.group(2)
+            tells = [w for w in _DISTINCT.findall(name) if w.lower() not in STOPWORDS]
+            if tells and short not in q.text:
+                defined.setdefault(short, (tells[-1], " ".join(name.split()[-3:])))
+    asked = {short: v for short, v in defined.items() if v[0] in asked_words}
+    if not asked:
+        return [], []
+    kind = {w.lower() for _, name in asked.values() for w in name.split()} - STOPWORDS - {
+        t.lower() for t, _ in asked.values()}
+    others = {short: v for short, v in defined.items() if short not in asked and v[0] not in asked_words
+              and kind & ({w.lower() for w in v[1].split()} - STOPWORDS - {v[0].lower()})}
+    return ([x for short, (tell, _) in asked.items() for x in (short, tell)],
+            [x for short, (tell, _) in others.items() for x in (short, tell)])
+
+
+def _names_any(sentence: str, names: Sequence[str]) -> bool:
+    """Whether a sentence names any of ``names`` as a whole word ("LTA’s" names "LTA")."""
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence) for n in names)
+
+
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
-            most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False) -> list[Quote]:
+            most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False,
+            parties: tuple[list[str], list[str]] | None = None) -> list[Quote]:
     """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
-    kind (``nearest_sentences``)."""
+    kind (``nearest_sentences``); ``parties``: the whole question's (``_parties``), for a part."""
     if not q.narrative and not any_kind:
         return []
     found = candidates(used, regions)
@@ -330,6 +376,10 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         believed = BELIEF_WEIGHT if q.asks_belief and _STATES_BELIEF.search(s) else 0.0
         first.append((LEXICAL_WEIGHT * lexical + CUE_WEIGHT * cue + ALIKE_WEIGHT * asked_too + party + defines
                       + believed - off, order, s))
+    asked_party, other_parties = parties if parties is not None else _parties(q, used)
+    if asked_party:  # "the LTA" for the Luxembourg tax authority asked; "the ITA" is another authority's matter
+        first = [(score + PARTY if _names_any(s, asked_party) else score - PARTY if _names_any(s, other_parties)
+                  else score, order, s) for score, order, s in first]
     if others := _under_other_parts(q, used):
         first = [(score - OTHER_PART if found[order][0] in others[0] and not others[1] & name_letters(s) else score,
                   order, s) for score, order, s in first]
