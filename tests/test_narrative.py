@@ -2675,6 +2675,20 @@ FIRST_QUOTED = [
 ]
 
 
+def test_an_agreement_named_by_its_defined_short_name_is_quoted_before_another_of_its_kind() -> None:
+    """The question names the “Loan Agreement” its filing defines; the “Loan Facility” is another agreement of its
+    kind, told in more of the question's words: the asked agreement's sentence is quoted first, the other's not."""
+    q = parse("What interest rate applies to outstanding balances under Acme's Loan Agreement?")
+    used = _evidence(["We have a $2.0 billion secured loan facility (the “Loan Facility”) with two banks.",
+                      "We also have a $5.0 billion unsecured revolving credit facility (the “Loan Agreement”).",
+                      "The interest rate applicable to outstanding balances under the Loan Facility is the benchmark "
+                      "rate plus 0.50%. Borrowings under the Loan Agreement bear interest at the benchmark rate plus "
+                      "0.45%."])
+    quotes = find_quotes(q, used, {}, FakeEmbedder())
+    assert quotes and "Loan Agreement" in quotes[0].text, [x.text for x in quotes]
+    assert not any(x.text.startswith("The interest rate applicable") for x in quotes), [x.text for x in quotes]
+
+
 @pytest.mark.parametrize(("question", "passages", "opening"), FIRST_QUOTED,
                          ids=["term", "party", "month", "belief", "defined party"])
 def test_the_sentence_that_answers_is_quoted_first(question: str, passages: list[str], opening: str) -> None:

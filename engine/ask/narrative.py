@@ -298,38 +298,44 @@ def _under_other_parts(q: Question, used: Sequence[Evidence]) -> tuple[set[int],
     return (others, asked) if others else None
 
 
-_SHORT_NAME = re.compile(r"((?:[\w.&’'-]+\s+){0,4}[\w.&’'-]+)\s*\(\s*(?:the\s+)?[“\"]([A-Z]{2,6})[”\"]\s*\)")
-"""A party's short name in capitals defined right after its name: "the Luxembourg tax authority (“LTA”)", "the
-French Tax Authority (the “FTA”)"; the name is the words before it."""
+_SHORT_NAME = re.compile(r"((?:[\w.&’'$-]+\s+){0,4}[\w.&’'$-]+)\s*\(\s*(?:the\s+)?[“\"]"
+                         r"([A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})[”\"]\s*\)")
+"""A short name in capitals a filing defines right after what it names: a party's ("the Luxembourg tax authority
+(“LTA”)", "the French Tax Authority (the “FTA”)") or an agreement's ("a $10.0 billion unsecured revolving credit
+facility with a syndicate of lenders (the “Credit Agreement”)"); the name is the words before it."""
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 _DISTINCT = re.compile(r"\b[A-Z][a-z]+\b")
 """The word of a party's name that tells it from others of its kind ("Luxembourg" of "the Luxembourg tax
 authority"): a word in capitals with lower case after."""
 
 
 def _parties(q: Question, used: Sequence[Evidence]) -> tuple[list[str], list[str]]:
-    """The ways the passages name the party the question names and the ways they name other parties of its kind:
-    where a passage defines a short name for a party ("the Luxembourg tax authority (“LTA”)") whose telling word
-    the question names ("Luxembourg"), that party is asked, and each other party so defined whose name shares a
-    word of its kind ("the Indian tax authority (“ITA”)"; "the Swedish Tax Agency (the “STA”)" beside "the French
-    Tax Authority (the “FTA”)") is another; each is named by its short name and by its name. ([], []) where the
-    question names no party so defined."""
-    asked_words = set(_DISTINCT.findall(q.text))
-    defined: dict[str, tuple[str, str]] = {}
+    """The ways the passages name the party or agreement the question names, and the ways they name others of its
+    kind. A short name a passage defines is asked where the question writes it (“Credit Agreement”) or, for a
+    party's initials, names the word telling the party from its kind ("Luxembourg" of "the Luxembourg tax authority
+    (“LTA”)"); another defined one is of its kind where their words share one ("the Indian tax authority (“ITA”)";
+    "the Swedish Tax Agency (the “STA”)" beside "the French Tax Authority (the “FTA”)"; the “Credit Facility” beside
+    the “Credit Agreement”). Each is named by its short name, a party's also by its telling word. ([], []) where the
+    question names none so defined."""
+    capitalised = set(_DISTINCT.findall(q.text))
+    defined: dict[str, tuple[str, frozenset[str]]] = {}  # short name -> (telling word or '', words of its kind)
     for e in used:
         for m in _SHORT_NAME.finditer(e.text):
             name, short = m.group(1), m.group(2)
-            tells = [w for w in _DISTINCT.findall(name) if w.lower() not in STOPWORDS]
-            if tells and short not in q.text:
-                defined.setdefault(short, (tells[-1], " ".join(name.split()[-3:])))
-    asked = {short: v for short, v in defined.items() if v[0] in asked_words}
+            if not _ACRONYM.fullmatch(short):  # an agreement's or program's: its own words say its kind
+                defined.setdefault(short, ("", frozenset(w.lower() for w in short.split()) - STOPWORDS))
+            elif tells := [w for w in _DISTINCT.findall(name) if w.lower() not in STOPWORDS]:
+                words = frozenset(w.lower() for w in name.split()[-3:]) - STOPWORDS - {tells[-1].lower()}
+                defined.setdefault(short, (tells[-1], words))
+    asked = {short: v for short, v in defined.items()
+             if _names_any(q.text, [short]) or v[0] and v[0] in capitalised}
     if not asked:
         return [], []
-    kind = {w.lower() for _, name in asked.values() for w in name.split()} - STOPWORDS - {
-        t.lower() for t, _ in asked.values()}
-    others = {short: v for short, v in defined.items() if short not in asked and v[0] not in asked_words
-              and kind & ({w.lower() for w in v[1].split()} - STOPWORDS - {v[0].lower()})}
-    return ([x for short, (tell, _) in asked.items() for x in (short, tell)],
-            [x for short, (tell, _) in others.items() for x in (short, tell)])
+    kind = frozenset().union(*(k for _, k in asked.values()))
+    others = {short: v for short, v in defined.items()
+              if short not in asked and not (v[0] and v[0] in capitalised) and kind & v[1]}
+    return ([x for short, (tell, _) in asked.items() for x in (short, tell) if x],
+            [x for short, (tell, _) in others.items() for x in (short, tell) if x])
 
 
 def _names_any(sentence: str, names: Sequence[str]) -> bool:
