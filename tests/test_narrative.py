@@ -3074,6 +3074,9 @@ def test_a_plural_not_made_with_an_s_is_its_singular_word() -> None:
     assert word_stem("stopped") == word_stem("stop") and word_stem("admitted") == word_stem("admit")
     assert word_stem("occurred") == word_stem("occur") and word_stem("planned") == word_stem("plan")
     assert word_stem("sells") == word_stem("sell")
+    # a "-ment" or "-uction" noun is its verb's word ("settlement", "reduction"); a short one keeps its letters
+    assert word_stem("settlement") == word_stem("settle") and word_stem("reduction") == word_stem("reduce")
+    assert word_stem("management") == word_stem("managed") and word_stem("segment") != word_stem("seg")
 
 
 def test_a_sentence_going_on_from_one_matter_restating_a_quote_gone_on_from_another_is_flagged() -> None:

@@ -30,7 +30,7 @@ _PREFIX = 6
 _ENDINGS = ("ing", "ed", "es", "e", "ion")
 """Endings a word loses before it is cut ("alleges", "alleging", "alleged": "alleg"; "election", "elected": "elect";
 "reducing", "reduce": "reduc"), where at least five letters are left; a consonant the ending doubled is written
-once ("stopped": "stop")."""
+once ("stopped": "stop"); a "-ment" or "-uction" noun stems as its verb (``_NOUN_OF_VERB``)."""
 
 _IRREGULAR_PLURALS = {"lives": "life", "halves": "half"}
 """Plurals that do not end in the singular and an "s" ("the useful lives" of one sentence, "the useful life" of the
@@ -47,12 +47,16 @@ def word_stem(word: str) -> str:
     w = w[:-2] if w.endswith(("'s", "’s")) else w
     w = _IRREGULAR_PLURALS.get(w, w)
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+    w = _NOUN_OF_VERB.sub(lambda m: m.group(1) or "", w) if len(w) > 7 else w
     cut = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
     if cut != w and w.endswith(("ed", "ing")) and _DOUBLED.search(cut):
         cut = cut[:-1]  # "stopped", "planned", "admitted": "stop", "plan", "admit"
     return cut[:_PREFIX]
 
 
+_NOUN_OF_VERB = re.compile(r"(?<=...)(?:ment|(uc)tion)$")
+"""The noun a verb makes with "-ment" or "-uction", which then stems as the verb does ("settlement", "payment",
+"reduction": "settle", "pay", "reduce")."""
 _DOUBLED = re.compile(r"[aeiou](bb|gg|mm|nn|pp|rr|tt)$")
 """A consonant an inflection doubles after a vowel ("stopp" of "stopped", "occurr" of "occurred"): written once in the
 word itself ("add", "sell" and "call" double none of these)."""
