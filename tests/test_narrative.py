@@ -1007,6 +1007,14 @@ def test_a_forecast_restated_as_a_fact_is_flagged() -> None:
     assert not any(f.startswith("stated as fact") for f in unsupported(
         "Acme expects operating cash flow to fall in the fourth quarter of fiscal 2025 [3]. Cash and investments "
         "rose $1.1 billion to $9.4 billion [4].", quotes, q))
+    # a possibility told as one ("no reasonable possibility that ... may have incurred") is no forecast told as fact
+    claims = parse("Did management see a reasonable possibility that Acme had incurred a material loss on its claims?")
+    loss = [Quote("In the opinion of management, there was not at least a reasonable possibility the Company may have "
+                  "incurred a material loss concerning loss contingencies for asserted legal and other claims.",
+                  "ACME_2025_10Q", "acme", 16, 1, 1)]
+    assert not any(f.startswith("stated as fact") for f in unsupported(
+        "Management did not see at least a reasonable possibility that Acme had incurred a material loss on its "
+        "asserted legal and other claims [1].", loss, claims))
 
 
 def test_a_quote_that_says_nothing_of_the_item_is_no_driver_of_it() -> None:
