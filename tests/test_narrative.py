@@ -2797,6 +2797,22 @@ def test_a_figure_coordinated_after_another_is_of_the_part_named_after_it() -> N
                                                           ["Foo Corp"]))
 
 
+def test_a_quote_restated_with_another_figure_in_its_place_is_flagged() -> None:
+    """"Acme had a $8.0 billion secured revolving credit facility with a lender ..." restating "We have a $2.5
+    billion secured revolving credit facility with a lender ..." (the question's $8.0 billion facility told as the
+    one quoted) is flagged with the quote's figure; restated with its own figure, it is not."""
+    q = parse("Besides its $8.0 billion Loan Agreement, Acme had a second $8.0 billion facility at March 31, 2024. "
+              "What are that facility's terms?")
+    quotes = [Quote("We have an $8.0 billion unsecured revolving credit facility with a syndicate of lenders (the "
+                    "“Loan Agreement”), with a term that extends to March 2027.", "ACME_2024Q1_10Q", "acme", 16, 3, 3),
+              Quote("We have a $2.5 billion secured revolving credit facility with a lender that is secured by certain "
+                    "receivables (the “Loan Facility”).", "ACME_2024Q1_10Q", "acme", 15, 6, 6)]
+    told = ("Acme had a {} secured revolving credit facility with a lender that is secured by certain receivables "
+            "(the “Loan Facility”) [6].")
+    assert "$8.0 billion: [6] says “$2.5 billion”" in unsupported(told.format("$8.0 billion"), quotes, q, ["Acme"])
+    assert not any("says “$" in f for f in unsupported(told.format("$2.5 billion"), quotes, q, ["Acme"]))
+
+
 def test_a_present_tense_act_given_to_another_party_is_flagged() -> None:
     """"are secured by Helios Holding GmbH" gives the act to Helios: a summary telling it in the present tense of
     other names ("Fitch and DBRS ratings secure the notes") is flagged; told of Helios it is not, nor is a noun spelt

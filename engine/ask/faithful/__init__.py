@@ -42,6 +42,7 @@ from engine.ask.faithful.items import (
     _driver_of_another_item,
     _drivers_of_something_else,
     _figure_of_another_measure,
+    _figure_swapped,
     _pointed_back_elsewhere,
     _pointed_back_to_another_matter,
     _qualifier_changed,
@@ -215,6 +216,7 @@ CHECKS: tuple[Check, ...] = (
     _figures_of_others,  # parts: a figure the quotes give for another name or line item
     _pairs_swapped,  # claims: a "respectively" sentence's figures given to other names
     _figure_of_another_measure,  # items: a figure the quotes give for another measure, or as a share not a change
+    _figure_swapped,  # items: a quote sentence restated with another figure in its figure's place
     _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)
     _words_of_other_quotes,  # claims: a cited quote lacking words only other quotes have (reads the citations)
     _said_of_others,  # parts: what a clause says of a name that the quotes say of another

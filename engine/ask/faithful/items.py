@@ -968,6 +968,38 @@ def _figure_of_another_measure(r: Reading) -> list[str]:
     return out
 
 
+_NEXT_WORDS = 3
+"""Words after a figure that say what it is of, compared word for word (``_figure_swapped``)."""
+
+
+def _figure_swapped(r: Reading) -> list[str]:
+    """A quote sentence restated with another figure in its figure's place: "Amazon had a $10.0 billion secured
+    revolving credit facility with a lender that is secured by certain seller receivables" restating "We have a
+    $1.5 billion secured revolving credit facility with a lender that is secured by certain seller receivables"
+    gives '$10.0 billion: [6] says “$1.5 billion”' (the question's "$10.0 billion" facility told as the one quoted).
+    The summary's figure no quote sentence it restates states, and the quote's figure of its kind (an amount, a
+    percent) followed by the same ``_NEXT_WORDS`` words, which the summary's sentence leaves out."""
+    sentences = _quote_sentences(r.quotes)
+    plain = plain_stems([*r.names, *(x.doc for x in r.quotes)])
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", r.body)):
+        if (found := _restated(sentence, sentences, plain)) is None:
+            continue
+        source, best, _ = found[1]
+        mine = [v for v in quantities(sentence) if _figure(v)]
+        theirs = [w for w in quantities(best) if _figure(w)]
+        for v in mine:
+            if any(same_number(v, w.value) or same_number(w, v.value) for w in theirs):
+                continue
+            after = _words_after(sentence, v.end, _NEXT_WORDS)
+            swapped = [w for w in theirs if w.percent == v.percent and bool(w.currency) == bool(v.currency)
+                       and after and _words_after(best, w.end, _NEXT_WORDS) == after
+                       and not any(same_number(u, w.value) or same_number(w, u.value) for u in mine)]
+            if swapped:
+                out.append(f"{v.raw.strip()}: [{source}] says \u201c{swapped[0].raw.strip()}\u201d")
+    return out
+
+
 def _cause_no_quote_gives(r: Reading) -> list[str]:
     """A cause no quote gives as one: a drivers summary sentence whose words after its first cue ("due to ...")
     restate a quote sentence (``_holding``) that tells no change (no direction word) in a quote with no cue of the
