@@ -2813,6 +2813,22 @@ def test_a_quote_restated_with_another_figure_in_its_place_is_flagged() -> None:
     assert not any("says “$" in f for f in unsupported(told.format("$2.5 billion"), quotes, q, ["Acme"]))
 
 
+def test_a_driver_of_another_item_told_for_a_one_word_item_asked_is_flagged() -> None:
+    """"Why did headcount rise?": a summary giving operating expenses' driver ("higher compensation and benefits
+    expenses", in a quote whose figure has a decimal point) as headcount's is flagged; headcount's own driver is
+    not."""
+    q = parse("How many people did Foo Corp employ at the end of 2023, and why did headcount rise during 2023?")
+    quotes = [Quote("Operating expenses were $4.25 billion for 2023, 12% higher than 2022, primarily reflecting "
+                    "significantly higher compensation and benefits expenses.", "FOO_2023_10K", "foo", 70, 6, 6),
+              Quote("As of December 2023, headcount increased 8% compared with December 2022, reflecting investments "
+                    "in new business initiatives.", "FOO_2023_10K", "foo", 68, 2, 2)]
+    flags = unsupported("Headcount rose during 2023 due to higher compensation and benefits expenses.", quotes, q,
+                        ["Foo Corp"])
+    assert any(f.startswith("[6] gives “") and f.endswith("for “Operating expenses”") for f in flags), flags
+    assert not any("gives “" in f for f in unsupported(
+        "Headcount rose 8% during 2023 due to investments in new business initiatives [2].", quotes, q, ["Foo Corp"]))
+
+
 def test_a_present_tense_act_given_to_another_party_is_flagged() -> None:
     """"are secured by Helios Holding GmbH" gives the act to Helios: a summary telling it in the present tense of
     other names ("Fitch and DBRS ratings secure the notes") is flagged; told of Helios it is not, nor is a noun spelt

@@ -30,6 +30,7 @@ from engine.ask.faithful.reading import (
     _capitalised,
     _change_of,
     _drivers_kind,
+    _drivers_part,
     _figure,
     _first_cue,
     _first_direction,
@@ -103,8 +104,7 @@ def _drivers_of_something_else(r: Reading) -> list[str]:
     operating expenses'. A tax-rate sentence and a risk-factor pointer called the drivers of operating expenses are
     quoted words in a relation no quote states."""
     summary, quotes, q = r.summary, r.quotes, r.q
-    asked = q.told
-    if asked is None or asked.narrative != "drivers":
+    if (asked := _drivers_part(q)) is None:
         return []
     subject, words = _subject(asked)
     if not words:
@@ -684,6 +684,11 @@ def _items(texts: Iterable[str]) -> list[str]:
     return out
 
 
+_BEFORE_SUBJECT = re.compile(r"[):;\u2022]|\.(?!\d)")
+"""What ends a heading or a chart's note before a quote's subject: a bracket, a colon, a bullet, a full stop (not a
+decimal point: "Operating expenses were $6.29 billion ...")."""
+
+
 def _driver_of_another_item(r: Reading) -> list[str]:
     """A driver taken from a quote whose subject is another line item: "Consumer Health sales decreased by 0.5% in
     2022, primarily due to one-time COVID-19 vaccine manufacturing exit related costs" where that cost is a bullet
@@ -694,9 +699,9 @@ def _driver_of_another_item(r: Reading) -> list[str]:
     first line item it names (``_lead_item``). A quote whose item is the sentence's, or one of the asked ratio's
     items ("cost of sales" for a gross margin), gives the driver for it."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
-    asked = q.told
-    kind = narrative().kind(asked.narrative) if asked is not None else None
-    if asked is None or kind is None or asked.narrative != "drivers":
+    asked = _drivers_part(q)
+    kind = narrative().kind("drivers") if asked is not None else None
+    if asked is None or kind is None:
         return []
     plain_all = plain_stems(names)
     plain = plain_all - set(common_stems())
@@ -707,7 +712,7 @@ def _driver_of_another_item(r: Reading) -> list[str]:
     for x in quotes:
         for t in (_cause_last(kind, t) for t in _items(_FULL_STOP.split(x.text))):
             if (at := _first_cue(kind, t)) > 0:
-                subject = re.split(r"[).:;\u2022]", t[:at])[-1]  # a heading or a chart's note before
+                subject = _BEFORE_SUBJECT.split(t[:at])[-1]  # a heading or a chart's note before
                 item, named = _lead_item(subject)
                 if not item and (change := _CHANGE_IN.match(subject + " was")) and (
                         head := _head(change["item"], plain)) and (
@@ -728,7 +733,7 @@ def _driver_of_another_item(r: Reading) -> list[str]:
         # fulfillment expenses increased"), less the words any item may take ("costs", "expenses")
         mine = _lead_item(sentence[:cut])[0]
         moved: frozenset[str] = frozenset()
-        if not mine and (what := _change_of(sentence[:cut], plain_all)) is not None:
+        if not mine and (what := _change_of(sentence[:cut], plain_all, said_stems([asked.text]))) is not None:
             moved = what[0] - same
         if not mine and not moved:
             continue

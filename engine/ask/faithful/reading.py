@@ -8,7 +8,7 @@ The check modules (``periods``, ``items``, ``parts``, ``claims``) import from he
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.ask.checks import CITATION
@@ -274,10 +274,10 @@ def _head(subject: str, plain: set[str]) -> frozenset[str]:
 _LEADING_PERIOD = re.compile(r"^(?:in|for|during)\b[^,]*,\s*", re.I)
 
 
-def _change_of(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | None:
-    """The item a sentence says moved (``_head``: two words at least) and which way: "The increase in net interest
-    income in 2023 was driven by ..." and "In 2023, net interest income increased ..." move net interest income
-    up."""
+def _change_of(sentence: str, plain: set[str], asked: Collection[str] = ()) -> tuple[frozenset[str], bool] | None:
+    """The item a sentence says moved (``_head``: two words at least, or the one word of the item ``asked``) and
+    which way: "The increase in net interest income in 2023 was driven by ..." and "In 2023, net interest income
+    increased ..." move net interest income up; "Headcount rose ..." moves headcount, where it is asked."""
     rises, falls = directions()
     text = CITATION.sub(" ", sentence)
     change = _CHANGE_IN.match(text)
@@ -287,7 +287,7 @@ def _change_of(sentence: str, plain: set[str]) -> tuple[frozenset[str], bool] | 
         who = _LEADING_PERIOD.sub("", _mover(text))
         rest = text[text.index(who) + len(who):] if who and who in text else ""
         head, up = _head(who, plain), bool(rises.match(rest.lstrip(" ,")))
-    return (head, up) if len(head) > 1 else None
+    return (head, up) if len(head) > 1 or head and head <= set(asked) else None
 
 
 NAMED_BEFORE = 8
@@ -312,11 +312,17 @@ def _name_keys(text: str) -> set[str]:
     return {name_key(m.group(0)) for m in NAME_WORD.finditer(text)}
 
 
+def _drivers_part(q: Question) -> Question | None:
+    """The part of a question asking what drove a change: the part told in words (``told``) where it asks that,
+    else a later part that does ("How many people did it employ, how were they spread across regions, and why did
+    headcount rise?": the third); None where none does."""
+    return next((p for p in (q.told, *q.parts) if p is not None and p.narrative == "drivers"), None)
+
+
 def _drivers_kind(q: Question) -> NarrativeKind | None:
-    """The narrative kind "drivers" where the question asks what drove a change (``told``) and the kind has cue
-    words; else None."""
-    asked = q.told
-    kind = narrative().kind("drivers") if asked is not None and asked.narrative == "drivers" else None
+    """The narrative kind "drivers" where the question asks what drove a change (``_drivers_part``) and the kind has
+    cue words; else None."""
+    kind = narrative().kind("drivers") if _drivers_part(q) is not None else None
     return kind if kind is not None and kind.cues else None
 
 
