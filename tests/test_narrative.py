@@ -2829,6 +2829,26 @@ def test_a_driver_of_another_item_told_for_a_one_word_item_asked_is_flagged() ->
         "Headcount rose 8% during 2023 due to investments in new business initiatives [2].", quotes, q, ["Foo Corp"]))
 
 
+def test_a_quote_of_what_another_program_points_back_at_told_of_the_one_asked_is_flagged() -> None:
+    """"Net proceeds from this program are used for general corporate purposes" is the commercial paper program's
+    (its passage names it just before): told, without "this program", right after the green bonds asked, it is
+    flagged; after the commercial paper program, it is not."""
+    q = parse("How much did Foo Corp raise in green bonds, and what are the net proceeds used for?")
+    bonds = "In 2022, we issued $2.0 billion of green bonds, the largest issuance in our history."
+    paper = ("Financing We have a short-term debt financing program of up to $6.0 billion through the issuance of "
+             "commercial paper. Net proceeds from this program are used for general corporate purposes.")
+    quotes = [Quote(bonds, "FOO_2022_10K", "foo", 9, 1, 1),
+              Quote("Net proceeds from this program are used for general corporate purposes.", "FOO_2022_10K", "foo",
+                    41, 4, 4)]
+    told = ("Foo Corp raised $2.0 billion in green bonds [1]. The net proceeds were used for general corporate "
+            "purposes [4].")
+    flags = unsupported(told, quotes, q, ["Foo Corp"], passages=[bonds, paper])
+    assert any(f.startswith("[4] goes on from “") for f in flags), flags
+    fine = ("Foo Corp has a $6.0 billion commercial paper financing program. The net proceeds were used for general "
+            "corporate purposes [4].")
+    assert not any("goes on from" in f for f in unsupported(fine, quotes, q, ["Foo Corp"], passages=[bonds, paper]))
+
+
 def test_a_present_tense_act_given_to_another_party_is_flagged() -> None:
     """"are secured by Helios Holding GmbH" gives the act to Helios: a summary telling it in the present tense of
     other names ("Fitch and DBRS ratings secure the notes") is flagged; told of Helios it is not, nor is a noun spelt

@@ -470,6 +470,11 @@ _GOES_ON = re.compile(r"^\W*(?:they|it|these|this|those|such)\b", re.I)
 _DEMONSTRATIVE_SUBJECT = re.compile(r"^\W*(?:these|this|those|such)\s+[a-z]", re.I)
 """A quote sentence whose subject points back at what its passage told before it ("These charges were recorded in
 ...")."""
+_POINTING_SUBJECT = re.compile(r"^\W*(?:the\s+)?(?:[a-z-]+\s+){0,2}(?:from|of|under|for)\s+(?:these|this|those|such)\s+"
+                               r"[a-z]", re.I)
+"""A quote sentence whose subject is of something it points back at ("Net proceeds from this program are used for
+..."): told without it, as a summary's own sentence ("The net proceeds were used for ..."), it is told of what the
+summary named before it."""
 MATTER_SHARE = 1 / 3
 """Two sentences are about one matter where their content words share at least this much of the shorter's."""
 
@@ -481,22 +486,28 @@ def _pointed_back_to_another_matter(r: Reading) -> list[str]:
     property and equipment and operating leases ...", while the summary's "They" are the severance costs it told before:
     '[3] goes on from “impairments of property and equipment and operating leases”'. The matters differ where the two
     sentences gone on from share less than ``MATTER_SHARE`` of the shorter's content words (generic, period words, names
-    and the quote sentence's own words aside). A quote pointing back at a change ("The increase was due to ...") is
-    ``_pointed_back_elsewhere``'s."""
+    and the quote sentence's own words aside). A summary sentence that does not go on but restates a quote whose
+    subject is of what it points back at (``_POINTING_SUBJECT``: "Net proceeds from this program are used for
+    general corporate purposes", after the commercial paper program) tells it of what it told before just the same
+    ("The net proceeds were used for ..." after the sustainability bonds). A quote pointing back at a change ("The
+    increase was due to ...") is ``_pointed_back_elsewhere``'s."""
     summary, quotes, names = r.body, r.quotes, r.names
     plain = plain_stems(names)
     sentences = _quote_sentences(quotes)
     parts = split_sentences(CITATION.sub(" ", summary))
     out: list[str] = []
     for k, sentence in enumerate(parts):
-        if not k or not _GOES_ON.match(sentence) or (found := _restated(sentence, sentences, plain)) is None:
+        goes_on = bool(_GOES_ON.match(sentence))
+        if not k or (found := _restated(sentence, sentences, plain)) is None:
             continue
         source, best = found[1][0], found[1][1]
-        if not _DEMONSTRATIVE_SUBJECT.match(best) or _anaphor().match(best):
+        pointing = _DEMONSTRATIVE_SUBJECT.match(best) or not goes_on and _POINTING_SUBJECT.match(best)
+        if not pointing or _anaphor().match(best):
             continue
         own = next((x for x in quotes if x.source == source and best in x.text), None)
         prev = _gone_on_from(best, own, quotes, r.passages) if own is not None else ""
-        # the words the quote sentence itself says tell nothing of which matter it goes on from
+        # the words the quote sentence itself says tell nothing of which matter it goes on from; a summary sentence
+        # that does not go on tells it of what the summary told before it all the same
         said = said_stems([best]) | plain
         mine, theirs = said_stems([parts[k - 1]]) - said, said_stems([prev]) - said
         if not mine or not theirs or len(mine & theirs) >= MATTER_SHARE * min(len(mine), len(theirs)):
