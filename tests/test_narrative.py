@@ -2749,6 +2749,22 @@ def test_two_figures_before_two_periods_are_each_its_periods() -> None:
     assert not any(" for " in f for f in unsupported(
         "Acme's cash capital expenditures were $11.3 billion in Q3 2023 and $34.8 billion for the nine months ended "
         "September 30, 2023 [3].", quotes, q, ["Acme"]))
+    # two years before the figures and "respectively" after them pair them in the same order
+    hedges = [Quote("The gross notional value of these yen hedges at December 31, 2023 and 2022, was $4.1 billion and "
+                    "$7.9 billion, respectively.", "ACME_2023_10K", "acme", 44, 2, 2)]
+    yen = parse("How large was the gross notional value of Acme's yen hedges at the end of 2023?")
+    assert "$7.9 billion for 2023" in unsupported("At the end of 2023 the gross notional value of the yen hedges was "
+                                                  "$7.9 billion [2].", hedges, yen, ["Acme"])
+    assert not any(" for " in f for f in unsupported(
+        "At the end of 2023 the gross notional value of the yen hedges was $4.1 billion [2].", hedges, yen, ["Acme"]))
+    # fiscal years on one side, a date on the other: the filer's fiscal 2024 quarter may end in October 2023
+    fiscal = [Quote("During the third quarter of fiscal years 2024 and 2023, we recorded an expense of approximately "
+                    "$470 million and $350 million, respectively, in cost of revenue.", "ACME_2024Q3_10Q", "acme", 17,
+                    6, 6)]
+    q3 = parse("What did Acme record in cost of revenue for the quarter ended October 29, 2023?")
+    assert not any(f.endswith("for October 29, 2023") for f in unsupported(
+        "For the quarter ended October 29, 2023, Acme recorded about $470 million in cost of revenue [6].", fiscal, q3,
+        ["Acme"]))
 
 
 def test_a_summary_saying_what_a_quote_denies_is_flagged() -> None:

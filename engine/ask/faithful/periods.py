@@ -56,8 +56,8 @@ def _for_other_years(r: Reading) -> list[str]:
     out: list[str] = []
     for sentence in split_sentences(summary):
         for v in quantities(sentence):
-            if not _figure(v) or abs(v.value) < 10 and not v.percent:
-                continue
+            if not _figure(v) or abs(v.value) < 10 and not (v.percent or v.currency or v.scale != 1.0):
+                continue  # a small bare number ("3 segments") is dated by nothing; "$7.9 billion" is
             said = asked_period(sentence[:v.start])
             if not said.years:
                 # (past a bracketed prior year's figure right after it: "euro 26.8 million (2021: euro 26.3 million)")
@@ -65,14 +65,17 @@ def _for_other_years(r: Reading) -> list[str]:
                 said = asked_period(after.split(" compared")[0].split(" versus")[0])
             if not said.years:
                 continue
-            pairs = [(s, told) for s, told in sentences if any(same_number(w, v.value) or same_number(v, w.value)
-                                                               for w in quantities(s))]
+            # "5.0%" is no "$5.0 billion"
+            pairs = [(s, told) for s, told in sentences if any(w.percent == v.percent and (
+                same_number(w, v.value) or same_number(v, w.value)) for w in quantities(s))]
             holding = [told for _, told in pairs]
             if not holding:
                 continue  # a number the quotes do not state is flagged as such
             # "$15.0 billion and $11.3 billion during Q3 2022 and Q3 2023": each figure is its period's, in order
             ordered = {y for s, _ in pairs if (y := _ordered_year(s, v)) is not None}
-            if ordered and not ordered & set(said.years):
+            # one side names fiscal years ("the third quarter of fiscal years 2024 and 2023"), the other a date
+            fiscal = 1 if bool(said.fiscal_named) != any(asked_period(s).fiscal_named for s, _ in pairs) else 0
+            if ordered and not any(abs(y - z) <= fiscal for y in said.years for z in ordered):
                 out.append(f"{v.raw.strip()} for {said.text}")
                 continue
             bracketed = [_bracketed_years(s, v) for s, _ in pairs]
@@ -101,23 +104,33 @@ def _ordered_year(sentence: str, v: Quantity) -> int | None:
     """The year a quote sentence gives figure ``v`` by order: "Cash capital expenditures were $15.0 billion and $11.3
     billion during Q3 2022 and Q3 2023, and $42.9 billion and $34.8 billion for the nine months ended September 30,
     2022 and 2023" gives $15.0 billion to 2022 and $11.3 billion to 2023 (filings list two periods' figures in the
-    order of the periods after them). None where no two figures joined by "and" are followed by two years."""
+    order of the periods after them); so does "at December 31, 2020 and 2019, was $6.5 billion and $10.2 billion,
+    respectively" (two years before, "respectively" after). None where no two figures joined by "and" are so dated."""
     found = quantities(sentence)
     for a, b in zip(found, found[1:], strict=False):
         if not _AND.fullmatch(sentence[a.end:b.start]):
             continue
         m = _PAIRED_PERIODS.match(sentence, b.end)
-        if m is None:
+        if m is not None:
+            years = [int(y) for y in YEAR.findall(_NEXT_PAIR.split(m.group(1))[0])]
+        elif _RESPECTIVELY_AFTER.match(sentence, b.end) and (before := _YEARS_BEFORE.search(sentence[:a.start])):
+            # "at December 31, 2020 and 2019, was $6.5 billion and $10.2 billion, respectively"
+            years = [int(y) for y in YEAR.findall(before.group(0))]
+        else:
             continue
-        years = [int(y) for y in YEAR.findall(_NEXT_PAIR.split(m.group(1))[0])]
         if len(years) != 2 or years[0] == years[1]:
             continue
         for w, year in ((a, years[0]), (b, years[1])):
-            if same_number(w, v.value) or same_number(v, w.value):
+            if w.percent == v.percent and (same_number(w, v.value) or same_number(v, w.value)):
                 return year
     return None
 
 
+_RESPECTIVELY_AFTER = re.compile(r"\s*,?\s*respectively\b", re.I)
+_YEARS_BEFORE = re.compile(r"\b(?:19|20)\d{2}\s*,?\s+and\s+(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d{2}\b"
+                           r"(?=[^\d]*$)")
+"""Two years joined by "and" before a sentence's figures, none after them ("at December 31, 2020 and 2019, was
+$6.5 billion and $10.2 billion, respectively")."""
 _BRACKETED_YEAR = re.compile(r"\(\s*(?:FY\s*)?((?:19|20)\d{2})\s*:([^()]*)\)")
 """A prior year's figure in brackets after the year reported's: "euro 39 million (2021: euro 41 million)"."""
 
