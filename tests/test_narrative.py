@@ -1015,6 +1015,12 @@ def test_a_forecast_restated_as_a_fact_is_flagged() -> None:
     assert not any(f.startswith("stated as fact") for f in unsupported(
         "Management did not see at least a reasonable possibility that Acme had incurred a material loss on its "
         "asserted legal and other claims [1].", loss, claims))
+    # what a party can or is eligible to receive is told as what may be, as "will" tells it
+    deal = parse("What further payments can Bolt receive under its licence with Acme?")
+    pays = [Quote("In addition, we will also reimburse Bolt for certain milestone payments due to third parties.",
+                  "ACME_2025_10K", "acme", 33, 3, 3)]
+    assert not any(f.startswith("stated as fact") for f in unsupported(
+        "Bolt can receive reimbursement for certain milestone payments due to third parties [3].", pays, deal))
 
 
 def test_a_quote_that_says_nothing_of_the_item_is_no_driver_of_it() -> None:
