@@ -1340,6 +1340,10 @@ def test_the_verbs_a_question_asks_with() -> None:
         "acquire", "plan", "appeal"}
     assert parse("Will Foo Corp have to pay the levy while it contests the ruling?").asking == {"have", "pay"}
     assert parse("Did Foo Corp acquire 20% of Bar Inc.?").asking == {"acquire"}
+    # after a bare name or a pronoun the next word is the verb, an adverb aside; a measure's word is no verb
+    assert parse("How does Foo Corp use forward contracts to hedge currency risk?").asking == {"use"}
+    assert parse("Does it typically ask its customers for collateral?").asking == {"ask"}
+    assert parse("Why did Foo net sales change in 2023?").asking == frozenset()
     for text in ("Why did Foo's net cash used in operating activities increase in 2015?",
                  "What did the state jury decide in May 2023?", "What was Foo Corp's revenue in 2022?",
                  "How much did operating expenses in Foo Corp's Other segment increase in 2018?"):

@@ -1499,7 +1499,7 @@ def _part_of(text: str, measures: Sequence[Measure]) -> str:
 
 
 _ASKING_CLAUSE = re.compile(r"\b(?i:do|does|did|will|would|can|could|should|may|might|must)\s+(?:not\s+)?"
-                            r"(?:it|they|we|he|she|(?:the\s+)?(?:[A-Z][\w&.-]*(?<![’'])\s+){1,4})"
+                            r"(?:(?:it|they|we|he|she)\s+|(?P<the>the\s+)?(?:[A-Z][\w&.-]*(?<![’'])\s+){1,4})"
                             r"(?P<head>[^,;:?]*)")
 """An asking clause: an auxiliary, its subject (a pronoun or a name in capitals, no owner's: "did AMD's net cash
 ..." is not one), and what follows."""
@@ -1507,6 +1507,9 @@ _FRAME_STOP = re.compile(r"\b(?:the|a|an|its|their|his|her|our|this|that|these|t
                          r"by|at|about|as|if|when|while|after|before|during|over|under|and|or|it|them|into|out|"
                          r"against|across|between|among|through|within|per|than|up|down|most|some)\b|(?-i:\b(?=[A-Z]))|(?=[\d$])|$",
                          re.I)
+_ADVERB = re.compile(r"[a-z]{4,}(?<!p)ly")
+"""An adverb between the subject and its verb ("does it typically ask"): six letters or more ending in "-ly", not
+"-ply" ("rely", "apply", "comply" and "supply" are verbs)."""
 _TO_VERB = frozenset({"have", "need", "plan", "intend", "expect", "continue", "seek", "want", "try", "agree", "hope"})
 """Verbs whose own verb follows with "to" ("will Amazon have to pay", "does it plan to appeal")."""
 
@@ -1515,19 +1518,22 @@ def asking_verbs(text: str) -> frozenset[str]:
     """The verbs a question asks with: after an auxiliary and its subject (a pronoun or a name), one word in its
     base form before the first determiner, preposition or mark ("what kinds of suppliers does Amazon depend on" ->
     "depend"; "Does Lockheed Martin consider the goodwill" -> "consider"; "will Amazon have to pay the tax" ->
-    "have", "pay"). Where several words stand there ("did the California jury decide") none is taken: a noun after
-    the subject cannot be told from the verb."""
+    "have", "pay"). After a bare name or a pronoun, the word right after it is the verb, whatever follows it ("How
+    does NVIDIA use foreign currency forward contracts" -> "use"); after a name with "the", where several words
+    stand before the stop ("did the California jury decide") none is taken: a noun of the subject cannot be told
+    from the verb."""
     out: set[str] = set()
     for m in _ASKING_CLAUSE.finditer(text):
-        rest = m.group("head")
+        rest, bare = m.group("head"), m.group("the") is None
         while (stop := _FRAME_STOP.search(rest)) is not None:
-            words = rest[:stop.start()].split()
-            if len(words) != 1 or not re.fullmatch(r"[a-z]+", words[0]) or re.search(r"(?<!s)s$|ed$|ing$", words[0]):
+            words = [w for w in rest[:stop.start()].split() if not _ADVERB.fullmatch(w)]  # "does it typically ask"
+            verb = words[0] if len(words) == 1 or words and bare else ""
+            if not re.fullmatch(r"[a-z]+", verb) or re.search(r"(?<!s)s$|ed$|ing$", verb):
                 break  # a verb after an auxiliary is one word in its base form
-            out.add(words[0])
-            if words[0] not in _TO_VERB or not (to := re.match(r"to\s+", rest[stop.start():])):
+            out.add(verb)
+            if len(words) > 1 or verb not in _TO_VERB or not (to := re.match(r"to\s+", rest[stop.start():])):
                 break
-            rest = rest[stop.start() + to.end():]
+            rest, bare = rest[stop.start() + to.end():], False
     return frozenset(out)
 
 
@@ -1559,7 +1565,8 @@ def _one(text: str) -> Question:
         stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
         words=frozenset(w.lower() for w in _WORD.findall(text)),
-        asking=asking_verbs(text),
+        # a measure's or a part's word after a name is its noun ("did AWS net sales", "did the Other segment")
+        asking=asking_verbs(text) - {w for m in measures for n in m.names for w in n.lower().split()} - _PART_HEADS,
         yes_no=bool(_YES_NO.match(first.strip(" \"'("))) and _alternatives(first) is None,
         why=bool(_why().search(first)),
         asks_value=bool(_VALUE_QUESTION.search(first)) and not _NOT_VALUE.search(first)
