@@ -140,6 +140,23 @@ def test_a_run_in_heading_in_the_words_asked_is_the_topic_told_not_another_part(
     assert "[4] is under the heading \u201cCloud Platforms\u201d" in flags(told, "Cloud Platforms")
 
 
+def test_a_note_heading_run_into_the_quote_opens_its_own_section() -> None:
+    """"Note 11 - Derivative Financial Instruments We enter into ..." opens a note of its own: the run-in heading of
+    the section before it in the passage ("Cloud Platforms") is not the quote's; without the note heading, it is."""
+    quote = ("Note 11 - Derivative Financial Instruments We enter into foreign currency forward contracts to mitigate "
+             "the impact of foreign currency exchange rate movements on our operating expenses.")
+    summary = ("Zephyr enters into foreign currency forward contracts to mitigate the impact of foreign currency "
+               "exchange rate movements on its operating expenses [4].")
+    question = parse("How does Zephyr hedge its foreign currency risk?")
+
+    def flags(text: str) -> list[str]:
+        return unsupported(summary, [_quote(text, "ZEPHYR_2022_10K", 17)], question, ["Zephyr"], "",
+                           [f"Cloud Platforms Revenue from the segment grew 10%. {text}"], [()])
+
+    assert not any("heading" in f for f in flags(quote))
+    assert "[4] is under the heading \u201cCloud Platforms\u201d" in flags(quote.split("Instruments ")[1])
+
+
 def test_a_heading_names_a_part_only_where_the_text_uses_it_as_a_name() -> None:
     question = "What drove the change in Lockheed Martin's Rotary and Mission Systems backlog in 2022?"
     quote = ("The decrease in backlog during 2022 compared to 2021 was primarily due to lower orders on GMLRS and "

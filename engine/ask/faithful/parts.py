@@ -340,6 +340,11 @@ sentence: a heading run into the text ("... net revenue grew. Other Consolidated
 increased", "... for further information. Provision for Income Taxes The following table ...")."""
 
 
+_NOTE_HEADING = re.compile(r"\bNote\s+\d{1,2}\s*[-\u2013\u2014.:]\s*(?=[A-Z])")
+"""A financial statement note's heading run into the passage ("Note 11 - Derivative Financial Instruments We enter
+into ..."): a section of its own begins there, whatever heading was read above the passage."""
+
+
 def _topic_run_in(text: str) -> bool:
     """Whether a passage's text runs a topic's or a line item's heading into it (``_RUN_IN_TITLE`` of two words or
     more, one a topic's: "Other Consolidated Results"; or naming a line item: "Provision for Income Taxes"): the
@@ -380,6 +385,9 @@ def _under_another_heading(r: Reading) -> list[str]:
         # increased by $121 million"), else the section heading read above the passage
         lead = " ".join(_lead_in(x, p) for x, p in zip(quotes, passages, strict=False) if x.source == source
                         and best in x.text)
+        if _NOTE_HEADING.search(best):
+            continue  # the quote opens a note of its own ("Note 11 - Derivative Financial Instruments We enter ...")
+        lead = _NOTE_HEADING.split(lead)[-1]  # a note's heading before it ends the sections above
         in_passage = (*split_sentences(lead), best)
         run_in = [opened for t in in_passage if (opened := opening_part(t, plain, run_in=True))]
         above = next((p for x, p in zip(quotes, parts, strict=False) if x.source == source and p), "")
