@@ -989,6 +989,26 @@ def test_a_metrics_terms_name_the_statements_to_search() -> None:
     assert parse("What was Acme's revenue in FY2022?").statements == ("income",)
 
 
+def test_a_sentence_giving_the_other_sign_contradicts_the_code() -> None:
+    """"Does Acme have positive working capital?" decided Yes: the model's "a negative working capital position" is
+    folded as contradicting it; "positive working capital", or a negative word of something else, is kept."""
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Decision
+
+    q = parse("Does Acme have positive working capital based on FY2022 data?")
+    yes = Decision("sign", "Yes. Working capital (December 31, 2022) $2,278: positive.", verdict=True,
+                   figures=(2278.0,))
+    res = resolve(q, [])
+    said = one_voice("Working capital fell from $2,853 to $2,278. This indicates a negative working capital "
+                     "position.", q, yes, None, res, None, stated=False)
+    assert any("says negative working ...; the code decided Yes" in f for f in said.folded), said.folded
+    kept = one_voice("Despite negative currency effects, Acme kept positive working capital [2].", q, yes, None, res,
+                     None, stated=False)
+    assert not any("says negative" in f for f in kept.folded), kept.folded
+
+
 def test_a_sentence_denying_the_asked_direction_contradicts_a_yes() -> None:
     from asking import resolve
 

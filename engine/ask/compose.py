@@ -204,6 +204,9 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     if (quality := _quality_said(sentence, question)) is not None and quality != decision.verdict:
         return (f"says it is {'' if quality else 'not '}{question.judgement}; the code decided "
                 f"{'Yes' if decision.verdict else 'No'}")
+    if sign := _sign_said(sentence, question):
+        held = sign.split()[1] == question.sign
+        return f"{sign} ...; the code decided {'Yes' if decision.verdict else 'No'}" if held != decision.verdict else ""
     asserted = _direction_of(sentence)
     want = question.direction
     if decision.verdict and want in {"up", "down"} and _denies(sentence, want):
@@ -214,6 +217,21 @@ def _verdict_conflict(sentence: str, decision: Decision, question: Question) -> 
     opposite = asserted == "flat" if want == "any" else asserted in {"flat", {"up": "down", "down": "up"}[want]}
     if (not decision.verdict and happened) or (decision.verdict and opposite):
         return f"says it went {asserted}; the code decided {'Yes' if decision.verdict else 'No'}"
+    return ""
+
+
+def _sign_said(sentence: str, question: Question) -> str:
+    """"says negative working capital" where a sentence gives the sign a question asks about ("Does it have positive
+    working capital?") to the thing it asks it of, not denied; '' otherwise."""
+    if question.sign not in {"positive", "negative"}:
+        return ""
+    asked = re.search(rf"\b{question.sign}\s+([a-z]+)", question.text, re.I)
+    if asked is None:
+        return ""
+    noun = asked.group(1).lower()
+    for said in re.finditer(rf"\b(positive|negative)\s+{re.escape(noun)}\b", sentence, re.I):
+        if not _NEGATED.search(" ".join(sentence[:said.start()].split()[-3:])):
+            return f"says {said.group(1).lower()} {noun}"
     return ""
 
 
