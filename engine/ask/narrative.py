@@ -303,7 +303,8 @@ _SHORT_NAME = re.compile(r"((?:[\w.&’'$-]+\s+){0,4}[\w.&’'$-]+)\s*\(\s*(?:th
 """A short name in capitals a filing defines right after what it names: a party's ("the Luxembourg tax authority
 (“LTA”)", "the French Tax Authority (the “FTA”)") or an agreement's ("a $10.0 billion unsecured revolving credit
 facility with a syndicate of lenders (the “Credit Agreement”)"); the name is the words before it."""
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
+ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+"""Initials in capitals, two to six letters ("LTA", "FTA"): a party's short name."""
 _DISTINCT = re.compile(r"\b[A-Z][a-z]+\b")
 """The word of a party's name that tells it from others of its kind ("Luxembourg" of "the Luxembourg tax
 authority"): a word in capitals with lower case after."""
@@ -322,7 +323,7 @@ def _parties(q: Question, used: Sequence[Evidence]) -> tuple[list[str], list[str
     for e in used:
         for m in _SHORT_NAME.finditer(e.text):
             name, short = m.group(1), m.group(2)
-            if not _ACRONYM.fullmatch(short):  # an agreement's or program's: its own words say its kind
+            if not ACRONYM.fullmatch(short):  # an agreement's or program's: its own words say its kind
                 defined.setdefault(short, ("", frozenset(w.lower() for w in short.split()) - STOPWORDS))
             elif tells := [w for w in _DISTINCT.findall(name) if w.lower() not in STOPWORDS]:
                 words = frozenset(w.lower() for w in name.split()[-3:]) - STOPWORDS - {tells[-1].lower()}

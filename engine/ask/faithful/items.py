@@ -16,7 +16,6 @@ from itertools import groupby
 
 from engine.ask.checks import CITATION, cited_numbers
 from engine.ask.faithful.reading import (
-    _ACRONYM,
     _CHANGE_IN,
     _DETERMINERS,
     _FULL_STOP,
@@ -49,6 +48,7 @@ from engine.ask.faithful.reading import (
     _told_whole,
 )
 from engine.ask.formulas import formula_items
+from engine.ask.narrative import ACRONYM
 from engine.ask.question import NAME_WORD, Question, part_named
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
@@ -335,7 +335,7 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
     if part in text[at:]:
         return text.index(part, at) + len(part)
     words = NAME_WORD.findall(part)
-    for m in _ACRONYM.finditer(text, at):
+    for m in ACRONYM.finditer(text, at):
         if words and _acronym_of(q, words, [m.group(0)]):
             return m.end()
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.ask.checks import CITATION
-from engine.ask.narrative import DATED_MAY
+from engine.ask.narrative import ACRONYM, DATED_MAY
 from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD, Question
 from engine.ask.subjects import (
     CONTENT_WORD,
@@ -331,14 +331,11 @@ def _plain_words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
-
-
 def _acronym_of(q: Question, asked: Sequence[str], texts: Iterable[str]) -> bool:
     """Whether the texts hold an acronym of the question's names: its letters the initials of ``Question.names`` in
     order, the first asked word's among them ("BDS" for "Boeing Defense, Space & Security")."""
     initials = "".join(w[0].upper() for run in q.names for w in NAME_WORD.findall(run))
-    for acronym in {m.group(0) for t in texts for m in _ACRONYM.finditer(t)}:
+    for acronym in {m.group(0) for t in texts for m in ACRONYM.finditer(t)}:
         it = iter(initials)
         if asked[0][0].upper() in acronym and all(c in it for c in acronym):
             return True
