@@ -99,6 +99,10 @@ class Chunk:
     region_id: int | None = None
 
 
+CONTINUED = "continued"
+"""The channel of a passage brought in as the one after a lead passage of a question told in words."""
+
+
 @dataclass
 class Evidence:
     """A retrieved chunk with its score and the place to check it."""
@@ -112,7 +116,8 @@ class Evidence:
     score: float
     text: str
     channel: str = "dense"
-    """Which channel found it: ``dense``, ``bm25`` or ``dense+bm25``."""
+    """Which channel found it: ``dense``, ``bm25`` or ``dense+bm25``; ``CONTINUED`` for the passage after a lead
+    passage, brought in by no search (``retrieve.continued``)."""
     tier: int = 1
     bbox: BBox | None = None
     region_id: int | None = None

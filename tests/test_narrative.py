@@ -17,7 +17,7 @@ from engine.ask.faithful import unsupported
 from engine.ask.narrative import find_quotes, shown_quotes, summarise
 from engine.ask.question import Intent, parse
 from engine.sentences import split_sentences
-from engine.types import AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
+from engine.types import CONTINUED, AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
 from engine.vocabulary import narrative
 
 # --- the sentence splitter ------------------------------------------------------------------------------------
@@ -171,6 +171,32 @@ def test_a_risk_list_and_the_certification_are_quoted_after_the_acquisition_itse
     alone = find_quotes(q, _evidence([texts[0], texts[2]]), {}, FakeEmbedder())
     assert alone[0].text.startswith("On February 22, 2023")
     assert [x.text[:6] for x in alone] == ["On Feb"]  # the items, a shade below it unruled, are not quoted
+
+
+def test_each_business_bought_is_quoted_however_far_behind_the_first() -> None:
+    # the first sentence carries the note's heading, which shares the question's words and puts it far ahead; the
+    # other purchases are items of the same list, each quoted, and the passage continued after its chunk is quoted
+    q = parse("List the businesses Acme bought that the acquisitions note of its annual report describes.")
+    texts = ["Business Acquisitions Note A. Acquisitions Orla On March 3, 2022, we acquired Orla Labs, a maker of "
+             "sensors, for $210 million.",
+             "The board met 12 times in the year.",
+             "Vela On May 9, 2021, we acquired Vela, a seller of sealants, for $96 million in cash."]
+    used = _evidence(texts)
+    used[2] = dataclasses.replace(used[2], channel=CONTINUED)
+    quotes = find_quotes(q, used, {}, FakeEmbedder())
+    assert [x.text[:30] for x in quotes][:2] == [texts[0][:30], texts[2][:30]]
+    assert quotes[0].score - quotes[1].score > 0.2  # behind the margin, quoted as an item of the list
+
+
+def test_a_continued_passage_is_read_for_quotes_behind_the_first_passages() -> None:
+    from engine.ask.narrative import PASSAGES, candidates
+
+    texts = [f"Filler passage number {i} says nothing of the matter at all." for i in range(PASSAGES)]
+    used = _evidence([*texts, "Ranked far behind, this passage is no candidate at all.",
+                      "Carried on, this passage is read as its lead's next chunk."])
+    used[-1] = dataclasses.replace(used[-1], channel=CONTINUED)
+    said = [s for _, s in candidates(used, {})]
+    assert said[-1].startswith("Carried on") and not any(s.startswith("Ranked far") for s in said)
 
 
 def test_quotes_rank_the_driver_sentence_first_with_doc_and_page() -> None:

@@ -312,6 +312,37 @@ def test_the_passage_telling_why_on_a_tables_page_follows_the_table() -> None:
     assert telling_why(ranked, pages, texts, ()) == ranked
 
 
+def test_the_passage_saying_most_of_what_is_asked_brings_the_one_after_it() -> None:
+    """A chunk ends where its size says: the note listing the businesses bought goes on in the next chunk. The
+    passages holding most of the cues searched (two of them by default) bring their filing's next text chunk, after
+    the ranked ones and with their score; one already ranked, or none after, brings nothing; no cues, nothing."""
+    from engine.ask.retrieve import continued
+    from engine.types import CONTINUED, Chunk
+
+    ranked = [Candidate(1, "table", 0.7), Candidate(10, "text", 0.6), Candidate(20, "text", 0.5),
+              Candidate(30, "text", 0.4), Candidate(31, "text", 0.3)]
+    chunks = {
+        1: Chunk(1, "d", "table", 5, "Cash flows: acquisitions, net of cash acquired"),
+        10: Chunk(10, "d", "text", 9, "Integrating businesses we have acquired may be difficult."),
+        20: Chunk(20, "d", "text", 40, "Note 3. Business combinations. Orla: In March we acquired Orla Labs."),
+        30: Chunk(30, "d", "text", 41, "Kestrel: In June we acquired Kestrel Bio, and we acquired its patents."),
+        31: Chunk(31, "d", "text", 41, "Marlin: We sold Marlin."),
+    }
+    following = {20: Chunk(21, "d", "text", 40, "Vela: In May we acquired Vela Inc."), 30: chunks[31]}
+    seen: list[int] = []
+
+    def after(c: Chunk) -> Chunk | None:
+        seen.append(c.id)
+        return following.get(c.id)
+
+    more = continued(ranked, chunks, ("acquired", "we acquired"), 2, after)
+    assert seen == [20, 30]  # the two saying "we acquired" too, not the risk factor ranked ahead of them
+    assert [(c.chunk_id, c.score, c.channel) for c in more] == [(21, 0.5, CONTINUED)]  # 31 is ranked already
+    assert continued(ranked, chunks, (), 2, after) == []
+    assert continued(ranked, chunks, ("acquired",), 0, after) == []
+    assert continued(ranked, chunks, ("divested",), 2, after) == []
+
+
 def test_passages_lead_for_a_question_told_in_words() -> None:
     from engine.ask.retrieve import passages_lead
 

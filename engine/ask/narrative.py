@@ -37,7 +37,7 @@ from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
 from engine.sentences import with_lists
-from engine.types import Citation, Evidence, Quote, Region
+from engine.types import CONTINUED, Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
 
 PASSAGES = 8
@@ -129,12 +129,13 @@ def _cues(kind: NarrativeKind | None, low: str) -> int:
 
 
 def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tuple[int, str]]:
-    """(evidence index, sentence) of the top ``PASSAGES`` text passages (a table's description is no quote),
-    each sentence once."""
+    """(evidence index, sentence) of the top ``PASSAGES`` text passages (a table's description is no quote) and of
+    the passages carrying one on (``CONTINUED``), each sentence once."""
     out: list[tuple[int, str]] = []
     seen: set[str] = set()
     passages = [i for i, e in enumerate(used)
                 if not (e.region_id in regions and regions[e.region_id].table) and e.modality != "image"][:PASSAGES]
+    passages += [i for i, e in enumerate(used) if e.channel == CONTINUED and i not in passages]
     for i in passages:
         for s in with_lists(used[i].text, MAX_CHARS):
             key = " ".join(s.lower().split())
@@ -409,8 +410,13 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     best = scored[0][0]
     quotes: list[Quote] = []
     for score, i, s in scored:
-        if len(quotes) == most or score < best - MARGIN:
+        if len(quotes) == most:
             break
+        # an answer of names is a list: a sentence naming a party the kind's way ("we acquired Array, ...") is one
+        # of its items however far behind the best (whose heading may share the question's words), not a weaker match
+        if (score < best - MARGIN and not (kind is not None and kind.not_names and _names(kind, s)
+                                           and _cues(kind, s.lower()) and not _against(kind, s.lower()))):
+            continue
         if _repeats(s, quotes):
             continue
         quotes.append(_quote(used, i, s, score))

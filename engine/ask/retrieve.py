@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +39,7 @@ from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
 from engine.pagetext import PageText, headings_above
 from engine.settings import Settings
-from engine.types import Chunk, Document, Evidence, Modality, Retrieval
+from engine.types import CONTINUED, Chunk, Document, Evidence, Modality, Retrieval
 from engine.untrusted import clean_text, withhold_instructions
 from engine.vocabulary import narrative
 
@@ -238,6 +238,29 @@ def telling_why(ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], 
             if id(p) not in placed:
                 out.append(p)
                 placed.add(id(p))
+    return out
+
+
+def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Sequence[str], n: int,
+              after: Callable[[Chunk], Chunk | None]) -> list[Candidate]:
+    """The passages that carry on the ``n`` passages of ``ranked`` that hold most of the ``cues`` (``chunks``: the
+    ranked chunks by id; ties in rank order; one cue at least): for each, the text chunk after it in its filing
+    (``after``; None where there is none), when not ranked already, with its predecessor's score and tier. The
+    passage saying most of what is asked ("we acquired", "acquired") is the one whose section runs on, not a risk
+    factor that names acquisitions once."""
+    if n <= 0 or not cues:
+        return []
+    low = [c.lower() for c in cues]
+    have = {c.chunk_id for c in ranked}
+    out: list[Candidate] = []
+    said = {c.chunk_id: sum(x in chunks[c.chunk_id].text.lower() for x in low) for c in ranked
+            if c.modality == "text" and c.chunk_id in chunks}
+    leads = sorted((c for c in ranked if said.get(c.chunk_id)), key=lambda c: -said[c.chunk_id])
+    for c in leads[:n]:
+        nxt = after(chunks[c.chunk_id])
+        if nxt is not None and nxt.id not in have:
+            have.add(nxt.id)
+            out.append(Candidate(nxt.id, "text", c.score, c.tier, CONTINUED))
     return out
 
 
@@ -525,6 +548,17 @@ class Retriever:
         ranked = with_passages(ranked, k, s.min_passages)
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
+        if worded:  # after the ranked evidence: its numbering and what ranked in the k stay
+            found: dict[int, Chunk] = {}
+
+            def after(c: Chunk) -> Chunk | None:
+                nxt = self.next_chunk(c)
+                if nxt is not None:
+                    found[nxt.id] = nxt
+                return nxt
+
+            ranked = [*ranked, *continued(ranked, chunks, cues, s.continued_passages, after)]
+            chunks.update(found)
         runs: dict[tuple[str, int], list[str]] = {}
         # the section headings a passage is told under are read for a question told in words: its quotes' summary is
         # checked against them (faithful.check_summary)
@@ -616,6 +650,13 @@ class Retriever:
                 chunks.update({c.id: c for c in self.store.chunks(ids=[p.chunk_id])})
         pinned = {p.chunk_id for p in missing}
         return [*[x for x in ranked if x.chunk_id not in pinned][: k - len(missing)], *missing]
+
+    def next_chunk(self, chunk: Chunk) -> Chunk | None:
+        """The text chunk after a passage in its filing's reading order (ids follow it within a document), on the
+        same page or the next; None where there is none."""
+        near = self.store.chunks(doc_ids=[chunk.doc_id], modality="text", pages=[chunk.page, chunk.page + 1])
+        after = [c for c in near if c.id > chunk.id]
+        return min(after, key=lambda c: c.id, default=None)
 
     def commentary(self, table: Chunk) -> list[Candidate]:
         """The passage that tells a breakdown's parts one by one ("Notable comparable sales changes by revenue
