@@ -3106,8 +3106,9 @@ def test_a_one_word_denial_ending_its_sentence_is_read_and_a_clause_denies_only_
 
 def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alone() -> None:
     """"The company follows a dividend policy" for "... and does the company follow a dividend policy?" says it in the
-    question's words, which support nothing: where no quote has them they are flagged. Denied ("does not follow"),
-    or told in the quotes' words, the sentence is read as before."""
+    question's words, which support nothing: where no quote has them they are flagged. So does one denying it in
+    those words ("does not follow") where no quote denies anything; beside a quote that denies, or told in the
+    quotes' words, the sentence is read as before."""
     q = parse("What does Acme's board propose to do with the 2022 profit, and does the company follow a dividend "
               "policy?")
     quotes = [Quote("The Board of Directors proposes to add the net profit for the year 2022 to the retained "
@@ -3115,9 +3116,18 @@ def test_a_yes_no_part_affirmed_in_its_own_words_is_read_against_the_quotes_alon
               Quote("The Company may adjust the amount of dividends paid to shareholders.", "ACME_2022_AR", "acme",
                     26, 2, 2)]
     assert "policy" in unsupported("The company follows a dividend policy [2].", quotes, q, ["Acme"])
-    assert "policy" not in unsupported("The company does not follow a dividend policy [2].", quotes, q, ["Acme"])
+    assert "policy" in unsupported("The company does not follow a dividend policy [2].", quotes, q, ["Acme"])
+    denying = [*quotes, Quote("The Company has not adopted a formal dividend policy.", "ACME_2022_AR", "acme", 27, 5,
+                              5)]
+    assert "policy" not in unsupported("The company does not follow a dividend policy [5].", denying, q, ["Acme"])
     assert "policy" not in unsupported("The Board proposes to add the 2022 net profit to the retained earnings [4].",
                                        quotes, q, ["Acme"])
+    # a later part's No in its own words: "did it close any plant in 2022?" told "did not close any plant" where the
+    # quotes only say which plants run
+    q = parse("Which plants does Acme operate, and did it close any plant during 2022?")
+    plants = [Quote("Acme operates manufacturing plants in Ohio and Texas.", "ACME_2022_10K", "acme", 12, 1, 1)]
+    assert "close" in unsupported("Acme operates plants in Ohio and Texas [1]. It did not close any plant during 2022.",
+                                  plants, q, ["Acme"])
 
 
 def test_a_summary_opening_by_pointing_back_at_the_item_asked_with_another_items_drivers_is_flagged() -> None:

@@ -1522,7 +1522,7 @@ def asking_verbs(text: str) -> frozenset[str]:
     does NVIDIA use foreign currency forward contracts" -> "use"); after a name with "the", where several words
     stand before the stop ("did the California jury decide") none is taken: a noun of the subject cannot be told
     from the verb."""
-    out: set[str] = set()
+    out: set[str] = set(_how_verbs(text))
     for m in _ASKING_CLAUSE.finditer(text):
         rest, bare = m.group("head"), m.group("the") is None
         while (stop := _FRAME_STOP.search(rest)) is not None:
@@ -1535,6 +1535,25 @@ def asking_verbs(text: str) -> frozenset[str]:
                 break
             rest, bare = rest[stop.start() + to.end():], False
     return frozenset(out)
+
+
+_HOW_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:is|was|are|were|has|have|had)\s+(?P<head>[^,;:?]+)", re.I)
+"""A how or why clause with a form of "be" or "have", up to the clause's end."""
+
+
+def _how_verbs(text: str) -> set[str]:
+    """The verb a how or why clause asks with where its subject is too long for ``asking_verbs`` to find it: the
+    clause's last participle after "is", "was", "are", "were", "has", "have" or "had" ("How was the eminent domain
+    lawsuit brought by five municipalities resolved" -> "resolved"; "how are the profits ... shared between the two
+    companies" -> "shared"; "How has Amazon structured its businesses" -> "structured"). The answer tells how it was
+    resolved in the filing's words ("settled", "dismissed"). A base form after "do" is not taken: it cannot be told
+    from a noun ("How does Foo use forward contracts to hedge currency risk")."""
+    out: set[str] = set()
+    for m in _HOW_CLAUSE.finditer(text):
+        participles = [w for w in m.group("head").split()[1:] if re.fullmatch(r"[a-z]{3,}ed", w)]
+        if participles:
+            out.add(participles[-1])
+    return out
 
 
 def part_named(text: str) -> str:
