@@ -267,11 +267,11 @@ class Settings:
     (0: no such lead)."""
 
     continued_passages: int = 2
-    """For a question whose answer is the filing's own sentences, the first this many passages of the lead that hold
-    one of the cues searched for it (``Question.searched_cues``: "we acquired") bring the text chunk that follows each
-    in the filing, after the ranked evidence (``retrieve.continued``): a chunk ends where its size says, not where
-    the section does, and a note listing the companies acquired under "A. Acquisitions" goes on past the cut with the
-    next one (0: none)."""
+    """For a question whose answer is the filing's own sentences, this many of the ranked passages that hold most of
+    the cues searched for it (``Question.searched_cues``: "we acquired", "acquired") bring the text chunk that
+    follows each in the filing, after the ranked evidence (``retrieve.continued``): a chunk ends where its size says,
+    not where the section does, and a note listing the companies acquired under "A. Acquisitions" goes on past the
+    cut with the next one (0: none)."""
 
     candidate_factor: int = 3
     """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""

@@ -237,3 +237,21 @@ def test_the_chunk_before_a_chunk_is_its_documents_and_modalitys(tmp_path: Path)
     other = lib.store.chunk_ids("text", doc_ids=["acme2022bbbb"])
     assert lib.store.preceding([ids[1], ids[2], ids[1]]) == {ids[1]: texts[0], ids[2]: texts[1]}
     assert lib.store.preceding([ids[0], *table, *other]) == {}
+
+
+def test_the_chunk_after_a_chunk_is_its_documents_and_modalitys_on_its_page_or_the_next(tmp_path: Path) -> None:
+    """``Store.following``: the chunk just after one, in its own document and modality, on its page or the next;
+    none after the last, none two pages on."""
+    lib = build_library(tmp_path, acme_docs())
+    pages = [8, 8, 9, 11]
+    lib.store.replace_chunks("acme2023aaaa", "text",
+                             [Chunk(0, "acme2023aaaa", "text", p, f"Passage on page {p}, number {i}.")
+                              for i, p in enumerate(pages)])
+    lib.store.replace_chunks("acme2023aaaa", "table", [Chunk(0, "acme2023aaaa", "table", 8, "Servers 4 5")])
+    lib.store.replace_chunks("acme2022bbbb", "text", [Chunk(0, "acme2022bbbb", "text", 9, "Another filing.")])
+    text = lib.store.chunks(doc_ids=["acme2023aaaa"], modality="text")
+    table = lib.store.chunks(doc_ids=["acme2023aaaa"], modality="table")
+    after = [lib.store.following(c) for c in text]
+    assert [a.id if a else None for a in after] == [text[1].id, text[2].id, None, None]
+    assert after[0] is not None and after[0].text == "Passage on page 8, number 1." and after[0].modality == "text"
+    assert lib.store.following(table[0]) is None

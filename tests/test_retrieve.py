@@ -337,7 +337,7 @@ def test_the_passage_saying_most_of_what_is_asked_brings_the_one_after_it() -> N
 
     more = continued(ranked, chunks, ("acquired", "we acquired"), 2, after)
     assert seen == [20, 30]  # the two saying "we acquired" too, not the risk factor ranked ahead of them
-    assert [(c.chunk_id, c.score, c.channel) for c in more] == [(21, 0.5, CONTINUED)]  # 31 is ranked already
+    assert [(c.chunk_id, c.score, c.channel, chunk.id) for c, chunk in more] == [(21, 0.5, CONTINUED, 21)]  # 31 ranked
     assert continued(ranked, chunks, (), 2, after) == []
     assert continued(ranked, chunks, ("acquired",), 0, after) == []
     assert continued(ranked, chunks, ("divested",), 2, after) == []

@@ -242,17 +242,17 @@ def telling_why(ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], 
 
 
 def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Sequence[str], n: int,
-              after: Callable[[Chunk], Chunk | None]) -> list[Candidate]:
+              after: Callable[[Chunk], Chunk | None]) -> list[tuple[Candidate, Chunk]]:
     """The passages that carry on the ``n`` passages of ``ranked`` that hold most of the ``cues`` (``chunks``: the
     ranked chunks by id; ties in rank order; one cue at least): for each, the text chunk after it in its filing
-    (``after``; None where there is none), when not ranked already, with its predecessor's score and tier. The
-    passage saying most of what is asked ("we acquired", "acquired") is the one whose section runs on, not a risk
-    factor that names acquisitions once."""
+    (``after``; None where there is none), when not ranked already, as a candidate with its predecessor's score and
+    tier, beside its chunk. The passage saying most of what is asked ("we acquired", "acquired") is the one whose
+    section runs on, not a risk factor that names acquisitions once."""
     if n <= 0 or not cues:
         return []
     low = [c.lower() for c in cues]
     have = {c.chunk_id for c in ranked}
-    out: list[Candidate] = []
+    out: list[tuple[Candidate, Chunk]] = []
     said = {c.chunk_id: sum(x in chunks[c.chunk_id].text.lower() for x in low) for c in ranked
             if c.modality == "text" and c.chunk_id in chunks}
     leads = sorted((c for c in ranked if said.get(c.chunk_id)), key=lambda c: -said[c.chunk_id])
@@ -260,7 +260,7 @@ def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Seque
         nxt = after(chunks[c.chunk_id])
         if nxt is not None and nxt.id not in have:
             have.add(nxt.id)
-            out.append(Candidate(nxt.id, "text", c.score, c.tier, CONTINUED))
+            out.append((Candidate(nxt.id, "text", c.score, c.tier, CONTINUED), nxt))
     return out
 
 
@@ -549,16 +549,9 @@ class Retriever:
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         if worded:  # after the ranked evidence: its numbering and what ranked in the k stay
-            found: dict[int, Chunk] = {}
-
-            def after(c: Chunk) -> Chunk | None:
-                nxt = self.next_chunk(c)
-                if nxt is not None:
-                    found[nxt.id] = nxt
-                return nxt
-
-            ranked = [*ranked, *continued(ranked, chunks, cues, s.continued_passages, after)]
-            chunks.update(found)
+            more = continued(ranked, chunks, cues, s.continued_passages, self.store.following)
+            chunks.update((c.id, c) for _, c in more)
+            ranked = [*ranked, *(c for c, _ in more)]
         runs: dict[tuple[str, int], list[str]] = {}
         # the section headings a passage is told under are read for a question told in words: its quotes' summary is
         # checked against them (faithful.check_summary)
@@ -650,13 +643,6 @@ class Retriever:
                 chunks.update({c.id: c for c in self.store.chunks(ids=[p.chunk_id])})
         pinned = {p.chunk_id for p in missing}
         return [*[x for x in ranked if x.chunk_id not in pinned][: k - len(missing)], *missing]
-
-    def next_chunk(self, chunk: Chunk) -> Chunk | None:
-        """The text chunk after a passage in its filing's reading order (ids follow it within a document), on the
-        same page or the next; None where there is none."""
-        near = self.store.chunks(doc_ids=[chunk.doc_id], modality="text", pages=[chunk.page, chunk.page + 1])
-        after = [c for c in near if c.id > chunk.id]
-        return min(after, key=lambda c: c.id, default=None)
 
     def commentary(self, table: Chunk) -> list[Candidate]:
         """The passage that tells a breakdown's parts one by one ("Notable comparable sales changes by revenue

@@ -674,6 +674,17 @@ class Store:
                 out[cid] = str(row[0])
         return out
 
+    def following(self, chunk: Chunk) -> Chunk | None:
+        """The chunk just after one in its document and modality, on its page or the next (None where there is
+        none): a section a chunk opens runs on past the chunk's bounds (``preceding``'s twin)."""
+        row = self.conn().execute(
+            "SELECT nxt.id, nxt.doc_id, nxt.modality, nxt.page, nxt.pages, nxt.bbox, nxt.region_id, nxt.text "
+            "FROM chunks me JOIN chunks nxt ON nxt.doc_id = me.doc_id AND nxt.modality = me.modality "
+            "AND nxt.id > me.id AND nxt.page BETWEEN me.page AND me.page + 1 WHERE me.id = ? ORDER BY nxt.id LIMIT 1",
+            (chunk.id,),
+        ).fetchone()
+        return self._chunk(row) if row is not None else None
+
     def chunk_count(self, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None) -> int:
         """How many chunks the library (or some documents, of some modalities) holds."""
         sql, args = self._chunk_filter(doc_ids, modalities)

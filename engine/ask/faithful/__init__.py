@@ -302,6 +302,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     generic = narrative().generic
     # the yes/no parts' words: what a sentence affirming their answer in those words alone restates
     yes_parts = [said_stems([p.text]) for p in (q, *q.parts) if p.yes_no]
+    quotes_deny = any(_NEGATION.search(x.text) for x in r.quotes)
     for sentence in split_sentences(r.body):
         if _LACKS.search(sentence):
             continue  # what the quotes lack ("The sources do not provide information about its timing")
@@ -311,14 +312,13 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         # managed to get it dismissed" for "has AMD managed to get it dismissed?"): there only the quotes count
         words = {word_stem(w) for w in CONTENT_WORD.findall(sentence)
                  if w.lower() not in STOPWORDS and w.lower() not in generic}
-        affirmed = bool(words) and not _NEGATION.search(sentence) and any(words <= part for part in yes_parts)
         # nor its No in those words where no quote denies anything ("Best Buy did not record any goodwill impairment
         # for Best Buy Health in fiscal 2023" for "did it record any ...?" beside quotes that deny nothing)
-        denied = (bool(words) and bool(_NEGATION.search(sentence)) and any(words <= part for part in yes_parts)
-                  and not any(_NEGATION.search(x.text) for x in r.quotes))
+        answered = (bool(words) and any(words <= part for part in yes_parts)
+                    and not (quotes_deny and _NEGATION.search(sentence)))
         # (the period the question names is framing there too: "..., according to its 10-Q for the quarter ended
         # April 1, 2023")
-        own = quoted | dated if (q.yes_no and _YES.match(sentence)) or affirmed or denied else known
+        own = quoted | dated if (q.yes_no and _YES.match(sentence)) or answered else known
         for w in CONTENT_WORD.findall(sentence):
             low = w.lower().strip("'’-")
             if low in STOPWORDS or low in generic or low in PERIOD_NOUNS or word_stem(w) in own:
