@@ -224,10 +224,15 @@ def years_named(text: str) -> list[tuple[int, bool, str]]:
     """The years a text names as years, in order, each as (year, whether a fiscal label names it, as written):
     fiscal labels ("FY2022", "fiscal 2022", "FY'22", "Q4 FY22", "2022/23" -> 2023) and bare years ("in 2021"); the
     year of a date ("June 30, 2022") is the date's, not a year named."""
+    return [(y, fiscal, written) for _, y, fiscal, written in years_at(text)]
+
+
+def years_at(text: str) -> list[tuple[int, int, bool, str]]:
+    """``years_named`` with where each is written: (position, year, fiscal, as written), in order."""
     p = _parts(text)
     written = dict(p.pieces)
     named = [(pos, y, True) for y, pos in p.fiscal_years] + [(pos, y, False) for y, pos in p.bare_years]
-    return [(y, fiscal, written.get(pos, "").strip()) for pos, y, fiscal in sorted(named)]
+    return [(pos, y, fiscal, written.get(pos, "").strip()) for pos, y, fiscal in sorted(named)]
 
 
 MONTH_PATTERN = _MON

@@ -1611,6 +1611,42 @@ def test_figures_a_respectively_sentence_gives_to_other_names_are_flagged() -> N
         "[3].", quotes, q))
 
 
+def test_a_name_given_a_year_no_quote_gives_it_is_flagged() -> None:
+    """A name's year is the one its quote sentences write nearest it: "in fiscal 2023 ... the acquisitions of Orchid
+    and Larkspur in fiscal 2022" gives Larkspur 2022, so pairing it with 2023 ("respectively", or "Larkspur in fiscal
+    2023") is flagged; pairing both with 2022 is not."""
+    q = parse("What acquisitions did Acme make in fiscal 2022 and fiscal 2023?")
+    quotes = [Quote("In fiscal 2022, we acquired all of the outstanding shares of Orchid Labs Inc. "
+                    "(\u201cOrchid\u201d) and Larkspur Goods, LLC (\u201cLarkspur\u201d).", "ACME_2023_10K", "acme",
+                    44, 2, 2),
+              Quote("The decrease in cash used in investing activities in fiscal 2023 was primarily driven by the "
+                    "acquisitions of Orchid and Larkspur in fiscal 2022.", "ACME_2023_10K", "acme", 29, 4, 4)]
+    flags = unsupported("Acme acquired Orchid Labs Inc. and Larkspur Goods, LLC in fiscal 2022 and 2023, "
+                        "respectively [2].", quotes, q)
+    assert "2023 for \u201cLarkspur Goods, LLC\u201d: [2] gives it 2022" in flags
+    assert any(f.startswith("fiscal 2023 for \u201cLarkspur") for f in unsupported(
+        "Acme acquired Orchid in fiscal 2022 and Larkspur in fiscal 2023 [2].", quotes, q))
+    assert not any(" gives it 20" in f for f in unsupported(
+        "Acme acquired Orchid and Larkspur in fiscal 2022, which lowered cash used in investing in fiscal 2023 [2] "
+        "[4].", quotes, q))
+
+
+def test_what_quotes_say_of_one_name_of_a_list_told_of_the_list_is_flagged() -> None:
+    """"In Brazil and Chile through licensed local distributors" where only Brazil's sentence has the distributors
+    tells Chile's structure from Brazil's; told of Brazil alone, or each of its own, it is not flagged."""
+    q = parse("How does Acme operate in Brazil and Chile under local ownership rules?")
+    quotes = [Quote("In order to meet local ownership requirements, we sell certain products in Brazil through "
+                    "licensed local distributors that hold import permits.", "ACME_2023_10K", "acme", 8, 1, 1),
+              Quote("Brazil and Chile regulate foreign investment in retail and restrict the sale of certain "
+                    "products.", "ACME_2023_10K", "acme", 8, 2, 2)]
+    flags = unsupported("Acme operates in Brazil and Chile through licensed local distributors that hold import "
+                        "permits [1].", quotes, q)
+    assert any(f.startswith("no quote says") and f.endswith("of \u201cChile\u201d") for f in flags)
+    for fine in ("Acme operates in Brazil through licensed local distributors that hold import permits [1].",
+                 "Brazil and Chile regulate foreign investment in retail [2]."):
+        assert not any(f.startswith("no quote says") for f in unsupported(fine, quotes, q))
+
+
 def test_a_sentence_citing_one_quote_with_another_s_words_is_flagged() -> None:
     """"[2] indicates that ..." (or "... [2]." at its end) tells what the reader will find in [2]."""
     q = parse("Why did Acme's operating income margin change in 2022?")

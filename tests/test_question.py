@@ -1373,14 +1373,18 @@ def test_the_verbs_a_question_asks_with() -> None:
 def test_the_verb_a_how_clause_asks_with_behind_a_long_subject() -> None:
     """A how or why clause whose subject runs long asks with its last participle after a form of "be" or "have": the
     answer tells how the lawsuit was resolved in the filing's words ("settled", "dismissed"), and a summary framing
-    it with "resolved" claims nothing of a quote. After "do" a base form is not taken (a noun looks the same)."""
+    it with "resolved" claims nothing of a quote. After "do" only the clause's last word is taken, where no article
+    or preposition stands before it (a noun inside the clause looks the same as a verb)."""
     assert parse("How was the zoning dispute that three Ohio towns brought against Foo Corp over its quarry "
                  "resolved, according to its 2021 annual report?").asking == {"resolved"}
     assert parse("How are the royalties and costs of the two co-marketed drugs allocated between Foo and Bar?"
                  ).asking == {"allocated"}
     assert parse("How has Foo Corp organized its operations in Brazil to meet local ownership rules?").asking == {
         "organized"}
-    assert parse("How does the tender offer Foo Corp launched in the third quarter of 2021 work?").asking == set()
+    assert parse("How does the tender offer Foo Corp launched in the third quarter of 2021 work?").asking == {"work"}
+    assert parse("How do Foo's hedges of its euro debt perform, and what did they cost?").asking == {"perform",
+                                                                                                       "cost"}
+    assert parse("How does the company hedge the currency risk of its plants in the market?").asking == set()
     assert parse("Why was the plant in Ohio closed in 2022, and how much did it cost?").asking == {"closed", "cost"}
 
 

@@ -1534,7 +1534,7 @@ def asking_verbs(text: str) -> frozenset[str]:
             if len(words) > 1 or verb not in _TO_VERB or not (to := re.match(r"to\s+", rest[stop.start():])):
                 break
             rest, bare = rest[stop.start() + to.end():], False
-    return frozenset(out)
+    return frozenset(out | _closing_verbs(text, out))
 
 
 _HOW_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:is|was|are|were|has|have|had)\s+(?P<head>[^,;:?]+)", re.I)
@@ -1546,14 +1546,35 @@ def _how_verbs(text: str) -> set[str]:
     clause's last participle after "is", "was", "are", "were", "has", "have" or "had" ("How was the eminent domain
     lawsuit brought by five municipalities resolved" -> "resolved"; "how are the profits ... shared between the two
     companies" -> "shared"; "How has Amazon structured its businesses" -> "structured"). The answer tells how it was
-    resolved in the filing's words ("settled", "dismissed"). A base form after "do" is not taken: it cannot be told
-    from a noun ("How does Foo use forward contracts to hedge currency risk")."""
+    resolved in the filing's words ("settled", "dismissed"). After "do" see ``_closing_verbs``: a base form inside
+    the clause cannot be told from a noun."""
     out: set[str] = set()
     for m in _HOW_CLAUSE.finditer(text):
         participles = [w for w in m.group("head").split()[1:] if re.fullmatch(r"[a-z]{3,}ed", w)]
         if participles:
             out.add(participles[-1])
     return out
+
+
+def _closing_verbs(text: str, found: set[str]) -> set[str]:
+    """The verb a how or why clause with "do" asks with where its subject is too long for ``asking_verbs``: the base
+    form that ends the clause, not after an article or preposition, where no verb of the clause was ``found`` ("How
+    does the accelerated share repurchase agreement Lockheed Martin entered into in 2022 work?" -> "work"; "How does
+    Foo use forward contracts to hedge currency risk" has its verb, "use", and "risk" is a noun)."""
+    out: set[str] = set()
+    for m in _HOW_DO_CLAUSE.finditer(text):
+        words = m.group("head").split()
+        if (len(words) >= 2 and not found & set(words) and re.fullmatch(r"[a-z]{3,}", words[-1])
+                and not re.search(r"(?:ed|ing)$", words[-1]) and words[-2].lower() not in _BEFORE_NOUN):
+            out.add(words[-1])
+    return out
+
+
+_HOW_DO_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:do|does|did)\s+(?P<head>[^,;:?]+?)\s*(?=[?,]|$)", re.I)
+"""A how or why clause with "do", up to the clause's end."""
+_BEFORE_NOUN = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "this", "that", "these", "those", "of",
+                          "in", "on", "for", "to", "with", "by", "from", "at", "into", "under", "over", "and", "or"})
+"""Words a noun follows, not a verb ending its clause ("... hedge currency risk in the market")."""
 
 
 def part_named(text: str) -> str:

@@ -57,6 +57,7 @@ from engine.ask.faithful.parts import (
     _part_told_from_the_whole,
     _roles_crossed,
     _said_of_others,
+    _told_of_each,
     _under_another_heading,
     _unquoted_subject,
     _whole_told_as_part,
@@ -68,6 +69,7 @@ from engine.ask.faithful.periods import (
     _for_other_years,
     _longer_period_told,
     _years_moved,
+    _years_of_others,
 )
 from engine.ask.faithful.reading import _LACKS, _NEGATION, _YES, Reading, _asked_letters
 from engine.ask.question import NAME_WORD, Question
@@ -220,6 +222,7 @@ CHECKS: tuple[Check, ...] = (
     _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)
     _words_of_other_quotes,  # claims: a cited quote lacking words only other quotes have (reads the citations)
     _said_of_others,  # parts: what a clause says of a name that the quotes say of another
+    _told_of_each,  # parts: what the quotes say of some names of a list, told of the list
     _unquoted_subject,  # parts: a name asked about that no quote or its passage names
     _another_part,  # parts: another named part told instead of the one asked
     _under_another_heading,  # parts: a sentence from another part's section
@@ -230,6 +233,7 @@ CHECKS: tuple[Check, ...] = (
     _whole_told_as_part,  # parts: the whole company's section told as the part asked
     _qualifier_changed,  # items: a measure's qualifier ("adjusted", "core") added or dropped
     _years_moved,  # periods: a quote sentence restated with its years moved
+    _years_of_others,  # periods: a name given a year no quote sentence naming it gives it
     _roles_crossed,  # parts: one role's parties told as the role asked ("suppliers" as "customers")
     _offset_swapped,  # claims: a driver told as an offset, or an offset as a driver
     _driver_of_another_item,  # items: a driver the quotes give another line item or part

@@ -19,6 +19,7 @@ from engine.ask.faithful.reading import (
     _NOT_MOVES,
     _OPENING,
     _YES,
+    RESPECTIVELY,
     Reading,
     _change_of,
     _drivers_kind,
@@ -353,15 +354,12 @@ def _direction_disputed(r: Reading) -> list[str]:
     return out
 
 
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-
-
 def _paired(sentence: str, plain: set[str]) -> list[tuple[str, Quantity]]:
     """A "respectively" sentence's names and figures in pairs, in order ("factories in Vietnam, Indonesia and China
     manufactured approximately 50%, 27% and 18% ..., respectively": Vietnam 50%, Indonesia 27%, China 18%): the
     names (``NAME_WORD``, less ``plain`` and periods) before its first figure, as many as its figures; [] for another
     sentence, or one whose counts differ."""
-    if not _RESPECTIVELY.search(sentence):
+    if not RESPECTIVELY.search(sentence):
         return []
     figures = [v for v in quantities(sentence) if _figure(v)]
     if len(figures) < 2:

@@ -18,6 +18,7 @@ from engine.ask.faithful.reading import (
     _FURNITURE,
     _OPENING,
     NAMED_BEFORE,
+    RESPECTIVELY,
     Reading,
     _acronym_of,
     _asked_letters,
@@ -212,6 +213,61 @@ def _said_of_others(r: Reading) -> list[str]:
                 name = next(w for w in named if any(name_key(w) in k for k in theirs))
                 flag = f"no quote says \u201c{missing[0].lower()}\u201d of \u201c{name}\u201d"
                 out.append(flag)
+    return out
+
+
+_NAME_LIST = re.compile(r"(?:[A-Z][\w&'\u2019.-]*\s+){0,3}[A-Z][\w&'\u2019.-]*"
+                        r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:[A-Z][\w&'\u2019.-]*\s+){0,3}"
+                        r"[A-Z][\w&'\u2019.-]*)+")
+"""Two or more names in a list ("China and India", "the Americas, EMEA and APAC")."""
+_LIST_MEMBER = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_LIST_CLAUSE_END = re.compile(r"[;:.]|,\s+(?:while|whereas|but|and|which|offset|partially|partly)\b")
+
+
+def _told_of_each(r: Reading) -> list[str]:
+    """What a summary says of a list of names that the quotes say of some of them only: "Amazon has structured its
+    businesses in China and India through contractual relationships with third parties that hold PRC licenses" where
+    only China's sentence has the contractual relationships (India's say it regulates foreign ownership) gives 'no
+    quote says “contractual” of “India”'. The list's clause (from the sentence's start or last ";" to the next
+    clause's) says its words of each name of the list; a word is said of a name when a part of a quote sentence
+    naming it holds it (``_name_parts``), and is flagged for a name whose parts lack it while another's hold it.
+    Words of the question, names, directions and the narrative kinds' cue words are the relation; a "respectively"
+    sentence gives each name its own."""
+    summary, quotes, q, names = r.body, r.quotes, r.q, r.names
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
+                                          for w in CONTENT_WORD.findall(c)}
+    rises, falls = directions()
+    parts = _name_parts(quotes, plain, {name_key(w) for w in asked_names(q, plain)})
+    asked = said_stems([q.text]) | {name_key(w) for w in NAME_WORD.findall(q.text)}
+    out: list[str] = []
+    for sentence in split_sentences(CITATION.sub(" ", summary)):
+        if RESPECTIVELY.search(sentence):
+            continue
+        for m in _NAME_LIST.finditer(sentence):
+            members = [w for w in _LIST_MEMBER.split(m.group(0)) if w]
+            keys = [{name_key(n) for n in NAME_WORD.findall(w) if n.lower().strip(".") not in LEGAL_FORMS}
+                    - plain for w in members]
+            if sum(1 for k in keys if k) < 2 or any(asked_period(w).text for w in members):
+                continue
+            start = sentence.rfind(";", 0, m.start()) + 1
+            end = (e.start() + m.end() if (e := _LIST_CLAUSE_END.search(sentence[m.end():])) else len(sentence))
+            clause = sentence[start:m.start()] + " " + sentence[m.end():end]
+            said = [w for w in CONTENT_WORD.findall(clause)
+                    if (st := word_stem(w)) not in relation and w.lower() not in STOPWORDS
+                    and not NAME_WORD.fullmatch(w) and not rises.fullmatch(w) and not falls.fullmatch(w)
+                    and any(st in p for p in parts)]
+            for member, own in zip(members, keys, strict=True):
+                if not own:
+                    continue
+                mine = [p for p in parts if own & p]
+                if not mine and not own & asked:
+                    continue  # a name neither the quotes nor the question name is flagged as such ("Aviation")
+                others = [p for p in parts if p not in mine and any(k & p for k in keys if k and k != own)]
+                lacking = [w for w in said if not any(word_stem(w) in p for p in mine)
+                           and any(word_stem(w) in p for p in others)]
+                if lacking:
+                    out.append(f"no quote says \u201c{lacking[0].lower()}\u201d of \u201c{member}\u201d")
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from engine.ask.checks import CITATION
 from engine.ask.faithful.reading import (
+    RESPECTIVELY,
     Reading,
     _drivers_kind,
     _figure,
@@ -27,12 +28,15 @@ from engine.ask.faithful.reading import (
     _told_whole,
 )
 from engine.ask.narrative import YEAR
+from engine.ask.question import NAME_WORD
+from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
+    name_key,
     plain_stems,
     said_stems,
 )
 from engine.numbers import Quantity, quantities, same_number
-from engine.periods import SPAN_SECTION, asked_period, years_named
+from engine.periods import SPAN_SECTION, asked_period, years_at, years_named
 from engine.sentences import split_sentences
 from engine.vocabulary import narrative
 
@@ -389,3 +393,84 @@ def _after_compared(sentence: str, years: set[int]) -> bool:
     named = {int(m.group(0)) for m in YEAR.finditer(sentence)}
     compared = _compared_years(sentence)
     return bool(named) and named == compared and all(y + 1 in years for y in compared)
+
+
+_LAST_AND = re.compile(r"^(?P<left>.+)\s+and\s+(?P<right>.+)$")
+_LIST_JOIN = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_TOLD_IN = re.compile(r"(?P<name>(?:[A-Z][\w&'\u2019.-]*\s+){0,5}[A-Z][\w&'\u2019.-]*)\s*,?\s+(?:in|during)\s+$")
+"""A name told for the year written right after it ("Yardbird in fiscal 2023")."""
+
+
+def _names_with_years(sentence: str) -> list[tuple[str, int, str]]:
+    """The names a sentence gives a year each, with the year and as written: a "respectively" sentence's names and
+    years in pairs ("Current Health and Yardbird in fiscal 2022 and 2023, respectively": Current Health 2022,
+    Yardbird 2023), else each name run written right before "in"/"during" and a year ("acquired Yardbird in fiscal
+    2023"), not the sentence's opening words ("Revenue in fiscal 2023 ...")."""
+    named = years_at(sentence)
+    if RESPECTIVELY.search(sentence) and len(named) >= 2:
+        head = _TRAILING_IN.sub("", sentence[:named[0][0]])
+        if len(named) == 2:
+            split = _LAST_AND.match(head.strip())
+            conjuncts = [split["left"], split["right"]] if split else []
+        else:
+            conjuncts = _LIST_JOIN.split(head.strip())[-len(named):]
+        if len(conjuncts) != len(named):
+            return []
+        return [(c, y, written) for c, (_, y, _, written) in zip(conjuncts, named, strict=True)]
+    opening = len(sentence) - len(sentence.lstrip(_OPENING_CHARS))
+    out: list[tuple[str, int, str]] = []
+    for pos, y, _, written in named:
+        m = _TOLD_IN.search(sentence[:pos])
+        if m is not None and m.start() > opening:
+            out.append((m["name"], y, written))
+    return out
+
+
+_OPENING_CHARS = " \t\"'\u201c(["
+_TRAILING_IN = re.compile(r"\s*,?\s+(?:in|during|for)\s*$")
+
+
+def _years_given(keys: set[str], sentence: str) -> set[int]:
+    """The years a sentence gives a name (its words' ``keys``): at each place it names it, the year written nearest
+    ("the decrease ... in fiscal 2023 was driven by the acquisitions of Current Health and Yardbird in fiscal 2022"
+    gives Yardbird 2022)."""
+    named = years_at(sentence)
+    out: set[int] = set()
+    for m in NAME_WORD.finditer(sentence):
+        if not named or name_key(m.group(0)) not in keys:
+            continue
+        gaps = [(pos - m.end() if pos >= m.end() else m.start() - pos - len(written), y)
+                for pos, y, _, written in named]
+        nearest = min(g for g, _ in gaps)
+        out |= {y for g, y in gaps if g == nearest}
+    return out
+
+
+def _years_of_others(r: Reading) -> list[str]:
+    """A name given a year no quote sentence naming it gives it: "Best Buy acquired Current Health Ltd. and Two
+    Peaks, LLC d/b/a Yardbird Furniture in fiscal 2022 and 2023, respectively" where every quote sentence naming
+    Yardbird gives it fiscal 2022 gives 'fiscal 2023 for “Two Peaks, LLC d/b/a Yardbird Furniture”: [2] gives it
+    2022'. A sentence gives a name the year written nearest it (``_years_given``); the documents' names, the
+    company's aliases and legal forms ("LLC") are no name's words. A year no quote names is flagged as such, not
+    here."""
+    summary, quotes, names = r.body, r.quotes, r.names
+    plain = plain_stems([*names, *(x.doc for x in quotes)])
+    sentences = [(x.source, s) for x in quotes for s in split_sentences(x.text)]
+    quoted = {y for x in quotes for y, _, _ in years_named(x.text)}
+    out: list[str] = []
+    for sentence in split_sentences(summary):
+        for name, year, written in _names_with_years(sentence):
+            if year not in quoted:
+                continue  # a year no quote names is flagged as written ("FY2021")
+            keys = {name_key(w) for w in NAME_WORD.findall(name) if w.lower().strip(".") not in LEGAL_FORMS} - plain
+            if not keys:
+                continue
+            given = [(src, theirs) for src, s in sentences if (theirs := _years_given(keys, s))]
+            if given and not any(year in theirs for _, theirs in given):
+                src, theirs = given[0]
+                # the name as written: from its first word of the keys, back to the lower-case word before it
+                first = next(m.start() for m in NAME_WORD.finditer(name) if name_key(m.group(0)) in keys)
+                first = max((m.end() for m in re.finditer(r"\b[a-z]{3,}\b", name[:first])), default=0)
+                out.append(f"{written} for \u201c{name[first:].strip(' ,.')}\u201d: [{src}] gives it "
+                           f"{' and '.join(str(y) for y in sorted(theirs))}")
+    return out

@@ -62,6 +62,9 @@ class Reading:
     ...")."""
 
 
+RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+"""A sentence that pairs its lists in order ("Vietnam and China ... 50% and 27%, respectively")."""
+
 _LACKS = re.compile(r"\b(?:sources?|quotes?|quoted sentences?|passages?|text|filing|excerpts?)\s+"
                     r"(?:do|does|did)\s+not\b|\bno (?:information|mention)\b"
                     r"|\bnot\s+(?:\w+\s+)?(?:stated|mentioned|specified|provided|given|disclosed|included)\s+in\s+the\s+"
