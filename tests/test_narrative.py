@@ -1647,6 +1647,34 @@ def test_what_quotes_say_of_one_name_of_a_list_told_of_the_list_is_flagged() -> 
         assert not any(f.startswith("no quote says") for f in unsupported(fine, quotes, q))
 
 
+def test_two_figures_compared_the_wrong_way_are_flagged() -> None:
+    """"$20 million ... was higher than ... $20 million" cannot be, whatever the quotes say; "more than $5 billion"
+    after no verb says about how much, and a comparison the figures bear is not flagged."""
+    q = parse("How did Acme's realized and unrealized hedge gains compare between 2022 and 2021?")
+    quotes = [Quote("For 2022 and 2021, hedge results include realized gains of $20 million and realized losses of $20 "
+                    "million, respectively, and unrealized gains of $31 million and $307 million.", "ACME_2022_10K",
+                    "acme", 26, 3, 3)]
+    assert "\u201chigher than\u201d: $20 million is not higher than $20 million" in unsupported(
+        "The realized gain of $20 million in 2021 was higher than the unrealized gain of $20 million in 2022 [3].",
+        quotes, q)
+    assert "\u201clower than\u201d: $307 million is not lower than $31 million" in unsupported(
+        "The unrealized gain of $307 million in 2021 was lower than the $31 million of 2022 [3].", quotes, q)
+    for fine in ("The unrealized gain of $31 million in 2022 was lower than the $307 million of 2021 [3].",
+                 "Unrealized gains were $31 million in 2022 and more than $307 million in 2021 [3]."):
+        assert not any(" is not " in f for f in unsupported(fine, quotes, q)), fine
+
+
+def test_an_amount_under_ten_is_a_figure() -> None:
+    """"$0" of goodwill is a figure the quotes must state, as "$47 million" is; "two acquisitions" is a count."""
+    q = parse("How much goodwill did Acme assign to each of the two companies it acquired?")
+    quotes = [Quote("The acquired assets included $47 million of goodwill that was assigned to our Domestic "
+                    "reporting unit.", "ACME_2023_10K", "acme", 51, 3, 3)]
+    assert "$0" in unsupported("Acme made two acquisitions: $47 million of goodwill went to Domestic [3], and $0 to "
+                               "the other.", quotes, q)
+    assert "two" not in unsupported("Acme made two acquisitions; $47 million of goodwill went to Domestic [3].",
+                                    quotes, q)
+
+
 def test_a_sentence_citing_one_quote_with_another_s_words_is_flagged() -> None:
     """"[2] indicates that ..." (or "... [2]." at its end) tells what the reader will find in [2]."""
     q = parse("Why did Acme's operating income margin change in 2022?")

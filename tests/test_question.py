@@ -1382,6 +1382,8 @@ def test_the_verb_a_how_clause_asks_with_behind_a_long_subject() -> None:
     assert parse("How has Foo Corp organized its operations in Brazil to meet local ownership rules?").asking == {
         "organized"}
     assert parse("How does the tender offer Foo Corp launched in the third quarter of 2021 work?").asking == {"work"}
+    assert parse("How does Foo's hedging of forecast royalties work according to its fiscal 2020 10-K: which "
+                 "currencies, and what maturities?").asking == {"work"}
     assert parse("How do Foo's hedges of its euro debt perform, and what did they cost?").asking == {"perform",
                                                                                                        "cost"}
     assert parse("How does the company hedge the currency risk of its plants in the market?").asking == set()

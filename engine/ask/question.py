@@ -1563,15 +1563,17 @@ def _closing_verbs(text: str, found: set[str]) -> set[str]:
     Foo use forward contracts to hedge currency risk" has its verb, "use", and "risk" is a noun)."""
     out: set[str] = set()
     for m in _HOW_DO_CLAUSE.finditer(text):
-        words = m.group("head").split()
+        words = _SOURCE_TAIL.sub("", m.group("head")).split()
         if (len(words) >= 2 and not found & set(words) and re.fullmatch(r"[a-z]{3,}", words[-1])
                 and not re.search(r"(?:ed|ing)$", words[-1]) and words[-2].lower() not in _BEFORE_NOUN):
             out.add(words[-1])
     return out
 
 
-_HOW_DO_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:do|does|did)\s+(?P<head>[^,;:?]+?)\s*(?=[?,]|$)", re.I)
+_HOW_DO_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:do|does|did)\s+(?P<head>[^,;:?]+?)\s*(?=[?,;:]|$)", re.I)
 """A how or why clause with "do", up to the clause's end."""
+_SOURCE_TAIL = re.compile(r"\s+(?:according\s+to|as\s+per|per)\s+.*$", re.I)
+"""Where a clause goes on to say where it is told ("... work according to its fiscal 2016 10-K")."""
 _BEFORE_NOUN = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "this", "that", "these", "those", "of",
                           "in", "on", "for", "to", "with", "by", "from", "at", "into", "under", "over", "and", "or"})
 """Words a noun follows, not a verb ending its clause ("... hedge currency risk in the market")."""

@@ -24,6 +24,7 @@ from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.faithful.claims import (
     _affirmed,
     _cited_elsewhere,
+    _compared_untrue,
     _denied,
     _direction_disputed,
     _direction_given_to_driver,
@@ -217,6 +218,7 @@ CHECKS: tuple[Check, ...] = (
     _question_word_put_in,  # items: a word of the question put into a quote's mouth
     _figures_of_others,  # parts: a figure the quotes give for another name or line item
     _pairs_swapped,  # claims: a "respectively" sentence's figures given to other names
+    _compared_untrue,  # claims: two figures compared the wrong way ("$20 million ... higher than $20 million")
     _figure_of_another_measure,  # items: a figure the quotes give for another measure, or as a share not a change
     _figure_swapped,  # items: a quote sentence restated with another figure in its figure's place
     _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)
@@ -282,8 +284,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []
     for v in quantities(r.body):
-        if not v.percent and v.scale == 1.0 and abs(v.value) < 10:
-            continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure
+        if not v.percent and not v.currency and v.scale == 1.0 and abs(v.value) < 10:
+            continue  # "two acquisitions", "Item 5": a count or a number too small to be a figure ("$0" is one)
         if not {round(c, 6) for c in v.candidates()} & figures:
             out.append(v.raw.strip())
     for check in CHECKS:

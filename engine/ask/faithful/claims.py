@@ -392,6 +392,37 @@ def _pairs_swapped(r: Reading) -> list[str]:
     return out
 
 
+_COMPARED = re.compile(r"^[^;.]*?\b(?:(?:was|were|is|are|been|be|remained|stood)\s+(?:\w+\s+)?(?P<cmp>higher|greater|"
+                       r"larger|bigger|more|lower|smaller|less|fewer)\s+than|(?P<verb>exceed(?:ed|s)?|surpass(?:ed|es)?|"
+                       r"outpaced|topped|trailed))\b[^;.]*$", re.I)
+"""What stands between two figures that compares the first with the second ("... was higher than the unrealized
+gain of ..."; "... exceeded ..."), in one clause. "more than $5 billion" after no verb says about how much."""
+_MORE = frozenset({"higher", "greater", "larger", "bigger", "more", "exceed", "exceeded", "exceeds", "surpass",
+                   "surpassed", "surpasses", "outpaced", "topped"})
+
+
+def _compared_untrue(r: Reading) -> list[str]:
+    """Two figures a summary sentence compares the wrong way: "The realized gain of $20 million in 2021 was higher
+    than the unrealized gain of $20 million in 2022" gives '“higher than”: $20 million is not higher than $20
+    million'. Whatever the quotes say, the figures as written must bear the comparison: the first figure before a
+    comparison ("was higher than", "exceeded") and the next after it, both percents or both amounts."""
+    out: list[str] = []
+    for sentence in split_sentences(r.body):
+        figures = [v for v in quantities(sentence) if _figure(v)]
+        for a, b in zip(figures, figures[1:], strict=False):
+            m = _COMPARED.match(sentence[a.end:b.start])
+            if m is None or a.percent != b.percent:
+                continue
+            word = (m["cmp"] or m["verb"]).lower()
+            first, second = a.value * a.scale, b.value * b.scale
+            if (first > second) != (word in _MORE) or first == second:
+                said = f"{word} than" if m["cmp"] else word
+                flag = f"\u201c{said}\u201d: {a.raw.strip()} is not {'higher' if word in _MORE else 'lower'} than " \
+                       f"{b.raw.strip()}"
+                out.append(flag)
+    return out
+
+
 def _direction_given_to_driver(r: Reading) -> list[str]:
     """A quote's change told as its driver's: "Debt maturities in the ordinary course decreased" where the quote says
     "Interest expense (net of interest income) decreased ... driven by debt maturities in the ordinary course" gives
