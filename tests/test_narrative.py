@@ -1664,6 +1664,23 @@ def test_two_figures_compared_the_wrong_way_are_flagged() -> None:
         assert not any(" is not " in f for f in unsupported(fine, quotes, q)), fine
 
 
+def test_a_sentence_answering_a_wh_question_in_its_words_alone_is_read_against_the_quotes() -> None:
+    """"Acme controls the joint venture formed with Bolt in 2019" for "Who controls the joint venture Acme formed with
+    Bolt in 2019?" claims what was asked in the question's words: where no quote says "controls" it is flagged; told
+    in the quotes' words it is not, and a sentence that adds the quotes' words is read as before."""
+    q = parse("Who controls the joint venture Acme formed with Bolt in 2019, and how would its ownership change?")
+    quotes = [Quote("In 2019, we and Bolt combined our respective consumer businesses into a joint venture that "
+                    "operates under the Bolt name.", "ACME_2021_10K", "acme", 26, 1, 1)]
+    assert "controls" in unsupported("Acme controls the joint venture formed with Bolt in 2019 [1].", quotes, q,
+                                     ["Acme"])
+    assert "controls" not in unsupported("Acme and Bolt combined their consumer businesses into a joint venture in "
+                                         "2019 [1].", quotes, q, ["Acme"])
+    owned = [*quotes, Quote("Bolt controls the joint venture, its management and its policies.", "ACME_2021_10K",
+                            "acme", 26, 2, 2)]
+    assert "controls" not in unsupported("Bolt controls the joint venture formed with Acme in 2019 [2].", owned, q,
+                                         ["Acme"])
+
+
 def test_an_amount_under_ten_is_a_figure() -> None:
     """"$0" of goodwill is a figure the quotes must state, as "$47 million" is; "two acquisitions" is a count."""
     q = parse("How much goodwill did Acme assign to each of the two companies it acquired?")

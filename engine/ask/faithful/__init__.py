@@ -205,6 +205,10 @@ def _claim(m: re.Match[str]) -> str:
     return m.group(1) + m.group(2).upper()
 
 
+RESTATED_QUESTION_WORDS = 3
+"""Content words a sentence made only of a question's words needs to be read as answering it in them (a shorter one
+names what is asked: "Adobe's Digital Media segment")."""
+
 Check = Callable[[Reading], list[str]]
 """A relation check: what one ``Reading`` says that its quotes do not say so, as flags a reader can check."""
 
@@ -308,6 +312,7 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     generic = narrative().generic
     # the yes/no parts' words: what a sentence affirming their answer in those words alone restates
     yes_parts = [said_stems([p.text]) for p in (q, *q.parts) if p.yes_no]
+    wh_parts = [said_stems([p.text]) for p in (q, *q.parts) if not p.yes_no]
     quotes_deny = any(_NEGATION.search(x.text) for x in r.quotes)
     for sentence in split_sentences(r.body):
         if _LACKS.search(sentence):
@@ -322,6 +327,10 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
         # for Best Buy Health in fiscal 2023" for "did it record any ...?" beside quotes that deny nothing)
         answered = (bool(words) and any(words <= part for part in yes_parts)
                     and not (quotes_deny and _NEGATION.search(sentence)))
+        # and a sentence answering a wh-part in its words alone ("Pfizer controls the consumer healthcare joint
+        # venture formed with GSK in 2019" for "Who controls the consumer healthcare joint venture Pfizer formed with
+        # GSK in 2019?"): its claim is the question's, which only the quotes can support
+        answered = answered or (len(words) >= RESTATED_QUESTION_WORDS and any(words <= part for part in wh_parts))
         # (the period the question names is framing there too: "..., according to its 10-Q for the quarter ended
         # April 1, 2023")
         own = quoted | dated if (q.yes_no and _YES.match(sentence)) or answered else known
