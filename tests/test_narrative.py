@@ -1681,6 +1681,24 @@ def test_a_sentence_answering_a_wh_question_in_its_words_alone_is_read_against_t
                                          ["Acme"])
 
 
+def test_a_figure_s_measure_holds_its_list_and_what_follows_it() -> None:
+    """A quote's figure is given for its list's items ("restructuring, impairment, and other charges and credits of
+    $827 million") and for what follows it ("$47 million of goodwill that was assigned to our Domestic reporting
+    unit"): a summary naming either is not told another measure's figure; one naming the other figure's word is."""
+    q = parse("What made up Acme's restructuring charges in 2020, and where was the goodwill assigned?")
+    quotes = [Quote("During the year ended December 31, 2020, Acme recorded restructuring, impairment, and other "
+                    "charges and credits of $827 million.", "ACME_2020_10K", "acme", 28, 5, 5),
+              Quote("The acquired assets included $47 million of goodwill that was assigned to our Domestic reporting "
+                    "unit.", "ACME_2020_10K", "acme", 51, 3, 3),
+              Quote("Total sales increased 0.3 percent, or 3.3 percent on an organic local currency basis.",
+                    "ACME_2020_10K", "acme", 30, 6, 6)]
+    for fine in ("Acme's restructuring charges were $827 million in 2020 [5].",
+                 "The goodwill assigned to the Domestic reporting unit was $47 million [3]."):
+        assert not any(" gives it for " in f for f in unsupported(fine, quotes, q, ["Acme"])), fine
+    assert any(f.startswith("0.3 percent: [6] gives it for") for f in unsupported(
+        "Organic sales grew 0.3 percent [6].", quotes, q, ["Acme"]))
+
+
 def test_an_amount_under_ten_is_a_figure() -> None:
     """"$0" of goodwill is a figure the quotes must state, as "$47 million" is; "two acquisitions" is a count."""
     q = parse("How much goodwill did Acme assign to each of the two companies it acquired?")

@@ -9,6 +9,7 @@ cause no quote gives as one, a change pointed back at that a quote gives another
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
@@ -900,7 +901,14 @@ def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEF
     back ``reach`` words at most (a summary's figure's own words; a quote's, its whole clause)."""
     up, down = directions()
     before = _RELATIVE_CLAUSE.sub(" ", _FURNITURE.sub(" ", sentence[:v.start]))
-    clause = re.split(r"[;:\u2022]|,(?!\d)", " ".join(before.split()[-reach:] if reach else ()))[-1]
+    pieces = re.split(r"[;:\u2022]|,(?!\d)", " ".join(before.split()[-reach:] if reach else ()))
+    clause = pieces[-1]
+    if len(pieces) > 2 and _LIST_END.match(clause):
+        # a list's last item ends the clause: its items are the measure's ("restructuring, impairment, and other
+        # charges and credits of $827 million"); the first piece may be cut short by ``reach``, and opens the clause
+        items = list(itertools.takewhile(lambda p: len(p.split()) <= LIST_ITEM_WORDS and not re.search(r"\d", p),
+                                         reversed(pieces[1:-1])))
+        clause = ",".join([*reversed(items), clause])
 
     def stems(text: str) -> set[str]:
         return {word_stem(w) for w in CONTENT_WORD.findall(BROKEN.sub("-", text))
@@ -915,6 +923,13 @@ def _measure(sentence: str, v: Quantity, plain: set[str], reach: int = NAMED_BEF
         subject = level["subject"]
         return stems(subject), " ".join(subject.split()[:NAMED_BEFORE]), True
     return own, " ".join(clause.split()[-NAMED_BEFORE:]).strip(_OPENING + " ,"), named or bool(own)
+
+
+_LIST_END = re.compile(r"\s*(?:and|or)\s", re.I)
+"""A clause opening as a list's last item does ("..., and other charges and credits of")."""
+LIST_ITEM_WORDS = 3
+"""The most words an item of a list before a figure has ("restructuring", "impairment", "Corning recorded
+restructuring")."""
 
 
 def _joins_name(text: str, m: re.Match[str]) -> bool:
@@ -972,10 +987,14 @@ def _figure_of_another_measure(r: Reading) -> list[str]:
                 flag = f"{v.raw.strip()}: [{best[0][0]}] gives it as a {best[0][4]}, not a {form}"
             elif mine and not any(mine <= t[3][0] or not t[3][2] for t in spots):
                 src, s, stems, (theirs, phrase, _), _, w = best[0]
-                # a name may own the whole sentence ("In Safety and Graphics, total sales increased 0.3 percent")
-                owners = said_stems([_RELATIVE_CLAUSE.sub(" ", s[:w.start])])
+                # a name may own the whole sentence ("In Safety and Graphics, total sales increased 0.3 percent"), or
+                # the figure's own noun after it ("$47 million of goodwill that was assigned to our Domestic unit")
+                after = m.group("what") if (m := _AFTER_FIGURE.match(s[w.end:])) is not None else ""
+                owners = said_stems([_RELATIVE_CLAUSE.sub(" ", s[:w.start]), _of_what(after)])
+                of_it = said_stems([_of_what(after)])
                 moved = [w for w in CONTENT_WORD.findall(sentence[:v.start] + " " + sentence[v.end:])
-                         if word_stem(w) in (mine & stems) - theirs and not (w[0].isupper() and word_stem(w) in owners)]
+                         if word_stem(w) in (mine & stems) - theirs - of_it
+                         and not (w[0].isupper() and word_stem(w) in owners)]
                 if moved:
                     flag = (f"{v.raw.strip()}: [{src}] gives it for \u201c{phrase}\u201d, not "
                             f"\u201c{moved[0]}\u201d")
