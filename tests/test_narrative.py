@@ -1699,6 +1699,18 @@ def test_a_figure_s_measure_holds_its_list_and_what_follows_it() -> None:
         "Organic sales grew 0.3 percent [6].", quotes, q, ["Acme"]))
 
 
+def test_doubling_is_a_rise() -> None:
+    """"Why did ... roughly double ...?" answered "... doubled ..., driven by ..." restates the question's direction,
+    as "increased" would: no quote need say "doubled"."""
+    q = parse("Why did Acme's capital spending roughly double to $2.4 billion in 2022?")
+    quotes = [Quote("Capital spending was $1.2 billion and $2.4 billion in 2021 and 2022, respectively, driven "
+                    "primarily by the construction of new plants in Ohio and Texas.", "ACME_2022_10K", "acme", 22, 2,
+                    2)]
+    flags = unsupported("Acme's capital spending doubled to $2.4 billion in 2022, driven primarily by the "
+                        "construction of new plants in Ohio and Texas [2].", quotes, q, ["Acme"])
+    assert not any("doubled" in f for f in flags), flags
+
+
 def test_an_amount_under_ten_is_a_figure() -> None:
     """"$0" of goodwill is a figure the quotes must state, as "$47 million" is; "two acquisitions" is a count."""
     q = parse("How much goodwill did Acme assign to each of the two companies it acquired?")
