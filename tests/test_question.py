@@ -1657,3 +1657,15 @@ def test_over_a_span_of_time_is_no_division() -> None:
                  "How has Foo Corp's total net sales trended over time?",
                  "How many more people over 65 years old bought Foo Corp's product?"):
         assert parse(text).pair is None, text
+
+
+def test_growth_naming_a_kind_of_thing_asks_no_change() -> None:
+    """"growth pillars", "a growth strategy" name kinds of things; "revenue growth", "the growth rate" and "how much
+    did sales grow" ask a change."""
+    for text in ("What are Foo's three growth pillars?", "What growth strategy does Foo describe in its 10-K?",
+                 "Which growth initiatives did Foo announce in 2021?"):
+        q = parse(text)
+        assert not q.changed and not q.growth and q.intent is not Intent.CHANGE, text
+    for text in ("What was Foo's revenue growth from 2021 to 2022?", "What is the growth rate of sales from 2021 to "
+                 "2022?", "How much did Foo's sales grow between 2021 and 2022?"):
+        assert parse(text).intent is Intent.CHANGE, text

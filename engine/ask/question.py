@@ -195,15 +195,18 @@ BELIEF_VERBS = ("believe", "expect", "anticipate", "consider", "intend", "think"
 _BELIEF = re.compile(rf"^\W*(?:does|do|did)\s+(?:[\w&.'’-]+\s+){{1,4}}?(?:{'|'.join(BELIEF_VERBS)})\b", re.I)
 """A yes/no asking what a company believes or expects ("Does Apple believe its cash will be sufficient ...?", "Does
 management expect ...?"), told in its own sentence."""
-_CHANGED = re.compile(r"\b(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|drop\w*|rise[ns]?|rising|rose|"
-                      r"fall(?:s|en|ing)?|fell|cagr|"
+_GROWTH_NAMES = (r"(?!\s+(?:strateg(?:y|ies)|pillars?|plans?|initiatives?|opportunit(?:y|ies)|priorit(?:y|ies)|agenda|"
+                 r"platforms?|engines?|prospects?|areas?|avenues?|vectors?)\b)")
+"""After "growth", a noun it names a kind of ("growth pillars", "a growth strategy"): no change is asked."""
+_CHANGED = re.compile(rf"\b(?:chang\w*|increas\w*|decreas\w*|growth\b{_GROWTH_NAMES}|grow(?!th\b)\w*|grew|declin\w*|"
+                      r"drop\w*|rise[ns]?|rising|rose|fall(?:s|en|ing)?|fell|cagr|"
                       r"compound(?:ed)? annual growth)\b", re.I)
 _YEAR_IN = re.compile(r"(?:19|20)\d{2}")
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.I)
 _DEFINED = re.compile(r"\b(?:is|are) defined\b|\bdefine[sd]?\b", re.I)
 _ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriate|applicable)\b", re.I)
-_GROWTH = re.compile(r"\b(growth|grew|grow|grows|growing|percent(?:age)? change|% change|year[- ]over[- ]year|yoy|"
-                     r"increase|decrease|decline|change)\b", re.I)
+_GROWTH = re.compile(rf"\b(growth\b{_GROWTH_NAMES}|grew|grow|grows|growing|percent(?:age)? change|% change|"
+                     r"year[- ]over[- ]year|yoy|increase|decrease|decline|change)\b", re.I)
 _PCT = re.compile(r"percent|%|rate|growth", re.I)
 _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
 _OVER = (r"over(?!\s+(?:what|which|how|when|time\b|the\s+(?:next|past|last|coming|following|remaining|period|"
