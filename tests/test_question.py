@@ -1669,3 +1669,15 @@ def test_growth_naming_a_kind_of_thing_asks_no_change() -> None:
     for text in ("What was Foo's revenue growth from 2021 to 2022?", "What is the growth rate of sales from 2021 to "
                  "2022?", "How much did Foo's sales grow between 2021 and 2022?"):
         assert parse(text).intent is Intent.CHANGE, text
+
+
+def test_cash_held_abroad_is_not_the_cash_balance() -> None:
+    """Cash held by foreign subsidiaries (outside the U.S., overseas) is a figure filings give apart from the balance
+    sheet's cash line: a question asking it names no cash item; one asking the balance does."""
+    for text in ("How much of Foo's cash sat with foreign subsidiaries at December 31, 2019?",
+                 "What cash and cash equivalents did Foo hold outside the U.S. at the end of 2022?",
+                 "How much cash was held overseas by Foo at year end 2021?"):
+        assert not any(m.item is not None and m.item.name == "cash and cash equivalents" for m in parse(text).measures
+                       ), text
+    assert [m.item.name for m in parse("What were Foo's cash and cash equivalents at December 31, 2022?").measures
+            if m.item is not None] == ["cash and cash equivalents"]

@@ -424,8 +424,11 @@ def _qualified(low: str, m: Measure) -> bool:
 
 
 def _hits(low: str, m: Measure) -> list[re.Match[str]]:
-    """Every place the question names the item, by any of its naming phrases, as whole words."""
-    return [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    """Every place the question names the item, by any of its naming phrases, as whole words; a phrase inside a
+    longer one's place is that place ("cash" in "cash and cash equivalents")."""
+    found = [x for p in m.names if p for x in re.finditer(rf"(?<![a-z]){re.escape(p)}(?![a-z])", low)]
+    return [x for x in found if not any(y is not x and y.start() <= x.start() and x.end() <= y.end()
+                                        and y.end() - y.start() > x.end() - x.start() for y in found)]
 
 
 _NON = re.compile(r"\bnon[- ]?$")
