@@ -535,6 +535,28 @@ def test_a_date_after_every_period_the_filing_reports_is_refused_with_what_it_co
     assert period_gap("What capital expenditure does the company expect for the year ending December 31, 2024?") == ""
 
 
+def test_a_question_told_in_words_of_the_year_after_the_filing_s_last_is_not_refused() -> None:
+    """A filing is written in the year after its last and tells of it (events after the balance sheet date, the
+    next year's priorities): a question answered by its sentences about that year is not refused; one about a year
+    beyond it is, and so is a figure of the next year."""
+    from datetime import date
+
+    from engine.ask.guards import PeriodGap
+    from engine.periods import Calendar, Period
+
+    cal = Calendar(12, 31, periods=(Period(date(2022, 12, 31), 2022, 12, label="2022", fiscal_year=2022),
+                                    Period(date(2021, 12, 31), 2021, 12, label="2021", fiscal_year=2021)))
+
+    def period_gap(text: str) -> str:
+        return decided(PeriodGap(), text, [], cal)
+
+    assert period_gap("What caused the chlorine supply disruption Acme disclosed in fiscal 2023?") == ""
+    assert period_gap("What caused the chlorine supply disruption Acme disclosed in fiscal 2025?").startswith(
+        "Insufficient information: the filing does not report fiscal 2025")
+    assert period_gap("What were Acme's net sales in fiscal 2023?").startswith(
+        "Insufficient information: the filing does not report fiscal 2023")
+
+
 def test_a_period_end_the_filing_does_not_have_is_refused() -> None:
     from datetime import date
 

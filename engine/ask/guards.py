@@ -111,7 +111,7 @@ class PeriodGap:
         return not q.forward
 
     def decide(self, work: Work) -> Decision | None:
-        reason = period_gap(work.resolution, work.calendars, work.calendar)
+        reason = period_gap(work.resolution, work.calendars, work.calendar, told=work.question.told_in_words)
         return _refusal(self.name, reason) if reason else None
 
 
@@ -138,8 +138,11 @@ class UndatedGap:
                         "document reports no dated periods and never mentions that date.")
 
 
-def period_gap(res: Resolution, calendars: Sequence[Calendar], calendar: Calendar | None) -> str:
-    """The reason ``PeriodGap`` refuses with ('' when the asked year is covered, or cannot be told)."""
+def period_gap(res: Resolution, calendars: Sequence[Calendar], calendar: Calendar | None, told: bool = False) -> str:
+    """The reason ``PeriodGap`` refuses with ('' when the asked year is covered, or cannot be told). ``told``: the
+    question is answered by the filing's sentences (``Question.told_in_words``), and a filing tells of the year after
+    its last, the one it is written in (events after the balance sheet date, the next year's priorities): that year
+    is not refused ("What chemical supply problem did it disclose in early 2023?" of a 2022 10-K); a later one is."""
     asked = res.asked
     if not calendars:
         return ""
@@ -157,6 +160,8 @@ def period_gap(res: Resolution, calendars: Sequence[Calendar], calendar: Calenda
         return ""
     missing = [y for y in (asked.years or (asked.fiscal_year,)) if y not in covered]
     if not missing or min(covered) <= min(missing) <= max(covered):
+        return ""
+    if told and min(missing) > max(covered) and max(missing) == max(covered) + 1:
         return ""
     if not res.candidates and not (set(missing) <= set(asked.fiscal_named) and min(missing) > max(covered)):
         return ""
