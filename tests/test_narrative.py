@@ -765,6 +765,25 @@ def test_a_reply_that_declines_beside_the_quotes_is_not_flagged() -> None:
     assert check_summary("Tariffs on steel drove it [1].", "", quotes, q, _evidence(MDA)) == ["Tariffs", "steel"]
 
 
+def test_the_code_s_also_named_sentence_is_not_checked_as_the_model_s() -> None:
+    """The code's "[2] also names Zephyr, in a sentence with “acquisition of”." after a summary says what a quote
+    names; read as the model's claim, a planned acquisition's quote made it "stated as fact"."""
+    from engine.ask.faithful import check_summary
+    from engine.ask.narrative import also_named
+
+    q = parse("Which companies did Acme acquire in fiscal 2021?")
+    texts = ["In fiscal 2021, we completed the acquisition of Orchid, a privately held company, for approximately "
+             "$1.2 billion.", "Professional fees increased primarily due to costs of our planned acquisition of "
+             "Zephyr Systems."]
+    evidence = _evidence(texts)
+    quotes = [Quote(t, "ACME_2023_10K", "acme", 10 + i, i + 1, i + 1) for i, t in enumerate(texts)]
+    said = "Acme acquired Orchid in fiscal 2021 for approximately $1.2 billion [1]."
+    tail = also_named(q, quotes, said)
+    assert "Zephyr" in tail
+    assert check_summary(said + tail, "", quotes, q, evidence) == []
+    assert "planned" in " ".join(check_summary(said + " Acme acquired Zephyr Systems [2].", "", quotes, q, evidence))
+
+
 def test_citations_of_sources_never_given_are_flagged() -> None:
     """A reply run into a list of numbers ("... is [2] [3] ... [40]") cites sources the model was never given: one
     flag names the first and how many more; citing the sources given is no such flag."""

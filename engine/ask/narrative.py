@@ -615,6 +615,9 @@ def _names(kind: NarrativeKind, sentence: str) -> list[str]:
 
 MAX_NAME_WORDS = 6
 
+ALSO_NAMED = re.compile(r"\s*\[\d+\] (?:also )?names .+?, in a sentence with \u201c[^\u201d]*\u201d\.")
+"""The code's own sentence ``also_named`` adds after a summary: what a quote names, not a claim of the model."""
+
 
 def also_named(q: Question, quotes: Sequence[Quote], text: str, lead: str = "also names") -> str:
     """The names a summary leaves out that its quotes give as answers, said after it ('' when none): for a

@@ -73,6 +73,7 @@ from engine.ask.faithful.periods import (
     _years_of_others,
 )
 from engine.ask.faithful.reading import _LACKS, _NEGATION, _YES, Reading, _asked_letters
+from engine.ask.narrative import ALSO_NAMED
 from engine.ask.question import NAME_WORD, Question
 from engine.ask.subjects import (
     BROKEN,
@@ -108,6 +109,7 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
                 for x in quotes]
     headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
     body = text.replace(stated, " ") if stated else text
+    body = ALSO_NAMED.sub(" ", body)  # the code's own sentence of what a quote names
     return [*_no_such_sources(body, len(used)), *unsupported(body, quotes, q, names, stated, passages, headings,
                                                              [e.text for e in used if e.modality == "text"])]
 
