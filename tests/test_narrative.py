@@ -1718,6 +1718,22 @@ def test_a_figure_s_measure_holds_its_list_and_what_follows_it() -> None:
         "Organic sales grew 0.3 percent [6].", quotes, q, ["Acme"]))
 
 
+def test_a_short_word_and_its_inflections_are_one_word() -> None:
+    """"close", "closing" and "closed" are one word to the check, as "implement" and "implementing", "exceed" and
+    "exceeded", "share" and "shared" are: a summary saying "close" of a quote's "closing" says what it says."""
+    from engine.ask.subjects import word_stem
+
+    for forms in (("close", "closing", "closed"), ("implement", "implementing", "implemented"),
+                  ("exceed", "exceeded", "exceeds"), ("share", "shared", "shares"), ("need", "needed"),
+                  ("settlement", "settled", "settling")):
+        assert len({word_stem(w) for w in forms}) == 1, forms
+    q = parse("What changes to its store fleet does Acme plan for fiscal 2024?")
+    quotes = [Quote("Our fiscal 2024 store plans include closing 20 to 30 large format stores and implementing 8 "
+                    "store remodels.", "ACME_2024_10Q", "acme", 15, 4, 4)]
+    assert unsupported("Acme plans to close 20 to 30 large format stores and implement 8 store remodels in fiscal "
+                       "2024 [4].", quotes, q, ["Acme"]) == []
+
+
 def test_doubling_is_a_rise() -> None:
     """"Why did ... roughly double ...?" answered "... doubled ..., driven by ..." restates the question's direction,
     as "increased" would: no quote need say "doubled"."""

@@ -47,11 +47,24 @@ def word_stem(word: str) -> str:
     w = w[:-2] if w.endswith(("'s", "’s")) else w
     w = _IRREGULAR_PLURALS.get(w, w)
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+    # twice: what an inflection leaves stems as the word itself ("implementing": "implement": "impl"; "exceeded":
+    # "exceed": "exce")
+    return _uninflected(_uninflected(w))[:_PREFIX]
+
+
+def _uninflected(w: str) -> str:
+    """A word without a "-ment"/"-uction" noun's ending and one inflection's (``_ENDINGS``), ``_STEM_LEAST`` letters
+    left at least."""
     w = _NOUN_OF_VERB.sub(lambda m: m.group(1) or "", w) if len(w) > 7 else w
-    cut = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 5), w)
+    cut = next((w[:-len(e)] for e in _ENDINGS if w.endswith(e) and len(w) - len(e) >= _STEM_LEAST), w)
     if cut != w and w.endswith(("ed", "ing")) and _DOUBLED.search(cut):
         cut = cut[:-1]  # "stopped", "planned", "admitted": "stop", "plan", "admit"
-    return cut[:_PREFIX]
+    return cut
+
+
+_STEM_LEAST = 4
+"""The fewest letters an inflection's ending leaves ("closing", "closed" and "close" are "clos"; "need" and "needed"
+"need"); a word shorter keeps its ending ("using", "based", "rates")."""
 
 
 _NOUN_OF_VERB = re.compile(r"(?<=...)(?:ment|(uc)tion)$")
