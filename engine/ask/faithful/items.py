@@ -989,9 +989,9 @@ def _figure_of_another_measure(r: Reading) -> list[str]:
                 src, s, stems, (theirs, phrase, _), _, w = best[0]
                 # a name may own the whole sentence ("In Safety and Graphics, total sales increased 0.3 percent"), or
                 # the figure's own noun after it ("$47 million of goodwill that was assigned to our Domestic unit")
-                after = m.group("what") if (m := _AFTER_FIGURE.match(s[w.end:])) is not None else ""
-                owners = said_stems([_RELATIVE_CLAUSE.sub(" ", s[:w.start]), _of_what(after)])
-                of_it = said_stems([_of_what(after)])
+                after = _of_what(m.group("what")) if (m := _AFTER_FIGURE.match(s[w.end:])) is not None else ""
+                owners = said_stems([_RELATIVE_CLAUSE.sub(" ", s[:w.start]), after])
+                of_it = said_stems([after])
                 moved = [w for w in CONTENT_WORD.findall(sentence[:v.start] + " " + sentence[v.end:])
                          if word_stem(w) in (mine & stems) - theirs - of_it
                          and not (w[0].isupper() and word_stem(w) in owners)]

@@ -35,7 +35,7 @@ from engine.ask.faithful.reading import (
     _told_after,
     _told_from,
 )
-from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD
+from engine.ask.question import ENDS_POSSESSIVE, NAME_WORD, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.subjects import (
     CONTENT_WORD,
@@ -180,6 +180,13 @@ def _name_parts(quotes: Sequence[Quote], plain: set[str], asked: set[str]) -> li
     return out
 
 
+def _relation(q: Question, plain: set[str]) -> set[str]:
+    """The stems a clause says of no name, whatever names it holds: ``plain``, the question's words and the cue words
+    of every narrative kind ("due to", "acquired")."""
+    return plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
+                                           for w in CONTENT_WORD.findall(c)}
+
+
 def _said_of_others(r: Reading) -> list[str]:
     """What a summary clause says of a name that no quote says of it: "higher volume on F-22 contracts" where the
     quotes give the F-22 "higher net favorable profit adjustments" and the volume to the F-16; "the accounting
@@ -193,8 +200,7 @@ def _said_of_others(r: Reading) -> list[str]:
     relation, not what is said of the name; a word no quote has is flagged as such by ``unsupported``."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     plain = plain_stems(names)
-    relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
-                                          for w in CONTENT_WORD.findall(c)}
+    relation = _relation(q, plain)
     rises, falls = directions()
     parts = _name_parts(quotes, plain, {name_key(w) for w in asked_names(q, plain)})
     quoted = set().union(*parts) if parts else set()
@@ -235,8 +241,7 @@ def _told_of_each(r: Reading) -> list[str]:
     sentence gives each name its own."""
     summary, quotes, q, names = r.body, r.quotes, r.q, r.names
     plain = plain_stems([*names, *(x.doc for x in quotes)])
-    relation = plain | said_stems([q.text]) | {word_stem(w) for k in narrative().kinds for c in k.cues
-                                          for w in CONTENT_WORD.findall(c)}
+    relation = _relation(q, plain)
     rises, falls = directions()
     parts = _name_parts(quotes, plain, {name_key(w) for w in asked_names(q, plain)})
     asked = said_stems([q.text]) | {name_key(w) for w in NAME_WORD.findall(q.text)}

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from engine.ask.checks import CITATION
 from engine.ask.faithful.reading import (
+    _OPENING,
     RESPECTIVELY,
     Reading,
     _drivers_kind,
@@ -417,7 +418,7 @@ def _names_with_years(sentence: str) -> list[tuple[str, int, str]]:
         if len(conjuncts) != len(named):
             return []
         return [(c, y, written) for c, (_, y, _, written) in zip(conjuncts, named, strict=True)]
-    opening = len(sentence) - len(sentence.lstrip(_OPENING_CHARS))
+    opening = len(sentence) - len(sentence.lstrip(_OPENING))
     out: list[tuple[str, int, str]] = []
     for pos, y, _, written in named:
         m = _TOLD_IN.search(sentence[:pos])
@@ -426,7 +427,6 @@ def _names_with_years(sentence: str) -> list[tuple[str, int, str]]:
     return out
 
 
-_OPENING_CHARS = " \t\"'\u201c(["
 _TRAILING_IN = re.compile(r"\s*,?\s+(?:in|during|for)\s*$")
 
 
