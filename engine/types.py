@@ -194,7 +194,8 @@ class Check:
     status: str = ""
     """``verified``, ``computed``, ``in_text``, ``derived`` (a difference, sum, ratio or change of the answer's
     found figures) (found), or ``other_period``, ``other_row``, ``missing`` (flagged: ``note`` says what the
-    number is instead), ``definition`` (flagged: the code's computation by one of two common definitions of the
+    number is instead), ``level_as_change`` (flagged: a level cell given as a change, "fell by" a year's
+    figure), ``definition`` (flagged: the code's computation by one of two common definitions of the
     metric; ``note`` gives the other's value)."""
     number: float | None = None
     """The number as the answer writes it (sign applied, scale word not applied): the UI highlights cells by it and

@@ -21,7 +21,7 @@ FOUND_LABELS = {"verified": "verified", "computed": "computed from the cells", "
                 "derived": "worked out from found figures"}
 """What a found check's status means, in words."""
 FLAGGED_LABELS = {"other_period": "another period", "other_row": "another row", "missing": "not found",
-                  "definition": "one of two definitions",
+                  "definition": "one of two definitions", "level_as_change": "a level, not a change",
                   "in_text": "not the asked cell"}
 """What a flagged check's status means, in words (what the number is instead is in its note)."""
 

@@ -17,9 +17,10 @@ from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 from engine.ask.answer import Answerer
 from engine.ask.cells import TableSource
 from engine.ask.prompt import SYSTEM_PROMPT
+from engine.ask.question import parse
 from engine.errors import Cancelled
 from engine.numbers import quantities, same_number
-from engine.types import AnswerFinished, CellsResolved, Evidence, RetrievalDone, TokenStreamed
+from engine.types import AnswerFinished, CellsResolved, Document, Evidence, RetrievalDone, TokenStreamed
 
 
 def run(lib, question: str, scope=None, cancelled=None, **changes):  # type: ignore[no-untyped-def]
@@ -1442,3 +1443,49 @@ def test_a_part_asking_a_figure_beside_a_part_asking_why_states_its_cell(tmp_pat
     events = run(lib, q, scope=["acme2023bbbb"], theta_table=0.0, hybrid=False)
     done = [e for e in events if isinstance(e, CellsResolved)]
     assert done and "(1) How much was Acme's gross profit in FY2023: 512" in done[0].text, events
+
+
+def test_of_one_periods_columns_the_whole_where_they_split_it_into_parts() -> None:
+    """A table whose columns split each period into segments or regions: a row asked of no column is the whole's
+    ("Total", "Worldwide"), never the first part's nor a reconciling column; where no column is the whole, the cell
+    is not stated as the answer. A company's own name is no column heading it asks for."""
+    by_region = {"title": "Net revenues by geographic region", "units": "in millions",
+                 "columns": ["Year Ended December 31, 2023 Acme", "Year Ended December 31, 2023 Globex",
+                             "Year Ended December 31, 2023 Elimination of intersegment revenues",
+                             "Year Ended December 31, 2023 Total"],
+                 "rows": [{"label": "Asia Pacific", "values": ["210", "487", "(6)", "909"],
+                           "numbers": [210.0, 487.0, -6.0, 909.0]}]}
+    docs = [Document(id="ag", sha256="", name="ACMEGLOBEX_2023_10K", path="", pages=100, status="ready",
+                     company="Acme Globex Inc.")]
+    src = [TableSource(1, by_region)]
+    for said in ("What were Acme Globex's net revenues from the Asia Pacific region in 2023?",
+                 "What was Acme Globex's fiscal 2023 revenue in Asia Pacific?"):
+        res = resolve(parse(said, docs), src)
+        assert [c.value for c in res.cells] == [909.0] and res.confident, said
+    res = resolve("What were Asia Pacific net revenues of Globex in 2023?", src)
+    assert [c.value for c in res.cells] == [487.0]  # a column the question names
+    geo = {"title": "Revenues by geography", "units": "in millions",
+           "columns": ["Worldwide July 2, 2023", "U.S. July 2, 2023", "International July 2, 2023"],
+           "rows": [{"label": "Marine Systems", "values": ["316", "90", "225"], "numbers": [316.0, 90.0, 225.0]}]}
+    said = "How much revenue did Foo's Marine Systems operating segment generate in the quarter ended July 2, 2023?"
+    assert [c.value for c in resolve(said, [TableSource(1, geo)]).cells] == [316.0]
+    parts = dict(geo, columns=["U.S. July 2, 2023", "International July 2, 2023"],
+                 rows=[{"label": "Marine Systems", "values": ["90", "225"], "numbers": [90.0, 225.0]}])
+    assert not resolve(said, [TableSource(1, parts)]).confident
+
+
+def test_a_change_asked_is_not_answered_with_a_level() -> None:
+    """"By how much did X fall?": the year's level is not stated as the answer, and a model that gives it as the
+    change ("fell by 909 million") is flagged."""
+    income = {"title": "Net revenues by region", "units": "in millions", "columns": ["Year Ended December 31, 2023"],
+              "rows": [{"label": "Asia Pacific", "values": ["909"], "numbers": [909.0]}]}
+    src = [TableSource(1, income)]
+    said = "By how much did net revenues from the Asia Pacific region fall in 2023?"
+    res = resolve(said, src)
+    assert [c.value for c in res.cells] == [909.0] and not res.confident
+    checks = check_numbers("Net revenues from the Asia Pacific region fell by $909 million in 2023.", [], None, (),
+                           res, None, said)
+    assert [(c.found, c.status) for c in checks] == [(False, "level_as_change")]
+    checks = check_numbers("Net revenues from the Asia Pacific region were $909 million in 2023.", [], None, (),
+                           res, None, said)
+    assert [c.found for c in checks] == [True]

@@ -1681,3 +1681,40 @@ def test_cash_held_abroad_is_not_the_cash_balance() -> None:
                        ), text
     assert [m.item.name for m in parse("What were Foo's cash and cash equivalents at December 31, 2022?").measures
             if m.item is not None] == ["cash and cash equivalents"]
+
+
+def test_a_part_named_with_its_kind_and_a_qualifier_and_pointed_back_at() -> None:
+    """"the Marine Systems operating segment" names the part; "how much revenue did it generate?" after it asks of
+    that part, while "its total revenue" asks of the whole company."""
+    q = parse("What does Foo Corp's Marine Systems operating segment comprise, and how much revenue did it generate "
+              "in the quarter ended June 30, 2024?")
+    assert q.segment == "Marine Systems"
+    assert [p.segment for p in q.parts] == ["Marine Systems", "Marine Systems"]
+    assert parse("What were revenues of the Lighting reportable segment in 2023?").segment == "Lighting"
+    q = parse("What does the Marine Systems segment build, and what was its total revenue in 2023?")
+    assert q.parts[1].segment == ""
+
+
+def test_a_possessive_s_is_no_word_of_the_question() -> None:
+    assert "s" not in parse("How much revenue did Foo Corp's Marine segment generate in 2023?").words
+    assert {"u", "s"} <= parse("What were U.S. revenues in 2023?").words
+
+
+def test_each_part_knows_the_companies_it_names() -> None:
+    docs = [Document(id="foo", sha256="", name="FOO_2023_10K", path="", pages=100, status="ready",
+                     company="Foo Bar Inc.", tickers=["FOO"])]
+    q = parse("By how much did Foo Bar's net revenues from the Asia Pacific region fall in 2023, and what caused "
+              "the decline?", docs)
+    assert list(q.parts[0].companies) == ["foo"] and q.parts[0].mentions
+    assert not q.parts[1].companies  # the second part names none
+    assert q.parts[0].segment == "Asia Pacific"
+
+
+def test_the_thing_held_in_an_item_is_asked_not_the_item() -> None:
+    """"How much X was in inventory?" asks X; inventory is where it is held."""
+    for said in ("How much 787 deferred production cost was in inventory at December 31, 2018?",
+                 "How much capitalized software was included in total assets at year end 2023?",
+                 "How much unbilled revenue is recorded within accounts receivable in 2022?"):
+        assert not parse(said).measures, said
+    assert [m.name for m in parse("How much inventory did Foo hold at the end of 2023?").measures] == ["inventory"]
+    assert [m.name for m in parse("How much of revenue was in the Americas in 2023?").measures] == ["revenue"]

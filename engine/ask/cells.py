@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.ask.formulas import Lookup, Term, as_spent
-from engine.ask.question import Measure, Question, measure_of, phrase
+from engine.ask.question import Intent, Measure, Question, measure_of, phrase
 from engine.ask.statements import statement_of, stems
 from engine.library.lexical import STOPWORDS
 from engine.numbers import Quantity, same_number, show
@@ -496,6 +496,30 @@ def _heading_named(column: str, words: frozenset[str]) -> int:
                & words)
 
 
+_WHOLE = r"total|consolidated|worldwide"
+_RECONCILING = r"eliminat|intersegment|inter-segment|unallocated|reconcil"
+TOTAL_ROW = re.compile(r"\s*(?:total|consolidated)\b", re.I)
+"""A row that totals a breakdown's parts ("Total", "Consolidated")."""
+NOT_A_PART = re.compile(rf"\s*(?:{_WHOLE}|less\b|plus\b|add\b|deduct|{_RECONCILING}|corporate|hedging|"
+                        r"other\b.*\b(?:items?|adjustments?)\b)", re.I)
+"""A row of a breakdown that sums its parts or reconciles them to the total, not a part ("Total", "Less: Expenses
+not allocated to segments", "Eliminations", "Corporate and other adjustments", "Hedging gains (losses)" beside the
+regions)."""
+_WHOLE_COLUMN = re.compile(rf"\b(?:{_WHOLE})\b", re.I)
+_RECONCILING_COLUMN = re.compile(rf"\b(?:{_RECONCILING})", re.I)
+_SHARE_COLUMN = re.compile(r"%|\bpercent|\bof\s+total\b|\bshare\b", re.I)
+
+
+def whole_column(column: str) -> int:
+    """How a column heading stands among the columns its table splits one period into: 1 when it names the whole
+    ("Year Ended December 31, 2019 Total" beside its segments' columns, "Worldwide" beside "U.S." and
+    "International"; a share of a total, "% of Total", is not), -1 when it reconciles the parts to the whole
+    ("Elimination of intersegment revenues"), else 0."""
+    if _RECONCILING_COLUMN.search(column):
+        return -1
+    return 1 if _WHOLE_COLUMN.search(column) and not _SHARE_COLUMN.search(column) else 0
+
+
 def unmarked(label: str) -> str:
     """A row label without its footnote mark ("Pharmaceutical(3)" -> "Pharmaceutical")."""
     return _MARK.sub("", label)
@@ -629,7 +653,11 @@ def resolve(
     asked = question.asked
     # a measure the vocabulary does not know is the question's own words, less the company's name where it names
     # one of the library ("the number of Best Buy stores" is no "Best Buy" row of a store-count table)
-    company = stems(" ".join(question.text[start:end] for _, start, end, _ in question.mentions))
+    names = " ".join(question.text[start:end] for _, start, end, _ in question.mentions)
+    company = stems(names)
+    # a column heading the question names, the company's name aside ("Activision" of Activision Blizzard's
+    # segment columns is not asked by "Activision Blizzard's net revenues")
+    heading_words = question.words - words_of(names)
     ms = list(question.measures) or [Measure(" ".join(sorted(stems(question.text) - company)), ())]
     asked_stems = set(question.stems)
     named = question.named
@@ -649,6 +677,7 @@ def resolve(
     order = {s.marker: k for k, s in enumerate(sources)}
     part = one_segment_tables(sources, question.words)
     chosen: list[Cell] = []
+    unchosen = False
     for m in ms:
         mine = [c for c in all_cells if c.item == m.name]
         if not mine:
@@ -670,9 +699,15 @@ def resolve(
                 continue
             c, f = max(scored, key=lambda cf: (round(cf[0].row_fit, 2), round(cf[1], 2), cf[0].marker not in part,
                                                -order.get(cf[0].marker, 99),
-                                               _heading_named(cf[0].column, question.words)))
+                                               whole_column(cf[0].column) >= 0,
+                                               _heading_named(cf[0].column, heading_words),
+                                               whole_column(cf[0].column)))
             c.period_fit = f
             chosen.append(c)
+            if not (_heading_named(c.column, heading_words) or whole_column(c.column) > 0) and any(
+                    o.marker == c.marker and o.row == c.row and o.column != c.column and abs(o.amount - c.amount) > 1e-9
+                    and round(g, 2) == round(f, 2) for o, g in scored):
+                unchosen = True  # one of several columns of the period (a segment's, a region's), none asked
     res.cells = chosen[:max_cells]
     if res.cells:
         top = res.cells[0]
@@ -681,7 +716,10 @@ def resolve(
                   and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
         res.confident = (
             not part_missing  # the company's total where a part of it was asked: not stated as the answer
+            and not unchosen
             and question.asks_value
+            # "By how much did its revenue fall in 2019?": a level is not the change asked (a change is computed)
+            and question.intent is not Intent.CHANGE
             and len(ms) == 1
             and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW

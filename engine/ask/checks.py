@@ -176,6 +176,13 @@ def check_numbers(
             verdict = judge(q, resolution, calendar, computed)
         else:
             verdict = judge(q, Resolution(asked=asked_period("")), calendar, computed)
+        if (verdict.status == "verified" and verdict.cell is not None and resolution is not None
+                and _change_before().search(text[max(0, q.start - 40):q.start])
+                and round(abs(q.value), 6) not in row_changes(resolution)):
+            c = verdict.cell  # "fell by 909 million" where 909 is the year's level, not its change
+            checks.append(Check(q.raw, False, f"{c.doc} p.{c.page}", f"is {c.row}, {c.period_name(calendar)} "
+                                f"(p. {c.page}): a level, given as a change", "level_as_change", q.value))
+            continue
         if verdict.status in {"verified", "computed"}:
             checks.append(Check(q.raw, True, "computed" if verdict.status == "computed" else
                                 f"{verdict.cell.doc} p.{verdict.cell.page}" if verdict.cell else "",
@@ -281,6 +288,14 @@ def counts_what_is_asked(question: Question, res: Resolution) -> bool:
     return any(_noun_stem(noun) in c.row.lower() for c in res.cells)
 
 
+def row_changes(res: Resolution) -> set[float]:
+    """The changes between the asked row's periods ("decreased by $17 million" is 177 - 160, not a cell of 17)."""
+    if not res.cells:
+        return set()
+    row = [c for c in (*res.cells, *res.candidates) if c.row == res.cells[0].row]
+    return {round(abs(a.value - b.value), 6) for a in row for b in row if a.value != b.value}
+
+
 @cache
 def _change_before() -> re.Pattern[str]:
     """The words before a figure that give it as a change ("decreased by $", "an increase of", "up"; the change
@@ -298,9 +313,7 @@ def disagreement(text: str, res: Resolution, calendar: Calendar | None, computat
     if not res.cells or refuses(text):
         return ""
     computed = [computation.result, *[t.value for t in computation.cells]] if computation else []
-    # the changes between the asked row's periods: "decreased by $17 million" is 177 - 160, not a cell of 17
-    row = [c for c in (*res.cells, *res.candidates) if c.row == res.cells[0].row]
-    changes = {round(abs(a.value - b.value), 6) for a in row for b in row if a.value != b.value}
+    changes = row_changes(res)
     wrong = []
     stated = {round(v, 6) for v in given}
     for q in answer_numbers(text):

@@ -262,7 +262,7 @@ _CONSISTENT = re.compile(r"\bconsistent", re.I)
 _PART = re.compile(r"\b(?!(?:Which|What|Whose|Each|Every|Any|The|This|That|These|Those|Its|Our|Their|Another|"
                    r"Both|How|Why|In|For|Of|By|Did|Does|Do|Is|Are|Was|Were|Has|Have|If)\b)"
                    r"(?:((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){0,3}[A-Z][\w&-]*)\s+(?:\([^)]*\)\s+)?"
-                   r"(?:segment|business|division|unit)\b"
+                   r"(?:(?:operating|reportable|reporting|business)\s+)?(?:segment|business|division|unit)\b"
                    r"|((?:[A-Z][\w&-]*\s+(?:(?:and|&)\s+)?){1,4}(?:Businesses|Segments|Divisions|Units|Groups))\b)")
 """A part named with its kind word ("the Data Center segment"); a capital word that asks or points ("Which segment",
 "The Consumer segment" at a sentence's start) is not of the name. A plural kind word in capitals is the name's own
@@ -290,6 +290,10 @@ _MOVED = re.compile(r"(?i:fluctuat\w*|evolv\w*|mov(?:e|ed|es|ing)|trend\w*|perfo
 _BACK_REFERENCES = frozenset("it them this that these those".split())
 """Words that name a part by pointing back at it ("Who is its largest customer, and how much of its sales come from
 it?"): the part is asked, and no row of the whole answers it."""
+_POINTING = _BACK_REFERENCES | {"its"}
+"""Words that point back at what a part before names ("how much revenue did it generate?")."""
+_WHOLE_COMPANY = frozenset("total consolidated company overall group".split())
+"""Words that ask of the whole company, not a part pointed back at ("and what was its total revenue?")."""
 _PART_HEADS = frozenset("sales segment segments business division unit product products line category region regions "
                         "market markets".split())
 """Head nouns after a part's name ("iPhone sales", "the Americas region"): not part of the name a row prints."""
@@ -372,6 +376,8 @@ _LEAD_WHEN = re.compile(r"\W*when\s+(?:\w+ly\s+)?\w+ing\b[^,?]*", re.I)
 """A lead-in saying how to answer ("When primarily referencing the income statement, ..."), no asking clause."""
 _ASKS = re.compile(rf"(?i:^\W*(?:{_ASKING})\b|\b(?:what|how|which|who|whom|whose|why|when|where)\b)")
 _WORD = re.compile(r"[a-z0-9&]+", re.I)
+_POSSESSIVE_S = re.compile(r"(?<=\w)['’]s\b")
+"""A possessive's "s" ("Pfizer's"): no word of the question (a "U.S." column heading's "s" is not asked by it)."""
 
 
 # --- measures ---------------------------------------------------------------------------------------------------
@@ -432,6 +438,19 @@ def _hits(low: str, m: Measure) -> list[re.Match[str]]:
 
 
 _NON = re.compile(r"\bnon[- ]?$")
+_HELD = (r"\bhow\s+much\s+(?!of\b|was\b|were\b|is\b|are\b)\S+(?:\s+\S+){0,6}?\s+"
+         r"(?:was|were|is|are|has\s+been|had\s+been)\s+(?:(?:held|included|recorded|carried|"
+         r"reported|classified)\s+)?(?:in|within|inside|as\s+part\s+of)\s+(?:its\s+|the\s+|our\s+|their\s+)?")
+_HELD_IN = re.compile(_HELD + "$")
+_ASKS_HELD = re.compile(_HELD, re.I)
+
+
+def _holds(low: str, m: Measure) -> bool:
+    """Whether the question names the item only as where the thing asked is held ("How much 787 deferred production
+    cost was in inventory?", "How much goodwill was included in total assets?"): the thing is asked, not the item
+    that holds it."""
+    hits = _hits(low, m)
+    return bool(hits) and all(_HELD_IN.search(low, max(0, x.start() - 120), x.start()) for x in hits)
 
 
 def _negated(low: str, m: Measure) -> bool:
@@ -473,7 +492,7 @@ def _measures(text: str) -> tuple[Measure, ...]:
     kept: list[Measure] = []
     low = text.lower()
     for m in found:
-        if _qualified(low, m) or _negated(low, m):
+        if _qualified(low, m) or _negated(low, m) or _holds(low, m):
             continue
         span = _span(low, m)
         longest = low[span[0]:span[1]] if span else ""
@@ -1612,7 +1631,7 @@ def _one(text: str) -> Question:
         measures=measures,
         stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
-        words=frozenset(w.lower() for w in _WORD.findall(text)),
+        words=frozenset(w.lower() for w in _WORD.findall(_POSSESSIVE_S.sub("", text))),
         # a measure's or a part's word after a name is its noun ("did AWS net sales", "did the Other segment")
         asking=asking_verbs(text) - {w for m in measures for n in m.names for w in n.lower().split()} - _PART_HEADS,
         yes_no=bool(_YES_NO.match(first.strip(" \"'("))) and _alternatives(first) is None,
@@ -1745,7 +1764,8 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
         return part  # "..., and does it generally ask its customers for collateral?": an act, not the figure before
     # the first part takes the whole question's period, not the measures its later parts name ("What secures the
     # credit facility, ..., and how much cash had it pledged?": the cash is the third part's)
-    measures = part.measures or (before.measures if not first else ())
+    # "..., how much 787 deferred production cost was in inventory?" asks a thing of its own, named by its words
+    measures = part.measures or (before.measures if not first and not _ASKS_HELD.search(part.text) else ())
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)
     asked = part.asked
@@ -1756,8 +1776,12 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
         asked = replace(asked, years=years, fiscal_year=max(years),
                         fiscal_named=tuple(sorted({*asked.fiscal_named, *before.asked.fiscal_named})))
     # "..., and how large was that growth?": the inherited measure is of the part the part before named
-    segment = part.segment or (before.segment if measures is not part.measures else "")
-    if measures is part.measures and asked is part.asked and ratio is part.ratio:
+    # "What does its Business Innovation segment comprise, and how much revenue did it generate?": a figure of the
+    # part pointed back at, the one the part before names, unless the part asks the whole ("its total revenue")
+    pointed = (not first and bool(part.measures) and bool(part.words & _POINTING)
+               and not part.words & _WHOLE_COMPANY)
+    segment = part.segment or (before.segment if measures is not part.measures or pointed else "")
+    if measures is part.measures and asked is part.asked and ratio is part.ratio and segment == part.segment:
         return part
     # "what are the key drivers for this change?": the words of the measure it inherits are its words too
     stems_ = part.stems | before.stems if measures is not part.measures or ratio is not part.ratio else part.stems
@@ -1780,19 +1804,28 @@ def parse(text: str, documents: Sequence[Document] = ()) -> Question:
             part = _inherit(_one(piece), before if not parts else parts[-1], first=not parts)
             parts.append(part)
             before = part
+    # each part knows the companies it names too ("..., and by how much did Activision Blizzard's revenue fall?":
+    # no "Activision" column of a segment breakdown is asked by it)
+    whole = _of_companies(whole, documents)
+    parts = [_of_companies(p, documents, whole.companies) for p in parts]
+    return replace(whole, parts=tuple(parts))
+
+
+def _of_companies(q: Question, documents: Sequence[Document],
+                  others: dict[str, tuple[str, ...]] | None = None) -> Question:
+    """``q`` with the companies of ``documents`` its text names and where; a part named like one of them (or like
+    one of ``others``, the whole question's) is the company ("the FY2019 revenue of Amazon"), not a part of it."""
     companies: dict[str, tuple[str, ...]] = {}
     named: list[tuple[str, int, int, int]] = []
     if documents:
         from engine.ask.routing import mentions
 
-        for doc_id, hits in mentions(text, documents).items():
+        for doc_id, hits in mentions(q.text, documents).items():
             companies[doc_id] = tuple(sorted({alias for alias, _ in hits}))
-            named += [(doc_id, start, end, _possessive(text, end)) for _, (start, end) in hits]
-    aliases = {a.lower() for names in companies.values() for a in names}
-    if whole.segment.lower() in aliases:  # "the FY2019 revenue of Amazon": the company, not a part of it
-        whole = replace(whole, segment="")
-    parts = [replace(p, segment="") if p.segment.lower() in aliases else p for p in parts]
-    return replace(whole, companies=companies, mentions=tuple(sorted(named)), parts=tuple(parts))
+            named += [(doc_id, start, end, _possessive(q.text, end)) for _, (start, end) in hits]
+    aliases = {a.lower() for names in [*companies.values(), *(others or {}).values()] for a in names}
+    segment = "" if q.segment.lower() in aliases else q.segment
+    return replace(q, companies=companies, mentions=tuple(sorted(named)), segment=segment)
 
 
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")

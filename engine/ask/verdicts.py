@@ -13,7 +13,9 @@ from datetime import date
 
 from engine.ask.cells import (
     CONFIDENT_ROW,
+    NOT_A_PART,
     STATED_CHANGE,
+    TOTAL_ROW,
     Cell,
     TableSource,
     best_cell,
@@ -263,7 +265,7 @@ class BreakdownRankingVerdict:
         # Consolidated): the one table titled by the measure itself, its total among its rows, breaks the measure
         # down; two such tables (net sales by segment and by product line) are breakdowns the kind cannot tell apart
         measured = [i for i, t in enumerate(titles) if header_names(t, measure.names)
-                    and any(_TOTAL_ROW.match(str(r.get("label", ""))) for r in work.sources[i].table.get("rows", []))]
+                    and any(TOTAL_ROW.match(str(r.get("label", ""))) for r in work.sources[i].table.get("rows", []))]
         # no title names the regions: the tables whose rows name places ("Americas", "EMEA", "Asia")
         placed = [i for i, s in enumerate(work.sources) if _placed(s)] if ranking.breakdown == "region" else []
         order = q.breakdown_order(titles) or placed or (measured if len(measured) == 1 else [])
@@ -288,10 +290,10 @@ class BreakdownRankingVerdict:
         if not totals and not header_names(title + " " + cells[0].column if cells else title, measure.names):
             return None  # a breakdown of another measure (segment earnings, not sales)
         if len({c.row for c in totals}) < len(totals):  # the measure's line in each part's block
-            return [c for c in _blocks(s, i, measure, q) if not _NOT_A_PART.match(c.row)]
-        block = {j for j, _ in _block_of(at, [(j, c) for j, c in at if c in totals or _TOTAL_ROW.match(c.row)],
+            return [c for c in _blocks(s, i, measure, q) if not NOT_A_PART.match(c.row)]
+        block = {j for j, _ in _block_of(at, [(j, c) for j, c in at if c in totals or TOTAL_ROW.match(c.row)],
                                          measure, q)}
-        return [c for j, c in at if j in block and c not in totals and not _NOT_A_PART.match(c.row)
+        return [c for j, c in at if j in block and c not in totals and not NOT_A_PART.match(c.row)
                 and vocabulary_item(c.row) is None]
 
     def _by_amounts(self, s: TableSource, work: Work, asked: Asked, before: Asked, flow: bool) -> Decision | None:
@@ -416,19 +418,19 @@ class BreakdownListing:
             every = column_cells_at(s, i, measure.name if measure else q.listing)
             # amounts, else the shares a table gives instead ("Revenues by Geography": 47%, 29%, ...)
             cells = [jc for jc in every if not jc[1].percent] or every
-            totals = [(j, c) for j, c in cells if _TOTAL_ROW.match(c.row)
+            totals = [(j, c) for j, c in cells if TOTAL_ROW.match(c.row)
                       or (measure is not None and row_fit(measure, c.row, set(q.stems)) >= CONFIDENT_ROW)]
             if measure is not None and not totals and not header_names(s.titles, measure.names):
                 continue  # a breakdown of another measure
             if measure is not None and len({c.row for _, c in totals}) < len(totals):
                 # the measure's line under each part's heading: the parts are the blocks, not the rows
                 blocks = _blocks(s, i, measure, q)
-                totals = [(-1, c) for c in blocks if _TOTAL_ROW.match(c.row)]
-                parts = [c for c in blocks if not _NOT_A_PART.match(c.row)]
+                totals = [(-1, c) for c in blocks if TOTAL_ROW.match(c.row)]
+                parts = [c for c in blocks if not NOT_A_PART.match(c.row)]
             else:
                 cells = _block_of(cells, totals, measure, q)
                 totals = [jc for jc in totals if jc in cells]
-                parts = [c for jc in cells if jc not in totals and not _NOT_A_PART.match((c := jc[1]).row)
+                parts = [c for jc in cells if jc not in totals and not NOT_A_PART.match((c := jc[1]).row)
                          and vocabulary_item(c.row) is None]
             if len(parts) < 2 or len({c.row for c in parts}) < len(parts):
                 continue
@@ -552,16 +554,6 @@ def _turned(name: str, to: str, parts: Sequence[Cell], old: dict[str, Cell], kin
             f"({old[top.row].period_name(work.calendar)}) to {then} ({top.period_name(work.calendar)}): {said}.")
     return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row),
                     among=tuple(unmarked(c.row) for c in parts))
-
-
-_TOTAL_ROW = re.compile(r"\s*(?:total|consolidated)\b", re.I)
-"""A row that totals a breakdown's parts ("Total", "Consolidated")."""
-_NOT_A_PART = re.compile(r"\s*(?:total|consolidated|worldwide|less\b|plus\b|add\b|deduct|eliminat|intersegment|"
-                         r"inter-segment|unallocated|corporate|reconcil|hedging|other\b.*\b(?:items?|adjustments?)\b)",
-                         re.I)
-"""A row of a breakdown that sums its parts or reconciles them to the total, not a part ("Total", "Less: Expenses
-not allocated to segments", "Eliminations", "Corporate and other adjustments", "Hedging gains (losses)" beside the
-regions)."""
 
 
 def _plural(word: str) -> str:
