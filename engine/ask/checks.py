@@ -179,9 +179,10 @@ def check_numbers(
         if (verdict.status == "verified" and verdict.cell is not None and resolution is not None
                 and _change_before().search(text[max(0, q.start - 40):q.start])
                 and round(abs(q.value), 6) not in row_changes(resolution)):
-            c = verdict.cell  # "fell by 909 million" where 909 is the year's level, not its change
-            checks.append(Check(q.raw, False, f"{c.doc} p.{c.page}", f"is {c.row}, {c.period_name(calendar)} "
-                                f"(p. {c.page}): a level, given as a change", "level_as_change", q.value))
+            level = verdict.cell  # "fell by 909 million" where 909 is the year's level, not its change
+            checks.append(Check(q.raw, False, f"{level.doc} p.{level.page}",
+                                f"is {level.row}, {level.period_name(calendar)} (p. {level.page}): a level, given as "
+                                "a change", "level_as_change", q.value))
             continue
         if verdict.status in {"verified", "computed"}:
             checks.append(Check(q.raw, True, "computed" if verdict.status == "computed" else
