@@ -1718,3 +1718,25 @@ def test_the_thing_held_in_an_item_is_asked_not_the_item() -> None:
         assert not parse(said).measures, said
     assert [m.name for m in parse("How much inventory did Foo hold at the end of 2023?").measures] == ["inventory"]
     assert [m.name for m in parse("How much of revenue was in the Americas in 2023?").measures] == ["revenue"]
+
+
+def test_which_components_account_for_a_swing_asks_its_drivers_in_words() -> None:
+    q = parse("Foo Corp's other income (expense), net went from a $90 million loss in 2022 to $75 million of income in "
+              "2023. Which components account for that swing?")
+    assert q.parts[1].intent is Intent.PROSE and q.parts[1].narrative == "drivers"
+    for said in ("What accounts for the swing in Foo Corp's other income in 2023?",
+                 "Which factors accounted for this variance in Foo Corp's gross margin?"):
+        q = parse(said)
+        assert q.intent is Intent.PROSE and q.narrative == "drivers", said
+
+
+def test_how_a_way_of_doing_changes_is_told_in_words() -> None:
+    """"How will its accounting change for gift cards" moves no figure; "revenue recognition" names no revenue."""
+    for said in ("When Foo Corp adopts the new revenue recognition standard, how will its accounting change for "
+                 "unredeemed gift cards?",
+                 "How did the company's revenue recognition policy change in 2018?",
+                 "How will Foo Corp's segment reporting change next year?"):
+        q = parse(said)
+        assert q.intent is Intent.PROSE and not q.measures, said
+    assert parse("How did revenue change from 2021 to 2022?").intent is Intent.CHANGE
+    assert parse("How did the gross margin change in 2022?").intent is Intent.CHANGE

@@ -126,12 +126,14 @@ _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|
                     r"what\s+(?:\w+\s+)?changes?\b(?=[^?]*\b(?:make|made|adopt(?:ed)?|implement(?:ed)?|announce[ds]?)\b)|"
                     r"what\s+(?:[\w-]+\s+){1,4}?(?:is|are|was|were)\s+included\s+in\b|"
                     r"which (?:segments?|regions?|products?|customers?|suppliers?|"
-                    r"business(?:es)?)|what (?:is|was|are|were)\b(?=[^?]*\babout\W*$)|"
+                    r"business(?:es)?|components?|factors?|elements?|drivers?)|"
+                    r"what (?:is|was|are|were)\b(?=[^?]*\babout\W*$)|"
                     r"what (?:is|was|are|were)\b(?=[^?]*\b(?:related|relat(?:es|ing)|attributable|attributed|due|"
                     r"used|consist(?:s|ed)?|comprised|made up|tied|linked)\s+(?:to|of|for|by)"
                     r"(?:\s+(?:in|for|during|over|at|as of)\b[^?]*)?\W*$))\b", re.I)
 """A question asking in words: by its first words ("why", "describe", "who", "where were they recorded", "when did
-it close", "what drove", "which segments"; not "When referencing the income statement, what is ..."), a change a
+it close", "what drove", "which segments", "which components account for that swing"; not "When referencing the
+income statement, what is ..."), a change a
 company made ("What change to the useful lives of its servers did it make?": not how much a figure changed), the
 items included in a line ("What conflict-related costs were included in its operating expenses?"), or a "what"
 whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating expense
@@ -168,6 +170,13 @@ _ACTED_ON_PASSIVE = re.compile(r"(?:^|,\s+)how\s+(?:was|were|has\s+been|have\s+b
                                rf"(?:{_ALTERED})(?:ed|ied)\b", re.I)
 """The same asked in the passive ("how was its $10.0 billion Credit Agreement changed in March 2022"): something was
 done to it, told in words."""
+_WAY_CHANGES = re.compile(r"\bhow\s+(?:will|would|did|does|do|has|have|could|might|may)\s+"
+                          r"(?:(?:its|the|their|our|this|that)\s+)?(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?"
+                          r"(?:accounting|treatment|presentation|polic(?:y|ies)|approach|strategy|practices?|methods?|"
+                          r"process(?:es)?|structure|reporting|disclosures?)\s+(?:change|differ|evolve)\b", re.I)
+"""A question asking how a way of doing something changes ("how will its accounting change for unredeemed gift
+cards", "How did the company's revenue recognition policy change?"): told in words, no figure moves."""
 _PROSE_LATER = re.compile(r"(?:\band|,|;)\s+(?:what|how)\s+(?:does|do|did)\b", re.I)
 """A later clause that asks what something does ("What are its reportable segments and what does each offer?"):
 prose, where the question names no line item or metric (else "... and how does it compare across the periods?"
@@ -1097,7 +1106,8 @@ def _intent(q: Question) -> Intent:
     manner = _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
-            _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or _ACTED_ON_PASSIVE.search(opening) or manner) or (
+            _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or _ACTED_ON_PASSIVE.search(opening) or manner
+            or _WAY_CHANGES.search(q.first)) or (
             _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
                                                 or q.rounding or q.counted)):
         return Intent.PROSE
