@@ -17,7 +17,7 @@ from test_retrieve_lib import INCOME_TABLE, acme_docs, build_library
 from engine.ask.answer import Answerer
 from engine.ask.cells import TableSource
 from engine.ask.prompt import SYSTEM_PROMPT
-from engine.ask.question import parse
+from engine.ask.question import Intent, parse
 from engine.errors import Cancelled
 from engine.numbers import quantities, same_number
 from engine.types import AnswerFinished, CellsResolved, Document, Evidence, RetrievalDone, TokenStreamed
@@ -1489,3 +1489,17 @@ def test_a_change_asked_is_not_answered_with_a_level() -> None:
     checks = check_numbers("Net revenues from the Asia Pacific region were $909 million in 2023.", [], None, (),
                            res, None, said)
     assert [c.found for c in checks] == [True]
+
+
+def test_a_question_asked_in_words_states_no_cell_its_words_name() -> None:
+    """"What is the sales and use tax assessment about?" names no net sales, and a part asked in words states no
+    cell of a line its words happen to name."""
+    income = {"title": "Consolidated Statements of Operations", "units": "in millions",
+              "columns": ["Year Ended December 31, 2023"],
+              "rows": [{"label": "Net sales", "values": ["170,773"], "numbers": [170773.0]}]}
+    src = [TableSource(1, income)]
+    said = "What is the state's sales and use tax assessment against Foo Corp about, and where does it stand?"
+    assert not parse(said).measures and not resolve(said, src).confident
+    said = "What is the nature of Foo Corp's net sales in 2023?"
+    assert parse(said).intent is Intent.PROSE and not resolve(said, src).confident
+    assert resolve("What were Foo Corp's net sales in 2023?", src).confident

@@ -1740,3 +1740,13 @@ def test_how_a_way_of_doing_changes_is_told_in_words() -> None:
         assert q.intent is Intent.PROSE and not q.measures, said
     assert parse("How did revenue change from 2021 to 2022?").intent is Intent.CHANGE
     assert parse("How did the gross margin change in 2022?").intent is Intent.CHANGE
+
+
+def test_how_a_figure_is_arrived_at_is_told_in_words() -> None:
+    for said in ("Under Foo Corp's program accounting, how is cost of sales set for each airplane delivered?",
+                 "How is goodwill tested for impairment at Foo Corp?",
+                 "How are Foo Corp's subscription revenues recognized?"):
+        assert parse(said).intent is Intent.PROSE, said
+    assert parse("How was revenue in 2022?").intent is not Intent.PROSE
+    q = parse("What was Foo Corp's revenue in 2022, and how was it recognized?")
+    assert [p.intent for p in q.parts] == [Intent.VALUE, Intent.PROSE]

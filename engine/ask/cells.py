@@ -718,8 +718,9 @@ def resolve(
             not part_missing  # the company's total where a part of it was asked: not stated as the answer
             and not unchosen
             and question.asks_value
-            # "By how much did its revenue fall in 2019?": a level is not the change asked (a change is computed)
-            and question.intent is not Intent.CHANGE
+            # "By how much did its revenue fall in 2019?": a level is not the change asked (a change is computed);
+            # "What is the sales and use tax assessment about?" asks in words, whatever line its words name
+            and question.intent not in (Intent.CHANGE, Intent.PROSE)
             and len(ms) == 1
             and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW

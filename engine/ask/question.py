@@ -151,6 +151,11 @@ _MANNER = re.compile(r"^how\s+(?:does|do|did)\b(?![^?]*\b(?:perform\w*|far(?:e|e
 company recognize subscription revenue?"): prose, unless it asks how a figure moved, compared or performed ("How did
 gross margin change?", "How does its revenue compare with 2021?", "How did the segment perform?"). It stays prose as
 a later part that takes the measure of the part before ("What is X, and how does the company charge for it?")."""
+_METHOD = re.compile(r"(?:^|,\s+)how\s+(?:is|are|was|were)\s+[^?]{1,100}?\s+"
+                     r"(?:set|determined|calculated|computed|measured|recogni[sz]ed|estimated|accounted\s+for|valued|tested|allocated|derived|defined|presented|"
+                     r"classified|treated|amortized|depreciated)\b", re.I)
+"""A question asking how a figure is arrived at ("Under its program accounting, how is cost of sales set for each
+airplane delivered?", "How is goodwill tested for impairment?"): a method, told in words, whatever line it names."""
 _EFFECT_OF = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could|might|may)\s+[^?]{1,120}?\s+"
                         r"(?:affect(?:ed)?|impact(?:ed)?|influence(?:d)?|hurt|help(?:ed)?|benefit(?:ed)?|"
                         r"weigh(?:ed)?\s+on)\b", re.I)
@@ -1103,7 +1108,7 @@ def _intent(q: Question) -> Intent:
     if q.counted:
         return Intent.COUNT
     opening = q.first.strip(" \"'(")
-    manner = _MANNER.match(opening) and not (q.changed or q.growth or q.versus or q.trend)
+    manner = (_MANNER.match(opening) or _METHOD.search(opening)) and not (q.changed or q.growth or q.versus or q.trend)
     if q.why or _PROSE.match(opening) or (
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
             _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or _ACTED_ON_PASSIVE.search(opening) or manner
