@@ -1346,6 +1346,22 @@ def test_a_change_the_model_gives_is_no_other_row_s_cell() -> None:
     assert "17" in disagreement("Interest expense was $17 million in 2015 [1].", res, None, None)
 
 
+def test_a_cell_the_resolver_is_not_sure_of_is_not_called_the_one_asked() -> None:
+    """The note on a model's figure names the resolved cell as "the cell asked for" only when the resolver is
+    confident of it; a row its own words only partly name is "the nearest cell found"."""
+    from engine.ask.checks import disagreement
+
+    sheet = {"title": "Consolidated Balance Sheets", "units": "in millions",
+             "columns": ["December 31, 2018", "December 31, 2017"],
+             "rows": [{"label": "Inventories", "values": ["62,567", "44,344"], "numbers": [62567.0, 44344.0]}]}
+    src = [TableSource(1, sheet)]
+    sure = resolve("What were Acme's inventories at December 31, 2018?", src)
+    assert sure.confident and "The cell asked for: 62,567" in disagreement("Inventories were $44,344 million [1].",
+                                                                            sure, None, None)
+    unsure = resolve("How much 787 deferred production cost was in inventory at December 31, 2018?", src)
+    note = disagreement("The 787 deferred production cost was $44,344 million [1].", unsure, None, None)
+    assert not unsure.confident and "The nearest cell found" in note and "asked for" not in note
+
 
 def test_a_figure_the_question_states_is_no_cell_to_correct() -> None:
     """"What secures Acme's $17 million credit line?": the model repeating the question's $17 million gives the

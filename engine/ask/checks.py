@@ -328,4 +328,7 @@ def disagreement(text: str, res: Resolution, calendar: Calendar | None, computat
     if not wrong:
         return ""
     asked = "; ".join(f"{c.shown} ({c.row}, {c.period_name(calendar)}) [{c.marker}]" for c in res.cells[:3])
-    return f"\n\nNote: the model's {'; '.join(wrong)}. The cell asked for: {asked}."
+    # a cell the resolver is not sure of (a row named by the question's own words, a period of several columns) is
+    # not said to be the one asked
+    which = "The cell asked for" if res.confident else "The nearest cell found (not certain to be the one asked)"
+    return f"\n\nNote: the model's {'; '.join(wrong)}. {which}: {asked}."
