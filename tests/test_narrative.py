@@ -3513,3 +3513,26 @@ def test_a_word_outside_the_vocabulary_s_groups_is_still_unquoted() -> None:
     question, quote, said = UNFLAGGED["recoup"]
     quotes = [Quote(quote, "BORE_2024_10Q", "b", 18, 2, 2)]
     assert "reclaim" in unsupported(said.replace("recover", "reclaim"), quotes, parse(question), ["Borealis"])
+
+
+def test_an_answer_in_the_questions_verb_that_only_repeats_its_subject_is_flagged() -> None:
+    """"whom does each product group serve?" answered "Carrier products serve carriers, while enterprise products
+    serve enterprises": every word is quoted or asked, and the clause says nothing of whom."""
+    q = parse("How does Acme divide its Networks segment, and whom does each product group serve?")
+    assert "serve" in q.asking
+    quote = [Quote("The increase in segment net sales was primarily driven by higher sales volumes of carrier and "
+                   "enterprise products for broadband and the cloud.", "ACME_2022_10K", "acme", 28, 5, 5)]
+    flags = unsupported("Carrier products serve carriers, while enterprise products serve enterprises [5].", quote, q,
+                        ["Acme"])
+    assert "\u201ccarriers\u201d only restates \u201cCarrier products\u201d" in flags, flags
+    assert not any("only restates" in f for f in unsupported(
+        "The carrier group serves carriers and cable operators, while enterprise products serve businesses [5].",
+        quote, q, ["Acme"]))
+
+
+def test_a_who_or_what_clause_ending_with_its_verb_asks_with_it() -> None:
+    assert "make" in parse("What does Acme's Specialty Materials segment make?").asking
+    assert "serve" in parse("Whom does each Acme product group serve?").asking
+    # a clause going on past its subject ends with a noun, not the verb
+    assert "litigation" not in parse("What does Acme disclose about the Combat Arms Earplugs litigation?").asking
+    assert "matters" not in parse("What does Acme say about PFAS-related matters?").asking

@@ -1597,26 +1597,34 @@ def _how_verbs(text: str) -> set[str]:
 
 
 def _closing_verbs(text: str, found: set[str]) -> set[str]:
-    """The verb a how or why clause with "do" asks with where its subject is too long for ``asking_verbs``: the base
-    form that ends the clause, not after an article or preposition, where no verb of the clause was ``found`` ("How
-    does the accelerated share repurchase agreement Lockheed Martin entered into in 2022 work?" -> "work"; "How does
+    """The verb a how, why, who or what clause with "do" asks with where its subject is too long for
+    ``asking_verbs``: the base form that ends the clause, not after an article or preposition, where no verb of the
+    clause was ``found`` ("How does the accelerated share repurchase agreement Lockheed Martin entered into in 2022
+    work?" -> "work"; "whom does each product group serve" -> "serve"; "How does
     Foo use forward contracts to hedge currency risk" has its verb, "use", and "risk" is a noun)."""
     out: set[str] = set()
     for m in _HOW_DO_CLAUSE.finditer(text):
         words = _SOURCE_TAIL.sub("", m.group("head")).split()
-        if (len(words) >= 2 and not found & set(words) and re.fullmatch(r"[a-z]{3,}", words[-1])
-                and not re.search(r"(?:ed|ing)$", words[-1]) and words[-2].lower() not in _BEFORE_NOUN):
+        # a who or what clause ends with its verb only where nothing follows its subject ("what does the 10-K say
+        # about the litigation" ends with the noun a preposition governs)
+        plain = m.group(0).lower().startswith(("how", "why")) or not any(
+            w.lower() in _BEFORE_NOUN or w.lower() in _ABOUT for w in words[1:])
+        if (len(words) >= 2 and plain and not found & set(words) and re.fullmatch(r"[a-z]{3,}", words[-1])
+                and not re.search(r"(?:ed|ing)$", words[-1]) and words[-2].lower() not in _BEFORE_NOUN
+                and words[-1] not in _BEFORE_NOUN):
             out.add(words[-1])
     return out
 
 
-_HOW_DO_CLAUSE = re.compile(r"\b(?:how|why)\s+(?:do|does|did)\s+(?P<head>[^,;:?]+?)\s*(?=[?,;:]|$)", re.I)
-"""A how or why clause with "do", up to the clause's end."""
+_HOW_DO_CLAUSE = re.compile(r"\b(?:how|why|who|whom|what)\s+(?:do|does|did)\s+(?P<head>[^,;:?]+?)\s*(?=[?,;:]|$)",
+                            re.I)
+"""A how, why, who or what clause with "do", up to the clause's end ("whom does each product group serve")."""
 _SOURCE_TAIL = re.compile(r"\s+(?:according\s+to|as\s+per|per)\s+.*$", re.I)
 """Where a clause goes on to say where it is told ("... work according to its fiscal 2016 10-K")."""
 _BEFORE_NOUN = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "this", "that", "these", "those", "of",
                           "in", "on", "for", "to", "with", "by", "from", "at", "into", "under", "over", "and", "or"})
 """Words a noun follows, not a verb ending its clause ("... hedge currency risk in the market")."""
+_ABOUT = frozenset({"about", "regarding", "concerning"})
 
 
 def part_named(text: str) -> str:

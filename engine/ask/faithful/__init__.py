@@ -23,6 +23,7 @@ from typing import Any
 from engine.ask.checks import CITATION, cited_numbers, refuses
 from engine.ask.faithful.claims import (
     _affirmed,
+    _answer_restates_subject,
     _cited_elsewhere,
     _compared_untrue,
     _denied,
@@ -225,6 +226,7 @@ CHECKS: tuple[Check, ...] = (
     _figures_of_others,  # parts: a figure the quotes give for another name or line item
     _pairs_swapped,  # claims: a "respectively" sentence's figures given to other names
     _compared_untrue,  # claims: two figures compared the wrong way ("$20 million ... higher than $20 million")
+    _answer_restates_subject,  # claims: an answer in the question's verb that only repeats its subject
     _figure_of_another_measure,  # items: a figure the quotes give for another measure, or as a share not a change
     _figure_swapped,  # items: a quote sentence restated with another figure in its figure's place
     _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)

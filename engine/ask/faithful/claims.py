@@ -423,6 +423,31 @@ def _compared_untrue(r: Reading) -> list[str]:
     return out
 
 
+_ANSWER_CLAUSE = re.compile(r",?\s*\b(?:while|whereas|but)\s+|;\s*", re.I)
+"""Where one clause of a summary sentence ends and the next begins ("..., while enterprise products serve ...")."""
+
+
+def _answer_restates_subject(r: Reading) -> list[str]:
+    """A clause answering with the question's own verb (``Question.asking``) whose answer is only its subject's
+    words again: "Carrier products serve carriers, while enterprise products serve enterprises" for "whom does each
+    product group serve?" gives '“carriers” only restates “Carrier products”'. Each word may be quoted somewhere;
+    the clause still says nothing of whom or what, which no quote supports."""
+    verbs = {word_stem(v) for p in (r.q, *r.q.parts) for v in p.asking}
+    if not verbs:
+        return []
+    out: list[str] = []
+    for sentence in split_sentences(r.body):
+        for clause in _ANSWER_CLAUSE.split(sentence):
+            words = [w for w in CONTENT_WORD.findall(clause) if w.lower() not in STOPWORDS]
+            at = next((i for i, w in enumerate(words) if i and word_stem(w) in verbs), None)
+            if at is None:
+                continue
+            subject, answer = words[:at], words[at + 1:]
+            if answer and {word_stem(w) for w in answer} <= {word_stem(w) for w in subject}:
+                out.append(f"\u201c{' '.join(answer)}\u201d only restates \u201c{' '.join(subject)}\u201d")
+    return out
+
+
 def _direction_given_to_driver(r: Reading) -> list[str]:
     """A quote's change told as its driver's: "Debt maturities in the ordinary course decreased" where the quote says
     "Interest expense (net of interest income) decreased ... driven by debt maturities in the ordinary course" gives
