@@ -3536,3 +3536,20 @@ def test_a_who_or_what_clause_ending_with_its_verb_asks_with_it() -> None:
     # a clause going on past its subject ends with a noun, not the verb
     assert "litigation" not in parse("What does Acme disclose about the Combat Arms Earplugs litigation?").asking
     assert "matters" not in parse("What does Acme say about PFAS-related matters?").asking
+
+
+def test_a_party_one_member_s_quote_names_told_of_the_whole_list_is_flagged() -> None:
+    """"ZANTRIX, OLVEXA and DURAMEL for collaboration with Helix Pharma AG" where only ZANTRIX's sentence names
+    Helix: DURAMEL is given a partner no quote gives it. A name before the list is its subject, not said of each."""
+    q = parse("Which partners does Acme name for ZANTRIX, OLVEXA and DURAMEL?")
+    quote = [Quote("The Company has products developed with strategic partners including ZANTRIX, co-developed with "
+                   "Helix Pharma AG and OLVEXA, co-marketed with Corvid LLC.", "ACME_2022_10K", "acme", 55, 2, 2)]
+    flags = unsupported("Acme names ZANTRIX, OLVEXA, and DURAMEL for collaboration with Helix Pharma AG and Corvid "
+                        "LLC [2].", quote, q, ["Acme"])
+    assert "no quote says \u201cHelix\u201d of \u201cDURAMEL\u201d" in flags, flags
+    q = parse("Which two companies did Acme acquire in 2022?")
+    quote = [Quote("In fiscal 2022, we acquired Two Peaks, LLC d/b/a Yardbird Furniture and Current Health Ltd.",
+                   "ACME_2022_10K", "acme", 51, 3, 3)]
+    assert not any(f.startswith("no quote says") for f in unsupported(
+        "Acme acquired Two Peaks, LLC d/b/a Yardbird Furniture and Current Health Ltd. in fiscal 2022 [3].", quote, q,
+        ["Acme"]))

@@ -262,6 +262,10 @@ def _told_of_each(r: Reading) -> list[str]:
                     if (st := word_stem(w)) not in relation and w.lower() not in STOPWORDS
                     and not NAME_WORD.fullmatch(w) and not rises.fullmatch(w) and not falls.fullmatch(w)
                     and any(st in p for p in parts)]
+            listed = set().union(*keys)
+            # the names after the list, which the clause gives each member (those before it are its subject's)
+            partners = [n for n in NAME_WORD.findall(sentence[m.end():end]) if n.lower().strip(".") not in LEGAL_FORMS
+                        and (k := name_key(n)) not in plain and k not in listed and k not in asked]
             for member, own in zip(members, keys, strict=True):
                 if not own:
                     continue
@@ -273,6 +277,13 @@ def _told_of_each(r: Reading) -> list[str]:
                            and any(word_stem(w) in p for p in others)]
                 if lacking:
                     out.append(f"no quote says \u201c{lacking[0].lower()}\u201d of \u201c{member}\u201d")
+                    continue
+                # a party the quotes name beside other members only ("XARELTO, IMBRUVICA and DARZALEX for
+                # collaboration with Bayer HealthCare AG" where only XARELTO's sentence names Bayer)
+                party = next((n for n in partners if not any(name_key(n) in p for p in mine)
+                              and any(name_key(n) in p for p in others)), "")
+                if party:
+                    out.append(f"no quote says \u201c{party}\u201d of \u201c{member}\u201d")
     return out
 
 
