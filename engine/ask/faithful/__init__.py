@@ -33,6 +33,7 @@ from engine.ask.faithful.claims import (
     _no_without_denial,
     _offset_swapped,
     _pairs_swapped,
+    _source_given_as_answer,
     _words_of_other_quotes,
     _yes_against_denial,
 )
@@ -227,6 +228,7 @@ CHECKS: tuple[Check, ...] = (
     _pairs_swapped,  # claims: a "respectively" sentence's figures given to other names
     _compared_untrue,  # claims: two figures compared the wrong way ("$20 million ... higher than $20 million")
     _answer_restates_subject,  # claims: an answer in the question's verb that only repeats its subject
+    _source_given_as_answer,  # claims: a source number where the answer should be ("its partner is [10]")
     _figure_of_another_measure,  # items: a figure the quotes give for another measure, or as a share not a change
     _figure_swapped,  # items: a quote sentence restated with another figure in its figure's place
     _cited_elsewhere,  # claims: a sentence citing other quotes than the one whose words it is (reads the citations)

@@ -423,6 +423,20 @@ def _compared_untrue(r: Reading) -> list[str]:
     return out
 
 
+_SOURCE_AS_ANSWER = re.compile(r"\b(?:is|are|was|were|as|named|totaled|totalled)\s+"
+                               r"(\[\d+(?:\s*,\s*\d+)*\])(?=\s*(?:[.;,]|$|(?:under|in|for|on|at|and)\b))", re.I)
+"""A source number standing where what is asked should ("Pfizer's partner on ARV-471 is [10]", "recorded as [8]"):
+after a form of "be" or "as", ending its clause ("taxes paid [2]" and "consistent with [2]" cite)."""
+
+
+def _source_given_as_answer(r: Reading) -> list[str]:
+    """A source number given as the answer itself: "Pfizer's partner on ARV-471 is [10]. ... The payment was recorded
+    as [8]." gives '“is [10]”: a source number, not what it says'. A citation follows a claim; here it
+    is the claim, and no quote is checked."""
+    return [f"\u201c{' '.join(m.group(0).split())}\u201d: a source number, not what it says"
+            for m in _SOURCE_AS_ANSWER.finditer(r.summary)]
+
+
 _ANSWER_CLAUSE = re.compile(r",?\s*\b(?:while|whereas|but)\s+|;\s*", re.I)
 """Where one clause of a summary sentence ends and the next begins ("..., while enterprise products serve ...")."""
 
