@@ -1519,3 +1519,20 @@ def test_a_question_asked_in_words_states_no_cell_its_words_name() -> None:
     said = "What is the nature of Foo Corp's net sales in 2023?"
     assert parse(said).intent is Intent.PROSE and not resolve(said, src).confident
     assert resolve("What were Foo Corp's net sales in 2023?", src).confident
+
+
+def test_a_metric_s_figure_a_quoted_sentence_states_is_the_filing_s_not_the_model_s() -> None:
+    """The code cannot compute an authorized return on equity from cells; the 9.8% the quoted rate order states is
+    the filing's figure, not the model's own arithmetic. The same figure with no quote stating it is flagged."""
+    from engine.types import Evidence as Ev
+
+    said = "What did the commission approve in the rate case of Acme's Illinois subsidiary, and on what authorized " \
+           "return on equity?"
+    order = ("The general rate case order approved a $67 million annualized increase, based on an authorized return "
+             "on equity of 9.8% and an authorized rate base of $1.64 billion.")
+    cited = [Ev(chunk_id=1, doc_id="acme", doc="ACME_2022_10K", page=94, modality="text", text=order, score=1.0)]
+    answer = "The order approved a $67 million increase based on an authorized return on equity of 9.8% [1]."
+    flags = [c for c in check_numbers(answer, cited, None, (), None, None, said, [order]) if not c.found]
+    assert not flags, flags
+    flags = [c.value for c in check_numbers(answer, cited, None, (), None, None, said) if not c.found]
+    assert "9.8%" in " ".join(flags)

@@ -3553,3 +3553,15 @@ def test_a_party_one_member_s_quote_names_told_of_the_whole_list_is_flagged() ->
     assert not any(f.startswith("no quote says") for f in unsupported(
         "Acme acquired Two Peaks, LLC d/b/a Yardbird Furniture and Current Health Ltd. in fiscal 2022 [3].", quote, q,
         ["Acme"]))
+
+
+def test_a_source_number_given_as_the_answer_is_flagged() -> None:
+    q = parse("Who is Acme's partner on ZX-12, and what did Acme pay under the 2021 agreement?")
+    quote = [Quote("The companies will equally share worldwide development costs, commercialization expenses and "
+                   "profits.", "ACME_2021_10K", "acme", 75, 5, 5)]
+    flags = unsupported("Acme's partner on ZX-12 is [10]. The payment was recorded as [8].", quote, q, ["Acme"])
+    assert "\u201cis [10]\u201d: a source number, not what it says" in flags
+    assert "\u201cas [8]\u201d: a source number, not what it says" in flags
+    for said in ("The companies will equally share worldwide development costs, commercialization expenses and "
+                 "profits [5].", "Acme expects to recover taxes paid [5].", "That is consistent with [5]."):
+        assert not any("source number" in f for f in unsupported(said, quote, q, ["Acme"])), said

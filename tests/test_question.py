@@ -1750,3 +1750,22 @@ def test_how_a_figure_is_arrived_at_is_told_in_words() -> None:
     assert parse("How was revenue in 2022?").intent is not Intent.PROSE
     q = parse("What was Foo Corp's revenue in 2022, and how was it recognized?")
     assert [p.intent for p in q.parts] == [Intent.VALUE, Intent.PROSE]
+
+
+def test_a_later_part_asking_a_figure_of_its_own_thing_takes_no_measure_from_before() -> None:
+    q = parse("Why did Foo Corp's cash from operating activities fall in 2022, and how much did its receivable "
+              "factoring programs accelerate collections?")
+    assert not q.parts[1].measures
+    q = parse("How much did Foo Corp's revenue grow in 2023, and how large was the segment's pre-tax loss?")
+    assert not q.parts[1].measures
+    for said in ("What were Foo Corp's revenues in 2022, and how much did they grow over 2021?",
+                 "What were Foo Corp's net sales in fiscal 2023, and how large was that growth?",
+                 "Which of Foo Corp's categories grew revenue in 2023? Which ones, by how much?"):
+        assert [m.name for m in parse(said).parts[1].measures] == ["revenue"], said
+
+
+def test_over_divides_a_figure_named_before_it_only() -> None:
+    said = ("Why did Foo Corp leave Bar LLC out of its assessment of internal control over financial reporting, and "
+            "how large is Bar relative to Foo Corp's consolidated assets and sales?")
+    assert parse(said).pair is None
+    assert parse("What was Foo Corp's operating income over revenue in 2022?").pair is not None

@@ -159,7 +159,9 @@ def check_numbers(
     # arithmetic unless it is worked out from found figures (``derived``, below)
     uncomputed = question is not None and not computed and question.formula is not None
     for q in said:
-        if uncomputed and result_like(q, text):
+        if uncomputed and result_like(q, text) and not any(same_number(q, v.value) for v in in_quotes):
+            # (a figure of the metric a quoted sentence states is the filing's: "an authorized return on equity of
+            # 9.8%")
             checks.append(Check(q.raw, False, "", "the model's own figure for the metric asked: the code could not "
                                 "compute it from the cells", "missing", q.value))
             continue

@@ -1085,8 +1085,8 @@ def _threshold(text: str) -> tuple[str, float, str] | None:
 
 def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
     """The two things a question divides ("ratio of A to B", "A as a percentage of B", "A over B"). "Over" divides
-    only where the question names a measure: "significant influence over Rivian", "control over the joint venture"
-    tell a relation, not a ratio."""
+    only a measure named before it: "significant influence over Rivian", "control over the joint venture", "internal
+    control over financial reporting" tell a relation, not a ratio."""
     text = text.strip()
     # no match crosses a line, and each holds its keyword: begin at the first line with one (none: no pair). A
     # search from the start tries every position of a long line without one, each to the line's end.
@@ -1097,6 +1097,8 @@ def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
     if not m:
         return None
     a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if key.group(0).strip().lower() == "over" and not (_measures(a) or ratio_named(a)):
+        return None  # "internal control over financial reporting ... and sales": "over" divides a figure only
     return _LEAD.sub("", a.strip()), _LEAD.sub("", b.strip())
 
 
@@ -1771,6 +1773,22 @@ def _own_thing(part: Question) -> bool:
     return bool(words) and not any(w in _FIGURE_NOUNS for w in words)
 
 
+_POINTING_BACK = _BACK_REFERENCES | {"they", "ones"}
+"""Words with which a later part asks of what the part before names ("Which ones, by how much?")."""
+_REFERRING = frozenset(
+    "how what which who whom much many large big high small low did does do was were is are has have had be been "
+    "by amount figure value total sum difference change growth increase decrease decline rise fall drop".split())
+"""A later part's words that name nothing of its own: they ask of a figure ("and how large was the growth?")."""
+
+
+def _names_own(part: Question) -> bool:
+    """Whether a later part names a thing of its own besides asking words, change words and periods ("how large was
+    the segment's pre-tax loss?"; not "and what was the total?")."""
+    rises, falls = directions()
+    return any(w not in STOPWORDS and w not in _REFERRING and w not in PERIOD_WORDS and not w.isdigit()
+               and not rises.fullmatch(w) and not falls.fullmatch(w) for w in part.words)
+
+
 def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
     did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named, of the part of
@@ -1787,8 +1805,10 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
         return part  # "..., and does it generally ask its customers for collateral?": an act, not the figure before
     # the first part takes the whole question's period, not the measures its later parts name ("What secures the
     # credit facility, ..., and how much cash had it pledged?": the cash is the third part's)
-    # "..., how much 787 deferred production cost was in inventory?" asks a thing of its own, named by its words
-    measures = part.measures or (before.measures if not first and not _ASKS_HELD.search(part.text) else ())
+    # "..., how much 787 deferred production cost was in inventory?", "how much did its receivable factoring programs
+    # accelerate collections?" ask a figure of a thing of their own, named by their words
+    own = _ASKS_HELD.search(part.text) or (part.asks_value and not part.words & _POINTING_BACK and _names_own(part))
+    measures = part.measures or (before.measures if not first and not own else ())
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)
     asked = part.asked
