@@ -3565,3 +3565,18 @@ def test_a_source_number_given_as_the_answer_is_flagged() -> None:
     for said in ("The companies will equally share worldwide development costs, commercialization expenses and "
                  "profits [5].", "Acme expects to recover taxes paid [5].", "That is consistent with [5]."):
         assert not any("source number" in f for f in unsupported(said, quote, q, ["Acme"])), said
+
+
+def test_a_matter_s_history_is_no_earlier_year_s_discussion() -> None:
+    """A suit brought in 2017 and still pending, asked of in the 2023 10-Q, is that matter's history, not another
+    year's paragraph told for 2023; nor is a year in a law's name ("the Act of 2012") a year a quote tells."""
+    q = parse("What do the service members allege against Acme in the Anti-Terrorism Act suit, as of the 10-Q for "
+              "the quarter ended July 2, 2023?")
+    quotes = [Quote("In 2017, a number of U.S. service members brought a complaint against a number of companies, "
+                    "including Acme, alleging that the defendants violated the U.S. Anti-Terrorism Act.",
+                    "ACME_2023Q2_10Q", "acme", 35, 1, 1)]
+    passage = ("In July 2020, the District Court dismissed all of plaintiffs' claims. In 2017, a number of U.S. "
+               "service members brought a complaint against a number of companies, including Acme, alleging that the "
+               "defendants violated the U.S. Anti-Terrorism Act.")
+    summary = "The service members allege that Acme violated the U.S. Anti-Terrorism Act [1]."
+    assert not any("is about fiscal" in f for f in unsupported(summary, quotes, q, ["Acme"], passages=[passage]))

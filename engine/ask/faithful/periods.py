@@ -209,6 +209,10 @@ def _opened_year(told: str) -> int | None:
     return None
 
 
+_NAMED_YEAR = re.compile(r"\b(?:Act|Acts|Code|Law)\s+of\s+\d{4}\b")
+"""A year in a law's name ("the Securities Exchange Act of 1934"): no period a sentence tells."""
+
+
 def _earlier_years_told(r: Reading) -> list[str]:
     """A sentence restating a quote whose words and passage compare two years both before the one the question asks
     ("Our International segment experienced a gross profit decline ... in fiscal 2016 compared to fiscal 2015 ...
@@ -228,7 +232,10 @@ def _earlier_years_told(r: Reading) -> list[str]:
     paragraph's (``_opened_year``), whatever year the summary tells it for: '[4] is about fiscal 2014'."""
     summary, quotes, q, passages, headings = r.body, r.quotes, r.q, r.passages, r.headings
     asked = set(q.asked.years)
-    if not asked or not passages:
+    # a year's discussion of a change is what an earlier year's paragraph can be told for; a matter's history (a suit
+    # brought in 2017, still pending) is no other year's
+    moved = any(p.changed or p.growth for p in (q, *q.parts)) or _drivers_kind(q) is not None
+    if not asked or not passages or not moved:
         return []
     sentences = _quote_sentences(quotes)
     # the period a quote is told in: what its passage says before it, and itself (the next paragraph may be the
@@ -239,7 +246,8 @@ def _earlier_years_told(r: Reading) -> list[str]:
         if (found := _told_from(sentence, sentences)) is None:
             continue
         source, best = found[0], found[1]
-        told_in = [f"{lead.get(x.text, '')} {x.text}" for x in quotes if x.source == source and best in x.text]
+        told_in = [_NAMED_YEAR.sub(" ", f"{lead.get(x.text, '')} {x.text}") for x in quotes
+                   if x.source == source and best in x.text]
         named = {int(m.group(0)) for t in told_in for m in YEAR.finditer(t)}
         said = {int(m.group(0)) for m in YEAR.finditer(sentence)}
         # the period of what the sentence is told after: the sentence before it, else the period heading above
