@@ -3580,3 +3580,19 @@ def test_a_matter_s_history_is_no_earlier_year_s_discussion() -> None:
                "defendants violated the U.S. Anti-Terrorism Act.")
     summary = "The service members allege that Acme violated the U.S. Anti-Terrorism Act [1]."
     assert not any("is about fiscal" in f for f in unsupported(summary, quotes, q, ["Acme"], passages=[passage]))
+
+
+def test_an_irregular_past_form_is_its_verb() -> None:
+    """"won" is "winning"'s verb, "sold" "selling"'s, "left" "leave"'s: a summary saying "Acme won the competitions"
+    of a quote's "in connection with winning the competitions" says what it says; "lead" is no form of "led"."""
+    from engine.ask.subjects import word_stem
+
+    for forms in (("won", "winning", "win"), ("sold", "selling", "sell"), ("grew", "growing", "grown"),
+                  ("left", "leave", "leaving"), ("paid", "pay")):
+        assert len({word_stem(w) for w in forms}) == 1, forms
+    assert word_stem("led") != word_stem("lead")
+    q = parse("Acme won the T-9 trainer competition in 2018. How much loss did Acme recognize on it?")
+    quotes = [Quote("In connection with winning the T-9 trainer competition, we recorded a loss of $400 million.",
+                    "ACME_2018_10K", "acme", 10, 4, 4)]
+    assert not any("won" in f for f in unsupported("Acme won the T-9 trainer competition and recorded a loss of $400 "
+                                                   "million [4].", quotes, q, ["Acme"]))

@@ -37,6 +37,21 @@ _IRREGULAR_PLURALS = {"lives": "life", "halves": "half"}
 next)."""
 
 
+_IRREGULAR_VERBS = {
+    "won": "win", "paid": "pay", "sold": "sell", "grew": "grow", "grown": "grow", "fell": "fall", "fallen": "fall",
+    "rose": "rise", "risen": "rise", "brought": "bring", "held": "hold", "sought": "seek", "made": "make",
+    "bought": "buy", "spent": "spend", "kept": "keep", "left": "leave", "lost": "lose", "took": "take",
+    "taken": "take", "gave": "give", "given": "give", "told": "tell", "met": "meet", "built": "build",
+    "began": "begin", "begun": "begin", "drove": "drive", "driven": "drive", "chose": "choose", "chosen": "choose",
+    "wrote": "write", "written": "write", "became": "become", "came": "come", "went": "go", "gone": "go",
+    "said": "say", "found": "find", "struck": "strike", "withdrew": "withdraw", "withdrawn": "withdraw",
+    "undertook": "undertake", "undertaken": "undertake", "shrank": "shrink", "shrunk": "shrink", "spun": "spin",
+    "bore": "bear", "borne": "bear", "sent": "send", "lent": "lend", "dealt": "deal", "meant": "mean",
+    "understood": "understand", "arose": "arise", "arisen": "arise", "forgone": "forgo", "overcame": "overcome"}
+"""Past forms of verbs that do not end in "-ed" ("Boeing won" of the quote's "winning"; "left out" of "leave out").
+Not "led": the "lead program" is no program that led."""
+
+
 def word_stem(word: str) -> str:
     """A word as the summary check compares it: lower case, without a possessive or a plural's "s" ("costs" is
     "cost"; "loss", "status" and "basis" keep theirs; "lives" is "life") or an inflection's ending (``_ENDINGS``),
@@ -45,7 +60,7 @@ def word_stem(word: str) -> str:
     if "-" in w:
         return "-".join(word_stem(piece) for piece in w.split("-") if piece)
     w = w[:-2] if w.endswith(("'s", "’s")) else w
-    w = _IRREGULAR_PLURALS.get(w, w)
+    w = _IRREGULAR_PLURALS.get(w, _IRREGULAR_VERBS.get(w, w))
     w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
     # twice: what an inflection leaves stems as the word itself ("implementing": "implement": "impl"; "exceeded":
     # "exceed": "exce")
