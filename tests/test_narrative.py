@@ -3596,3 +3596,21 @@ def test_an_irregular_past_form_is_its_verb() -> None:
                     "ACME_2018_10K", "acme", 10, 4, 4)]
     assert not any("won" in f for f in unsupported("Acme won the T-9 trainer competition and recorded a loss of $400 "
                                                    "million [4].", quotes, q, ["Acme"]))
+
+
+def test_a_name_with_its_legal_form_or_its_collective_name_is_that_name() -> None:
+    """"Neodron Ltd." is Neodron, and a quote naming "Zeta LLC and Zeta Operations LLC (collectively, Zeta Group)" is
+    about Zeta Group: a summary naming them so is told of the quote's subject."""
+    q = parse("What is Neodron asking the trade commission to do?")
+    quote = [Quote("In May 2019, Neodron Ltd. filed a petition with the trade commission requesting that it commence "
+                   "an investigation into the sale of Acme tablets.", "ACME_2019_10K", "acme", 61, 2, 2)]
+    flags = unsupported("Neodron filed a petition with the trade commission requesting that it commence an "
+                        "investigation into the sale of Acme tablets [2].", quote, q, ["Acme"])
+    assert not any("is about" in f for f in flags), flags
+    q = parse("Why did Acme leave Zeta Group out of its internal control assessment?")
+    quote = [Quote("Management has excluded Zeta LLC and Zeta Operations LLC (collectively referred to as Zeta Group) "
+                   "from its assessment because it was previously an equity method investee.", "ACME_2020_10K", "acme",
+                   67, 4, 4)]
+    flags = unsupported("Management excluded Zeta Group from its assessment because it was previously an equity "
+                        "method investee [4].", quote, q, ["Acme"])
+    assert not any("is about" in f for f in flags), flags

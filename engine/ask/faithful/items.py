@@ -200,14 +200,23 @@ run-in heading, then "We")."""
 
 def _name_cut(theirs: str, mine: str, plain: set[str]) -> str:
     """A name of the quote's subject whose first word the sentence's subject says and whose last (the word that tells
-    it from its kin: "Google Play", "Google Cloud") it does not; '' where none (the company's own name ending it)."""
+    it from its kin: "Google Play", "Google Cloud") it does not; '' where none (the company's own name ending it, a
+    legal form ending it: "Neodron Ltd." is Neodron), or where the quote names the sentence's name too."""
     said = said_stems([mine])
+    runs, formed = [], []
     for m in _NAME_RUN.finditer(theirs):
         words = [w for w in m.group(0).split() if w != "&"]
         while words and words[-1].lower() in _SUBJECT_WORDS:  # "... Service Offerings We offer": the next subject
             words.pop()
-        if len(words) < 2:
-            continue
+        if words and words[-1].lower().strip(".,") in LEGAL_FORMS:  # "Neodron Ltd." is Neodron
+            while words and words[-1].lower().strip(".,") in LEGAL_FORMS:
+                words.pop()
+            formed.append(words)
+        if len(words) >= 2:
+            runs.append(words)
+    if any(words and all(word_stem(w) in said for w in words) for words in (*runs, *formed)):
+        return ""  # the quote names the sentence's name too ("... LLC (collectively, Hemlock Semiconductor Group)")
+    for words in runs:
         first, last = word_stem(words[0]), word_stem(words[-1])
         if last in plain:
             continue  # the company's own name ("Goldman Sachs"), or its legal form
