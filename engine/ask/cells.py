@@ -677,7 +677,7 @@ def resolve(
     order = {s.marker: k for k, s in enumerate(sources)}
     part = one_segment_tables(sources, question.words)
     chosen: list[Cell] = []
-    unchosen = False
+    among_parts = False
     for m in ms:
         mine = [c for c in all_cells if c.item == m.name]
         if not mine:
@@ -707,7 +707,7 @@ def resolve(
             if not (_heading_named(c.column, heading_words) or whole_column(c.column) > 0) and any(
                     o.marker == c.marker and o.row == c.row and o.column != c.column and abs(o.amount - c.amount) > 1e-9
                     and round(g, 2) == round(f, 2) for o, g in scored):
-                unchosen = True  # one of several columns of the period (a segment's, a region's), none asked
+                among_parts = True  # one of several columns of the period (a segment's, a region's), none asked
     res.cells = chosen[:max_cells]
     if res.cells:
         top = res.cells[0]
@@ -716,7 +716,7 @@ def resolve(
                   and c.period_fit >= 0.99 and c.row != top.row and abs(c.amount - top.amount) > 1e-9]
         res.confident = (
             not part_missing  # the company's total where a part of it was asked: not stated as the answer
-            and not unchosen
+            and not among_parts
             and question.asks_value
             # "By how much did its revenue fall in 2019?": a level is not the change asked (a change is computed);
             # "What is the sales and use tax assessment about?" asks in words, whatever line its words name
