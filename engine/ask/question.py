@@ -152,8 +152,8 @@ company recognize subscription revenue?"): prose, unless it asks how a figure mo
 gross margin change?", "How does its revenue compare with 2021?", "How did the segment perform?"). It stays prose as
 a later part that takes the measure of the part before ("What is X, and how does the company charge for it?")."""
 _METHOD = re.compile(r"(?:^|,\s+)how\s+(?:is|are|was|were)\s+[^?]{1,100}?\s+"
-                     r"(?:set|determined|calculated|computed|measured|recogni[sz]ed|estimated|accounted\s+for|valued|tested|allocated|derived|defined|presented|"
-                     r"classified|treated|amortized|depreciated)\b", re.I)
+                     r"(?:set|determined|calculated|computed|measured|recogni[sz]ed|estimated|accounted\s+for|valued|"
+                     r"tested|allocated|derived|defined|presented|classified|treated|amortized|depreciated)\b", re.I)
 """A question asking how a figure is arrived at ("Under its program accounting, how is cost of sales set for each
 airplane delivered?", "How is goodwill tested for impairment?"): a method, told in words, whatever line it names."""
 _EFFECT_OF = re.compile(r"^how\s+(?:does|do|did|has|have|will|would|could|might|may)\s+[^?]{1,120}?\s+"
@@ -305,7 +305,12 @@ _BACK_REFERENCES = frozenset("it them this that these those".split())
 """Words that name a part by pointing back at it ("Who is its largest customer, and how much of its sales come from
 it?"): the part is asked, and no row of the whole answers it."""
 _POINTING = _BACK_REFERENCES | {"its"}
-"""Words that point back at what a part before names ("how much revenue did it generate?")."""
+"""Words with which a later part that names a figure asks it of the part the part before names ("how much revenue
+did it generate?", "what was its revenue?")."""
+_POINTING_BACK = _BACK_REFERENCES | {"they", "ones"}
+"""Words with which a later part asks the figure the part before names ("Which ones, by how much?", "how much did
+they grow?"); "its" points at the part, not at the figure ("how much did its receivable factoring programs
+accelerate collections?" asks a figure of its own)."""
 _WHOLE_COMPANY = frozenset("total consolidated company overall group".split())
 """Words that ask of the whole company, not a part pointed back at ("and what was its total revenue?")."""
 _PART_HEADS = frozenset("sales segment segments business division unit product products line category region regions "
@@ -1773,8 +1778,6 @@ def _own_thing(part: Question) -> bool:
     return bool(words) and not any(w in _FIGURE_NOUNS for w in words)
 
 
-_POINTING_BACK = _BACK_REFERENCES | {"they", "ones"}
-"""Words with which a later part asks of what the part before names ("Which ones, by how much?")."""
 _REFERRING = frozenset(
     "how what which who whom much many large big high small low did does do was were is are has have had be been "
     "by amount figure value total sum difference change growth increase decrease decline rise fall drop".split())
