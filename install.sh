@@ -7,7 +7,8 @@
 #   MFR_CUDA=1 ./install.sh   build llama-cpp-python with CUDA (GPU workstation; needs the CUDA toolkit)
 #   PYTHON=python3.12 VENV=.venv312 ./install.sh   pick the interpreter (3.11 or 3.12) and the venv folder
 #
-# Re-running is cheap: pip skips what is installed, and the llama-cpp-python wheel is cached after one build.
+# Re-running is cheap: pip skips what is installed (llama-cpp-python is rebuilt only when the installed build runs
+# AMX kernels, which crash on some CPUs).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -58,13 +59,30 @@ step "torch 2.14.1 + torchvision 0.29.1"
 "${pip[@]}" install -q torch==2.14.1 torchvision==0.29.1
 
 step "llama-cpp-python 0.3.36 (built from source; about 5-8 minutes the first time)"
+# Built for this CPU, less its AMX instructions: ggml's AMX matrix kernels crash the process on the first prompt on
+# some Xeons that have them (llama.cpp issue 20824; seen here: SIGSEGV in ggml_backend_amx_mul_mat). AVX-512 stays.
+no_amx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+cpu_flags="-DCMAKE_C_FLAGS='$no_amx' -DCMAKE_CXX_FLAGS='$no_amx'"
+uses_amx() {  # an installed build that runs the AMX kernels (one built by an earlier install.sh, or by hand)
+  "$venv/bin/python" -c 'import sys, llama_cpp; sys.exit(b"AMX_INT8 = 1" not in llama_cpp.llama_print_system_info())' \
+    2>/dev/null
+}
 if [ "${MFR_CUDA:-0}" = "1" ]; then
   # The wheel cache is keyed by version, not by build flags: force a fresh CUDA build.
-  CMAKE_ARGS="${CMAKE_ARGS:-} -DGGML_CUDA=on" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+  CMAKE_ARGS="${CMAKE_ARGS:-} $cpu_flags -DGGML_CUDA=on" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
     "${pip[@]}" install -q --no-cache-dir --force-reinstall --no-deps llama-cpp-python==0.3.36
   "${pip[@]}" install -q llama-cpp-python==0.3.36
 else
-  CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "${pip[@]}" install -q llama-cpp-python==0.3.36
+  # No wheel cache either way: a cached wheel may be one built with AMX before this rule.
+  redo=()
+  uses_amx && { echo "the installed llama-cpp-python runs AMX kernels: rebuilding it without them"; redo=(--force-reinstall --no-deps); }
+  CMAKE_ARGS="${CMAKE_ARGS:-} $cpu_flags" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    "${pip[@]}" install -q --no-cache-dir "${redo[@]}" llama-cpp-python==0.3.36
+fi
+if uses_amx; then
+  echo "llama-cpp-python was built with AMX kernels despite $no_amx (CMAKE_ARGS=${CMAKE_ARGS:-}); they crash on" >&2
+  echo "some CPUs. Remove -march/-mamx flags from CMAKE_ARGS, CFLAGS and CXXFLAGS and run ./install.sh again." >&2
+  exit 1
 fi
 
 step "llama_cpp.server (the llm and vision roles run in it, each in a process of its own)"

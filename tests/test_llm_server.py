@@ -259,6 +259,30 @@ def test_killed_server_is_a_clear_error_and_the_next_question_works(
     assert server.pid != first_pid and server.starts == 2
 
 
+def test_a_segfault_of_a_server_that_runs_amx_kernels_says_to_rebuild(served: tuple[ModelProvider, ServedLLM]) -> None:
+    """ggml's AMX kernels crash some CPUs on the first prompt: the crash says what to do, only where the child
+    reported them (its status) and died of a segmentation fault."""
+    from engine.models.llama_server import AMX_ADVICE
+
+    _, llm = served
+    server = _server(llm)
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT
+    assert isinstance(server.status.get("amx"), bool)  # the child reports its build
+    reported = server.status["amx"]
+    try:
+        server.status["amx"] = True
+        pid = server.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSEGV)
+        detail = server.crashed_detail(wait_s=10.0)
+        assert detail is not None and "SIGSEGV" in detail and AMX_ADVICE in detail
+        server.status["amx"] = False
+        assert AMX_ADVICE not in (server.crashed_detail() or "")
+    finally:
+        server.status["amx"] = reported
+    assert llm.chat(QUESTION, max_tokens=32).text == SCRIPT  # restarted
+
+
 def test_a_role_table_of_its_own_gets_a_server_of_its_own(served: tuple[ModelProvider, ServedLLM], tmp_path: Path,
                                                           tiny_llama_path: Path) -> None:
     """As an evaluation judge's ``[judge]`` table (same keys as ``[llm]``) is built."""

@@ -240,6 +240,8 @@ def main() -> None:
         "llama_cpp": getattr(llama_cpp, "__version__", "?"),
         "python": sys.version.split()[0],
         "torch_imported": "torch" in sys.modules,
+        # ggml's AMX kernels crash on the first prompt on some CPUs (``llama_server.AMX_ADVICE``)
+        "amx": b"AMX_INT8 = 1" in llama_cpp.llama_print_system_info(),
     }
     with open(args.status, "w", encoding="utf-8") as f:
         json.dump(status, f)

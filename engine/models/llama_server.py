@@ -187,6 +187,11 @@ _PROBLEM = re.compile(r"error|failed|exception|invalid|out of memory|cannot|unab
 """Log lines worth quoting when a server fails."""
 
 
+AMX_ADVICE = ("this llama-cpp-python build runs ggml's AMX kernels, which crash on the first prompt on some CPUs "
+              "(llama.cpp issue 20824): run ./install.sh again, which rebuilds it without them")
+"""Said of a server that reported AMX kernels (its status's ``amx``) and died of a segmentation fault."""
+
+
 def _describe_exit(code: int | None) -> str:
     if code is None:
         return "still running"
@@ -392,8 +397,9 @@ class LocalServer:
     def _exit_detail(self) -> str:
         code = self._proc.poll() if self._proc is not None else None
         said = self.problems()
+        advice = f"; {AMX_ADVICE}" if code == -signal.SIGSEGV and self.status.get("amx") else ""
         return (f"pid {self.pid} {_describe_exit(code)}" + (f"; it said: {said}" if said else "")
-                + f" (log {self._log_path})")
+                + f" (log {self._log_path}){advice}")
 
     def _current_log(self) -> list[str]:
         """This start's lines of the log (from its ``===`` header on, at most the last 64 KiB)."""
