@@ -286,6 +286,11 @@ class Settings:
     cores a 3,000-token prompt takes about 40 s); True answers every part and fuses the partial answers with
     one more prompt (the full method, for a GPU)."""
 
+    revise_summaries: bool = True
+    """A narrative answer's summary that the summary check flags (``faithful.check_summary``) is asked once more, the
+    model reading its draft and the flags (``narrative.revise``); the new one replaces it only where it is flagged
+    less, and the draft stays on the answer (``Answer.draft``). One more prompt for each flagged summary."""
+
     max_answer_tokens: int = 320
     """Tokens the model may generate for one answer."""
 

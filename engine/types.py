@@ -267,6 +267,11 @@ class Answer:
     evidence where it found none in them) that the quotes and the question do not contain: flagged."""
     summarised: bool = False
     """The model's text is its summary of ``quotes`` alone (else it wrote from the whole evidence)."""
+    draft: str = ""
+    """The model's first summary of ``quotes``, where the summary check flagged it and the summary asked once more
+    (``text``) is flagged less: shown folded, with ``draft_flags``, for the reader to see what was replaced."""
+    draft_flags: list[str] = field(default_factory=list)
+    """What the summary check flagged in ``draft``."""
     reading: str = ""
     """How the question was read (kind, measure, periods, companies, parts), for the reader to check."""
     filings: list[str] = field(default_factory=list)
@@ -319,6 +324,8 @@ class Answer:
             "quotes": [q.to_json() for q in self.quotes],
             "unsupported": self.unsupported,
             "summarised": self.summarised,
+            "draft": self.draft,
+            "draft_flags": self.draft_flags,
             "reading": self.reading,
             "filings": self.filings,
             "series": self.series,

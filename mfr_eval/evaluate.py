@@ -515,6 +515,8 @@ def run_question(
             result["quotes"] = [x.to_json() for x in answer.quotes]
             result["unsupported"] = list(answer.unsupported)
             result["summarised"] = bool(answer.summarised)
+            if answer.draft:  # the first summary, flagged and replaced by the one asked again
+                result["draft"], result["draft_flags"] = answer.draft, list(answer.draft_flags)
     except EngineError as exc:
         result["error"] = f"{exc.title}: {exc.message}"
         result["timings"] = {"total": round(time.perf_counter() - t0, 4)}

@@ -222,6 +222,10 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if answer.unsupported:
         sys.stdout.write(f"Not in the quoted sentences ({answer.unsupported_note}): "
                          + visible_text(answer.unsupported_words()) + "\n")
+    if answer.draft:
+        flags = visible_text(", ".join(answer.draft_flags))
+        sys.stdout.write("The model's first summary, flagged and written again (not the answer): "
+                         f"{visible_text(answer.draft.strip())}\nFlagged in it: {flags}\n")
     for doc, page, sentence in answer.withheld():
         sys.stdout.write(f"Withheld from the model (addressed to an AI model, not filing content), {visible_text(doc)} "
                          f"p.{page}: \"{visible_text(sentence)}\"\n")

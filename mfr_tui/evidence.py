@@ -281,6 +281,8 @@ def answer_from_json(payload: dict[str, Any]) -> Answer:
         quotes=[Quote.from_json(x) for x in payload.get("quotes") or [] if isinstance(x, dict)],
         unsupported=[str(x) for x in payload.get("unsupported") or []],
         summarised=bool(payload.get("summarised", False)),
+        draft=str(payload.get("draft") or ""),
+        draft_flags=[str(x) for x in payload.get("draft_flags") or []],
     )
 
 
@@ -307,6 +309,9 @@ def answer_markdown(answer: Answer) -> str:
     out += [answer.text.strip(), ""]
     if answer.unsupported:
         out += [f"**FLAGGED: not in the quoted sentences: {', '.join(answer.unsupported)}**", ""]
+    if answer.draft:
+        out += ["## The model's first summary (flagged, written again; not the answer)", "", answer.draft.strip(), "",
+                f"Flagged: {', '.join(answer.draft_flags)}", ""]
     for doc, page, sentence in answer.withheld():
         out += [f"**FLAGGED: withheld from the model, addressed to an AI model (not filing content), {doc} page "
                 f"{page}:** {sentence}", ""]

@@ -47,6 +47,9 @@ EPOCH = 1_764_000_000.0
 """A fixed clock start, so timestamps in snapshots never change."""
 
 REFUSAL_WORDS = ("weather", "favourite", "favorite", "ceo's dog")
+DRAFT = "Operating margin fell on the Acme [bold]lawsuit[/] and a plant fire [1]."
+"""A narrative answer's first summary, replaced by the one asked again (markup in it is shown as text)."""
+DRAFT_FLAGS = ("lawsuit", "plant", "fire")
 CONTRADICTED = ("Capital spending was $[bold]9,999[/] million\x1b[5m in 2018 [1]. ($9,999 million is not the code's "
                 "figure for it)")
 """A model sentence that contradicts the stated cell (asked with "contradict" in the question); markup and an
@@ -500,6 +503,8 @@ class FakeEngine:
             quotes=quotes,
             unsupported=["weaker demand"] if narrative else [],
             summarised=narrative,
+            draft=DRAFT if narrative else "",
+            draft_flags=list(DRAFT_FLAGS) if narrative else [],
         )
         if "over the last" in question.lower() and not refused:
             answer.filings = list(SERIES_FILINGS)

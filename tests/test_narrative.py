@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -706,6 +707,67 @@ def test_answer_quotes_first_then_a_summary_from_the_quotes_only(tmp_path: Path)
     assert "quotes" in a.to_json() and a.to_json()["unsupported"] == a.unsupported
     assert any(isinstance(e, TokenStreamed) for e in events)
     assert "quotes" in a.timings and a.summarised
+
+
+def _revising(revised: str):  # type: ignore[no-untyped-def]
+    """A model whose first summary invents a driver and whose reply to the summary check's flags is ``revised``."""
+    def reply(msgs):  # type: ignore[no-untyped-def]
+        if "A check of your answer" in msgs[-1].content:
+            return revised
+        return "Gross margin fell due to higher raw material costs and the Russia exit [1]."
+    return FakeLLM(reply)
+
+
+def test_a_flagged_summary_is_asked_once_more_and_the_draft_kept_beside_it(tmp_path: Path) -> None:
+    llm = _revising("Gross margin fell due to higher raw material costs and the Belgium plant shutdown [1].")
+    lib = _drivers_library(tmp_path, llm)
+    events = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                             lib.retriever(), scope=["acme2023aaaa"]))
+    a = events[-1].answer
+    assert len(llm.prompts) == 2
+    # the second turn: the same quotes, the draft as the model's reply, the flags fenced as data
+    second = llm.prompts[1]
+    assert [m.role for m in second[-2:]] == ["assistant", "user"] and "Russia" in second[-2].content
+    assert "<source>" in second[-1].content and "- Russia" in second[-1].content
+    assert second[1].content == llm.prompts[0][1].content
+    assert "Belgium plant shutdown" in a.text and "Russia" not in a.text and a.unsupported == [] and a.summarised
+    assert "Russia" in a.draft and "Russia" in a.draft_flags
+    assert a.to_json()["draft_flags"] == a.draft_flags
+    streamed = "".join(e.text for e in events if isinstance(e, TokenStreamed))
+    assert streamed.index("Russia") < streamed.index("writes it again") < streamed.index("Belgium plant")
+    from mfr_tui.evidence import answer_from_json, answer_markdown
+
+    back = answer_from_json(json.loads(json.dumps(a.to_json())))
+    assert back.draft == a.draft and back.draft_flags == a.draft_flags
+    assert "first summary (flagged, written again; not the answer)" in answer_markdown(back)
+
+
+@pytest.mark.parametrize("revised", [
+    "Gross margin fell due to the Russia exit and the Ukraine war [1].",  # flagged more
+    "Gross margin fell due to the Russia exit [1].",  # flagged as much
+    "Insufficient information: the quotes do not say.",  # declined
+])
+def test_a_summary_asked_again_replaces_the_draft_only_when_flagged_less(tmp_path: Path, revised: str) -> None:
+    llm = _revising(revised)
+    lib = _drivers_library(tmp_path, llm)
+    a = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                        lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    assert len(llm.prompts) == 2 and a.timings["parts"] == 2
+    assert a.text.startswith("Gross margin fell due to higher raw material costs and the Russia exit")
+    assert "Russia" in a.unsupported and a.draft == "" and a.draft_flags == []
+
+
+def test_no_summary_is_asked_again_when_it_is_not_flagged_or_the_setting_is_off(tmp_path: Path) -> None:
+    llm = FakeLLM(lambda msgs: "Gross margin fell due to higher raw material costs [1].")
+    lib = _drivers_library(tmp_path, llm)
+    question = "What drove Acme's gross margin change in 2023?"
+    a = list(Answerer(lib.settings, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    assert len(llm.prompts) == 1 and a.unsupported == [] and a.draft == ""
+    off = _revising("Gross margin fell due to higher raw material costs and the Belgium plant shutdown [1].")
+    lib = _drivers_library(tmp_path / "off", off)
+    settings = replace(lib.settings, revise_summaries=False)
+    a = list(Answerer(settings, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    assert len(off.prompts) == 1 and "Russia" in a.unsupported and a.draft == ""
 
 
 def test_cli_prints_the_quotes_before_the_summary_and_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -277,6 +277,25 @@ async def test_stated_cell_shows_before_the_model_and_once_after(settings: Setti
         assert app.query_one("#answer-scroll").border_title == "stated from the filing's cells, then the model"
 
 
+async def test_a_replaced_first_summary_is_folded_with_its_flags(settings: Settings) -> None:
+    from fakes_engine import DRAFT
+    from textual.widgets import Collapsible
+
+    app, _ = make_app(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot, "What drove the change in 3M's operating margin in 2018?")
+        await wait_until(pilot, lambda: app.answer is not None and bool(app.answer.draft))
+        fold = app.query_one("#draft", Collapsible)
+        assert fold.display and fold.collapsed and "first summary" in str(fold.title)
+        shown = str(app.query_one("#draft-text", Static).render())
+        assert DRAFT in shown and "flagged in it: lawsuit, plant, fire" in shown  # as text, never as markup
+        assert "plant fire" not in app.query_one("#answer", Markdown).source
+        await ask(pilot)  # an answer with no draft hides the fold
+        await wait_until(pilot, lambda: app.answer is not None and not app.answer.draft)
+        assert not fold.display
+
+
 async def test_model_sentences_that_contradict_the_code_are_folded_apart(settings: Settings) -> None:
     from textual.widgets import Collapsible
 

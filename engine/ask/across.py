@@ -687,7 +687,8 @@ def answer_across(answerer: Answerer, q: Question, retriever: Searcher, scope: S
             return
     work = CellWork(res, computation, calendar, "", stated, w.decision)
     llm = answerer.models.llm()
-    text, tokens, asked, _ = yield from answerer.generate(q, llm, used, regions, work, cancelled)
+    written = yield from answerer.generate(q, llm, used, regions, work, cancelled)
+    text, tokens, asked = written.text, written.tokens, written.asked
     if cancelled():
         raise Cancelled("Answer cancelled.")
     voiced = one_voice(text, q, w.decision, computation, res, calendar, bool(series))

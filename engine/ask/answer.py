@@ -10,8 +10,6 @@ away (``compose.one_voice``) and every number left is checked against the cells 
 
 from __future__ import annotations
 
-import queue
-import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
@@ -33,7 +31,10 @@ from engine.ask.checks import (
 )
 from engine.ask.compose import (
     LEADING_VERDICT,
+    REVISED,
     CellWork,
+    Voiced,
+    Written,
     extractive_text,
     joined,
     naming_note,
@@ -46,13 +47,14 @@ from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.faithful import check_summary, preceding
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import ABSENCE, absence, every_part, listed, quote_citations, shown_quotes, summarise
+from engine.ask.narrative import ABSENCE, absence, every_part, listed, quote_citations, revise, shown_quotes, summarise
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
-from engine.errors import AnswerError, Cancelled, EngineError
+from engine.ask.streaming import stream_chat
+from engine.errors import Cancelled
 from engine.library.store import Store
-from engine.models.protocols import LLM, ChatMessage, Generation
+from engine.models.protocols import LLM
 from engine.models.provider import ModelProvider
 from engine.periods import Calendar
 from engine.settings import Settings
@@ -228,42 +230,57 @@ class Answerer:
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
         quoted = quotes if q.told is not None and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
-        text, tokens, asked, summarised = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted)
+        said, before = extractive or cells.verdict, preceding(store, quoted)  # a quote's No is stated like a verdict
+
+        def voice(text: str) -> Voiced:  # the model's text as shown: its sentences against the code folded away
+            text = text if q.yes_no else LEADING_VERDICT.sub("", text, count=1)
+            return one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
+
+        def check(text: str) -> list[str]:  # the summary check of it, beside the quotes
+            return check_summary(voice(text).text, said, quoted, q, used, before)
+
+        w = yield from self.generate(q, llm, used, regions, cells, cancelled, quoted, check)
         if cancelled():
             raise Cancelled("Answer cancelled.")
-        if not q.yes_no:
-            text = LEADING_VERDICT.sub("", text, count=1)
-        voiced = one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
-        text = voiced.text
-        extractive = extractive or cells.verdict  # a quote's No is stated like a verdict: first
+        voiced = voice(w.text)
+        text, extractive = voiced.text, said
         if note := disagreement(text, res, calendar, computation, q.given):
             yield TokenStreamed(note)
             text += note
         text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
-        flags = check_summary(voiced.text, extractive, quoted, q, used, preceding(store, quoted))  # beside the quotes
-        yield AnswerFinished(self.finish(q, text, retrieval, used, regions, computation, t0, t_ret, tokens,
-                                         parts=asked, resolution=res, calendar=calendar, extractive=extractive,
-                                         folded=voiced.folded, quotes=quotes, unsupported=flags, summarised=summarised))
+        yield AnswerFinished(replace(self.finish(
+            q, text, retrieval, used, regions, computation, t0, t_ret, w.tokens, parts=w.asked, resolution=res,
+            calendar=calendar, extractive=extractive, folded=voiced.folded, quotes=quotes, unsupported=check(w.text),
+            summarised=w.summarised), draft=w.draft, draft_flags=list(w.draft_flags)))
 
     def generate(self, q: Question, llm: LLM, used: Sequence[Evidence], regions: dict[int, Region],
-                 cells: CellWork, cancelled: Callable[[], bool],
-                 quotes: Sequence[Quote] = ()) -> Generator[AnswerEvent, None, tuple[str, int, int, bool]]:
-        """The model's answer: a summary of the ``quotes`` alone when there are any and it finds an answer in them,
-        else streamed from the evidence, which beyond one context is answered in parts and fused. Returns (text,
-        completion tokens, prompts sent, whether it is the quotes' summary)."""
-        res = cells.resolution
+                 cells: CellWork, cancelled: Callable[[], bool], quotes: Sequence[Quote] = (),
+                 check: Callable[[str], list[str]] | None = None) -> Generator[AnswerEvent, None, Written]:
+        """The model's answer: a summary of the ``quotes`` alone when there are any and it finds an answer in them
+        (asked once more where ``check``, the summary check, flags it: kept if flagged less), else streamed from the
+        evidence, which beyond one context is answered in parts and fused."""
+        res, mt = cells.resolution, self.settings.max_answer_tokens
         comp_text = cells.computation.text if cells.computation else ""
         tried = 0  # the quotes' summary, asked and found wanting
         if quotes and (said := listed(q, quotes)):  # the filing lists its drivers: the list, as it parts them
             yield TokenStreamed(said)
-            return said, 0, 0, True
+            return Written(said, 0, 0, True)
         if quotes:
-            summary = summarise(llm, q, quotes, comp_text, self.settings.max_answer_tokens, cancelled,
-                                decided=cells.decision if cells.decision and cells.decision.kind == ABSENCE else None,
-                                whole=every_part(q, decided=cells.decision is not None, stated=bool(cells.extractive)))
+            decided = cells.decision if cells.decision and cells.decision.kind == ABSENCE else None
+            whole = every_part(q, decided=cells.decision is not None, stated=bool(cells.extractive))
+            summary = summarise(llm, q, quotes, comp_text, mt, cancelled, decided=decided, whole=whole)
             if summary is not None:
-                yield TokenStreamed(summary.text.strip())
-                return summary.text.strip(), summary.completion_tokens, 1, True
+                text, tokens = summary.text.strip(), summary.completion_tokens
+                yield TokenStreamed(text)
+                if check is None or not self.settings.revise_summaries or not (flags := check(text)):
+                    return Written(text, tokens, 1, True)
+                yield TokenStreamed(REVISED)
+                again = revise(llm, q, quotes, comp_text, text, flags, mt, cancelled, decided, whole)
+                tokens += again.completion_tokens if again is not None else 0
+                if again is None or len(check(again.text)) >= len(flags):
+                    return Written(text, tokens, 2, True)
+                yield TokenStreamed(again.text)
+                return Written(again.text, tokens, 2, True, text, tuple(flags))
             tried = 1
         cell_lines = res.lines(cells.calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees
@@ -275,8 +292,8 @@ class Answerer:
         parts = pack(llm, used, regions, self.settings.context_tokens, lines_tokens, skip=resolved_tables)
         if len(parts) == 1:
             blocks = [evidence_block(i + 1, used[i], regions.get(used[i].region_id or -1)) for i in parts[0]]
-            gen = yield from self._stream(llm, build_messages(q, blocks, comp_text, cell_lines), cancelled)
-            return gen.text.strip(), gen.completion_tokens, 1 + tried, False
+            gen = yield from stream_chat(llm, mt, build_messages(q, blocks, comp_text, cell_lines), cancelled)
+            return Written(gen.text.strip(), gen.completion_tokens, 1 + tried, False)
         partials: list[str] = []
         tokens, asked = 0, 0
         for k, part in enumerate(parts):
@@ -296,45 +313,9 @@ class Answerer:
         if len(partials) <= 1:
             text = partials[0] if partials else "Insufficient information: none of the sources answers the question."
             yield TokenStreamed(text)
-            return text, tokens, asked + tried, False
-        gen = yield from self._stream(llm, fuse_messages(q, partials, comp_text), cancelled)
-        return gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + tried, False
-
-    def _stream(
-        self, llm: LLM, messages: list[ChatMessage], cancelled: Callable[[], bool]
-    ) -> Generator[AnswerEvent, None, Generation]:
-        """Run the model in a thread; yield its pieces as ``TokenStreamed`` events as they come; return the
-        finished Generation."""
-        pieces: queue.Queue[tuple[str, Any]] = queue.Queue()
-
-        def run() -> None:
-            try:
-                gen = llm.chat(
-                    messages,
-                    max_tokens=self.settings.max_answer_tokens,
-                    temperature=0.0,
-                    on_token=lambda t: pieces.put(("token", t)),
-                    cancelled=cancelled,
-                )
-                pieces.put(("done", gen))
-            except BaseException as exc:  # handed to the consumer thread, which re-raises it
-                pieces.put(("error", exc))
-
-        worker = threading.Thread(target=run, name="mfr-answer", daemon=True)
-        worker.start()
-        while True:
-            kind, payload = pieces.get()
-            if kind == "token":
-                yield TokenStreamed(payload)
-            elif kind == "done":
-                worker.join()
-                assert isinstance(payload, Generation)
-                return payload
-            else:
-                worker.join()
-                if isinstance(payload, EngineError):
-                    raise payload
-                raise AnswerError(f"The model failed while answering: {payload}", title="Generation failed")
+            return Written(text, tokens, asked + tried, False)
+        gen = yield from stream_chat(llm, mt, fuse_messages(q, partials, comp_text), cancelled)
+        return Written(gen.text.strip(), tokens + gen.completion_tokens, asked + 1 + tried, False)
 
     def finish(
         self,

@@ -1086,6 +1086,28 @@ class CellWork:
         return self.decision.text if self.decision is not None else ""
 
 
+@dataclass(frozen=True)
+class Written:
+    """What the model wrote for an answer (``Answerer.generate``)."""
+
+    text: str
+    tokens: int
+    """Completion tokens, every prompt's."""
+    asked: int
+    """Prompts sent."""
+    summarised: bool
+    """The text is the quotes' summary (else it was written from the whole evidence)."""
+    draft: str = ""
+    """The model's first summary where the summary check flagged more in it than in the one that replaced it."""
+    draft_flags: tuple[str, ...] = ()
+    """What the check flagged in ``draft``."""
+
+
+REVISED = "\n\n*The summary check flagged words the quotes do not state; the model writes it again.*\n\n"
+"""Streamed between a flagged summary and the one asked again (``narrative.revise``); the finished answer replaces
+both."""
+
+
 def joined(question: Question, parts: Sequence[CellWork]) -> CellWork:
     """One question's work from the work of its parts: each part's statement under its own words, the cells and
     computations of all of them (for the checks)."""

@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
-from engine.ask.prompt import summary_messages
+from engine.ask.prompt import revision_messages, summary_messages
 from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
@@ -512,13 +512,7 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
     """The model's summary of the quotes alone (``prompt.summary_messages``; ``labels`` names each document's
     filing, doc id -> "Amazon 10-Q Q3 FY2023", for quotes from several; ``decided``: the No a quote decided,
     ``absence``; ``whole``: the quotes answer each part, ``every_part``); None when it finds no answer in them."""
-    # a question whose one narrative part follows another ("Has there been any significant change in operating
-    # expenses? If so, what are the key drivers?"): the code stated the first part, the quotes answer the second,
-    # and asked the whole the model restates the code's figures instead of the quotes' reasons
-    part = q.told
-    asked = replace(part, text=_query(part)) if part is not None and part is not q and not whole else q
-    # the verdict and the source that decides it; not the quote's words, which are filing text and stay fenced
-    verdict = f"No, as source [{CITATION.findall(decided.text)[-1]}] states" if decided is not None else ""
+    asked, verdict = _asked(q, whole), _verdict(decided)
     gen = llm.chat(summary_messages(asked, quotes, stated, labels, verdict),
                    max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
     if refuses(gen.text):
@@ -530,6 +524,35 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
             return _by_part(llm, q, quotes, stated, max_tokens, cancelled, labels, gen)
         return replace(gen, text=said) if said else None
     return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
+
+
+def _asked(q: Question, whole: bool) -> Question:
+    """What the summary is asked: a question whose one narrative part follows another ("Has there been any significant
+    change in operating expenses? If so, what are the key drivers?") is asked that part where the quotes answer it
+    alone (the code stated the first part; asked the whole, the model restates the code's figures instead of the
+    quotes' reasons)."""
+    part = q.told
+    return replace(part, text=_query(part)) if part is not None and part is not q and not whole else q
+
+
+def _verdict(decided: Decision | None) -> str:
+    """The No a quote decided and the source that decides it, for the prompt; not the quote's words, which are
+    filing text and stay fenced."""
+    return f"No, as source [{CITATION.findall(decided.text)[-1]}] states" if decided is not None else ""
+
+
+def revise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, draft: str, flags: Sequence[str],
+           max_tokens: int, cancelled: Callable[[], bool], decided: Decision | None = None,
+           whole: bool = False) -> Generation | None:
+    """The summary asked once more where the summary check flagged its ``draft``: the model reads its draft and the
+    ``flags`` (``prompt.revision_messages``) and writes again from the quotes alone. None when it declines or gives
+    only citations; whether the new summary replaces the draft is the caller's to judge (it must be flagged less)."""
+    gen = llm.chat(revision_messages(_asked(q, whole), quotes, stated, draft, flags, None, _verdict(decided)),
+                   max_tokens=max_tokens, temperature=0.0, cancelled=cancelled)
+    text = gen.text.strip()
+    if not text or refuses(text) or bare(text, quotes):
+        return None
+    return replace(gen, text=text + also_named(q, quotes, text))
 
 
 def _figure_quoted(text: str, quotes: Sequence[Quote]) -> bool:

@@ -142,6 +142,26 @@ def summary_messages(question: Question, quotes: Sequence[Quote], stated: str = 
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)]
 
 
+REVISION_RULE = ("A check of your answer against the quoted sources found these in it that the quotes do not state "
+                 "(a word or number no quote has, or a claim told of the wrong item, party or period):\n{flags}\n"
+                 "Write the answer again in at most two sentences, using only words, names and numbers the quotes "
+                 "contain, each fact cited like [2]: correct or leave out what the check found and add nothing of "
+                 "your own. If the quotes do not answer the question, reply exactly: \"Insufficient information: \" "
+                 "followed by what is missing.\nAnswer (cite sources like [1]):")
+"""The second turn of a summary the summary check flagged (``revision_messages``): what it found, and the rule
+again."""
+
+
+def revision_messages(question: Question, quotes: Sequence[Quote], stated: str, draft: str, flags: Sequence[str],
+                      labels: Mapping[str, str] | None = None, decided: str = "") -> list[ChatMessage]:
+    """The summary's prompt (``summary_messages``), the model's ``draft`` as its reply, and what the summary check
+    flagged in it (``REVISION_RULE``). The flags quote the draft and the filing's words, so they are fenced as data
+    like the quotes."""
+    flagged = _fenced("\n".join(f"- {f}" for f in flags))
+    return [*summary_messages(question, quotes, stated, labels, decided), ChatMessage("assistant", draft),
+            ChatMessage("user", REVISION_RULE.format(flags=flagged))]
+
+
 def _periods_unquoted(question: Question, quotes: Sequence[Quote]) -> str:
     """The rule for a question that asks several years of which the quotes name only some ("acquisitions in
     FY2023, FY2022 and FY2021" beside "In fiscal 2022, we acquired ..."): answer for the years the quotes name.

@@ -157,6 +157,8 @@ class AskPane(Vertical):
             yield Static(id="unsupported")
             with Collapsible(title="The model also said (contradicts the code)", collapsed=True, id="contradicted"):
                 yield Static(id="contradicted-text", markup=False)
+            with Collapsible(title="The model's first summary (flagged, written again)", collapsed=True, id="draft"):
+                yield Static(id="draft-text", markup=False)
         yield Static(id="checks")
         yield DataTable(id="evidence", cursor_type="row", zebra_stripes=True)
 
@@ -171,6 +173,7 @@ class AskPane(Vertical):
         table.add_column("Found by", key="channel", width=10)
         self.query_one("#answer-scroll").can_focus = True
         self.query_one("#contradicted", Collapsible).display = False
+        self.query_one("#draft", Collapsible).display = False
         self.query_one("#answer", Markdown).update(
             "*Ask a question about the filings in scope. The answer streams here with `[n]` citations; "
             "the evidence list below opens each source (enter).*"
@@ -206,6 +209,7 @@ class AskPane(Vertical):
         self.show_quotes([])
         self.show_unsupported(None)
         self.show_contradicted([])
+        self.show_draft(None)
         self.query_one("#answer-scroll").remove_class("-refused")
         self.query_one("#checks", Static).display = False
         await self.markdown.update("")
@@ -296,6 +300,7 @@ class AskPane(Vertical):
         else:
             await self.markdown.update(shown(mark_flagged(body, answer.checks)))
         self.show_contradicted(answer.contradicted if not answer.refused else [])
+        self.show_draft(answer if not answer.refused else None)
         checks = self.query_one("#checks", Static)
         checks.update(checks_text(answer))
         checks.display = not answer.refused
@@ -311,8 +316,21 @@ class AskPane(Vertical):
         fold.collapsed = True
         body = Text()
         for k, sentence in enumerate(sentences):
-            body.append(("\n" if k else "") + f"✗ {sentence}", style="yellow")
+            body.append_text(plain(("\n" if k else "") + f"✗ {sentence}", style="yellow"))
         self.query_one("#contradicted-text", Static).update(body)
+
+    def show_draft(self, answer: Answer | None) -> None:
+        """The model's first summary where the summary check flagged it and the one asked again replaced it: folded
+        under the answer with what was flagged in it; hidden when none was replaced."""
+        fold = self.query_one("#draft", Collapsible)
+        draft = answer.draft.strip() if answer is not None else ""
+        fold.display = bool(draft)
+        fold.collapsed = True
+        body = plain(draft, style="dim")
+        if draft and answer is not None and answer.draft_flags:
+            body.append("\nflagged in it: ", style="yellow")
+            body.append_text(plain(", ".join(answer.draft_flags), style="yellow"))
+        self.query_one("#draft-text", Static).update(body)
 
     async def show_stopped(self, reason: str) -> None:
         await self.stop_stream()
