@@ -721,8 +721,9 @@ def _revising(revised: str):  # type: ignore[no-untyped-def]
 def test_a_flagged_summary_is_asked_once_more_and_the_draft_kept_beside_it(tmp_path: Path) -> None:
     llm = _revising("Gross margin fell due to higher raw material costs and the Belgium plant shutdown [1].")
     lib = _drivers_library(tmp_path, llm)
-    events = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
-                                                             lib.retriever(), scope=["acme2023aaaa"]))
+    settings = replace(lib.settings, revise_summaries=True)
+    events = list(Answerer(settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                                         lib.retriever(), scope=["acme2023aaaa"]))
     a = events[-1].answer
     assert len(llm.prompts) == 2
     # the second turn: the same quotes, the draft as the model's reply, the flags fenced as data
@@ -750,8 +751,9 @@ def test_a_flagged_summary_is_asked_once_more_and_the_draft_kept_beside_it(tmp_p
 def test_a_summary_asked_again_replaces_the_draft_only_when_flagged_less(tmp_path: Path, revised: str) -> None:
     llm = _revising(revised)
     lib = _drivers_library(tmp_path, llm)
-    a = list(Answerer(lib.settings, lib.models).answer("What drove Acme's gross margin change in 2023?",
-                                                        lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    on = replace(lib.settings, revise_summaries=True)
+    a = list(Answerer(on, lib.models).answer("What drove Acme's gross margin change in 2023?",
+                                             lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(llm.prompts) == 2 and a.timings["parts"] == 2
     assert a.text.startswith("Gross margin fell due to higher raw material costs and the Russia exit")
     assert "Russia" in a.unsupported and a.draft == "" and a.draft_flags == []
@@ -761,12 +763,13 @@ def test_no_summary_is_asked_again_when_it_is_not_flagged_or_the_setting_is_off(
     llm = FakeLLM(lambda msgs: "Gross margin fell due to higher raw material costs [1].")
     lib = _drivers_library(tmp_path, llm)
     question = "What drove Acme's gross margin change in 2023?"
-    a = list(Answerer(lib.settings, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    on = replace(lib.settings, revise_summaries=True)
+    a = list(Answerer(on, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(llm.prompts) == 1 and a.unsupported == [] and a.draft == ""
     off = _revising("Gross margin fell due to higher raw material costs and the Belgium plant shutdown [1].")
     lib = _drivers_library(tmp_path / "off", off)
-    settings = replace(lib.settings, revise_summaries=False)
-    a = list(Answerer(settings, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
+    assert not lib.settings.revise_summaries  # off unless asked for
+    a = list(Answerer(lib.settings, lib.models).answer(question, lib.retriever(), scope=["acme2023aaaa"]))[-1].answer
     assert len(off.prompts) == 1 and "Russia" in a.unsupported and a.draft == ""
 
 
