@@ -115,6 +115,16 @@ def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
                   "Which products does Acme sell; how do they compete?"):
         q = parse(asked)
         assert q.intent is Intent.PROSE and q.narrative and q.told_in_words, asked
+    # what a named thing is, its name in capitals or quoted, after the company's possessive too where the question
+    # says what kind of thing it is; a line item in capitals after a possessive is a figure
+    for asked in ("What is Acme's 'Leaner for Growth' program, what are its two parts, and how much was spent in 2021?",
+                  "What is the Orbit Growth plan?", "What was the “Fit for Growth” initiative, and what did it cost?",
+                  "What is Acme's Commercial Paper Program, and how large is it?", "What is the Delta Lease Transaction?"):
+        q = parse(asked)
+        assert q.intent is Intent.PROSE and q.told is not None, asked
+    for asked in ("What is Acme's Total Debt?", "What was Acme's Net Income margin?", "What was the Provision for taxes "
+                  "in 2019?", "What is Acme's Operating Income?", "What was Acme's Total Segment Sales?"):
+        assert parse(asked).intent is not Intent.PROSE, asked
     assert parse("What was Acme's revenue in 2022, and what did it grow to?").intent is not Intent.PROSE
     assert parse("What is Acme's effective tax rate this quarter and how does it compare across the periods?"
                  ).intent is not Intent.PROSE

@@ -139,12 +139,26 @@ items included in a line ("What conflict-related costs were included in its oper
 whose verb's preposition is left at the end, so that "what" is what it governs ("What was other operating expense
 primarily related to in the first half?", "What were the proceeds used for?"; not "What was revenue related to
 product sales?", which asks a figure)."""
-_DEFINITION = re.compile(r"(?i:what\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z&.-]*\s+)*"
-                         r"[A-Z][A-Za-z&-]*(?=\s*(?:[?,;:]|$)|\s+(?i:that|which|who|whom)\b)")
-"""A question asking what a named thing is: a name in capitals right after "what is", and nothing after it but the
-question's end or a clause about it ("What is the Park MGM Lease Transaction that MGM agreed with MGP?", "What is
-Marcus, and who uses it?"); not a line item written in capitals ("What was the Provision for taxes in 2019?"), a
-company's possessive ("What were Alphabet Inc.'s proceeds ...") or a period ("FY2022")."""
+@cache
+def _definition() -> re.Pattern[str]:
+    """A question asking what a named thing is: a name in capitals (or quoted) right after "what is", after the
+    company's possessive where there is one, with the kind of thing it is where the name leaves it out (one of the
+    vocabulary's ``[narrative.parties] not_names``: the words a named agreement, plan, program or transaction ends
+    in), and nothing after it but the question's end or a clause about it ("What is the Park MGM Lease Transaction
+    that MGM agreed with MGP?", "What is Marcus, and who uses it?", "What is Pfizer's 'Transforming to a More Focused
+    Company' program, and what are its initiatives?"); not a line item written in capitals ("What was the Provision
+    for taxes in 2019?"), a company's figure ("What were Alphabet Inc.'s proceeds ...", "What was Acme's Net Income
+    margin?") or a period ("FY2022")."""
+    kinds = sorted({w for k in narrative().kinds for w in k.not_names}, key=len, reverse=True)
+    kind = rf"\s+(?i:{'|'.join(map(re.escape, kinds))})"
+    capitals = r"(?:[A-Z][A-Za-z&.-]*\s+)*[A-Z][A-Za-z&-]*"
+    quoted = r"['\u2018\u201c\"][^'\u2019\u201d\"]{2,80}['\u2019\u201d\"]"
+    # after the company's possessive, a name in capitals must say what kind of thing it is ("What is Boeing's Total
+    # Debt?" asks a figure)
+    owned = rf"[A-Z][A-Za-z&.,-]*(?:\s+[A-Z][A-Za-z&.,-]*)*['\u2019]s?\s+(?:{quoted}(?:{kind})?|{capitals}{kind})"
+    return re.compile(r"(?i:what\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?)"
+                      rf"(?:{owned}|(?:{capitals}|{quoted})(?:{kind})?)"
+                      r"(?=\s*(?:[?,;:]|$)|\s+(?i:that|which|who|whom)\b)")
 _MANNER = re.compile(r"^how\s+(?:does|do|did)\b(?![^?]*\b(?:perform\w*|far(?:e|es|ed)|stack\s+up|rank\w*|evolv\w*|"
                      r"mov(?:e|es|ed)|look(?:s|ed)?)\b)", re.I)
 """A question asking the way something is done ("How does Square Capital provide financing to sellers?", "How does the
@@ -1120,7 +1134,7 @@ def _intent(q: Question) -> Intent:
             not (q.measures or q.ratio or q.formula or q.pair) and _PROSE_LATER.search(q.first)) or (
             _EFFECT_OF.match(opening) or _ACTED_ON.match(opening) or _ACTED_ON_PASSIVE.search(opening) or manner
             or _WAY_CHANGES.search(q.first)) or (
-            _DEFINITION.match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
+            _definition().match(opening) and not (q.measures or q.ratio or q.formula or q.pair or q.scale
                                                 or q.rounding or q.counted)):
         return Intent.PROSE
     if q.changed or (q.growth and len(set(q.asked.years)) >= 2):
