@@ -3287,6 +3287,39 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         lumo.split(". The complaint")[0] + " [1].", [opening], owned, ["Acme"], passages=[lumo]))
 
 
+def test_a_matter_is_read_in_the_opening_the_chunk_before_made_or_one_written_noun_first() -> None:
+    """A passage that begins inside a matter is read in the matter the chunk before it opened last ("class actions
+    relating to Veltor were filed ..."); an opening may name its suit before its verb ("a breach of contract action
+    brought by Northfield University") or its defendant ("Acme was named as a defendant in"), and one naming no
+    party ("The action was originally filed in 2013") goes on with the matter it is told in."""
+    q = parse("What did the indirect purchasers of Zelfex allege against Acme, and how was the litigation resolved?")
+    prior = ("Zelfex Beginning in 2017, purported class actions were filed by indirect purchasers of Zelfex against "
+             "Acme. Veltor Beginning in 2011, purported class actions relating to Veltor were filed in various federal "
+             "courts against Acme and Rambix Labs Ltd. The plaintiffs seek treble damages.")
+    passage = "In 2014, the District Court dismissed with prejudice the claims of the other plaintiffs."
+    x = Quote(passage, "ACME_2021_10K", "acme", 103, 3, 1)
+    told = "The litigation was resolved when the District Court dismissed with prejudice the claims of the other plaintiffs."
+    flags = unsupported(f"{told} [3]", [x], q, ["Acme"], passages=[passage], priors=[prior])
+    assert any("another matter" in f and "Veltor" in f for f in flags), flags
+    assert not any("another matter" in f for f in unsupported(f"{told} [3]", [x], q, ["Acme"], passages=[passage]))
+    # the chunk before ends in the asked matter: the passage goes on with it
+    assert not any("another matter" in f for f in unsupported(
+        f"{told} [3]", [x], q, ["Acme"], passages=[passage], priors=[prior.split(" Veltor")[0]]))
+    passage = ("Breach of Contract We are a defendant in a breach of contract action brought by Northfield University "
+               "in the Supreme Court of the State of New York. The action was originally filed in 2013. In 2015, the "
+               "Supreme Court dismissed the action and, in 2017, the Appellate Division reversed the decision.")
+    x = Quote("In 2015, the Supreme Court dismissed the action and, in 2017, the Appellate Division reversed the "
+              "decision.", "ACME_2021_10K", "acme", 105, 4, 2)
+    flags = unsupported("The litigation was resolved when the Supreme Court dismissed the action in 2015, and the "
+                        "Appellate Division reversed the decision in 2017 [4].", [x], q, ["Acme"], passages=[passage])
+    assert any("another matter (“Breach of Contract We are a defendant" in f for f in flags), flags
+    named = passage.replace("We are a defendant in a breach of contract action brought by Northfield University",
+                            "Acme was named as a defendant in a complaint by Northfield University")
+    assert any("another matter (“Breach of Contract Acme was named" in f for f in unsupported(
+        "The Supreme Court dismissed the action in 2015, and the Appellate Division reversed the decision in 2017 [4].",
+        [x], q, ["Acme"], passages=[named]))
+
+
 def test_a_denial_of_a_listed_subject_in_a_passive_is_read_whole() -> None:
     """"Our strategy, results of operations and financial condition have not been materially affected by risks from
     X" denies "materially affected" of each thing listed: told without the denial of any of them, it is flagged; the

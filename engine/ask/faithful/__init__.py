@@ -112,8 +112,9 @@ def check_summary(text: str, stated: str, quotes: Sequence[Quote], q: Question, 
     headings = [used[x.source - 1].headings if 0 < x.source <= len(used) else () for x in quotes]
     body = text.replace(stated, " ") if stated else text
     body = ALSO_NAMED.sub(" ", body)  # the code's own sentence of what a quote names
+    priors = [(before or {}).get(x.chunk_id, "") for x in quotes]
     return [*_no_such_sources(body, len(used)), *unsupported(body, quotes, q, names, stated, passages, headings,
-                                                             [e.text for e in used if e.modality == "text"])]
+                                                             [e.text for e in used if e.modality == "text"], priors)]
 
 
 def preceding(store: Any, quotes: Sequence[Quote]) -> Mapping[int, str] | None:
@@ -269,7 +270,7 @@ To add a check, write it as ``(r: Reading) -> list[str]`` in the module of the r
 
 def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Iterable[str] = (),
                 stated: str = "", passages: Sequence[str] = (), headings: Sequence[Sequence[str]] = (),
-                evidence: Sequence[str] = ()) -> list[str]:
+                evidence: Sequence[str] = (), priors: Sequence[str] = ()) -> list[str]:
     """What the summary says that the quotes do not: each number the quotes do not state (as written), then each
     content word (a driver, a party, a product: not a stopword, not one of the vocabulary's generic summary words)
     that neither the quotes, the question, ``names`` (the documents' names, the company's aliases) nor what the
@@ -277,7 +278,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     one the quotes or the code's statement name: a document's name ("BESTBUY_2023_10K") names the filing, not the
     year of what it reports. ``passages`` are the passages the quotes come from, in the quotes' order ('' where
     unknown), ``headings`` the section headings each is told under (``Evidence.headings``), ``evidence`` the text of
-    every passage retrieved (where a heading's name is read as a part's: "EMEA revenues grew 17%")."""
+    every passage retrieved (where a heading's name is read as a part's: "EMEA revenues grew 17%"), ``priors`` the
+    text of the chunk before each quote's ('' where unknown)."""
     if not summary.strip() or not quotes:
         return []
     # a short form of an asked name ("LatAm") is that name, in the quotes, their passages and the summary
@@ -289,7 +291,8 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)
     r = Reading(summary=summary, body=_ATTRIBUTED.sub(_claim, BROKEN.sub("-", CITATION.sub(" ", summary))),
                 quotes=tuple(quotes), q=q, names=names, stated=stated, passages=tuple(passages),
-                headings=tuple(headings), parts=tuple(parts), headed=tuple(_headed_passages(passages, parts)))
+                headings=tuple(headings), parts=tuple(parts), headed=tuple(_headed_passages(passages, parts)),
+                priors=tuple(priors))
     texts = [*(x.text for x in r.quotes), q.text, *r.names, stated]
     figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     out: list[str] = []

@@ -969,28 +969,43 @@ def _shown(who: str, words: int = 10) -> str:
 
 _OPENS_MATTER = re.compile(r"\b(?:filed|brought|commenced)\b(?:\s+[\w,“”\"'’.-]+){0,8}?\s+(?:complaints?|lawsuits?|"
                            r"suits?|actions?|cases|demands?\s+for\s+arbitration|notices?\s+for\s+arbitration)"
-                           r"\b|\bsued\b", re.I)
+                           r"\b|\bsued\b"
+                           r"|\b(?:complaints?|lawsuits?|suits?|actions?|cases)\s+(?:[\w’'-]+\s+){0,4}?(?:(?:was|were|has|"
+                           r"have|had)\s+(?:been\s+)?)?(?:filed|brought|commenced)\s+(?:by|against|in)\b"
+                           r"|\b(?:named|is|are|was|were)\s+(?:as\s+)?(?:a\s+)?(?:co-?)?defendants?\s+in\b", re.I)
 """A sentence opening a legal matter: someone "filed a complaint", "have filed a number of cases", "brought similar
-suits", "sued"; the sentences after it, to the next such sentence, are that matter's ("review petitions we filed"
-opens none)."""
+suits", "sued"; "class actions relating to Lipitor were filed in various federal courts", "a breach of contract
+action brought by New York University"; "Pfizer was named as a defendant in a complaint", "We are a defendant in";
+the sentences after it, to the next such sentence naming a party of its own, are that matter's ("review petitions
+we filed" opens none; "The action was originally filed in 2013" names none)."""
 
 
 _BROKEN_OPEN = re.compile(r"^\S{0,8}[\u201d\"\u2019)]")
 """A sentence piece that begins with the end of an abbreviation the sentence was parted after ("Wash.”), ...")."""
 
 
-def _matter_opening(sentence: str, passage: str) -> str:
-    """The sentence opening the legal matter a quote sentence is told in (``_OPENS_MATTER``): the sentence itself or
-    the nearest before it in its passage; '' where none is (the passage begins inside a matter)."""
+def _matter_opening(sentence: str, passage: str, prior: str = "") -> str:
+    """The sentence opening the legal matter a quote sentence is told in (``_OPENS_MATTER``, naming a party of its
+    own): the sentence itself or the nearest before it in its passage, else the last in the chunk before the passage
+    (``prior``: a note's matter opened there, "Lipitor Beginning in 2011, purported class actions relating to Lipitor
+    were filed ...", and told on past the chunk's cut); '' where none is."""
     flat, whole = " ".join(passage.split()), " ".join(sentence.split())
     at = flat.find(whole)
     if at < 0:
-        return sentence if _OPENS_MATTER.search(sentence) else ""
-    told = split_sentences(flat[:at + len(whole)])
-    k = next((k for k in range(len(told) - 1, -1, -1) if _OPENS_MATTER.search(told[k])), -1)
-    if k > 0 and _BROKEN_OPEN.match(told[k]):
-        return f"{told[k - 1]} {told[k]}"  # a sentence parted after an abbreviation ("(“W.D. Wash.”), ...")
-    return told[k] if k >= 0 else ""
+        return sentence if _opens(sentence) else ""
+    told = [*split_sentences(" ".join(prior.split())), *split_sentences(flat[:at + len(whole)])]
+    for k in range(len(told) - 1, -1, -1):
+        opening = f"{told[k - 1]} {told[k]}" if k > 0 and _BROKEN_OPEN.match(told[k]) else told[k]
+        if _opens(opening):  # a sentence parted after an abbreviation ("(“W.D. Wash.”), ...") is read whole
+            return opening
+    return ""
+
+
+def _opens(sentence: str) -> bool:
+    """Whether a sentence opens a legal matter: ``_OPENS_MATTER``, and a name in it ("The action was originally filed
+    in 2013" goes on with the matter it is told in)."""
+    return bool(_OPENS_MATTER.search(sentence)) and any(
+        sentence[:m.start()].strip(_OPENING) for m in NAME_WORD.finditer(sentence))
 
 
 _OWNER_BEFORE = re.compile(r"^.*['’]s\s+")
@@ -1006,7 +1021,8 @@ def _another_matter(r: Reading) -> list[str]:
     in the quote's passage); it is another matter where that opening names none of the question's names
     (``Question.names``, each run whole: "Northern District" is not "Western District"; an owner's, "Google's", is
     no matter's name, nor the owner before one: "Square's Caviar" is Caviar's) and some name of its own.
-    A passage that begins inside a matter says nothing either way."""
+    A passage that begins inside a matter is read in the matter the chunk before it opened last; with neither, the
+    sentence says nothing either way."""
     q = r.q
     plain = plain_stems([*r.names, *(x.doc for x in r.quotes)])
     # the matter's names, not an owner's ("Google's advertising technology": the company whose matters they all are)
@@ -1017,13 +1033,14 @@ def _another_matter(r: Reading) -> list[str]:
         return []
     sentences = _quote_sentences(r.quotes)
     passage_of = {x.source: r.passages[k] for k, x in enumerate(r.quotes) if k < len(r.passages) and r.passages[k]}
+    prior_of = {x.source: r.priors[k] for k, x in enumerate(r.quotes) if k < len(r.priors) and r.priors[k]}
     out: list[str] = []
     for sentence in split_sentences(CITATION.sub(" ", r.body)):
         held = _restated(sentence, sentences, plain)
         if held is None:
             continue
         src, told, _ = held[1]
-        opening = _matter_opening(told, passage_of.get(src, told))
+        opening = _matter_opening(told, passage_of.get(src, told), prior_of.get(src, ""))
         if not opening or any(re.search(rf"(?<![\w-]){re.escape(run)}(?![\w-])", opening, re.I) for run in asked):
             continue
         own = [m.group(0) for m in NAME_WORD.finditer(opening) if name_key(m.group(0)) not in plain

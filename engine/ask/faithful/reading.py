@@ -60,6 +60,9 @@ class Reading:
     headed: tuple[str, ...]
     """Each passage with the part its section headings name before it ("Sam's Club: Gross profit rate decreased
     ...")."""
+    priors: tuple[str, ...] = ()
+    """The text of the chunk before each quote's passage, in the quotes' order ('' where unknown): where a legal
+    matter a passage begins inside of was opened."""
 
 
 RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
