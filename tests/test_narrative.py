@@ -3287,6 +3287,19 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         lumo.split(". The complaint")[0] + " [1].", [opening], owned, ["Acme"], passages=[lumo]))
 
 
+def test_a_business_bought_is_one_acquired_and_a_price_paid_in_cash_is_told_in_cash() -> None:
+    """"bought" for the quote's "acquired" puts no word of the summary's in the quote's mouth, nor does "in cash" for
+    a price the quote gives "$235 million, in cash"; a word the quote does not have still is flagged."""
+    q = parse("From whom did Acme's Ohio subsidiary buy a water system in 2022, and on what terms?")
+    x = Quote("On May 27, 2022, the Company's Ohio subsidiary acquired the water system assets from the Dayton Water "
+              "Authority for a purchase price of $235 million, in cash, $20 million of which was funded as a deposit "
+              "to the seller in April 2021.", "ACME_2022_10K", "acme", 100, 1, 1)
+    told = ("Acme's Ohio subsidiary bought the water system assets from the Dayton Water Authority for $235 million in "
+            "{paid}, $20 million of which was a deposit [1].")
+    assert unsupported(told.format(paid="cash"), [x], q, ["Acme"]) == []
+    assert "stock" in unsupported(told.format(paid="stock"), [x], q, ["Acme"])
+
+
 def test_a_matter_is_read_in_the_opening_the_chunk_before_made_or_one_written_noun_first() -> None:
     """A passage that begins inside a matter is read in the matter the chunk before it opened last ("class actions
     relating to Veltor were filed ..."); an opening may name its suit before its verb ("a breach of contract action

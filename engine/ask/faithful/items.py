@@ -862,9 +862,11 @@ _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;]*,")
 """A relative clause between a subject and its verb ("Beverage revenue from company-owned bottlers, which primarily
 includes ... our PBNA and Europe divisions, is approximately 35%"): its words are not what the figure is of."""
 _AFTER_FIGURE = re.compile(r"\s*(?:percent(?:age\s+points?)?\b)?\s*(?P<noun>(?:share|increase|decrease|growth|decline|"
-                           r"rise|drop|gain|reduction|improvement)\s+)?(?P<link>in|of|on)\s+(?P<what>[^,;:.()]*)", re.I)
+                           r"rise|drop|gain|reduction|improvement)\s+)?(?:,\s*(?=in\b))?(?P<link>in|of|on)\s+"
+                           r"(?P<what>[^,;:.()]*)", re.I)
 """What a figure is of, told after it: "35% of our consolidated net revenue", "a 30% increase in backlog
-attributable to non-U.S. customers", "3.3 percent on an organic local currency basis"."""
+attributable to non-U.S. customers", "3.3 percent on an organic local currency basis"; what it is paid in, after a
+comma too ("a purchase price of $235 million, in cash")."""
 _AFTER_END = re.compile(r"\b(?:compared|versus|from|over|than|while|whereas|which|and|but)\b|\b(?:19|20)\d{2}\b", re.I)
 """Where what a figure is of ends and what it is compared with or dated by begins (a cause's cues end it too:
 ``_of_what``)."""
