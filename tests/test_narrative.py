@@ -3311,7 +3311,8 @@ def test_a_matter_is_read_in_the_opening_the_chunk_before_made_or_one_written_no
              "courts against Acme and Rambix Labs Ltd. The plaintiffs seek treble damages.")
     passage = "In 2014, the District Court dismissed with prejudice the claims of the other plaintiffs."
     x = Quote(passage, "ACME_2021_10K", "acme", 103, 3, 1)
-    told = "The litigation was resolved when the District Court dismissed with prejudice the claims of the other plaintiffs."
+    told = ("The litigation was resolved when the District Court dismissed with prejudice the claims of the other "
+            "plaintiffs.")
     flags = unsupported(f"{told} [3]", [x], q, ["Acme"], passages=[passage], priors=[prior])
     assert any("another matter" in f and "Veltor" in f for f in flags), flags
     assert not any("another matter" in f for f in unsupported(f"{told} [3]", [x], q, ["Acme"], passages=[passage]))

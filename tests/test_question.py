@@ -119,11 +119,13 @@ def test_a_question_is_parsed_once_into_what_every_step_reads() -> None:
     # says what kind of thing it is; a line item in capitals after a possessive is a figure
     for asked in ("What is Acme's 'Leaner for Growth' program, what are its two parts, and how much was spent in 2021?",
                   "What is the Orbit Growth plan?", "What was the “Fit for Growth” initiative, and what did it cost?",
-                  "What is Acme's Commercial Paper Program, and how large is it?", "What is the Delta Lease Transaction?"):
+                  "What is Acme's Commercial Paper Program, and how large is it?",
+                  "What is the Delta Lease Transaction?"):
         q = parse(asked)
         assert q.intent is Intent.PROSE and q.told is not None, asked
-    for asked in ("What is Acme's Total Debt?", "What was Acme's Net Income margin?", "What was the Provision for taxes "
-                  "in 2019?", "What is Acme's Operating Income?", "What was Acme's Total Segment Sales?"):
+    for asked in ("What is Acme's Total Debt?", "What was Acme's Net Income margin?",
+                  "What was the Provision for taxes in 2019?", "What is Acme's Operating Income?",
+                  "What was Acme's Total Segment Sales?"):
         assert parse(asked).intent is not Intent.PROSE, asked
     assert parse("What was Acme's revenue in 2022, and what did it grow to?").intent is not Intent.PROSE
     assert parse("What is Acme's effective tax rate this quarter and how does it compare across the periods?"
