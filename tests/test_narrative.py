@@ -3674,8 +3674,13 @@ def test_a_source_number_given_as_the_answer_is_flagged() -> None:
     flags = unsupported("Acme's partner on ZX-12 is [10]. The payment was recorded as [8].", quote, q, ["Acme"])
     assert "\u201cis [10]\u201d: a source number, not what it says" in flags
     assert "\u201cas [8]\u201d: a source number, not what it says" in flags
+    # a run of them, and after a colon
+    flags = unsupported("Acme's partners are [3] [4]. It paid two companies: [1] and [2].", quote, q, ["Acme"])
+    assert "\u201care [3] [4]\u201d: a source number, not what it says" in flags, flags
+    assert "\u201c: [1] and [2]\u201d: a source number, not what it says" in flags, flags
     for said in ("The companies will equally share worldwide development costs, commercialization expenses and "
-                 "profits [5].", "Acme expects to recover taxes paid [5].", "That is consistent with [5]."):
+                 "profits [5].", "Acme expects to recover taxes paid [5].", "That is consistent with [5].",
+                 "Acme named three drivers: lower volume, pricing and mix [5]."):
         assert not any("source number" in f for f in unsupported(said, quote, q, ["Acme"])), said
 
 

@@ -423,10 +423,13 @@ def _compared_untrue(r: Reading) -> list[str]:
     return out
 
 
-_SOURCE_AS_ANSWER = re.compile(r"\b(?:is|are|was|were|as|named|totaled|totalled)\s+"
-                               r"(\[\d+(?:\s*,\s*\d+)*\])(?=\s*(?:[.;,]|$|(?:under|in|for|on|at|and)\b))", re.I)
-"""A source number standing where what is asked should ("Pfizer's partner on ARV-471 is [10]", "recorded as [8]"):
-after a form of "be" or "as", ending its clause ("taxes paid [2]" and "consistent with [2]" cite)."""
+_SOURCES = r"\[\d+(?:\s*,\s*\d+)*\]"
+_SOURCE_AS_ANSWER = re.compile(rf"(?:\b(?:is|are|was|were|as|named|totaled|totalled)\s+|:\s*)"
+                               rf"({_SOURCES}(?:\s*(?:,|and)?\s*{_SOURCES})*)"
+                               r"(?=\s*(?:[.;,]|$|(?:under|in|for|on|at|and)\b))", re.I)
+"""Source numbers standing where what is asked should ("Pfizer's partner on ARV-471 is [10]", "recorded as [8]",
+"The cumulative losses are [3] [4].", "two troubled development programs: [1] and [2]"): after a form of "be", "as"
+or a colon, ending its clause ("taxes paid [2]" and "consistent with [2]" cite)."""
 
 
 def _source_given_as_answer(r: Reading) -> list[str]:
