@@ -3287,6 +3287,19 @@ def test_a_sentence_of_another_legal_matter_is_flagged() -> None:
         lumo.split(". The complaint")[0] + " [1].", [opening], owned, ["Acme"], passages=[lumo]))
 
 
+def test_a_filing_s_form_letter_names_nothing_a_figure_is_given_for() -> None:
+    """"as of the 2018 10-K, Acme could owe up to $317" names no one the $317 is given for (the "K" of "10-K" is no
+    name), so the quote's "payments to ULA for up to $317" does not make it another's; a name that is one still
+    does."""
+    q = parse("What is the dispute between Acme and the government over launch costs about, and what could Acme owe?")
+    x = Quote("If it is determined that the costs are not recoverable, we could be required to make indemnification "
+              "payments to ULA for up to $317 of the costs questioned by the DCMA.", "ACME_2018_10K", "acme", 91, 1, 1)
+    assert not any("gives it for" in f for f in unsupported(
+        "As of the 2018 10-K, Acme could owe up to $317 in indemnification payments [1].", [x], q, ["Acme"]))
+    assert any("gives it for" in f for f in unsupported(
+        "As of the 2018 10-K, Raytheon could receive up to $317 in indemnification payments [1].", [x], q, ["Acme"]))
+
+
 def test_a_business_bought_is_one_acquired_and_a_price_paid_in_cash_is_told_in_cash() -> None:
     """"bought" for the quote's "acquired" puts no word of the summary's in the quote's mouth, nor does "in cash" for
     a price the quote gives "$235 million, in cash"; a word the quote does not have still is flagged."""

@@ -65,8 +65,9 @@ def _quote_wholes(quotes: Sequence[Quote]) -> list[tuple[int, str, set[str]]]:
 
 
 _CURRENCY = re.compile(CURRENCY)
-_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&'’-]*|\d+[A-Za-z][\w-]*)")
-"""A word that names something: capitalised ("Network", "F-22") or a number run into letters ("777X")."""
+_NAME = re.compile(r"\b(?:(?<!\d-)[A-Z][A-Za-z&'’-]*|\d+[A-Za-z][\w-]*)")
+"""A word that names something: capitalised ("Network", "F-22") or a number run into letters ("777X"); not the form
+letter of a filing's name ("the 2018 10-K", "its 10-Q", "Form 20-F")."""
 
 
 def _before(sentence: str, at: int, plain: set[str]) -> tuple[dict[str, str], set[str]]:
