@@ -248,9 +248,10 @@ class Answerer:
             yield TokenStreamed(note)
             text += note
         text = with_stated(text, extractive, cells.decision is not None, q.yes_no, bool(voiced.folded))
+        flags = list(w.flags) if w.flags is not None else check(w.text)  # read once
         yield AnswerFinished(replace(self.finish(
             q, text, retrieval, used, regions, computation, t0, t_ret, w.tokens, parts=w.asked, resolution=res,
-            calendar=calendar, extractive=extractive, folded=voiced.folded, quotes=quotes, unsupported=check(w.text),
+            calendar=calendar, extractive=extractive, folded=voiced.folded, quotes=quotes, unsupported=flags,
             summarised=w.summarised), draft=w.draft, draft_flags=list(w.draft_flags)))
 
     def generate(self, q: Question, llm: LLM, used: Sequence[Evidence], regions: dict[int, Region],
@@ -277,10 +278,10 @@ class Answerer:
                 yield TokenStreamed(REVISED)
                 again = revise(llm, q, quotes, comp_text, text, flags, mt, cancelled, decided, whole)
                 tokens += again.completion_tokens if again is not None else 0
-                if again is None or len(check(again.text)) >= len(flags):
-                    return Written(text, tokens, 2, True)
+                if again is None or len(still := check(again.text)) >= len(flags):
+                    return Written(text, tokens, 2, True, flags=tuple(flags))
                 yield TokenStreamed(again.text)
-                return Written(again.text, tokens, 2, True, text, tuple(flags))
+                return Written(again.text, tokens, 2, True, text, tuple(flags), tuple(still))
             tried = 1
         cell_lines = res.lines(cells.calendar)
         # a period resolved to cells: the tables speak through them; with no period asked the model also sees

@@ -1101,6 +1101,9 @@ class Written:
     """The model's first summary where the summary check flagged more in it than in the one that replaced it."""
     draft_flags: tuple[str, ...] = ()
     """What the check flagged in ``draft``."""
+    flags: tuple[str, ...] | None = None
+    """What the summary check flagged in ``text`` where it was read already (a summary asked once more); None where it
+    was not."""
 
 
 REVISED = "\n\n*The summary check flagged words the quotes do not state; the model writes it again.*\n\n"
