@@ -207,7 +207,7 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
         answer = engine.ask(
             args.question,
             scope=args.doc or None,
-            on_token=(lambda t: (sys.stdout.write(t), sys.stdout.flush())) if stream else None,
+            on_token=_write_token if stream else None,
             cancelled=cancelled,
             save=not args.no_history,
             on_quotes=print_quotes if stream else None,
@@ -251,7 +251,7 @@ def cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
 
 def cmd_regions(engine: Engine, args: argparse.Namespace) -> int:
     regions = engine.regions(args.doc, page=args.page, kind=args.kind)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "kind": r.kind,
             "page": r.page,
@@ -424,6 +424,11 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         return 130
+
+
+def _write_token(token: str) -> None:
+    sys.stdout.write(token)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

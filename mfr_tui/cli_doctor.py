@@ -36,7 +36,7 @@ def cmd_doctor(engine: Engine | None, args: argparse.Namespace) -> int:
             report = run_doctor(
                 settings,
                 repair=args.repair,
-                on_progress=None if quiet else (lambda step: sys.stderr.write(f"checking {step}...\n")),
+                on_progress=None if quiet else _progress,
             )
     except EngineError as exc:
         sys.stderr.write(f"{exc.title}: {exc.message}\n")
@@ -55,3 +55,7 @@ def cmd_doctor(engine: Engine | None, args: argparse.Namespace) -> int:
             hint = "" if args.repair else " Run `mfr-tui doctor --repair` to fix what can be fixed."
             sys.stdout.write(f"{len(left)} problems remain.{hint}\n")
     return 0 if report.clean else 1
+
+
+def _progress(step: str) -> None:
+    sys.stderr.write(f"checking {step}...\n")

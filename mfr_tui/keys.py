@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from engine.errors import ConfigError
 
@@ -82,9 +82,9 @@ KEYS: tuple[Key, ...] = (
 BY_ID: dict[str, Key] = {k.id: k for k in KEYS}
 
 
-def bindings(*ids: str) -> list[Binding]:
-    """Bindings for a widget's ``BINDINGS``, by id."""
-    out = []
+def bindings(*ids: str) -> list[BindingType]:
+    """Bindings for a widget's ``BINDINGS``, by id (typed as Textual types ``BINDINGS``)."""
+    out: list[BindingType] = []
     for i in ids:
         k = BY_ID[i]
         out.append(

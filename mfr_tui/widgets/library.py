@@ -129,7 +129,8 @@ class LibraryPane(Vertical):
             event.stop()
             self.table.focus()
 
-    def visible(self) -> list[Document]:
+    def shown_documents(self) -> list[Document]:
+        """The filings the filter lets through (not Textual's ``visible``, which says whether the widget shows)."""
         return [d for d in self.documents if matches(d, self.query_text)]
 
     def rebuild(self) -> None:
@@ -147,7 +148,7 @@ class LibraryPane(Vertical):
         table.add_column(Text("Tables", justify="right"), key="tables", width=6)
         table.add_column(Text("Figs", justify="right"), key="figures", width=4)
         table.add_column("Status", key="status", width=9)
-        docs = self.visible()
+        docs = self.shown_documents()
         for d in docs:
             in_scope = d.id in self.scope
             table.add_row(
@@ -186,7 +187,7 @@ class LibraryPane(Vertical):
             detail.update(Text.from_markup(
                 "[b]The library is empty.[/b] Press [b]a[/b] to add PDF filings or a folder of them."))
             return
-        if not self.visible():
+        if not self.shown_documents():
             detail.update(plain(f"No filing matches “{self.query_text}”. {len(self.documents)} in the library."))
             return
         d = self.highlighted()
