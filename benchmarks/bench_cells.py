@@ -5,7 +5,7 @@ run the answerer's code path with no model (``Answerer.cells``): resolved cells,
 extractive answer (what the Q&A view shows at once) is scored with the evaluation scorer against the gold
 answer, so the resolver's precision is measured apart from the model's.
 
-    python benchmarks/bench_cells.py --data-dir LIB [--source financebench] [--show]
+    python benchmarks/bench_cells.py --data-dir LIB [--qa FILE] [--source financebench] [--show]
         [--paraphrases mfr_eval/paraphrases/financebench_dev.jsonl] [--half tune|check]
 
 The questions are chosen as ``mfr-tui eval`` chooses them (``mfr_eval.evaluate.load_records``): ``--paraphrases``
@@ -29,7 +29,8 @@ from mfr_eval.selection import HALVES, half_of, record_company
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-dir", required=True, help="a library holding the questions' filings")
-    ap.add_argument("--source", default="financebench", help="dev source prefix (default financebench)")
+    ap.add_argument("--qa", default=str(EVAL / "dev.jsonl"), help="question file (default: the dev set)")
+    ap.add_argument("--source", default="financebench", help="source prefix (default financebench)")
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--show", action="store_true", help="print each question's resolution")
     ap.add_argument("--paraphrases", metavar="FILE", help="ask this paraphrase file's wordings (mfr_eval/README.md)")
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     engine, answerer, retriever, by_name = open_library(args.data_dir)
     rows: list[dict[str, Any]] = []
     tally: Counter[str] = Counter()
-    records = load_records(EVAL / "dev.jsonl", sources=[args.source], paraphrases=args.paraphrases, half=args.half)
+    records = load_records(args.qa, EVAL, sources=[args.source], paraphrases=args.paraphrases, half=args.half)
     for r in records:
         names = [d.stem for d in r.docs]
         docs = [by_name[n].id for n in names if n in by_name]
