@@ -35,6 +35,13 @@ SCALES: dict[str, float] = {
 }
 """Scale words that may follow a number."""
 
+FRACTIONS: dict[str, float] = {
+    "half": 0.5, "a half": 0.5, "one half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
+    "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75, "a fifth": 0.2, "one fifth": 0.2,
+}
+"""A share written as a word ("more than half of its earnings"), as a fraction of one."""
+FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in FRACTIONS), key=len, reverse=True))
+
 SCALE_NAMES: dict[float, str] = {1e3: "thousand", 1e6: "million", 1e9: "billion", 1e12: "trillion"}
 """A scale as a word, for showing values."""
 

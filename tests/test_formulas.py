@@ -214,3 +214,23 @@ def test_other_income_and_expense_is_one_line_item_in_any_order_of_its_words() -
         assert [it.name for it in items_named(label)] == ["other income"], label
     assert [it.name for it in items_named("Operating income (loss)")] == ["operating income"]
     assert "other income" not in [it.name for it in items_named("Other comprehensive income (loss)")]
+
+
+def test_a_measure_the_question_gives_as_a_sum_is_computed_from_its_terms_on_the_filers_balance_date() -> None:
+    """"total borrowings (notes payable plus long-term debt)" is the question's own definition, whatever the
+    vocabulary calls total debt; a balance date named alone is read in the filer's calendar (a 52/53-week year that
+    closes on January 2, 2022 is fiscal 2021, whose balance sheet heads its column "2021")."""
+    from asking import compute
+
+    from engine.ask.cells import TableSource
+    from engine.periods import Calendar
+
+    q = parse("What were Northwind's total borrowings (notes payable plus long-term debt, as reported) as of "
+              "January 2, 2022, in USD millions?")
+    assert q.formula == ("notes payable + long-term debt", "2022")
+    assert parse("What was the spread on the revolver (SOFR plus 1.10%) in 2022?").formula is None
+    balance = table("Consolidated Balance Sheets At January 2, 2022 and January 3, 2021", ["2021", "2020"],
+                    {"Notes payable": [410.0, 380.0], "Long-term debt": [2_190.0, 2_400.0]})
+    comp = compute(q, [TableSource(1, balance)], Calendar(1, 1, shift=1, weeks=True))
+    assert comp is not None and comp.result == 2_600.0, comp
+

@@ -377,6 +377,47 @@ def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_a
     assert decided(ThresholdVerdict(), "What were net sales above $10 billion in FY2022?", tables) == ""
 
 
+def test_a_ratio_set_against_a_level_is_answered_yes_or_no_from_the_computed_ratio() -> None:
+    from asking import compute, decided
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.verdicts import ThresholdVerdict
+
+    balance = table("Consolidated Balance Sheets, As of December 31", ["2021", "2020"],
+                    {"Total current assets": [900.0, 800.0], "Total current liabilities": [600.0, 700.0]})
+    income = table("Consolidated Statements of Income, Years Ended December 31", ["2021", "2020"],
+                   {"Operating income": [420.0, 300.0], "Interest expense": [-140.0, -150.0],
+                    "Net income": [250.0, 200.0]})
+    cash = table("Consolidated Statements of Cash Flows, Years Ended December 31", ["2021", "2020"],
+                 {"Dividends paid": [-90.0, -80.0]})
+    tables = [TableSource(1, balance), TableSource(2, income), TableSource(3, cash)]
+    current = ("Did Fabrikam keep its current ratio above 1.4 at the end of fiscal 2021? Current ratio = total "
+               "current assets / total current liabilities.")
+    assert parse(current).threshold == ("above", 1.4, "1.4")
+    said = decided(ThresholdVerdict(), current, tables, computation=compute(current, tables))
+    assert said == "Yes. Current ratio: 1.50, above 1.4.", said
+    covered = ("In FY2021, was Fabrikam's operating income at least 3 times its interest expense? Interest coverage "
+               "ratio is defined as: FY2021 operating income / FY2021 interest expense.")
+    assert parse(covered).threshold == ("at least", 3.0, "3")
+    assert decided(ThresholdVerdict(), covered, tables, computation=compute(covered, tables)).startswith("Yes. ")
+    # a level written as a share is a percent, whatever the ratio's own unit
+    payout = ("Did Fabrikam pay out less than a third of its 2021 net income as dividends? Dividend payout ratio is "
+              "defined as: dividends paid / net income.")
+    side, level, _ = parse(payout).threshold
+    assert side == "below" and abs(level - 100 / 3) < 1e-9
+    assert decided(ThresholdVerdict(), payout, tables, computation=compute(payout, tables)).startswith(
+        "No. Dividend payout ratio: 36.00%, above a third")
+    # a bare number is a level only of a ratio asked, and never a span or a year
+    assert parse("Did Fabrikam's segments number more than 3 in 2021?").threshold is None
+    assert parse("Was the current ratio above 1.0 over fiscal years 2019 through 2021? Current ratio = total current "
+                 "assets / total current liabilities.").threshold == ("above", 1.0, "1.0")
+    assert parse("Was the average current ratio over 2019 and 2020 higher? Current ratio = total current assets / "
+                 "total current liabilities.").threshold is None
+    assert parse("Did its quick ratio improve over 2 years? Quick ratio = (cash + receivables) / total current "
+                 "liabilities.").threshold is None
+
+
 def test_a_year_two_namings_could_mean_is_answered_the_filers_way_and_the_other_reading_is_given() -> None:
     from asking import resolve
 

@@ -785,11 +785,14 @@ def year_asked(year: int | None, like: Asked, calendar: Calendar | None) -> Aske
     names its period by the date it ends and no fiscal year ("the quarter ended December 31, 2022"), its years are
     the years of that date: each is read as the fiscal year the filer's calendar puts that date in, shifted alike
     (a September filer's quarter ended December 31, 2022 is its fiscal 2023's, the year before's its fiscal
-    2022's), not as the fiscal year of the date's own year, which is the filer's previous one."""
-    if year is not None and like.end is not None and like.fiscal_year is None and calendar is not None:
-        fiscal = calendar.fiscal_year_of(Period(end=like.end, year=like.end.year, months=like.months))
+    2022's), not as the fiscal year of the date's own year, which is the filer's previous one. A balance date named
+    alone ("as of January 1, 2023") is read alike: the year a filer closes on January 1, 2023 is its fiscal 2022."""
+    ended = like.end or like.instant
+    if year is not None and ended is not None and like.fiscal_year is None and calendar is not None:
+        fiscal = calendar.fiscal_year_of(Period(end=ended, year=ended.year, months=like.months if like.end else None,
+                                                instant=like.end is None))
         if fiscal is not None:
-            year += fiscal - like.end.year
+            year += fiscal - ended.year
     return Asked(fiscal_year=year, quarter=like.quarter, months=like.months if year is not None else None,
                  instant=None, years=(year,) if year is not None else (), text=like.text)
 

@@ -22,7 +22,7 @@ from engine.ask.expansion import SENTENCE_BREAK, Expansion, expand, focus
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import NAMED, stems
 from engine.library.lexical import STOPWORDS
-from engine.numbers import SCALES, quantities
+from engine.numbers import FRACTION_WORDS, FRACTIONS, SCALES, quantities
 from engine.periods import MONTH_PATTERN, PERIOD_WORDS, Asked, asked_period, last_periods, names_day
 from engine.types import Document
 from engine.vocabulary import (
@@ -255,11 +255,15 @@ _ROUND = re.compile(r"round(?:ed)?(?: (?:your|the) answer)? to (?:the nearest )?
                     r"decimal(?: places?| points?)?|(\d|one|two|three) decimal places?", re.I)
 _PLACES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
-_THRESHOLD = re.compile(r"\b(?P<word>exceed(?:s|ed)?|surpass(?:es|ed)?|top(?:s|ped)?|"
-                        r"(?:more|greater|higher|larger) than|above|over|(?:less|fewer|lower|smaller) than|below|under)"
-                        r"\s+(?:\w+\s+){0,2}?"
-                        r"(?=[$€£]?\s?\d)", re.I)
+_THRESHOLD_WORD = (r"\b(?P<word>exceed(?:s|ed)?|surpass(?:es|ed)?|top(?:s|ped)?|at (?:least|most)|"
+                   r"(?:more|greater|higher|larger) than|above|over|(?:less|fewer|lower|smaller) than|below|under)")
+_THRESHOLD = re.compile(_THRESHOLD_WORD + r"\s+(?:\w+\s+){0,2}?(?=[$€£]?\s?\d)", re.I)
+_THRESHOLD_SHARE = re.compile(_THRESHOLD_WORD + rf"\s+(?P<share>{FRACTION_WORDS})\b(?!\s+(?:of\s+)?(?:a|the)\s+"
+                              r"(?:year|decade|century))", re.I)
+"""A level written as a share ("more than half of its net earnings"): a level only of a ratio asked."""
 _BELOW_WORDS = ("less", "fewer", "lower", "smaller", "below", "under")
+_TIME_AFTER = re.compile(r"\s*(?:years?|months?|quarters?|weeks?|days?|decades?)\b", re.I)
+"""A unit of time after a bare number ("over 3 years", "more than 12 months"): a span, never a threshold."""
 _OVER_PERIODS = re.compile(r"\b(?:over|across|in|during|throughout|between)\s+(?:the\s+|these\s+|those\s+)?"
                            r"(?:reported|recent|past|last|two|three|four|several)?\s*(?:\w+\s+)?"
                            r"(?:periods|quarters|years|10-qs|filings)\b", re.I)
@@ -1090,16 +1094,33 @@ def _possessives(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _threshold(text: str) -> tuple[str, float, str] | None:
+def _threshold(text: str, ratio: bool) -> tuple[str, float, str] | None:
+    """(side, amount, as written) of the level a yes/no question sets a figure against ("exceed $10 billion", "at
+    least 3 times"): side "above", "below", "at least" or "at most". A bare number is a level only where the question
+    asks a ratio (``ratio``: "Was its current ratio above 1.5?"); elsewhere it counts something ("more than 3
+    segments")."""
     m = _THRESHOLD.search(text)
     if m is None:
-        return None
+        share = _THRESHOLD_SHARE.search(text) if ratio else None
+        if share is None:
+            return None
+        said = share.group("share").lower()
+        return _side(share.group("word")), FRACTIONS[said] * 100, f"{said} ({FRACTIONS[said] * 100:g}%)"
     amount = next((x for x in quantities(text[m.end():m.end() + 40]) if x.start == 0 or not text[m.end():m.end()
                    + x.start].strip(" $€£")), None)
-    if amount is None or (not amount.currency and amount.scale == 1.0 and not amount.percent):
-        return None  # a bare number ("over 3 years") is no amount
-    side = "below" if m.group("word").lower().split()[0] in _BELOW_WORDS else "above"
-    return side, amount.magnitude * (1 if amount.value >= 0 else -1), amount.raw
+    if amount is None:
+        return None
+    if not amount.currency and amount.scale == 1.0 and not amount.percent and (
+            not ratio or _TIME_AFTER.match(text, m.end() + amount.end) or _YEAR_IN.fullmatch(amount.raw.strip())):
+        return None  # a bare number ("over 3 years", "over fiscal years 2017 through 2019") is no amount, but the
+        # level of a ratio asked ("above 1.5")
+    return _side(m.group("word")), amount.magnitude * (1 if amount.value >= 0 else -1), amount.raw
+
+
+def _side(word: str) -> str:
+    """The side of a level a threshold word asks: "above", "below", "at least" or "at most"."""
+    word = " ".join(word.lower().split())
+    return word if word in ("at least", "at most") else "below" if word.split()[0] in _BELOW_WORDS else "above"
 
 
 def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
@@ -1328,6 +1349,9 @@ def definition(question: str) -> tuple[str, str] | None:
                   re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
+    summed = _summed(question)
+    if summed:
+        return summed, year
     plain = without_asides(question)  # asides such as "(from the cash flow statement)" left out
     less = _less(plain)
     if less is not None:
@@ -1353,6 +1377,30 @@ def definition(question: str) -> tuple[str, str] | None:
         if part and whole:
             return f"{part} / {whole} * 100", year
     return None
+
+
+_ASIDE = re.compile(r"\(([^()]{1,200})\)")
+_PLUS = re.compile(r",?\s+(?:plus|\+)\s+", re.I)
+_ASIDE_TAIL = re.compile(r",\s+(?:from|as|in|per|using|on|excluding|including|net of|see)\b.*$|;.*$", re.I)
+_TERM = re.compile(r"[a-z][\w&'’ ,-]{0,80}", re.I)
+
+
+def _summed(question: str) -> str:
+    """The sum a question gives a measure as, in an aside after it ("total debt (short-term debt plus long-term
+    debt)", "D&A (depreciation plus amortization of purchased intangibles, from the cash flow statement)"): its
+    terms joined by " + ", the question's own definition; '' where no aside adds line items (an aside of figures,
+    "(LIBOR plus 1.65%)", adds none)."""
+    for m in _ASIDE.finditer(question):
+        inner = m.group(1)
+        if not _PLUS.search(inner):
+            continue
+        terms = [t.strip() for t in _PLUS.split(inner)]
+        terms[-1] = _ASIDE_TAIL.sub("", terms[-1]).strip()
+        terms = [re.sub(r"^(?:the|its|their)\s+", "", t, flags=re.I) for t in terms]
+        if len(terms) >= 2 and all(_TERM.fullmatch(t) and len(t.split()) <= 10 and not re.search(r"\d", t)
+                                   for t in terms):
+            return " + ".join(terms)
+    return ""
 
 
 _LESS_WORD = re.compile(r"(?<!\s)\s+(less|minus)(?=\s)", re.I)
@@ -1696,7 +1744,7 @@ def _one(text: str) -> Question:
         rounding=_rounding(text),
         direction=_direction(low),
         sign=against[1] if against else (m.group(1).lower() if (m := _SIGN.search(text)) else ""),
-        threshold=_threshold(text),
+        threshold=_threshold(text, formula is not None),
         over_periods=bool(_OVER_PERIODS.search(text)),
         latest=bool(_LATEST.search(text)),
         last=last[0] if (last := last_periods(text)) else None,

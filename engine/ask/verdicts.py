@@ -118,19 +118,37 @@ class ThresholdVerdict:
         return q.yes_no and q.threshold is not None
 
     def decide(self, work: Work) -> Decision | None:
-        res, q = work.resolution, work.question
+        res, q, comp = work.resolution, work.question, work.computation
         assert q.threshold is not None
+        side, amount, said = q.threshold
+        if comp is not None and (comp.kind in ("ratio", "formula") or comp.kind == "growth" and comp.percent):
+            value, percent = comp.result, comp.percent or "%" in said
+            if not comp.percent and percent:
+                value *= 100  # a ratio of 0.556 set against "50%" or "half"
+            named = q.ratio[0] if q.ratio else "the ratio"
+            yes = _beyond(value, side, amount)
+            return Decision(self.name, f"{_yes(yes)}. {named[:1].upper()}{named[1:]}: {value:.2f}"
+                            f"{'%' if percent else ''}, {_relation(value, amount)} {said}.", yes, (comp.result,))
         if not res.cells:
             return None
         c = res.cells[0]
         if c.row_fit < CONFIDENT_ROW or c.period_fit < 0.99 or c.percent:
             return None
-        side, amount, said = q.threshold
         value = as_spent(c.item, c.row, c.amount)
-        yes = value > amount if side == "above" else value < amount
+        yes = _beyond(value, side, amount)
         text = (f"{_yes(yes)}. {c.row}: {c.shown} ({c.period_name(work.calendar)}) [{c.marker}], "
-                f"{'above' if value > amount else 'below' if value < amount else 'equal to'} {said}.")
+                f"{_relation(value, amount)} {said}.")
         return Decision(self.name, text, yes, (c.amount,))
+
+
+def _beyond(value: float, side: str, amount: float) -> bool:
+    """Whether ``value`` is on the ``side`` of ``amount`` a question asks ("at least" and "at most" take it equal)."""
+    return {"above": value > amount, "below": value < amount, "at least": value >= amount,
+            "at most": value <= amount}[side]
+
+
+def _relation(value: float, amount: float) -> str:
+    return "above" if value > amount else "below" if value < amount else "equal to"
 
 
 class SeriesVerdict:
