@@ -721,6 +721,8 @@ def resolve(
             # "By how much did its revenue fall in 2019?": a level is not the change asked (a change is computed);
             # "What is the sales and use tax assessment about?" asks in words, whatever line its words name
             and question.intent not in (Intent.CHANGE, Intent.PROSE)
+            # "What share of total revenue came from online revenue?": the whole, or the part, is not the share
+            and question.pair is None
             and len(ms) == 1
             and ms[0].item is not None
             and top.row_fit >= CONFIDENT_ROW
@@ -835,6 +837,6 @@ def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like:
         c = best_cell(phrase, int(year) if year else None, sources, calendar, like, words, part)
         if c is None:
             return None
-        return Term(phrase.strip(), c.row, c.column, as_spent(phrase, c.row, c.value), c.marker)
+        return Term(phrase.strip(), c.row, c.column, as_spent(phrase, c.row, c.value), c.marker, c.scale)
 
     return lookup

@@ -12,11 +12,11 @@ from dataclasses import replace
 
 from engine.ask.cells import Resolution, TableSource, best_cell, column_cells_at, column_of, resolve, year_asked
 from engine.ask.decisions import Computation, Decision, Work
-from engine.ask.formulas import Lookup, Result, Term, fmt, solve
+from engine.ask.formulas import Lookup, Result, Term, fmt, in_scale_of, solve
 from engine.ask.question import Question
 from engine.ask.statements import stems
 from engine.periods import Asked, Calendar, Period, column_period
-from engine.vocabulary import label_score, vocabulary
+from engine.vocabulary import canonical, label_score, vocabulary
 
 
 def newest_year(sources: Sequence[TableSource], calendar: Calendar | None, res: Resolution) -> str:
@@ -221,13 +221,32 @@ class PairRatio:
         num, den = work.lookup(q.pair[0], year), work.lookup(q.pair[1], year)
         if num is None or den is None or den.value == 0:
             return None
-        ratio = num.value / den.value
+        ratio = in_scale_of(num, den) / den.value
+        if num.label == den.label and abs(ratio - 1) < 1e-3:
+            return None  # a figure over itself: the part asked was not found apart from the whole
+        if not _names_part(q.pair[0], q.pair[1], num):
+            return None  # "Domestic online revenue" is not the row "Total Domestic revenue"
         pct = q.pair_percent
         result = ratio * 100 if pct else ratio
         shown = f"{result:.2f}%" if pct else f"{result:.2f}"
-        text = (f"{num.label} ({num.column}) {fmt(num.value)} [{num.marker}] / {den.label} ({den.column}) "
-                f"{fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
+        text = (f"{num.label} ({num.column}) {fmt(in_scale_of(num, den))} [{num.marker}] / {den.label} "
+                f"({den.column}) {fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
         return _computed(self.name, Computation("ratio", round(result, 4), text, [num, den], percent=pct))
+
+
+_PART_WORDS = 6
+_PART_GENERIC = frozenset({"segment", "segments", "business", "worldwide", "consolidated", "company", "group"})
+
+
+def _names_part(part: str, whole: str, found: Term) -> bool:
+    """Whether the cell found for the part of a share is that part: a part the vocabulary does not know as a line
+    item of its own ("Domestic online revenue", "net service sales") is told from its whole by its other words, and
+    each of them must be in the cell's row or column ("Net service sales"; not "Total Domestic revenue"). A part
+    read as a long run of the question's words (more than ``_PART_WORDS``) is not a name to hold a row to."""
+    if canonical(part) in vocabulary().items or len(part.split()) > _PART_WORDS:
+        return True
+    told = {w for w in stems(part) - stems(whole) if w not in _PART_GENERIC}
+    return told <= stems(f"{found.label} {found.column}")
 
 
 class Growth:

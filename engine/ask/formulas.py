@@ -39,6 +39,17 @@ class Term:
     column: str
     value: float
     marker: int
+    scale: float = 1.0
+    """Its table's scale (1e6 for "in millions"; 1 for percents, per-share amounts and unknown): two amounts from
+    tables of different scales are brought to one before they are combined (``in_scale_of``)."""
+
+
+def in_scale_of(t: Term, base: Term) -> float:
+    """``t``'s value in ``base``'s scale where both are amounts of stated scales (5,854,430 in thousands is 5,854.43
+    beside a figure in millions); its own value otherwise."""
+    if t.scale > 1 and base.scale > 1 and t.scale != base.scale:
+        return t.value * t.scale / base.scale
+    return t.value
 
 
 @dataclass
@@ -125,8 +136,9 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
     def find(item: str, y: str) -> tuple[float, str]:
         t = lookup(item, y)
         if t is not None:
+            value = in_scale_of(t, terms[0]) if terms else t.value
             terms.append(t)
-            return t.value, fmt(t.value)
+            return value, fmt(value)
         known = vocabulary().items.get(canonical(item))
         if derive and known is not None and known.derived:
             try:

@@ -1123,6 +1123,33 @@ def _side(word: str) -> str:
     return word if word in ("at least", "at most") else "below" if word.split()[0] in _BELOW_WORDS else "above"
 
 
+_SHARE_FROM = re.compile(r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?:the\s+)?"
+                         r"(?P<whole>[^?;:()]{1,80}?)\s+(?:came|come|comes|(?:was|were|is|are)(?:\s+(?:derived|generated|"
+                         r"earned|contributed|accounted\s+for))?|derived|generated|contributed)\s+"
+                         r"(?:from|by|in)\s+(?:the\s+|its\s+|their\s+)?(?P<part>[^?;:()]{1,80})", re.I)
+"""A share asked as the part of a whole that came from somewhere ("What share of total revenue came from
+subscription revenue in fiscal 2016?"): the part over the whole."""
+_PART_END = re.compile(r",|\s+(?:in|for|during|over|as of|at|of fiscal|of the|of its|between)\s|\s+(?:fy|q[1-4])\s?\d",
+                       re.I)
+_WHOLE_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*(?:\s+(?:&\s+)?[A-Z][\w&.-]*){0,3})['’]s\s+")
+
+
+def _share_from(text: str) -> tuple[str, str] | None:
+    """(part, whole) of a share asked as the part of a whole that came from somewhere (``_SHARE_FROM``), the
+    whole's owner ("Adobe's total revenue") and the part's period ("... in Q2 FY24") left out."""
+    m = _SHARE_FROM.search(text)
+    if m is None:
+        return None
+    whole, part = (_till_period(x) for x in (_WHOLE_OWNER.sub("", m.group("whole").strip()), m.group("part")))
+    return (part, whole) if part and whole and _LETTER.search(part) and _LETTER.search(whole) else None
+
+
+def _till_period(phrase: str) -> str:
+    """A phrase up to where a period or a clause begins ("total net sales in 2017" -> "total net sales")."""
+    cut = _PART_END.search(phrase)
+    return (phrase[:cut.start()] if cut else phrase).strip()
+
+
 def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
     """The two things a question divides ("ratio of A to B", "A as a percentage of B", "A over B"). "Over" divides
     only a measure named before it: "significant influence over Rivian", "control over the joint venture", "internal
@@ -1131,11 +1158,13 @@ def _pair(text: str, measures: Sequence[Measure]) -> tuple[str, str] | None:
     # no match crosses a line, and each holds its keyword: begin at the first line with one (none: no pair). A
     # search from the start tries every position of a long line without one, each to the line's end.
     key = _RATIO_KEY.search(text)
-    if key is None or (not measures and key.group(0).strip().lower() == "over"):
+    if key is None:
+        return _share_from(text)
+    if not measures and key.group(0).strip().lower() == "over":
         return None
     m = _RATIO.search(text, text.rfind("\n", 0, key.start()) + 1)
     if not m:
-        return None
+        return _share_from(text)  # "what proportion of X came from Y" is no "proportion of X to Y"
     a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     if key.group(0).strip().lower() == "over" and not (_measures(a) or ratio_named(a)):
         return None  # "internal control over financial reporting ... and sales": "over" divides a figure only
@@ -1345,8 +1374,9 @@ def definition(question: str) -> tuple[str, str] | None:
     years = _YEAR_IN.findall(question)
     year = max(years) if years else ""
     # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
-    m = re.search(r"defined as:?\s*(.+?)(?:\.\s|\.$|\?|,\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question,
-                  re.I | re.S)
+    # a sentence's stop ends it, not an abbreviation's ("U.S. sales")
+    m = re.search(r"defined as:?\s*(.+?)(?:(?<![A-Z]\.[A-Z])\.\s|\.$|\?|"
+                  r",\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
     summed = _summed(question)
@@ -1740,7 +1770,7 @@ def _one(text: str) -> Question:
         growth=bool(_GROWTH.search(text)),
         growth_percent=bool(_PCT.search(text) and not _DIFF.search(text) or _GROWTH_PCT.search(low)),
         pair=_pair(text, measures),
-        pair_percent=bool(_RATIO_PCT.search(low)),
+        pair_percent=bool(_RATIO_PCT.search(low)) or _SHARE_FROM.search(text) is not None,
         rounding=_rounding(text),
         direction=_direction(low),
         sign=against[1] if against else (m.group(1).lower() if (m := _SIGN.search(text)) else ""),
