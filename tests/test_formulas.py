@@ -264,3 +264,27 @@ def test_a_share_asked_as_what_came_from_a_part_is_the_part_over_the_whole_in_on
     assert compute(online, [TableSource(1, income)]) is None
     assert not resolve(online, [TableSource(1, income)]).confident
 
+
+def test_a_balance_named_net_of_allowances_or_at_a_years_end_is_read_from_the_balance_sheet() -> None:
+    """"average trade receivables, net between the close of FY2018 and the close of FY2019": the receivables item
+    (a filer's ", net" is the item net of allowances), at the two year-ends, never the cash flow statement's change
+    of the same name; a balance's change between two dates is computed from bare-year columns too."""
+    from asking import compute
+
+    from engine.ask.cells import TableSource
+    from engine.vocabulary import canonical
+
+    assert canonical("Trade accounts receivable, net") == canonical("accounts receivable")
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"],
+                    {"Trade accounts receivable, net": [500.0, 400.0]})
+    cash = table("Consolidated Statements of Cash Flows", ["2019", "2018"],
+                 {"Trade accounts receivable": [-100.0, 30.0]})
+    dso = ("What were Litware's FY2019 days sales outstanding? DSO is defined as: 365 * (average trade accounts "
+           "receivable, net between the close of FY2018 and the close of FY2019) / FY2019 revenue.")
+    r = solve(dso, [(1, INCOME), (2, balance), (3, cash)])
+    assert r is not None and round(r.value, 2) == round(365 * 450 / 6489, 2), r
+    bare = table("Consolidated Balance Sheets (December 31)", ["2019", "2018"], {"Inventories": [300.0, 250.0]})
+    moved = compute(parse("By how much did Litware's inventories change between December 31, 2018 and December 31, "
+                          "2019?"), [TableSource(1, bare)])
+    assert moved is not None and moved.result == 50.0, moved
+

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
-from engine.ask.cells import Resolution, TableSource, best_cell, column_cells_at, column_of, resolve, year_asked
+from engine.ask.cells import (
+    Cell,
+    Resolution,
+    TableSource,
+    best_cell,
+    column_cells_at,
+    column_of,
+    resolve,
+    year_asked,
+)
 from engine.ask.decisions import Computation, Decision, Work
 from engine.ask.formulas import Lookup, Result, Term, fmt, in_scale_of, solve
 from engine.ask.question import Question
@@ -296,9 +306,13 @@ def _balances(res: Resolution) -> tuple[Term, Term] | None:
     """(oldest, newest) of the resolved balances at the first and last dates a question names ("from January 28,
     2023 to July 29, 2023"), as terms; None unless both dates have a cell of the first measure."""
     first, last = min(res.asked.instants), max(res.asked.instants)
-    at = {c.period.end: c for c in res.cells if c.item == res.measures[0] and c.period is not None
-          and c.period.end is not None and c.period_fit >= 0.99}
-    a, b = (next((c for end, c in at.items() if abs((end - d).days) <= 7), None) for d in (first, last))
+    cells = [c for c in res.cells if c.item == res.measures[0] and c.period is not None and c.period_fit >= 0.99]
+
+    def at(d: date) -> Cell | None:  # its column's date, or a bare year's column the resolver fitted to the date
+        return next((c for c in cells if c.period is not None and (
+            abs((c.period.end - d).days) <= 7 if c.period.end is not None else c.period.year == d.year)), None)
+
+    a, b = at(first), at(last)
     if a is None or b is None or a is b:
         return None
     return Term(a.item, a.row, a.column, a.value, a.marker), Term(b.item, b.row, b.column, b.value, b.marker)

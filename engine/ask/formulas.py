@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 _OUTFLOWS = re.compile(r"capex|purchase|payment|cost|expense|depreciation|amortization|d&a|cogs", re.I)
 """Words of a line item the vocabulary does not know that make it an outflow ("purchases of intangibles")."""
 _FY = r"(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)\d{2})"
+_END = r"(?:(?:the\s+)?(?:end|close)\s+of\s+|year[- ]end\s+)?"
+"""The words a year's balance may be named with ("between the end of fiscal 2016 and the end of fiscal 2017")."""
 
 
 @dataclass
@@ -156,7 +158,7 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
         if re.fullmatch(r"\d+(?:\.\d+)?", text):
             worked.append(float(text))  # a constant of the definition (365 days, 100 for a percentage)
             return float(text), text
-        m = re.fullmatch(rf"(average|change in)\s+(.+?)\s+between\s+{_FY}\s+and\s+{_FY}", text, re.I)
+        m = re.fullmatch(rf"(average|change in)\s+(.+?)\s+between\s+{_END}{_FY}\s+and\s+{_END}{_FY}", text, re.I)
         if m:
             (old, old_s), (new, new_s) = find(m.group(2), m.group(3)), find(m.group(2), m.group(4))
             if m.group(1).lower() == "average":

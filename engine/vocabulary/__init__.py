@@ -109,14 +109,18 @@ def _index() -> dict[str, str]:
 
 @lru_cache(maxsize=8192)
 def canonical(phrase: str) -> str:
-    """The canonical item a phrase names (``net sales`` -> ``revenue``, ``FY2019 PP&E`` -> ``pp&e``); the phrase
-    itself, normalised, when the vocabulary does not know it."""
+    """The canonical item a phrase names (``net sales`` -> ``revenue``, ``FY2019 PP&E`` -> ``pp&e``, "trade
+    accounts receivable, net" -> ``accounts receivable``); the phrase itself, normalised, when the vocabulary does
+    not know it."""
     key = _key(phrase)
     index = _index()
     if key in index:
         return index[key]
     key = re.sub(r"^(?:the|total|fy\s*\d{4}|\d{4})\s+", "", key)
-    return index.get(key, key)
+    if key in index:
+        return index[key]
+    bare = re.sub(r",?\s+net$", "", key)  # a filer's "Trade accounts receivable, net": the item, net of allowances
+    return index.get(bare, key)
 
 
 def item(phrase: str) -> LineItem | None:
