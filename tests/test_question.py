@@ -377,6 +377,26 @@ def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_a
     assert decided(ThresholdVerdict(), "What were net sales above $10 billion in FY2022?", tables) == ""
 
 
+def test_a_where_or_who_clause_after_a_bare_comma_and_what_someone_has_done_are_parts_told_in_words() -> None:
+    """Parts a question strings together with bare commas or a bare "and": each is understood on its own, so the
+    ones told in words get quotes and the summary check, not the cell of the part beside them."""
+    from engine.ask.question import Intent
+
+    q = parse("What is Contoso's licensing fee based on, where is it recorded in the income statement, and how much "
+              "was it in fiscal 2021?")
+    assert [p.intent for p in q.parts] == [Intent.PROSE, Intent.PROSE, Intent.VALUE], q.parts
+    q = parse("What are Acme's receivables from the joint venture, who owes them and how much, and what has Acme "
+              "done to recover them?")
+    assert [p.intent for p in q.parts][1:] == [Intent.PROSE, Intent.PROSE] and q.told is not None
+    assert parse("What is Fabrikam's stance on repatriating foreign earnings?").intent is Intent.PROSE
+    q = parse("What gain is included in other income from the Northwind stake and what does it represent?")
+    assert [p.text for p in q.parts][-1] == "what does it represent?" and q.parts[-1].intent is Intent.PROSE
+    # a relative clause or a figure's comparison is no new part
+    assert parse("What is the effective tax rate and how does it compare across the periods?").parts == ()
+    assert parse("What were the charges, which the company does not expect to recur?").parts == ()
+    assert parse("Who owes Acme the receivables?").parts == ()
+
+
 def test_a_ratio_set_against_a_level_is_answered_yes_or_no_from_the_computed_ratio() -> None:
     from asking import compute, decided
     from test_formulas import table

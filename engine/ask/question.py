@@ -123,6 +123,10 @@ _PROSE = re.compile(r"^(?:why|describe|explain|who|(?:over|within|during|across|
                     r"had|can)|what (?:is|was|are|were) the (?:nature|reason|main|primary|key|"
                     r"components?|composition|make-?up)|"
                     r"what (?:drove|caused|does|do|did)|"
+                    r"what\s+(?:has|have|had)\s+(?:[\w&.'’-]+\s+){1,4}?(?:done|doing)\b|"
+                    r"what (?:is|was|are|were) (?:its|their|[\w&.-]+['’]s) (?:stance|views?|approach|attitude|"
+                    r"philosophy|polic(?:y|ies))\b|"
+                    r"what (?:is|was|are|were)\b(?=[^?]*\bbased\s+on\W*$)|"
                     r"what\s+(?:\w+\s+)?changes?\b(?=[^?]*\b(?:make|made|adopt(?:ed)?|implement(?:ed)?|announce[ds]?)\b)|"
                     r"what\s+(?:[\w-]+\s+){1,4}?(?:is|are|was|were)\s+included\s+in\b|"
                     r"which (?:segments?|regions?|products?|customers?|suppliers?|"
@@ -399,14 +403,19 @@ _PART_SPLIT = re.compile(rf"(?:\?\s+|\.\s+)(?:Also\s+)?(?=(?:{_ASKING.title()})\
                          r"|(?P<bare>,\s+)(?=(?i:which|what)\s+(?!(?:the|its|their|our|his|her|it|they|we|management)\b)"
                          r"[a-z-]+\s+(?:[a-z-]+\s+)?(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could)\s"
                          r"|(?i:how)\s+(?:much|many|large|big|did|does|do|has|have|is|are|was|were)\b"
-                         r"|(?i:what)\s+(?:is|are|was|were)\s+(?:the|its|their|his|her)\b)")
+                         r"|(?i:what)\s+(?:is|are|was|were)\s+(?:the|its|their|his|her)\b"
+                         r"|(?i:where|who)\s+(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|[a-z]+s)\b)"
+                         r"|(?P<bare_and>(?<!,)\s+and\s+)(?=(?i:what|why|where|who)\s+(?:does|do|did|is|are|was|were)\s+"
+                         r"(?i:it|they|this|that|these|those|each)\b)")
 """Where a question of several parts starts its next part: a second asking clause after "?", ", and", "; " or a
 sentence end ("What were net sales in fiscal 2022, and how much did they grow over fiscal 2021?"; "Has there been
 any significant change in operating expenses? If so, what are the key drivers?"), the asking word after its
 preposition too (", and over what period does it expect to recognize it?", ", and to whom was it sold?"); or after
 a bare comma, "which/what" and a bare noun then its verb (", which business does it mainly relate to, and ..."),
 or "how much/many/large ..." (", how much was borrowed under it, and ..."), or "what is/are its ..." (", what are its
-interest rate and commitment fee terms, and ..."), when an asking clause comes before
+interest rate and commitment fee terms, and ..."), or "where/who" and a verb (", where does it show up in the income
+statement", ", who owes them"); or after a bare "and", an asking word whose clause has a pronoun for subject ("what
+amount is included in other income and what does it represent"), when an asking clause comes before
 it: a relative clause has its own subject ("..., which the company does not expect to recur"), and a lead-in is
 no question ("As of 2022, which geographies does it serve?")."""
 _LEAD_WHEN = re.compile(r"\W*when\s+(?:\w+ly\s+)?\w+ing\b[^,?]*", re.I)
@@ -1825,7 +1834,8 @@ def _split(text: str) -> list[str]:
     at = 0
     for m in _PART_SPLIT.finditer(text):
         lead = _LEAD_WHEN.match(text, at)  # "When primarily referencing the income statement, what is ...": a lead-in
-        if m.group("bare") and not _ASKS.search(text, lead.end() if lead else at, m.start()):
+        if (m.group("bare") or m.group("bare_and")) and not _ASKS.search(text, lead.end() if lead else at,
+                                                                       m.start()):
             continue  # "In its 2022 report, what ...": a lead-in, no part
         pieces.append(text[at:m.start()].strip(" ,;"))
         at = m.end()
