@@ -3744,3 +3744,16 @@ def test_a_name_with_its_legal_form_or_its_collective_name_is_that_name() -> Non
     flags = unsupported("Management excluded Zeta Group from its assessment because it was previously an equity "
                         "method investee [4].", quote, q, ["Acme"])
     assert not any("is about" in f for f in flags), flags
+
+
+def test_a_percent_is_supported_by_a_percent_not_by_a_bare_number_of_the_same_digits() -> None:
+    """A sentence that ran into its page's number ("... which results in a portion being 52") states no 52%; a
+    percent the quotes give as a percent, in words or with a sign, is supported."""
+    q = parse("How does Acme account for the production costs of its original films?")
+    quotes = [_quote("Capitalized production costs of our original films are limited by the revenue we expect to "
+                     "earn, which results in a portion being 52", 1),
+              _quote("Licensing revenue grew 12 percent in 2021 compared with 2020.", 2)]
+    assert "52%" in unsupported("Production costs are capitalized up to expected revenue, a portion being 52% of "
+                                "the cost [1].", quotes, q)
+    assert unsupported("Licensing revenue grew 12% in 2021 [2].", quotes, q) == []
+    assert unsupported("Production costs are limited by expected revenue, a portion being 52 [1].", quotes, q) == []
