@@ -357,6 +357,13 @@ def _quarter_year(text: str, start: int, end: int, p: _Parts) -> None:
         p.quarter_years.append(_year2(m["y"] or m["y2"]))
 
 
+_INSTRUMENT_YEAR = re.compile(rf"(?<![\d$.,/]){_YEAR4}\s+(?:(?:senior|convertible|subordinated|unsecured|secured|"
+                              r"exchangeable|green|fixed[- ]rate|floating[- ]rate)\s+)*(?:notes|debentures|bonds)\b|"
+                              rf"\b(?:notes|debentures|bonds)\s+due\s+(?:in\s+)?{_YEAR4}(?!\d)", re.I)
+"""A debt instrument named by its year ("the 2030 Notes", "its 2028 senior notes", "notes due 2031"): a name, not
+a period asked."""
+
+
 def _parts(text: str) -> _Parts:
     """Dates, fiscal-year labels, bare years, quarters and durations named in ``text``."""
     p = _Parts()
@@ -403,6 +410,7 @@ def _parts(text: str) -> _Parts:
             p.pieces.append((m.start(), m.group(0)))
             spans.append((m.start(), m.end()))
     rest = _blank(rest, spans)
+    rest = _blank(rest, [(m.start(), m.end()) for m in _INSTRUMENT_YEAR.finditer(rest)])
     for m in _BARE_YEAR.finditer(rest):
         p.bare_years.append((int(m["y"]), m.start()))
         p.pieces.append((m.start(), m.group(0)))

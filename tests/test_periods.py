@@ -471,3 +471,16 @@ def test_the_years_a_quarter_is_written_with(text: str, years: tuple[int, ...], 
                                              of: tuple[int, ...]) -> None:
     a = asked_period(text)
     assert (a.years, a.quarter, a.quarter_years) == (years, quarter, of)
+
+
+def test_a_debt_instrument_named_by_its_year_is_no_period_asked() -> None:
+    """"the 2030 Notes", "its 2027 senior notes", "debentures due 2035" name an instrument: a question about one asks
+    no fiscal 2030 (a 10-K of fiscal 2023 reports it), while a year asked beside it still counts."""
+    from engine.periods import asked_period
+
+    assert asked_period("Describe Contoso's 2030 Notes: when were they issued and at what coupon?").years == ()
+    assert asked_period("How much of its 2027 senior notes did it repay?").years == ()
+    assert asked_period("What is the coupon on the debentures due 2035 as of fiscal 2022?").years == (2022,)
+    assert asked_period("What were net sales in 2030?").years == (2030,)
+    assert asked_period("What notes did it issue in 2021?").years == (2021,)
+
