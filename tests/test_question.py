@@ -397,6 +397,15 @@ def test_a_where_or_who_clause_after_a_bare_comma_and_what_someone_has_done_are_
     assert parse("Who owes Acme the receivables?").parts == ()
 
 
+def test_cash_a_deal_brought_in_or_a_company_brought_back_is_no_cash_balance() -> None:
+    """"How much cash did the sale bring in?" asks proceeds, "how much cash was brought back from foreign subsidiaries"
+    a distribution: the balance sheet's cash is neither (the vocabulary's ``other_when`` for cash)."""
+    assert [m.name for m in parse("How much cash did the sale of the division bring in?").measures] == []
+    assert [m.name for m in parse("How much cash was brought back from foreign subsidiaries in 2022?").measures] == []
+    assert [m.name for m in parse("How much cash did Contoso hold at the end of 2022?").measures] == [
+        "cash and cash equivalents"]
+
+
 def test_a_ratio_set_against_a_level_is_answered_yes_or_no_from_the_computed_ratio() -> None:
     from asking import compute, decided
     from test_formulas import table
