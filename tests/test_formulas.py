@@ -288,3 +288,23 @@ def test_a_balance_named_net_of_allowances_or_at_a_years_end_is_read_from_the_ba
                           "2019?"), [TableSource(1, bare)])
     assert moved is not None and moved.result == 50.0, moved
 
+
+def test_a_growth_asked_year_over_year_for_one_period_is_against_the_same_period_a_year_before() -> None:
+    """"What was revenue growth versus the same quarter a year earlier for the three months ended June 30, 2022?"
+    names one period; the change asked is against the same three months of the year before."""
+    from asking import compute
+
+    from engine.ask.cells import TableSource
+
+    income = table("Condensed Consolidated Statements of Income", ["Three Months Ended June 30, 2022",
+                                                                    "Three Months Ended June 30, 2021"],
+                   {"Revenues": [1_150.0, 1_000.0]})
+    for text in ("What was Litware's year-over-year revenue growth for the three months ended June 30, 2022?",
+                 "How much did Litware's revenues grow in the three months ended June 30, 2022, compared with the "
+                 "same quarter a year earlier, in percent?"):
+        q = parse(text)
+        assert q.year_over_year, text
+        comp = compute(q, [TableSource(1, income)])
+        assert comp is not None and round(comp.result, 2) == 15.0, (text, comp)
+    assert not parse("What was Litware's revenue growth from 2021 to 2022?").year_over_year
+

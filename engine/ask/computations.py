@@ -260,14 +260,17 @@ def _names_part(part: str, whole: str, found: Term) -> bool:
 
 
 class Growth:
-    """Growth (a percentage) or difference of one line item between the two newest years the question names.
-    Not for a ratio of two items or a compound rate: those are their own kinds."""
+    """Growth (a percentage) or difference of one line item between the two newest years the question names (or,
+    asked year over year, its one year and the year before). Not for a ratio of two items or a compound rate: those
+    are their own kinds."""
 
     name = "growth"
 
     def applies(self, q: Question) -> bool:
         return (q.growth and q.pair is None and not _compound(q)
-                and (len(set(q.asked.years)) >= 2 or len(q.asked.instants) >= 2))
+                and (len(set(q.asked.years)) >= 2 or len(q.asked.instants) >= 2
+                     or (q.year_over_year and len(set(q.asked.years)) == 1 and not q.asked.instants
+                         and q.ranking is None)))  # "which region had the biggest drop year over year" ranks parts
 
     def decide(self, work: Work) -> Decision | None:
         q, res = work.question, work.resolution
@@ -280,6 +283,8 @@ class Growth:
             old, new = ends
         else:
             years = sorted(set(res.asked.years))
+            if len(years) == 1:  # year over year: the same period a year before
+                years = [years[0] - 1, years[0]]
             new_y, old_y = years[-1], years[-2]
             found_new, found_old = work.lookup(res.measures[0], str(new_y)), work.lookup(res.measures[0], str(old_y))
             if found_new is None or found_old is None:

@@ -240,6 +240,11 @@ _ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriat
 _GROWTH = re.compile(rf"\b(growth\b{_GROWTH_NAMES}|grew|grow|grows|growing|percent(?:age)? change|% change|"
                      r"year[- ]over[- ]year|yoy|increase|decrease|decline|change)\b", re.I)
 _PCT = re.compile(r"percent|%|rate|growth", re.I)
+_AGAINST = r"(?:from|versus|vs\.?|compared\s+(?:with|to))"
+_YOY = re.compile(rf"\b(?:year[- ]over[- ]year|yoy|y/y|{_AGAINST}\s+(?:a|one)\s+year\s+(?:earlier|before|ago)|"
+                  rf"(?:{_AGAINST}|over)\s+the\s+(?:same|prior[- ]year|year[- ]earlier)\s+(?:period|quarter)"
+                  r"(?:\s+(?:a|of\s+the\s+prior|of\s+the\s+previous|last)\s+year)?)\b", re.I)
+"""A change against the same period a year before, in any of its usual words."""
 _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
 _OVER = (r"over(?!\s+(?:what|which|how|when|time\b|the\s+(?:next|past|last|coming|following|remaining|period|"
          r"course|life|lives|term)\b|(?:a|its|their)\s+(?:period|term|life)\b|\d|(?:one|two|three|four|five|six|seven|"
@@ -633,6 +638,9 @@ class Question:
     growth: bool = False
     growth_percent: bool = False
     """A growth asked as a percentage, not a difference."""
+    year_over_year: bool = False
+    """Its change is against the same period a year before ("year-over-year revenue growth for the three months ended
+    July 2, 2023"): one period named is enough."""
     pair: tuple[str, str] | None = None
     """"X as a % of Y", "ratio of X to Y": the two phrases."""
     pair_percent: bool = False
@@ -1778,6 +1786,7 @@ def _one(text: str) -> Question:
         cagr=bool(_CAGR.search(asked_part)),
         growth=bool(_GROWTH.search(text)),
         growth_percent=bool(_PCT.search(text) and not _DIFF.search(text) or _GROWTH_PCT.search(low)),
+        year_over_year=bool(_YOY.search(text)),
         pair=_pair(text, measures),
         pair_percent=bool(_RATIO_PCT.search(low)) or _SHARE_FROM.search(text) is not None,
         rounding=_rounding(text),
