@@ -308,3 +308,23 @@ def test_a_growth_asked_year_over_year_for_one_period_is_against_the_same_period
         assert comp is not None and round(comp.result, 2) == 15.0, (text, comp)
     assert not parse("What was Litware's revenue growth from 2021 to 2022?").year_over_year
 
+
+def test_a_share_that_came_from_a_named_segment_is_the_segments_figure_over_the_companys() -> None:
+    """"What percentage of net sales came from the Cloud segment?": the part is the segment itself, so the share is
+    the whole's item for the segment over the company's; a segment no row breaks out gives no share."""
+    from asking import compute
+
+    from engine.ask.cells import TableSource
+
+    segments = table("Net sales by segment", ["2022", "2021"], {
+        "Net sales:": [],
+        "Cloud": [420.0, 300.0],
+        "Devices": [580.0, 600.0],
+        "Total net sales": [1_000.0, 900.0],
+    })
+    q = parse("What percentage of Contoso's net sales in 2022 came from the Cloud segment?")
+    comp = compute(q, [TableSource(1, segments)])
+    assert comp is not None and round(comp.result, 2) == 42.0, comp
+    assert compute(parse("What percentage of Contoso's net sales in 2022 came from the Gaming segment?"),
+                   [TableSource(1, segments)]) is None
+

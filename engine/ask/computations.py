@@ -16,6 +16,7 @@ from engine.ask.cells import (
     Resolution,
     TableSource,
     best_cell,
+    cell_lookup,
     column_cells_at,
     column_of,
     resolve,
@@ -228,13 +229,19 @@ class PairRatio:
         assert q.pair is not None
         like = res.asked
         year = str(like.fiscal_year) if like.fiscal_year else newest_year(work.sources, work.calendar, res)
-        num, den = work.lookup(q.pair[0], year), work.lookup(q.pair[1], year)
+        of_part = _segment_share(q)
+        if of_part:  # "what share of worldwide sales came from the MedTech segment": the whole's item, the part's over
+            # the company's
+            whole = cell_lookup(work.sources, work.calendar, like, q.words, "")
+            num, den = work.lookup(q.pair[1], year), whole(q.pair[1], year)
+        else:
+            num, den = work.lookup(q.pair[0], year), work.lookup(q.pair[1], year)
         if num is None or den is None or den.value == 0:
             return None
         ratio = in_scale_of(num, den) / den.value
         if num.label == den.label and abs(ratio - 1) < 1e-3:
             return None  # a figure over itself: the part asked was not found apart from the whole
-        if not _names_part(q.pair[0], q.pair[1], num):
+        if not of_part and not _names_part(q.pair[0], q.pair[1], num):
             return None  # "Domestic online revenue" is not the row "Total Domestic revenue"
         pct = q.pair_percent
         result = ratio * 100 if pct else ratio
@@ -246,6 +253,16 @@ class PairRatio:
 
 _PART_WORDS = 6
 _PART_GENERIC = frozenset({"segment", "segments", "business", "worldwide", "consolidated", "company", "group"})
+
+
+def _segment_share(q: Question) -> bool:
+    """Whether a pair's part is the part of the company the question names and nothing else ("the MedTech segment",
+    "its Cloud business"): the share is the whole's item for that part over the company's."""
+    if not q.segment or q.pair is None:
+        return False
+    named = stems(q.segment)
+    return bool(named) and not (stems(q.pair[0]) - named - stems(" ".join(_PART_GENERIC))) and not (
+        named & stems(q.pair[1]))
 
 
 def _names_part(part: str, whole: str, found: Term) -> bool:
