@@ -328,3 +328,18 @@ def test_a_share_that_came_from_a_named_segment_is_the_segments_figure_over_the_
     assert compute(parse("What percentage of Contoso's net sales in 2022 came from the Gaming segment?"),
                    [TableSource(1, segments)]) is None
 
+
+def test_a_defined_sum_whose_terms_are_not_all_found_is_not_one_of_its_terms() -> None:
+    """"total debt (notes payable plus long-term debt)" where the tables show only long-term debt: no result, neither
+    the one line it found for both terms nor that line's own change."""
+    from asking import compute
+
+    from engine.ask.cells import TableSource
+
+    balance = table("Consolidated Balance Sheets", ["December 31, 2022", "December 31, 2021"],
+                    {"Long-term debt": [5_000.0, 4_000.0]})
+    for text in ("What was Contoso's total debt (notes payable plus long-term debt) at December 31, 2022?",
+                 "By how much did Contoso's total debt (notes payable plus long-term debt) increase between December "
+                 "31, 2021 and December 31, 2022?"):
+        assert compute(parse(text), [TableSource(1, balance)]) is None, text
+

@@ -278,13 +278,14 @@ def _names_part(part: str, whole: str, found: Term) -> bool:
 
 class Growth:
     """Growth (a percentage) or difference of one line item between the two newest years the question names (or,
-    asked year over year, its one year and the year before). Not for a ratio of two items or a compound rate: those
-    are their own kinds."""
+    asked year over year, its one year and the year before). Not for a ratio of two items, a metric the question
+    defines (its change is ``MetricChange``'s: one of its terms is not it) or a compound rate: those are their own
+    kinds."""
 
     name = "growth"
 
     def applies(self, q: Question) -> bool:
-        return (q.growth and q.pair is None and not _compound(q)
+        return (q.growth and q.pair is None and q.formula is None and not _compound(q)
                 and (len(set(q.asked.years)) >= 2 or len(q.asked.instants) >= 2
                      or (q.year_over_year and len(set(q.asked.years)) == 1 and not q.asked.instants
                          and q.ranking is None)))  # "which region had the biggest drop year over year" ranks parts

@@ -137,6 +137,9 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
 
     def find(item: str, y: str) -> tuple[float, str]:
         t = lookup(item, y)
+        if t is not None and any(canonical(o.item) != canonical(item) and (o.label, o.column, o.marker) ==
+                                 (t.label, t.column, t.marker) for o in terms):
+            raise LookupError(f"{item} {y}: the cell of another term")  # two terms are never one cell
         if t is not None:
             value = in_scale_of(t, terms[0]) if terms else t.value
             terms.append(t)
