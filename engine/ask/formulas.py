@@ -137,9 +137,10 @@ def evaluate(expr: str, year: str, lookup: Lookup, derive: bool = True,
 
     def find(item: str, y: str) -> tuple[float, str]:
         t = lookup(item, y)
-        if t is not None and any(canonical(o.item) != canonical(item) and (o.label, o.column, o.marker) ==
-                                 (t.label, t.column, t.marker) for o in terms):
-            raise LookupError(f"{item} {y}: the cell of another term")  # two terms are never one cell
+        if t is not None and any(canonical(o.item) != canonical(item) and (o.label, o.column, o.marker, o.value) ==
+                                 (t.label, t.column, t.marker, t.value) for o in terms):
+            raise LookupError(f"{item} {y}: the cell of another term")  # two terms are never one cell (a part's
+            # rows of two blocks may share a label, "Services" under "Net sales:" and "Gross margin:", not a value)
         if t is not None:
             value = in_scale_of(t, terms[0]) if terms else t.value
             terms.append(t)
