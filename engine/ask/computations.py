@@ -238,7 +238,8 @@ class PairRatio:
             num, den = work.lookup(q.pair[0], year), work.lookup(q.pair[1], year)
         if num is None or den is None or den.value == 0:
             return None
-        ratio = in_scale_of(num, den) / den.value
+        part = in_scale_of(num, den)  # the part in the whole's scale
+        ratio = part / den.value
         if num.label == den.label and abs(ratio - 1) < 1e-3:
             return None  # a figure over itself: the part asked was not found apart from the whole
         if not of_part and not _names_part(q.pair[0], q.pair[1], num):
@@ -246,13 +247,14 @@ class PairRatio:
         pct = q.pair_percent
         result = ratio * 100 if pct else ratio
         shown = f"{result:.2f}%" if pct else f"{result:.2f}"
-        text = (f"{num.label} ({num.column}) {fmt(in_scale_of(num, den))} [{num.marker}] / {den.label} "
+        text = (f"{num.label} ({num.column}) {fmt(part)} [{num.marker}] / {den.label} "
                 f"({den.column}) {fmt(den.value)} [{den.marker}]" + (" x 100" if pct else "") + f" = {shown}")
         return _computed(self.name, Computation("ratio", round(result, 4), text, [num, den], percent=pct))
 
 
 _PART_WORDS = 6
 _PART_GENERIC = frozenset({"segment", "segments", "business", "worldwide", "consolidated", "company", "group"})
+_PART_GENERIC_STEMS = frozenset(stems(" ".join(_PART_GENERIC)))
 
 
 def _segment_share(q: Question) -> bool:
@@ -261,7 +263,7 @@ def _segment_share(q: Question) -> bool:
     if not q.segment or q.pair is None:
         return False
     named = stems(q.segment)
-    return bool(named) and not (stems(q.pair[0]) - named - stems(" ".join(_PART_GENERIC))) and not (
+    return bool(named) and not (stems(q.pair[0]) - named - _PART_GENERIC_STEMS) and not (
         named & stems(q.pair[1]))
 
 

@@ -294,11 +294,16 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
                 headings=tuple(headings), parts=tuple(parts), headed=tuple(_headed_passages(passages, parts)),
                 priors=tuple(priors))
     texts = [*(x.text for x in r.quotes), q.text, *r.names, stated]
-    figures = {round(c, 6) for t in texts for v in quantities(t) for c in v.candidates()}
     # a percent is supported by a percent (or the question's or the code's figure), not by a bare number of the same
     # digits: "a portion being 47" (a page number a sentence ran into) is no "47%"
-    percents = {round(c, 6) for t in texts for v in quantities(t) if v.percent or t in (q.text, stated)
-                for c in v.candidates()}
+    figures: set[float] = set()
+    percents: set[float] = set()
+    for t in texts:
+        for v in quantities(t):
+            said = {round(c, 6) for c in v.candidates()}
+            figures |= said
+            if v.percent or t in (q.text, stated):
+                percents |= said
     out: list[str] = []
     for v in quantities(r.body):
         if not v.percent and not v.currency and v.scale == 1.0 and abs(v.value) < 10:
