@@ -343,3 +343,25 @@ def test_a_defined_sum_whose_terms_are_not_all_found_is_not_one_of_its_terms() -
                  "31, 2021 and December 31, 2022?"):
         assert compute(parse(text), [TableSource(1, balance)]) is None, text
 
+
+
+def test_a_ratio_asked_in_percent_is_stated_in_percent() -> None:
+    # the definition says "/" but not "* 100"; the answer is asked in percent, so 1,503 over 6,489 is 23.16%, not
+    # "0.23" (which reads as a quarter of a percent)
+    q = ("What was Acme's FY2019 net margin? Net margin is defined as: FY2019 net income / FY2019 total net revenues. "
+         "Express the answer as a percentage, rounded to two decimal places.")
+    p = parse(q)
+    assert p.in_percent and p.formula is not None and p.formula[0].endswith("* 100")
+    r = solve(q, TABLES)
+    assert r is not None and r.percent and r.value == pytest.approx(1503 / 6489 * 100, abs=1e-3)
+    # a named standard ratio asked "in units of percents" is its definition times 100 too
+    named = parse("What is Acme's FY2019 return on assets? Answer in units of percents.")
+    assert named.in_percent and named.ratio is not None and "* 100" in named.ratio[1]
+    # no percent asked, a share "as a percentage of" a whole, a change in points: no unit said for the answer
+    for text in ("What was Acme's FY2019 current ratio? Round to two decimal places.",
+                 "What was Acme's R&D as a percentage of revenue in FY2019?",
+                 "By how much did the margin change in FY2019? Answer in percentage points."):
+        assert not parse(text).in_percent, text
+    # a sum asked in percent is left alone: there is no ratio to scale
+    summed = parse("What was Acme's total debt (short-term debt plus long-term debt) in 2019? Answer in percent.")
+    assert summed.formula is not None and "* 100" not in summed.formula[0]

@@ -56,6 +56,12 @@ SENTENCE_BREAK = re.compile(r"(?<=[.?!])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCorp\.)(
 "Inc.", "U.S.", "No.")."""
 
 
+def instructions(question: str) -> list[str]:
+    """The sentences of a question that only instruct how to answer (those ``focus`` leaves out): "Answer in
+    units of percents and round to two decimal places.", "Give the answer in USD millions."."""
+    return [s for s in SENTENCE_BREAK.split(question.strip()) if _INSTRUCTION.match(s)]
+
+
 def focus(question: str) -> str:
     """The question without the sentences that only instruct how to answer ("Assume that you are an
     analyst.", "Round your answer to two decimal places.", "Answer in USD millions."): they pull a short

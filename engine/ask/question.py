@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 
-from engine.ask.expansion import SENTENCE_BREAK, Expansion, expand, focus
+from engine.ask.expansion import SENTENCE_BREAK, Expansion, expand, focus, instructions
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import NAMED, stems
 from engine.library.lexical import STOPWORDS
@@ -646,6 +646,9 @@ class Question:
     pair_percent: bool = False
     rounding: int | None = None
     """Decimal places it asks the answer rounded to."""
+    in_percent: bool = False
+    """It asks the answer in percent ("Answer in units of percents", "(as a percentage)"): a ratio it defines
+    without "* 100" is stated as a percent ("18.83%", not "0.19")."""
     direction: str = ""
     """For a yes/no about a change: "up", "down", "any" (any change) or ''."""
     sign: str = ""
@@ -879,6 +882,28 @@ def _counted(text: str) -> str:
     if head in _NOT_COUNTED:
         return ""
     return head[:-3] + "y" if head.endswith("ies") else head[:-1] if head.endswith("s") and len(head) > 3 else head
+
+
+_IN_PERCENT = re.compile(r"\b(?:in|as)\s+(?:(?:units?|terms)\s+of\s+)?(?:an?\s+)?(?:percent(?:age)?s?\b|%)"
+                         r"(?!\s*(?:points?|of)\b)", re.I)
+"""The answer's unit given as percent ("in units of percents", "as a percentage", "in %"), not a change in
+percentage points or a share "as a percentage of" a whole (which names what it divides by)."""
+_PERCENT_ASIDE = re.compile(r"\((?:in\s+|as\s+an?\s+)?(?:percent(?:age)?|%)\)", re.I)
+
+
+def _in_percent(text: str) -> bool:
+    """Whether the question asks its answer in percent: said in a sentence that only instructs how to answer
+    ("Answer in percent, rounded to two decimal places.") or in an aside ("(in percent)")."""
+    return any(_IN_PERCENT.search(s) for s in instructions(text)) or bool(_PERCENT_ASIDE.search(text))
+
+
+def as_percent(formula: tuple[str, str] | None, percent: bool) -> tuple[str, str] | None:
+    """A ratio's definition times 100 when the answer is asked in percent and the definition does not say so
+    ("dividends paid / net income" asked "in units of percents"); unchanged otherwise (a sum, a difference, a
+    definition already "* 100")."""
+    if formula is None or not percent or "* 100" in formula[0] or "/" not in formula[0]:
+        return formula
+    return f"({formula[0]}) * 100", formula[1]
 
 
 def _rounding(text: str) -> int | None:
@@ -1761,7 +1786,12 @@ def _one(text: str) -> Question:
     measures = _measures(text)
     scale = _SCALE.search(text)
     against = set_against(text)
-    formula = definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against else None)
+    in_percent = _in_percent(text)
+    formula = as_percent(definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against
+                                              else None), in_percent)
+    named = ratio_named(text)
+    if named is not None:  # the standard ratio's definition as the formula states it (its year-end variant)
+        named = (named[0], as_percent((named[1], ""), in_percent)[0])  # type: ignore[index]
     q = Question(
         text=text,
         focus=focused,
@@ -1780,7 +1810,7 @@ def _one(text: str) -> Question:
         counted=_counted(focused),
         formula=formula,
         averaged=tuple(averaged_years(text)),
-        ratio=ratio_named(text),
+        ratio=named,
         averages_stated=bool(_AVERAGE_WORDS.search(text)),
         changed=bool(_CHANGED.search(asked_part)),
         cagr=bool(_CAGR.search(asked_part)),
@@ -1790,6 +1820,7 @@ def _one(text: str) -> Question:
         pair=_pair(text, measures),
         pair_percent=bool(_RATIO_PCT.search(low)) or _SHARE_FROM.search(text) is not None,
         rounding=_rounding(text),
+        in_percent=in_percent,
         direction=_direction(low),
         sign=against[1] if against else (m.group(1).lower() if (m := _SIGN.search(text)) else ""),
         threshold=_threshold(text, formula is not None),
