@@ -365,3 +365,31 @@ def test_a_ratio_asked_in_percent_is_stated_in_percent() -> None:
     # a sum asked in percent is left alone: there is no ratio to scale
     summed = parse("What was Acme's total debt (short-term debt plus long-term debt) in 2019? Answer in percent.")
     assert summed.formula is not None and "* 100" not in summed.formula[0]
+
+
+def test_a_sum_or_difference_said_in_words_is_the_questions_definition() -> None:
+    # a list of lines "combined", "the total of" a list: the lines added, the list split where the vocabulary's items
+    # fall (names with "and" in them stay whole)
+    assert parse("What were Zeta's research and development and sales and marketing expenses combined in fiscal "
+                 "2021?").formula == ("research and development + sales and marketing expenses", "2021")
+    assert parse("What was the total of Zeta's cost of sales, selling, general and administrative expenses, and "
+                 "research and development expenses in 2018, in USD thousands?").formula == (
+        "cost of sales + selling, general and administrative expenses + research and development expenses", "2018")
+    assert parse("What were the combined R&D and SG&A expenses in 2021?").formula == ("R&D + SG&A expenses", "2021")
+    assert parse("How much did Zeta hand back to owners through share repurchases and dividends combined in "
+                 "2020?").formula == ("share repurchases + dividends", "2020")
+    # a definition in words, a list after "minus" taken away term by term
+    assert parse("What was Zeta's net debt at the end of 2019, defined as short-term debt plus long-term debt minus "
+                 "cash and cash equivalents and marketable securities?").formula == (
+        "short-term debt + long-term debt - cash and cash equivalents - marketable securities", "2019")
+    # an aside that adds and takes away; a term added is one line however many "and"s it has
+    assert parse("What was Zeta's net debt at December 31, 2022 (current portion of long-term debt and short-term "
+                 "borrowings plus long-term debt, minus cash and cash equivalents)?").formula == (
+        "current portion of long-term debt and short-term borrowings + long-term debt - cash and cash equivalents",
+        "2022")
+    # no list of lines: "the combined company", a total over parts
+    for text in ("What was the combined company's revenue in 2019?",
+                 "What is the total of its segments' operating income in 2020?"):
+        assert parse(text).formula is None, text
+    r = solve("What were Acme's cost of sales and operating income combined in 2018?", TABLES)
+    assert r is not None and r.value == pytest.approx(2100 + 1988)

@@ -1851,3 +1851,13 @@ def test_over_divides_a_figure_named_before_it_only() -> None:
             "how large is Bar relative to Foo Corp's consolidated assets and sales?")
     assert parse(said).pair is None
     assert parse("What was Foo Corp's operating income over revenue in 2022?").pair is not None
+
+
+def test_a_growth_against_the_prior_year_names_one_year() -> None:
+    # "compared with the prior year", "over the previous fiscal year": the year asked against the one before it
+    for text in ("How fast did the Cloud segment's operating income grow in 2019 compared with the prior year?",
+                 "By what percent did net sales rise in fiscal 2021 over the previous fiscal year?",
+                 "How did revenue change versus last year in Q2 2023?"):
+        assert parse(text).year_over_year, text
+    # a balance at the prior year's end is a date, not a change against a year
+    assert not parse("What was the change from the prior year-end balance?").year_over_year

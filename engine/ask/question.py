@@ -243,8 +243,11 @@ _PCT = re.compile(r"percent|%|rate|growth", re.I)
 _AGAINST = r"(?:from|versus|vs\.?|compared\s+(?:with|to))"
 _YOY = re.compile(rf"\b(?:year[- ]over[- ]year|yoy|y/y|{_AGAINST}\s+(?:a|one)\s+year\s+(?:earlier|before|ago)|"
                   rf"(?:{_AGAINST}|over)\s+the\s+(?:same|prior[- ]year|year[- ]earlier)\s+(?:period|quarter)"
-                  r"(?:\s+(?:a|of\s+the\s+prior|of\s+the\s+previous|last)\s+year)?)\b", re.I)
-"""A change against the same period a year before, in any of its usual words."""
+                  r"(?:\s+(?:a|of\s+the\s+prior|of\s+the\s+previous|last)\s+year)?|"
+                  rf"(?:{_AGAINST}|over)\s+(?:the\s+)?(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year"
+                  r"(?![- ](?:period|quarter|end)))\b", re.I)
+"""A change against the same period a year before, in any of its usual words ("year over year", "compared with the
+same quarter last year", "over the prior year": a year asked against the one before it)."""
 _GROWTH_PCT = re.compile(r"growth|grew|grow|percent", re.I)
 _OVER = (r"over(?!\s+(?:what|which|how|when|time\b|the\s+(?:next|past|last|coming|following|remaining|period|"
          r"course|life|lives|term)\b|(?:a|its|their)\s+(?:period|term|life)\b|\d|(?:one|two|three|four|five|six|seven|"
@@ -1421,7 +1424,10 @@ def definition(question: str) -> tuple[str, str] | None:
                   r",\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
         return m.group(1).strip(), year
-    summed = _summed(question)
+    worded = worded_sum(m.group(1)) if m else ""  # "defined as short-term debt plus long-term debt minus cash"
+    if worded:
+        return worded, year
+    summed = _summed(question) or _listed_sum(question)
     if summed:
         return summed, year
     plain = without_asides(question)  # asides such as "(from the cash flow statement)" left out
@@ -1452,25 +1458,115 @@ def definition(question: str) -> tuple[str, str] | None:
 
 
 _ASIDE = re.compile(r"\(([^()]{1,200})\)")
-_PLUS = re.compile(r",?\s+(?:plus|\+)\s+", re.I)
+_OPERATOR_WORD = re.compile(r",?\s+(plus|\+|minus|less|-)\s+", re.I)
+"""An addition or subtraction said in words inside a definition or an aside ("short-term debt plus long-term debt
+minus cash")."""
 _ASIDE_TAIL = re.compile(r",\s+(?:from|as|in|per|using|on|excluding|including|net of|see)\b.*$|;.*$", re.I)
 _TERM = re.compile(r"[a-z][\w&'’ ,-]{0,80}", re.I)
+_LEADING_WORD = re.compile(r"^(?:the|its|their)\s+", re.I)
 
 
 def _summed(question: str) -> str:
     """The sum a question gives a measure as, in an aside after it ("total debt (short-term debt plus long-term
-    debt)", "D&A (depreciation plus amortization of purchased intangibles, from the cash flow statement)"): its
-    terms joined by " + ", the question's own definition; '' where no aside adds line items (an aside of figures,
-    "(LIBOR plus 1.65%)", adds none)."""
+    debt)", "D&A (depreciation plus amortization of purchased intangibles, from the cash flow statement)", "net
+    debt (short-term debt plus long-term debt, minus cash)"): its terms joined by " + " and " - ", the question's
+    own definition; '' where no aside adds line items (an aside of figures, "(LIBOR plus 1.65%)", adds none)."""
     for m in _ASIDE.finditer(question):
-        inner = m.group(1)
-        if not _PLUS.search(inner):
+        inner = _ASIDE_TAIL.sub("", m.group(1)).strip()
+        if not re.search(r"\s(?:plus|\+)\s", inner, re.I):
             continue
-        terms = [t.strip() for t in _PLUS.split(inner)]
-        terms[-1] = _ASIDE_TAIL.sub("", terms[-1]).strip()
-        terms = [re.sub(r"^(?:the|its|their)\s+", "", t, flags=re.I) for t in terms]
-        if len(terms) >= 2 and all(_TERM.fullmatch(t) and len(t.split()) <= 10 and not re.search(r"\d", t)
-                                   for t in terms):
+        worded = worded_sum(inner)
+        if worded:
+            return worded
+    return ""
+
+
+def worded_sum(text: str) -> str:
+    """The template of a sum or difference said in words ("short-term debt plus long-term debt minus cash and cash
+    equivalents and marketable securities" -> "short-term debt + long-term debt - cash and cash equivalents -
+    marketable securities"); '' unless it has two terms or more, each a few words without figures. A term after
+    "minus" or "less" may list several things taken away ("minus cash and marketable securities"), split where the
+    vocabulary's items fall (``listed_items``); a term added is one line's name ("current portion of long-term debt
+    and short-term borrowings plus long-term debt" adds two lines)."""
+    pieces = _OPERATOR_WORD.split(text.strip())
+    out: list[str] = []
+    for k in range(0, len(pieces), 2):
+        term = _LEADING_WORD.sub("", pieces[k].strip())
+        if not _TERM.fullmatch(term) or len(term.split()) > 10 or re.search(r"\d", term):
+            return ""
+        sign = "+" if k == 0 else ("+" if pieces[k - 1].lower() in {"plus", "+"} else "-")
+        terms = [term] if sign == "+" else (listed_items(term, least=1) or [term])
+        out += [f"{sign} {t}" for t in terms]
+    if len(out) < 2:
+        return ""
+    return " ".join(out)[2:]
+
+
+_LIST_SEP = re.compile(r",\s+and\s+|,\s+(?!net\b)|\s+and\s+", re.I)
+"""Where a list of line items may divide ("A, B, and C", "A and B"), never before ", net" (a line's own word)."""
+_MAX_SEPARATORS = 8
+_EXTRA_TERM = 1.5
+"""What each term beyond the fewest a list may have costs its reading: a list is read with as few terms as its
+known items allow ("research and development and sales and marketing expenses" is two lines, not three)."""
+
+
+def listed_items(text: str, least: int = 2) -> list[str]:
+    """The line items a list names ("cost of sales, selling, informational and administrative expenses, and research
+    and development expenses" -> the three lines), split where the vocabulary's items fall: of the ways to divide
+    the list at its commas and "and"s, the one whose terms the vocabulary knows best (a known item 2, an unknown
+    name of several words 0, an unknown single word -2: "selling" is no line), less ``_EXTRA_TERM`` for each term
+    beyond ``least``; [] when no division has at least ``least`` terms or none scores above zero."""
+    seps = list(_LIST_SEP.finditer(text))
+    if len(seps) > _MAX_SEPARATORS or len(text) > 300:
+        return []
+    best: tuple[float, list[str]] = (0.0, [])
+    for mask in range(1 << len(seps)):
+        cut = [m for i, m in enumerate(seps) if mask >> i & 1]
+        if len(cut) + 1 < least:
+            continue
+        bounds = [0, *[x for m in cut for x in (m.start(), m.end())], len(text)]
+        terms = [_LEADING_WORD.sub("", text[bounds[i]:bounds[i + 1]].strip()) for i in range(0, len(bounds), 2)]
+        if any(not t for t in terms):
+            continue
+        score = sum(_term_score(t) for t in terms) - _EXTRA_TERM * (len(terms) - least)
+        if score > best[0]:
+            best = (score, terms)
+    return best[1]
+
+
+def _term_score(term: str) -> float:
+    bare = re.sub(r"\s+(?:expenses?|costs?)$", "", term, flags=re.I)
+    if item_known(term) or item_known(bare):
+        return 2.0 if len(term.split()) > 1 else 1.0
+    return -2.0 if len(term.split()) == 1 else 0.0
+
+
+_COMPANY_OF = re.compile(r"^(?:.*?['’]s?\s+)?", re.S)
+_LIST_END = r"(?=\s+(?:in|for|during|as\s+of|at|over|from|between)\s|\s*[?(]|\s*,\s+(?:in|for|during|as\s+of|at)\b|$)"
+_COMBINED = re.compile(r"^(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?(?P<list>[^?]{5,250}?)\s+"
+                       rf"(?:combined|together|taken\s+together|in\s+total){_LIST_END}", re.I)
+_TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:combined|(?:sum|total)\s+of)\s+(?!(?:the\s+)?(?:company|companies|"
+                       rf"segments?|years?|quarters?|periods?)\b)(?P<list>[^?]{{5,250}}?){_LIST_END}", re.I)
+
+
+_THROUGH_COMBINED = re.compile(r"\b(?:through|via|on|in|from|of|for)\s+(?:the\s+)?(?P<list>[^?]{5,150}?)\s+combined"
+                               rf"{_LIST_END}", re.I)
+"""A list a verb's object names ("How much cash did it return through share buybacks and dividends combined?")."""
+
+
+def _listed_sum(question: str) -> str:
+    """The sum of line items a question names as a list in its own words ("What were Acme's research and
+    development and sales and marketing expenses combined in fiscal 2020?", "the total of its cost of sales, SG&A
+    and R&D in 2019", "the combined R&D and SG&A"): the items joined by " + "; '' when it names no such list."""
+    first = focus(question)
+    for rx in (_COMBINED, _TOTAL_OF, _THROUGH_COMBINED):
+        m = rx.search(first)
+        if m is None:
+            continue
+        text = _COMPANY_OF.sub("", m.group("list"), count=1) if re.search(r"['’]s\s", m.group("list")) else m.group(
+            "list")
+        terms = listed_items(text.strip())
+        if terms and not any(re.search(r"\d", t) or len(t.split()) > 10 for t in terms):
             return " + ".join(terms)
     return ""
 
