@@ -393,3 +393,21 @@ def test_a_sum_or_difference_said_in_words_is_the_questions_definition() -> None
         assert parse(text).formula is None, text
     r = solve("What were Acme's cost of sales and operating income combined in 2018?", TABLES)
     assert r is not None and r.value == pytest.approx(2100 + 1988)
+
+
+def test_a_definitions_year_is_the_period_grammars_and_its_where_from_asides_are_no_arithmetic() -> None:
+    # "Q2 FY24 (July 29, 2023)": the filer's fiscal 2024, not the calendar year of the date
+    assert parse("Did Zeta have positive working capital at the end of Q2 FY24 (July 29, 2023)? Working capital is "
+                 "defined as: total current assets - total current liabilities.").formula == (
+        "total current assets - total current liabilities", "2024")
+    assert parse("How much did Zeta's effective tax rate change between FY21 and FY22?").formula is not None
+    assert parse("How much did Zeta's effective tax rate change between FY21 and FY22?").formula[1] == "2022"
+    # "(cash flow statement)" says where a term is read, not a term of its own
+    assert parse("What was Zeta's capex intensity? Capex intensity is defined as: capital expenditures (cash flow "
+                 "statement) / operating revenues.").formula == ("capital expenditures / operating revenues", "")
+    # a line taken away may have commas in its name, and several may be taken away in turn
+    assert parse("What was Zeta's gross profit minus selling, general and administrative expenses in fiscal 2016?"
+                 ).formula == ("gross profit - selling, general and administrative expenses", "2016")
+    assert parse("In 2021, what was Zeta's net cash provided by operating activities minus capital expenditures "
+                 "minus dividends paid, in USD millions?").formula == (
+        "net cash provided by operating activities - capital expenditures - dividends paid", "2021")

@@ -1289,6 +1289,9 @@ a pattern that may start with spaces is tried from each space of a long run, to 
 _WORDS_RUN = re.compile(r"[\w&'’ -]+")
 """A run of words (letters, digits, spaces, hyphens, apostrophes, ampersands): the X and Y of "X to Y ratio"."""
 _SPACES = re.compile(r"\s+")
+_RIGHT_RUN = re.compile(r"[\w&'’ -]+(?:,\s+[\w&'’-][\w&'’ -]*)*")
+"""The run of words after "less" or "minus", on past commas: a line's name may have them ("minus selling, general and
+administrative expenses"); the vocabulary's longest item at its head is what is taken away (``known_head``)."""
 
 
 def _word_run_before(text: str, backwards: str, end: int, reach: int | None = None) -> str:
@@ -1412,18 +1415,27 @@ def known_tail(words: str) -> str:
     return ""
 
 
+_WHERE_FROM = re.compile(r"\s*\((?:from\s+|per\s+|on\s+|in\s+)?(?:the\s+)?[^()]*\b(?:statements?|balance\s+sheet|as\s+"
+                         r"reported)\)", re.I)
+"""An aside in a definition that says where a term is read, not what it adds ("capital expenditures (cash flow
+statement) / operating revenues"): no part of the arithmetic."""
+
+
 def definition(question: str) -> tuple[str, str] | None:
     """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
     named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
     A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
     years = _YEAR_IN.findall(question)
-    year = max(years) if years else ""
+    # the newest year the period grammar reads ("Q2 FY24 (July 29, 2023)": fiscal 2024; "FY21 and FY22": 2022) or the
+    # question writes in full
+    fiscal = asked_period(question).fiscal_year
+    year = str(max([int(y) for y in years] + ([fiscal] if fiscal else []))) if years or fiscal else ""
     # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
     # a sentence's stop ends it, not an abbreviation's ("U.S. sales")
     m = re.search(r"defined as:?\s*(.+?)(?:(?<![A-Z]\.[A-Z])\.\s|\.$|\?|"
                   r",\s+(?=(?:what|how|calculate|compute|find)\b)|$)", question, re.I | re.S)
     if m and re.search(r"[/*+]|\s-\s", m.group(1)):
-        return m.group(1).strip(), year
+        return _WHERE_FROM.sub("", m.group(1)).strip(), year
     worded = worded_sum(m.group(1)) if m else ""  # "defined as short-term debt plus long-term debt minus cash"
     if worded:
         return worded, year
@@ -1586,7 +1598,7 @@ def _differences(plain: str) -> Iterator[tuple[str, str]]:
         if start < done:
             continue
         lead, trail = plain[start:k.start(1)], plain[k.end(1):end]
-        right = _WORDS_RUN.match(plain, end)
+        right = _RIGHT_RUN.match(plain, end)
         if right is not None:
             after, stop = right.group(0), right.end()
         elif " " in trail[1:]:
@@ -1612,7 +1624,7 @@ def known_head(words: str) -> str:
     PepsiCo" -> "capex"); '' when none."""
     parts = words.split()
     for k in range(min(len(parts), longest_item_words()), 0, -1):
-        head = " ".join(parts[:k])
+        head = " ".join(parts[:k]).rstrip(",;:")
         if item_known(head):
             return head
     return ""
@@ -1640,6 +1652,9 @@ def set_against(question: str) -> tuple[str, str] | None:
     return None
 
 
+_MORE_LESS = re.compile(r"\s+(?:less|minus)\s+(.+)", re.I | re.S)
+
+
 def _less(plain: str) -> str | None:
     """The template of "X less Y" / "X minus Y" where X is a line item or an additive standard metric (EBITDA)
     and Y a line item ("FY2022 unadjusted EBITDA less capex", "operating cash flow minus dividends paid"): X's
@@ -1649,6 +1664,9 @@ def _less(plain: str) -> str | None:
         right = known_head(after)
         if not right:
             continue
+        rest = after[len(right):]
+        while (more := _MORE_LESS.match(rest)) and (then := known_head(more.group(1))):
+            right, rest = f"{right} - {then}", more.group(1)[len(then):]  # "... minus capex minus dividends paid"
         left = known_tail(before)
         if left:
             return f"{left} - {right}"
