@@ -411,3 +411,22 @@ def test_a_definitions_year_is_the_period_grammars_and_its_where_from_asides_are
     assert parse("In 2021, what was Zeta's net cash provided by operating activities minus capital expenditures "
                  "minus dividends paid, in USD millions?").formula == (
         "net cash provided by operating activities - capital expenditures - dividends paid", "2021")
+
+
+def test_a_dash_in_a_row_with_figures_is_nil_in_a_sum() -> None:
+    # "Marketable securities — 235": none at the newer date; the net debt is still computed, the dash a zero
+    balance = table("Consolidated Balance Sheets", ["December 31, 2019", "December 31, 2018"], {
+        "Cash and cash equivalents": [785.0, 805.0],
+        "Short-term debt": [230.0, 177.0],
+        "Long-term debt": [2032.0, 2035.0],
+    })
+    balance["rows"].insert(1, {"label": "Marketable securities", "values": ["—", "235"], "numbers": [None, 235.0]})
+    balance["rows"].append({"label": "Preferred stock", "values": ["—", "—"], "numbers": [None, None]})
+    q = ("What was Acme's net debt at the end of 2019, defined as short-term debt plus long-term debt minus cash and "
+         "cash equivalents and marketable securities?")
+    r = solve(q, [(1, balance)])
+    assert r is not None and r.value == pytest.approx(230 + 2032 - 785 - 0)
+    assert r.text.startswith("230 + 2,032 - 785 - 0 = 1,477.00")
+    # a row of dashes alone is no line with figures: nothing is read from it
+    assert solve("What was Acme's preferred stock plus long-term debt (preferred stock plus long-term debt) in "
+                 "2019?", [(1, balance)]) is None

@@ -412,6 +412,10 @@ def _total_follows(rest: Sequence[str], blocks: Sequence[tuple[str | None, list[
     return False
 
 
+NIL = re.compile(r"\s*\$?\s*[—–-]{1,3}\s*%?\s*")
+"""A statement's cell printed as a dash ("—", "$ —"): nil that period, in a row that has figures in other columns."""
+
+
 def table_cells(source: TableSource, question_measures: Sequence[Measure], asked: Asked,
                 calendar: Calendar | None, asked_stems: set[str], named: str = "", part: str = "") -> list[Cell]:
     """Every cell of a table whose row fits one of the measures, each with its row and period fit (read with the
@@ -445,6 +449,8 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
             if m.item is not None and statement and m.item.statement == statement:
                 fit += 0.25
             for i, x in enumerate(numbers):
+                if x is None and i < len(values) and NIL.fullmatch(str(values[i] or "")):
+                    x = 0.0  # "Marketable securities — 235": none that year, a zero in a sum, not a missing term
                 if not isinstance(x, int | float) or i >= len(columns):
                     continue
                 if _CHANGE_COL.search(columns[i]) and periods[i] is None:

@@ -211,7 +211,7 @@ def shown_value(v: float, percent: bool) -> str:
     0.0503 is not "0.05")."""
     if percent:
         return f"{v:.2f}%"
-    return f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"
+    return f"{v:.4f}" if abs(v) < 1 else f"{v:,.2f}"  # "1,477.00": an amount as the filing writes one
 
 
 def fmt(v: float) -> str:
