@@ -427,6 +427,68 @@ def test_a_dash_in_a_row_with_figures_is_nil_in_a_sum() -> None:
     r = solve(q, [(1, balance)])
     assert r is not None and r.value == pytest.approx(230 + 2032 - 785 - 0)
     assert r.text.startswith("230 + 2,032 - 785 - 0 = 1,477.00")
+    # a note's dash may mean "not applicable" to its column: no figure is read from it
+    hedges = table("Fair value hedges", ["Carrying Amount of Hedged Liabilities 2019",
+                                         "Carrying Amount of Hedged Liabilities 2018"], {
+        "Short-term debt": [None, 500.0], "Long-term debt": [2236.0, 3000.0]})
+    hedges["rows"][0]["values"] = ["—", "500"]
+    hedged = parse("What was the carrying amount of Acme's hedged short-term debt plus long-term debt (short-term "
+                   "debt plus long-term debt) in 2019?")
+    assert solve_with(hedged, table_lookup([(1, hedges)], hedged.text)) is None
     # a row of dashes alone is no line with figures: nothing is read from it
     assert solve("What was Acme's preferred stock plus long-term debt (preferred stock plus long-term debt) in "
                  "2019?", [(1, balance)]) is None
+
+
+def test_a_term_is_the_row_that_writes_it_out_and_note_references_are_no_part_of_a_label() -> None:
+    income = table("Consolidated Statements of Operations", ["2017", "2016"], {
+        "General and administrative expense": [4095.0, 3616.0],
+        "Research and development expense, net": [3179.0, 4626.0],
+    })
+    segment = table("Commercial Airplanes", ["2017", "2016"], {"Research and development": [2247.0, 3706.0]})
+    # the segment table comes first in the evidence; the term's own words name the statement's row
+    r = solve("What were Acme's general and administrative expense and research and development expense, net "
+              "combined in 2017?", [(1, segment), (2, income)])
+    assert r is not None and r.value == pytest.approx(4095 + 3179)
+    balance = table("Consolidated Balance Sheets", ["2022", "2021"], {
+        "Cash and cash equivalents (Notes 1 and 2)": [14127.0, 14487.0],
+        "Marketable securities (Notes 1 and 2)": [9392.0, 17121.0],
+        "Accounts receivable trade, less allowances for doubtful accounts $203 (2021, $230)": [16160.0, 15283.0],
+        "Total current liabilities": [55802.0, 45226.0],
+    })
+    q = ("What was Acme's quick ratio in 2022? Quick ratio is defined as: (cash and cash equivalents + marketable "
+         "securities + accounts receivable trade, net) / total current liabilities.")
+    r = solve(q, [(1, balance)])
+    assert r is not None and r.value == pytest.approx((14127 + 9392 + 16160) / 55802, abs=1e-4)
+
+
+def test_a_segments_income_before_tax_is_read_from_its_row_of_the_by_segment_table() -> None:
+    # the filer prints "income before tax" (not "income before income taxes"); its percent-of-sales columns make
+    # the table's title no guide to which rows are amounts
+    by_segment = table("Income Before Tax by Segment", ["Income Before Tax 2022", "Income Before Tax 2021",
+                                                        "Segment Sales 2022", "Segment Sales 2021",
+                                                        "Percent of Segment Sales 2022"], {
+        "Consumer Health": [2930.0, 1573.0, 14953.0, 15035.0, 19.6],
+        "MedTech": [4607.0, 4373.0, 27427.0, 27060.0, 16.8],
+        "Segment earnings before tax": [23438.0, 23915.0, 94943.0, 93775.0, 24.7],
+        "Worldwide income before tax": [21725.0, 22776.0, 94943.0, 93775.0, 22.9],
+    })
+    q = parse("How much did Acme's MedTech segment income before tax grow in 2022 compared with 2021?")
+    lookup = cell_lookup([TableSource(1, by_segment)], None, q.asked, q.words, q.segment)
+    new, old = lookup(q.measures[0].name, "2022"), lookup(q.measures[0].name, "2021")
+    assert new is not None and old is not None and (new.value, old.value) == (4607.0, 4373.0)
+
+
+def test_of_rows_that_fit_alike_the_primary_statements_is_the_line() -> None:
+    # a note breaks a charge down by the statement line it sits in; the line itself is the statement's
+    note = table("Restructuring charges and certain acquisition-related costs by line", ["2019", "2018"], {
+        "Cost of sales": [80.0, 60.0],
+        "Selling, informational and administrative expenses": [176.0, 194.0],
+    })
+    income = table("Consolidated Statements of Income", ["2019", "2018"], {
+        "Cost of sales": [8054.0, 8271.0],
+        "Selling, informational and administrative expenses": [12726.0, 13300.0],
+    })
+    r = solve("What was the total of Acme's cost of sales and selling, informational and administrative expenses in "
+              "2019?", [(1, note), (2, income)])
+    assert r is not None and r.value == pytest.approx(8054 + 12726)

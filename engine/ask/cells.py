@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.ask.formulas import Lookup, Term, as_spent
 from engine.ask.question import Intent, Measure, Question, measure_of, phrase
+from engine.ask.question import phrase as phrase_of
 from engine.ask.statements import statement_of, stems
 from engine.library.lexical import STOPWORDS
 from engine.numbers import Quantity, same_number, show
@@ -34,8 +35,10 @@ _ONE_SEGMENT = re.compile(r"\b(?!(?i:by|our|the|each|one|reportable|operating|bu
                           r"([A-Z][a-z]+)\s+[Ss]egment\b(?!s| information| data| reporting)")
 _PER_SHARE = re.compile(r"per (?:common )?share|\beps\b|\bdiluted\b|\bbasic\b|%|\bpercent|\bratios?\b|\bmargins?\b",
                         re.I)
-_MARK = re.compile(r"\s*(?:\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\[\d{1,2}\]|\*+)\s*$")
-"""A footnote mark at a row label's end: "(a)", "(1)", "(iv)", "[2]", "*"."""
+_MARK = re.compile(r"\s*(?:\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\[\d{1,2}\]|\*+|"
+                   r"\((?:see\s+)?notes?\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*\))\s*$", re.I)
+"""A footnote mark or a note reference at a row label's end: "(a)", "(1)", "(iv)", "[2]", "*", "(Notes 1 and 2)",
+"(Note 4)"."""
 _SHARE_OF = re.compile(r"(?<!\w)(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+(?:of|to)\b|\bshare\s+of\b", re.I)
 """A row label that is a ratio of a line item, not the item ("As a percent of revenue", "% of net sales")."""
 _CHANGE_COL = re.compile(r"%|change|\bvs\.?\b|versus|variance|increase|decrease", re.I)
@@ -413,7 +416,9 @@ def _total_follows(rest: Sequence[str], blocks: Sequence[tuple[str | None, list[
 
 
 NIL = re.compile(r"\s*\$?\s*[—–-]{1,3}\s*%?\s*")
-"""A statement's cell printed as a dash ("—", "$ —"): nil that period, in a row that has figures in other columns."""
+"""A statement's cell printed as a dash ("—", "$ —"): nil that period, in a row that has figures in other columns. Only
+in a primary statement: a note's dash may mean "not applicable" to its column ("Carrying Amount of Hedged
+Liabilities")."""
 
 
 def table_cells(source: TableSource, question_measures: Sequence[Measure], asked: Asked,
@@ -449,7 +454,7 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
             if m.item is not None and statement and m.item.statement == statement:
                 fit += 0.25
             for i, x in enumerate(numbers):
-                if x is None and i < len(values) and NIL.fullmatch(str(values[i] or "")):
+                if x is None and statement and i < len(values) and NIL.fullmatch(str(values[i] or "")):
                     x = 0.0  # "Marketable securities — 235": none that year, a zero in a sum, not a missing term
                 if not isinstance(x, int | float) or i >= len(columns):
                     continue
@@ -816,7 +821,10 @@ def best_cell(
     the item (``part_rows``: "Services" under "Net sales:"): the whole company's figure is not the part's."""
     m = measure_of(phrase)
     want = year_asked(year, like, calendar)
-    cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase), part=part)]
+    # the term's own words are what it names: a row that writes them all out ("Research and development expense,
+    # net") is that term, ahead of a shorter label of the same item ("Research and development" of a segment table)
+    cells = [c for s in sources for c in table_cells(s, [m], want, calendar, stems(phrase), f" {phrase_of(phrase)} ",
+                                                     part=part)]
     order = {s.marker: k for k, s in enumerate(sources)}
     if year is None:
         firsts: dict[tuple[int, str], Cell] = {}
@@ -828,8 +836,11 @@ def best_cell(
     if not cells:
         return None
     others = one_segment_tables(sources, words or words_of(phrase))
+    # of rows that fit alike, a primary statement's: it holds the line itself, a note's table a component of it
+    # (a restructuring note's "Selling, informational and administrative expenses 176" beside the statement's 12,726)
+    statements = {s.marker for s in sources if s.statement}
     return max(cells, key=lambda c: (round(c.row_fit, 2), round(c.period_fit, 2), c.marker not in others,
-                                     -order.get(c.marker, 99)))
+                                     c.marker in statements, -order.get(c.marker, 99)))
 
 
 def cell_lookup(sources: Sequence[TableSource], calendar: Calendar | None, like: Asked,
