@@ -1861,3 +1861,15 @@ def test_a_growth_against_the_prior_year_names_one_year() -> None:
         assert parse(text).year_over_year, text
     # a balance at the prior year's end is a date, not a change against a year
     assert not parse("What was the change from the prior year-end balance?").year_over_year
+
+
+def test_a_share_of_a_whole_that_went_somewhere_is_the_part_over_the_whole() -> None:
+    # "what share of revenues went to X", "was paid out as", "was spent on": the part over the whole, as "came from"
+    assert parse("For the quarter ended June 30, 2024, what share of Zeta's revenues went to selling, general and "
+                 "administrative expenses?").pair == ("selling, general and administrative expenses", "revenues")
+    assert parse("What percentage of Zeta's net income was paid out as dividends in 2021?").pair == (
+        "dividends", "net income")
+    assert parse("What portion of its sales was spent on research and development in 2020?").pair[0] == (
+        "research and development")
+    # a comma that ends the part still ends it
+    assert parse("What share of revenue came from iPhone, in fiscal 2022?").pair == ("iPhone", "revenue")

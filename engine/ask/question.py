@@ -1170,10 +1170,12 @@ def _side(word: str) -> str:
 
 _SHARE_FROM = re.compile(r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?:the\s+)?"
                          r"(?P<whole>[^?;:()]{1,80}?)\s+(?:came|come|comes|(?:was|were|is|are)(?:\s+(?:derived|generated|"
-                         r"earned|contributed|accounted\s+for))?|derived|generated|contributed)\s+"
-                         r"(?:from|by|in)\s+(?:the\s+|its\s+|their\s+)?(?P<part>[^?;:()]{1,80})", re.I)
-"""A share asked as the part of a whole that came from somewhere ("What share of total revenue came from
-subscription revenue in fiscal 2016?"): the part over the whole."""
+                         r"earned|contributed|accounted\s+for|spent|used|absorbed|consumed|paid\s+out))?|derived|generated|"
+                         r"contributed|went|go|goes|was\s+spent|were\s+spent)\s+"
+                         r"(?:from|by|in|to|on|for|as)\s+(?:the\s+|its\s+|their\s+)?(?P<part>[^?;:()]{1,80})", re.I)
+"""A share asked as the part of a whole that came from somewhere, or went somewhere ("What share of total revenue
+came from subscription revenue in fiscal 2016?", "what share of revenues went to selling expenses?", "what share
+of net income was paid out as dividends?"): the part over the whole."""
 _PART_END = re.compile(r",|\s+(?:in|for|during|over|as of|at|of fiscal|of the|of its|between)\s|\s+(?:fy|q[1-4])\s?\d",
                        re.I)
 _WHOLE_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*(?:\s+(?:&\s+)?[A-Z][\w&.-]*){0,3})['’]s\s+")
@@ -1189,9 +1191,16 @@ def _share_from(text: str) -> tuple[str, str] | None:
     return (part, whole) if part and whole and _LETTER.search(part) and _LETTER.search(whole) else None
 
 
+_SERIES_NAME = re.compile(r",\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+and\s+[a-z]", re.I)
+"""A comma inside a line's name that lists its parts ("selling, general and administrative expenses")."""
+
+
 def _till_period(phrase: str) -> str:
-    """A phrase up to where a period or a clause begins ("total net sales in 2017" -> "total net sales")."""
-    cut = _PART_END.search(phrase)
+    """A phrase up to where a period or a clause begins ("total net sales in 2017" -> "total net sales"); a comma
+    of a name that lists its parts ("selling, informational and administrative expenses") is no such place."""
+    start = 0
+    while (cut := _PART_END.search(phrase, start)) and cut.group(0) == "," and _SERIES_NAME.match(phrase, cut.start()):
+        start = cut.end()
     return (phrase[:cut.start()] if cut else phrase).strip()
 
 
