@@ -1193,6 +1193,14 @@ def test_which_part_of_a_breakdown_ranks_first_is_decided_from_the_breakdown_tab
     said = decided(BreakdownRankingVerdict(), "Which segment was the worst performer by sales in fiscal 2022?",
                    [TableSource(3, seg)], cal)
     assert said.startswith("Consumer Health: the largest drop"), said
+    # a year named by its end date: against the year before that date, not against itself
+    dated = {**seg, "columns": ["Income Before Tax Year Ended January 1, 2023",
+                                "Income Before Tax Year Ended January 2, 2022",
+                                "Segment Sales Year Ended January 1, 2023", "Segment Sales Year Ended January 2, 2022"]}
+    said = decided(BreakdownRankingVerdict(), "Which segment grew sales fastest in the year ended January 1, 2023?",
+                   [TableSource(3, dated)], cal)
+    assert said.startswith("Pharmaceutical: the largest rise of the 3 segments"), said
+    assert "+1.7% (51,680 million to 52,563 million)" in said, said
 
 
 def test_a_breakdown_ranked_by_change_uses_the_change_the_table_states() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from enum import StrEnum
 from functools import cache
 
@@ -847,8 +848,15 @@ class Question:
         def move(y: int | None) -> int | None:
             return None if y is None else y + years
 
+        def back(d: date | None) -> date | None:  # the same day that many years away (52/53-week years end within
+            # the periods' slack of it); 29 February becomes the 28th
+            return None if d is None else d.replace(year=d.year + years, day=min(d.day, 28) if d.month == 2 else d.day)
+
+        # a period named by its end date ("the year ended December 31, 2018") moves with its date: without one, a
+        # ranking of growth read the year asked against itself
         asked = replace(a, fiscal_year=move(a.fiscal_year), years=tuple(y + years for y in a.years),
-                        fiscal_named=tuple(y + years for y in a.fiscal_named), instant=None, end=None)
+                        fiscal_named=tuple(y + years for y in a.fiscal_named), instant=back(a.instant),
+                        end=back(a.end), instants=tuple(d for x in a.instants if (d := back(x)) is not None))
         formula = self.formula
         if formula is not None:
             template = re.sub(r"(?<!\d)((?:19|20)\d{2})(?!\d)", lambda m: str(int(m.group(1)) + years), formula[0])
