@@ -1873,3 +1873,9 @@ def test_a_share_of_a_whole_that_went_somewhere_is_the_part_over_the_whole() -> 
         "research and development")
     # a comma that ends the part still ends it
     assert parse("What share of revenue came from iPhone, in fiscal 2022?").pair == ("iPhone", "revenue")
+
+
+def test_a_ranking_names_its_kind_after_a_long_owner() -> None:
+    # "Which of Procter & Gamble's three business segments ...": the owner's "&" and the count are words too
+    r = parse("Which of Procter & Gamble's three business segments grew fastest in FY2022?").ranking
+    assert r is not None and r.breakdown == "segment" and r.by_change and r.highest

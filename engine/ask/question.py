@@ -953,7 +953,7 @@ def _which_of(plain: str) -> tuple[str, str] | None:
     return None
 
 
-_WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,5})", re.I)
+_WHICH = re.compile(r"\bwhich\s+((?:(?:one\s+of|of|the|its|their|[\w&'’-]+)\s+){1,7})", re.I)
 
 
 _TURNED = re.compile(r"\b(?:swung|swing|swings|turned|turns?|went|moved|shifted|flipped|returned|crossed)\b"
