@@ -1544,3 +1544,14 @@ def test_a_metric_s_figure_a_quoted_sentence_states_is_the_filing_s_not_the_mode
     assert not flags, flags
     flags = [c.value for c in check_numbers(answer, cited, None, (), None, None, said) if not c.found]
     assert "9.8%" in " ".join(flags)
+
+
+def test_a_source_number_written_where_a_figure_belongs_is_flagged() -> None:
+    from engine.ask.checks import check_numbers
+
+    for text in ("Acme completed the Beta Corp acquisition in 2021, which cost [2] million.",
+                 "The revenue from its cloud services was [1]% of the total.", "It paid $[3] to holders."):
+        flags = [c for c in check_numbers(text, []) if not c.found]
+        assert flags and "source number written where a figure belongs" in flags[0].note, text
+    # a citation after a figure is a citation
+    assert all("source number" not in c.note for c in check_numbers("Revenue grew 5% [2] to $10 million [3].", []))

@@ -127,6 +127,12 @@ _REFERENCE_BEFORE = re.compile(r"\b(?:note|page|item|part|section|figure|table|e
 """A number right after these words is a reference ("Note 2. Line plots"), not a count."""
 
 
+_MARKER_AS_FIGURE = re.compile(r"(?:[$€£]\s*)?\[(\d{1,3})\](?=\s*(?:%|percent\b|million\b|billion\b|thousand\b|"
+                               r"per\s+share\b))|[$€£]\s*\[(\d{1,3})\]", re.I)
+"""A citation marker where a figure belongs ("which cost [2] million", "the revenue from AWS was [2]%"): the model
+copied the source number, not the figure."""
+
+
 def check_numbers(
     text: str,
     cited: Sequence[Evidence],
@@ -210,6 +216,9 @@ def check_numbers(
     for i, (q, c) in enumerate(zip(said, checks, strict=True)):
         if c.status == "missing" and (how := derived_from(q, found)):
             checks[i] = Check(q.raw, True, "computed", f"worked out in the answer: {how}", "derived", q.value)
+    for m in _MARKER_AS_FIGURE.finditer(text):  # "which cost [2] million", "grew [1]%": no figure was given
+        checks.append(Check(m.group(0), False, "", "a source number written where a figure belongs: the answer "
+                            "gives no figure here", "missing", float(m.group(1) or m.group(2))))
     return checks
 
 
