@@ -1555,3 +1555,40 @@ def test_a_source_number_written_where_a_figure_belongs_is_flagged() -> None:
         assert flags and "source number written where a figure belongs" in flags[0].note, text
     # a citation after a figure is a citation
     assert all("source number" not in c.note for c in check_numbers("Revenue grew 5% [2] to $10 million [3].", []))
+
+
+def test_the_registered_securities_are_read_from_the_cover_page() -> None:
+    from engine.ask.cells import Resolution
+    from engine.ask.decisions import Work
+    from engine.ask.verdicts import RegisteredSecurities, registered_classes
+    from engine.types import Evidence
+
+    # the layouts cover pages have: a row per class with symbol and exchange; one class, no symbol, the headers
+    # after it
+    notes = ("Securities registered pursuant to Section 12(b) of the Act: Title of each class Trading Symbol(s) Name "
+             "of each exchange on which registered Common Stock, $.10 par value ZTA New York Stock Exchange "
+             "0.500% Notes due 2026 ZTA26 New York Stock Exchange 2.125% Notes due 2031 ZTA31 Nasdaq Global Select "
+             "Market Securities registered pursuant to Section 12(g) of the Act: None")
+    assert registered_classes(notes) == [("Common Stock, $.10 par value", "ZTA", "New York Stock Exchange"),
+                                         ("0.500% Notes due 2026", "ZTA26", "New York Stock Exchange"),
+                                         ("2.125% Notes due 2031", "ZTA31", "Nasdaq Global Select Market")]
+    stock = ("Securities registered pursuant to Section 12(b) of the Act: Common Stock, $5 par value New York Stock "
+             "Exchange (Title of each class) (Name of each exchange on which registered) Indicate by check mark ...")
+    assert registered_classes(stock) == [("Common Stock, $5 par value", "", "New York Stock Exchange")]
+    assert registered_classes("Revenue grew 5% on the New York Stock Exchange listing.") == []
+
+    def decide(question: str, text: str, page: int = 1) -> str:
+        q = parse(question)
+        e = Evidence(1, "d", "ZETA_2022_10K", page, "text", 1.0, text)
+        d = RegisteredSecurities().decide(Work(q, [], None, Resolution(asked=q.asked), evidence=[e]))
+        return d.text if d is not None else ""
+
+    asked = "Which debt securities are registered to trade on a national securities exchange under Zeta's name?"
+    said = decide(asked, notes)
+    assert said.startswith("2 debt securities are registered under Section 12(b), per the cover page [1]: 0.500% "
+                           "Notes due 2026 (ZTA26, New York Stock Exchange); 2.125% Notes due 2031"), said
+    assert decide(asked, stock).startswith("None: the cover page [1] registers no debt security")
+    # the same words far inside a filing are no cover page
+    assert decide(asked, notes, page=40) == ""
+    assert parse("Does Zeta have any notes listed on the New York Stock Exchange?").registered == "debt"
+    assert parse("What were Zeta's debt securities at year end?").registered == ""

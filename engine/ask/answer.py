@@ -124,23 +124,23 @@ class Answerer:
         sources = [TableSource.of(i + 1, e, regions[e.region_id], calendars.get(e.doc_id))
                    for i, e in enumerate(used) if e.region_id in regions and regions[e.region_id].table]
         known = [c for c in calendars.values() if c is not None]
-        whole = self._work(q, sources, calendar, known, store, list(calendars))
+        whole = self._work(q, sources, calendar, known, store, list(calendars), used=used)
         if len(q.parts) > 1:
             scale = whole.resolution.scale  # every part states its cells in the same scale
-            parts = [self._work(p, sources, calendar, known, store, list(calendars), scale) for p in q.parts]
+            parts = [self._work(p, sources, calendar, known, store, list(calendars), scale, used) for p in q.parts]
             if (said := sum(1 for p in parts if p.extractive)) > 1 or said and not whole.extractive:
                 return joined(q, parts)  # several parts stated, or one asking a figure beside one asking why
         return whole
 
     @staticmethod
     def _work(q: Question, sources: Sequence[TableSource], calendar: Calendar | None, calendars: list[Calendar],
-              store: Any, doc_ids: list[str], scale: float | None = None) -> CellWork:
+              store: Any, doc_ids: list[str], scale: float | None = None, used: Sequence[Evidence] = ()) -> CellWork:
         """The cells, computation, refusal and verdict of one question (or one part of one, its cells stated in
         the whole question's ``scale``)."""
         res = resolve(q, sources, calendar)
         res.scale = scale or res.scale
         computation = compute(q, sources, calendar, res)
-        work = Work(q, sources, calendar, res, calendars, computation, store, doc_ids)
+        work = Work(q, sources, calendar, res, calendars, computation, store, doc_ids, evidence=used)
         gap = first_decision(CELL_GUARDS, work)
         verdict = first_decision(VERDICTS, work)
         said = extractive_text(res, computation, calendar)

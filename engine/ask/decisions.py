@@ -18,7 +18,7 @@ from engine.ask.cells import Resolution, TableSource, cell_lookup
 from engine.ask.formulas import Lookup, Term
 from engine.ask.question import Question
 from engine.periods import Calendar, Period
-from engine.types import Document, Retrieval
+from engine.types import Document, Evidence, Retrieval
 
 
 @dataclass
@@ -87,6 +87,9 @@ class Work:
     """The filings the evidence came from."""
     retrieval: Retrieval | None = None
     documents: Sequence[Document] = ()
+    evidence: Sequence[Evidence] = ()
+    """The passages the answer cites, in source-number order ([1] is the first): text a verdict reads where no
+    table holds the answer (a cover page's registered securities)."""
     """The library's searchable documents (to name the filings searched)."""
 
     @cached_property

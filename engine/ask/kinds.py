@@ -17,6 +17,7 @@ from engine.ask.verdicts import (
     ConsistencyVerdict,
     JudgementVerdict,
     RankingVerdict,
+    RegisteredSecurities,
     SectionRankingVerdict,
     SeriesVerdict,
     SignVerdict,
@@ -34,9 +35,11 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 """A metric's change between two years comes before the metric itself; a ratio of two items before one item's
 growth."""
 VERDICTS: tuple[Kind, ...] = (
-    ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(), BreakdownRankingVerdict(),
+    RegisteredSecurities(), ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(),
+    BreakdownRankingVerdict(),
     SectionRankingVerdict(), BreakdownListing(), ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(),
     UnusualItemsVerdict(), Unsuited(),
 )
-"""Verdicts on cells before verdicts on computed metrics; "the metric does not suit this company" last, only when
+"""The cover page's registered securities first (a question asking them asks nothing else); verdicts on cells before
+verdicts on computed metrics; "the metric does not suit this company" last, only when
 nothing else decided."""

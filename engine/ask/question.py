@@ -650,6 +650,9 @@ class Question:
     pair_percent: bool = False
     rounding: int | None = None
     """Decimal places it asks the answer rounded to."""
+    registered: str = ""
+    """It asks which securities are registered on an exchange (Section 12(b)): "debt" for debt securities or notes,
+    "any" for securities, stock or shares; '' otherwise."""
     in_percent: bool = False
     """It asks the answer in percent ("Answer in units of percents", "(as a percentage)"): a ratio it defines
     without "* 100" is stated as a percent ("18.83%", not "0.19")."""
@@ -900,6 +903,22 @@ _IN_PERCENT = re.compile(r"\b(?:in|as)\s+(?:(?:units?|terms)\s+of\s+)?(?:an?\s+)
 """The answer's unit given as percent ("in units of percents", "as a percentage", "in %"), not a change in
 percentage points or a share "as a percentage of" a whole (which names what it divides by)."""
 _PERCENT_ASIDE = re.compile(r"\((?:in\s+|as\s+an?\s+)?(?:percent(?:age)?|%)\)", re.I)
+
+
+_REGISTERED = re.compile(r"\b(?P<what>debt\s+securities|debt|notes|bonds|debentures|securities|stocks?|shares|"
+                         r"equity\s+securities)\b[^?.;]{0,80}?\b(?:registered|listed)\b[^?.;]{0,80}?"
+                         r"\b(?:exchanges?|section\s+12\s*\(b\)|nyse|nasdaq)\b|"
+                         r"\bregistered\s+(?:pursuant\s+to|under)\s+section\s+12\s*\(b\)", re.I)
+"""A question asking which securities are registered to trade on an exchange ("Which debt securities are registered
+to trade on a national securities exchange under 3M's name?"): every 10-K and 10-Q lists them on its cover page."""
+
+
+def _registered(text: str) -> str:
+    m = _REGISTERED.search(text)
+    if m is None:
+        return ""
+    what = (m.group("what") or "").lower()
+    return "debt" if what.split()[:1] in (["debt"], ["notes"], ["bonds"], ["debentures"]) else "any"
 
 
 def _in_percent(text: str) -> bool:
@@ -1952,6 +1971,7 @@ def _one(text: str) -> Question:
         pair_percent=bool(_RATIO_PCT.search(low)) or _SHARE_FROM.search(text) is not None,
         rounding=_rounding(text),
         in_percent=in_percent,
+        registered=_registered(text),
         direction=_direction(low),
         sign=against[1] if against else (m.group(1).lower() if (m := _SIGN.search(text)) else ""),
         threshold=_threshold(text, formula is not None),

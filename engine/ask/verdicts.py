@@ -871,3 +871,84 @@ class Unsuited:
                     f"line, so the metric cannot be computed from its statements.")
             return Decision(self.name, text, lead=True)
         return None
+
+
+_EXCHANGE = re.compile(r"(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange(?:\s+LLC)?(?:\s*\(NYSE\))?|"
+                       r"NYSE(?:\s+(?:American|Arca|Chicago|Texas))?(?:\s+LLC)?|"
+                       r"Nasdaq(?:\s+Stock\s+Market|\s+(?:Global\s+Select|Global|Capital)\s+Market)?(?:\s+LLC)?|"
+                       r"Chicago\s+Stock\s+Exchange|Cboe\s+[A-Z]\w+(?:\s+Exchange)?)", re.I)
+"""The exchanges a cover page names for each class registered."""
+_COVER_START = re.compile(r"12\s*\(b\)[^:]{0,40}:?|Title\s+of\s+(?:each\s+)?class|Trading\s+Symbol", re.I)
+_COVER_END = re.compile(r"Securities\s+registered\s+pursuant\s+to\s+Section\s+12\s*\(g\)|"
+                        r"Indicate\s+by\s+check\s+mark", re.I)
+_COVER_HEADERS = re.compile(r"\(?Title\s+of\s+(?:each\s+)?class\)?|\(?Trading\s+Symbols?\s*(?:\(s\))?\)?|"
+                            r"\(?Name\s+of\s+(?:each\s+)?exchange\s+on\s+which\s+registered\)?|"
+                            r"Table:\s*[^.]{0,80}\.\s", re.I)
+_SYMBOL = re.compile(r"[A-Z]{1,5}[A-Z0-9.]{0,6}")
+_DEBT_CLASS = re.compile(r"\b(?:notes?|debentures?|bonds?)\b|\d%", re.I)
+COVER_PAGES = 3
+"""A filing's cover page is among its first pages."""
+
+
+def registered_classes(text: str) -> list[tuple[str, str, str]]:
+    """(class, trading symbol or '', exchange) of each security a cover page lists as registered under Section 12(b)
+    ("0.250% Notes due 2022 PFE22 New York Stock Exchange"); [] when the text lists none."""
+    start = _COVER_START.search(text)
+    if start is None:
+        return []
+    rest = text[start.end():]
+    end = _COVER_END.search(rest)
+    rest = _COVER_HEADERS.sub(" ", rest[:end.start()] if end else rest[:2000])
+    out: list[tuple[str, str, str]] = []
+    pos = 0
+    for x in _EXCHANGE.finditer(rest):
+        words = rest[pos:x.start()].split()
+        pos = x.end()
+        if not words:
+            continue
+        symbol = words[-1] if len(words) > 1 and _SYMBOL.fullmatch(words[-1]) else ""
+        name = " ".join(words[:-1] if symbol else words).strip(" ,;")
+        if name:
+            out.append((name, symbol, " ".join(x.group(0).split())))
+    return out
+
+
+class RegisteredSecurities:
+    """Which securities are registered on an exchange (Section 12(b)), from the cover page the evidence holds: each
+    class with its trading symbol and exchange, the debt ones where debt is asked ("Which debt securities are
+    registered to trade on a national securities exchange under Pfizer's name?": its two note issues; none where
+    the cover page lists only common stock). No cover page in the evidence: no verdict."""
+
+    name = "registered securities"
+
+    def applies(self, q: Question) -> bool:
+        return bool(q.registered)
+
+    def decide(self, work: Work) -> Decision | None:
+        q = work.question
+        best: tuple[int, list[tuple[str, str, str]]] | None = None
+        for i, e in enumerate(work.evidence):
+            if e.page > COVER_PAGES:
+                continue
+            found = registered_classes(e.text)
+            if found and (best is None or len(found) > len(best[1])):
+                best = (i + 1, found)
+        if best is None:
+            return None
+        marker, found = best
+
+        def said(c: tuple[str, str, str]) -> str:
+            return f"{c[0]} ({c[1] + ', ' if c[1] else ''}{c[2]})"
+
+        debt = [c for c in found if _DEBT_CLASS.search(c[0])]
+        if q.registered == "debt":
+            if debt:
+                text = (f"{len(debt)} debt {'security is' if len(debt) == 1 else 'securities are'} registered under "
+                        f"Section 12(b), per the cover page [{marker}]: " + "; ".join(said(c) for c in debt) + ".")
+            else:
+                text = (f"None: the cover page [{marker}] registers no debt security under Section 12(b), only "
+                        + "; ".join(said(c) for c in found) + ".")
+            return Decision(self.name, text, bool(debt) if q.yes_no else None)
+        text = (f"Registered under Section 12(b), per the cover page [{marker}]: "
+                + "; ".join(said(c) for c in found) + ".")
+        return Decision(self.name, text, True if q.yes_no else None)
