@@ -1592,3 +1592,15 @@ def test_the_registered_securities_are_read_from_the_cover_page() -> None:
     assert decide(asked, notes, page=40) == ""
     assert parse("Does Zeta have any notes listed on the New York Stock Exchange?").registered == "debt"
     assert parse("What were Zeta's debt securities at year end?").registered == ""
+
+
+def test_a_metric_change_over_six_months_is_named_for_six_months_not_the_quarter() -> None:
+    half = {"title": "Condensed Consolidated Statements of Earnings", "units": "$ in millions",
+            "columns": ["Six Months Ended June 30, 2023", "Six Months Ended June 30, 2022"],
+            "rows": [{"label": "Earnings before income tax expense", "values": ["689", "818"],
+                      "numbers": [689.0, 818.0]},
+                     {"label": "Income tax expense", "values": ["171", "168"], "numbers": [171.0, 168.0]}]}
+    c = compute("How much did Acme's effective tax rate change between the first half of 2022 and the first half of "
+                "2023?", [TableSource(1, half)])
+    assert c is not None and c.kind == "change", c
+    assert "first half of FY2022" in c.text and "first half of FY2023" in c.text and "Q2" not in c.text, c.text

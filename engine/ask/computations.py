@@ -147,7 +147,10 @@ class MetricChange:
         unit = " percentage points" if a.percent else (f" ({diff / abs(a.value) * 100:+.1f}%)" if a.value else "")
         asked = work.resolution.asked
         quarter = asked.quarter
-        named = (lambda y: f"Q{quarter} FY{y}") if quarter else (lambda y: f"FY{y}")
+        # six or nine months to a quarter's end are named as such, not as that quarter
+        span = {6: "first half of ", 9: "nine months of "}.get(asked.months or 0, "")
+        named = ((lambda y: f"{span}FY{y}") if span else (lambda y: f"Q{quarter} FY{y}") if quarter
+                 else (lambda y: f"FY{y}"))
         # a period named by its end date is named by its columns ("Three Months Ended December 31, 2022"), not as a
         # fiscal year its date's year may not be
         dated = asked.end is not None and asked.fiscal_year is None and a.terms and b.terms
