@@ -995,6 +995,15 @@ def test_the_parts_of_a_breakdown_a_question_asks_to_be_listed_are_stated_from_i
     assert decided(BreakdownListing(), "What are Acme's reportable segments and what does each offer?", tables,
                    cal) == ""
     assert decided(BreakdownListing(), "Which region had the highest revenues in 2021?", tables, cal) == ""
+    # of two breakdowns by segment, the one whose total is the measure asked, not a qualified one that fits it too
+    sub = {"title": "Subscription revenue by reportable segment", "columns": ["2021"],
+           "rows": [_row("Digital Media", 3370), _row("Digital Marketing", 1180),
+                    _row("Total subscription revenue", 4550)]}
+    seg = {"title": "Revenue by reportable segment", "columns": ["2021"],
+           "rows": [_row("Digital Media", 3941), _row("Digital Marketing", 1737), _row("Total revenue", 5678)]}
+    said = decided(BreakdownListing(), "What were Acme's reportable segments in 2021, and how much revenue did each "
+                   "generate?", [TableSource(1, sub), TableSource(2, seg)], cal)
+    assert said.startswith("The 2 segments in the table [2]") and "Digital Media 3,941" in said, said
 
 
 def test_a_listing_reads_the_parts_of_a_breakdown_not_the_lines_of_a_table_of_blocks() -> None:

@@ -429,6 +429,7 @@ class BreakdownListing:
         titled = [s for s in work.sources if kind.search(s.titles)]
         led = [s for s in work.sources if s not in titled and kind.search(s.heading) and not s.statement]
         placed = [s for s in work.sources if s not in titled and s not in led and q.listing == "region" and _placed(s)]
+        best: tuple[float, Decision] | None = None
         for s in [*titled, *led, *placed]:
             i = _asked_column(s, asked, work.calendar, flow)
             if i is None:
@@ -457,9 +458,14 @@ class BreakdownListing:
                                                       f"{unmarked(total.row)})" if total else "") for c in parts]
             text = (f"The {len(parts)} {_plural(q.listing)} in the table [{parts[0].marker}] "
                     f"({parts[0].period_name(work.calendar)}): " + "; ".join(said) + ".")
-            return Decision(self.name, text, None, tuple(c.amount for c in parts),
-                            among=tuple(unmarked(c.row) for c in parts))
-        return None
+            decision = Decision(self.name, text, None, tuple(c.amount for c in parts),
+                                among=tuple(unmarked(c.row) for c in parts))
+            # of the breakdowns found, the one whose total is the measure itself ("Total revenue") before one of a
+            # qualified measure that also fits it ("Total subscription revenue"); else the first retrieved
+            fit = max((row_fit(measure, c.row, set(q.stems)) for _, c in totals), default=0.0) if measure else 0.0
+            if best is None or fit > best[0]:
+                best = (fit, decision)
+        return best[1] if best is not None else None
 
 
 def _in_block(section: Section, labels: Sequence[str], totals: Sequence[bool], lines: set[int],
