@@ -895,7 +895,7 @@ def test_capital_intensity_is_decided_by_capex_and_fixed_assets_from_their_own_s
                    _sources(INCOME, balance, CASH)).startswith("No")
 
 
-def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_tie() -> None:
+def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_the_ratios_alone_on_a_tie() -> None:
     from asking import decided
     from test_formulas import BALANCE, table
 
@@ -906,7 +906,10 @@ def test_liquidity_yes_when_both_ratios_clear_their_threshold_and_nothing_on_a_t
     assert text.startswith("Yes, by 2 standard ratios") and "current ratio FY2019: 7,292 / 3,342" in text
     tight = table("Consolidated Balance Sheets", ["December 31, 2019"], {
         "Inventories": [3000.0], "Total current assets": [4000.0], "Total current liabilities": [3500.0]})
-    assert decided(JudgementVerdict(), "Is the company's liquidity healthy in FY2019?", _sources(tight)) == ""
+    # a tie: no Yes or No, the two ratios said as the evidence (current 1.14 above 1, quick 0.29 below)
+    text = decided(JudgementVerdict(), "Is the company's liquidity healthy in FY2019?", _sources(tight))
+    assert text.startswith("The 2 standard ratios disagree: current ratio FY2019: 4,000 / 3,500"), text
+    assert not text.startswith(("Yes", "No")) and "Thresholds:" in text
 
 
 def test_high_growth_is_decided_by_the_years_revenue_growth() -> None:

@@ -741,8 +741,10 @@ class JudgementVerdict:
     """Yes or No on a quality the vocabulary's ``[judgements]`` decide from standard ratios ("Is 3M a
     capital-intensive business based on FY2022 data?": capex / revenue and net PP&E / total assets; "healthy
     liquidity": the current and quick ratios), each computed from the cells of the year asked (the newest the
-    tables show when none); the majority of the ratios found decides, a tie decides nothing. The thresholds and
-    their source are the vocabulary's and are said with the verdict."""
+    tables show when none); the majority of the ratios found decides. A tie decides no Yes or No, and says so with
+    the ratios ("capex 6.0% of revenue, below 8%; net PP&E 32% of total assets, above 30%"): the analyst weighs them,
+    and the model has them before it. The thresholds and their source are the vocabulary's and are said with the
+    verdict."""
 
     name = "judgement"
 
@@ -769,8 +771,11 @@ class JudgementVerdict:
                         f"{ratio.threshold:g}{'%' if percent else ''})")
             votes.append(ratio.says_yes(value))
             values.append(value)
-        if not votes or votes.count(True) * 2 == len(votes):
+        if not votes:
             return None
+        if votes.count(True) * 2 == len(votes):  # a tie decides nothing; the ratios are still the evidence
+            return Decision(self.name, f"The {len(votes)} standard ratios disagree: {'; '.join(said)}. Thresholds: "
+                            f"{judged.source}.", None, tuple(values))
         yes = votes.count(True) * 2 > len(votes)
         text = f"{_yes(yes)}, by {len(votes)} standard ratio{'s' if len(votes) > 1 else ''}: {'; '.join(said)}. " \
                f"Thresholds: {judged.source}."
