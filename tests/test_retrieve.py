@@ -525,16 +525,3 @@ def test_words_pointing_at_the_document_are_not_searched(tmp_path: Path) -> None
         "named in this annual report on Form 10-K"
     assert parse("Which risks are discussed in this Form 10-Q?").self_reference.strip() == \
         "discussed in this Form 10-Q"
-
-
-def test_a_pages_table_chunks_do_not_push_out_the_passage_under_them_for_a_question_told_in_words() -> None:
-    from engine.ask.retrieve import spread_pages
-
-    # page 35: the net sales table read as two chunks, then the passage saying why product sales fell
-    ranked = [Candidate(1, "table", 0.54, 2), Candidate(2, "table", 0.51, 2), Candidate(3, "text", 0.6),
-              Candidate(4, "text", 0.5), Candidate(5, "text", 0.4)]
-    pages = {1: ("d", 35), 2: ("d", 35), 3: ("d", 35), 4: ("d", 36), 5: ("d", 35)}
-    # a figure's question: two chunks of one page are enough
-    assert [c.chunk_id for c in spread_pages(ranked, pages, 2)] == [1, 2, 4, 3, 5]
-    # told in words: the page's passages count apart from its tables
-    assert [c.chunk_id for c in spread_pages(ranked, pages, 2, apart=True)] == [1, 2, 3, 4, 5]

@@ -157,23 +157,19 @@ def fuse(
 
 
 def spread_pages(
-    ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], per_page: int, apart: bool = False
+    ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], per_page: int
 ) -> list[Candidate]:
     """At most ``per_page`` candidates of one page keep their rank; the others move behind, in order.
 
-    Several chunks of one page say little more than one; the slots they free bring other pages in. With ``apart``
-    (a question told in words), a page's passages and its tables are counted apart: the two chunks of a table that
-    heads the page ("Net sales ... Products ... Services") do not push out the passage under it that says why they
-    moved ("Product sales decreased $1.0 billion ... primarily attributable to ...").
+    Several chunks of one page say little more than one; the slots they free bring other pages in.
     """
     if per_page <= 0:
         return list(ranked)
-    seen: dict[tuple[str, int, bool], int] = {}
+    seen: dict[tuple[str, int], int] = {}
     head: list[Candidate] = []
     tail: list[Candidate] = []
     for c in ranked:
-        doc, page = pages.get(c.chunk_id, ("", c.chunk_id))
-        key = (doc, page, apart and c.modality == "text")
+        key = pages.get(c.chunk_id, ("", c.chunk_id))
         seen[key] = seen.get(key, 0) + 1
         (head if seen[key] <= per_page else tail).append(c)
     return head + tail
@@ -543,7 +539,7 @@ class Retriever:
         chunks = {c.id: c for c in self.store.chunks(ids=[c.chunk_id for c in ranked[: k * 4]])}
         pages = {cid: (c.doc_id, c.page) for cid, c in chunks.items()}
         fused = ranked[: k * 4]
-        ranked = spread_pages(fused, pages, s.max_per_page, apart=worded)
+        ranked = spread_pages(fused, pages, s.max_per_page)
         if worded:
             firsts = {lst[0].chunk_id for lst in lexical if lst}
             ranked = passages_lead(ranked, pages, min(s.narrative_passages, k), firsts)
