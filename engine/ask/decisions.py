@@ -87,10 +87,10 @@ class Work:
     """The filings the evidence came from."""
     retrieval: Retrieval | None = None
     documents: Sequence[Document] = ()
+    """The library's searchable documents (to name the filings searched)."""
     evidence: Sequence[Evidence] = ()
     """The passages the answer cites, in source-number order ([1] is the first): text a verdict reads where no
     table holds the answer (a cover page's registered securities)."""
-    """The library's searchable documents (to name the filings searched)."""
 
     @cached_property
     def lookup(self) -> Lookup:

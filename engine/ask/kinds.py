@@ -36,10 +36,8 @@ COMPUTATIONS: tuple[Kind, ...] = (MetricChange(), Cagr(), Formula(), PairRatio()
 growth."""
 VERDICTS: tuple[Kind, ...] = (
     RegisteredSecurities(), ChangeVerdict(), SignVerdict(), ThresholdVerdict(), SeriesVerdict(), RankingVerdict(),
-    BreakdownRankingVerdict(),
-    SectionRankingVerdict(), BreakdownListing(), ConsistencyVerdict(), TrendVerdict(), JudgementVerdict(),
-    UnusualItemsVerdict(), Unsuited(),
+    BreakdownRankingVerdict(), SectionRankingVerdict(), BreakdownListing(), ConsistencyVerdict(), TrendVerdict(),
+    JudgementVerdict(), UnusualItemsVerdict(), Unsuited(),
 )
 """The cover page's registered securities first (a question asking them asks nothing else); verdicts on cells before
-verdicts on computed metrics; "the metric does not suit this company" last, only when
-nothing else decided."""
+verdicts on computed metrics; "the metric does not suit this company" last, only when nothing else decided."""

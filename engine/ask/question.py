@@ -1457,14 +1457,15 @@ _WHERE_FROM = re.compile(r"\s*\((?:from\s+|per\s+|on\s+|in\s+)?(?:the\s+)?[^()]*
 statement) / operating revenues"): no part of the arithmetic."""
 
 
-def definition(question: str) -> tuple[str, str] | None:
+def definition(question: str, asked: Asked | None = None) -> tuple[str, str] | None:
     """(expression template, target year) of the metric the question asks for: defined there ("defined as: ..."),
     named (a standard ratio of the vocabulary), or asked as a share ("cost of goods sold as a % of revenue").
-    A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for."""
+    A standard metric's template has ``{year}`` and ``{prev}`` for the year it is computed for. ``asked``: the
+    question's periods where the caller has read them already (``asked_period``)."""
     years = _YEAR_IN.findall(question)
     # the newest year the period grammar reads ("Q2 FY24 (July 29, 2023)": fiscal 2024; "FY21 and FY22": 2022) or the
     # question writes in full
-    fiscal = asked_period(question).fiscal_year
+    fiscal = (asked if asked is not None else asked_period(question)).fiscal_year
     year = str(max([int(y) for y in years] + ([fiscal] if fiscal else []))) if years or fiscal else ""
     # the definition ends with its sentence, or where the question goes on to ask ("..., what was X?")
     # a sentence's stop ends it, not an abbreviation's ("U.S. sales")
@@ -1589,7 +1590,8 @@ def _term_score(term: str) -> float:
     return -2.0 if len(term.split()) == 1 else 0.0
 
 
-_COMPANY_OF = re.compile(r"^(?:.*?['’]s?\s+)?", re.S)
+_COMPANY_OF = re.compile(r"^.*?['’]s\s+", re.S)
+"""The owner before a listed sum's items ("Adobe's research and development and ..."): not one of them."""
 _LIST_END = r"(?=\s+(?:in|for|during|as\s+of|at|over|from|between)\s|\s*[?(]|\s*,\s+(?:in|for|during|as\s+of|at)\b|$)"
 _COMBINED = re.compile(r"^(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?(?P<list>[^?]{5,250}?)\s+"
                        rf"(?:combined|together|taken\s+together|in\s+total){_LIST_END}", re.I)
@@ -1611,9 +1613,7 @@ def _listed_sum(question: str) -> str:
         m = rx.search(first)
         if m is None:
             continue
-        text = _COMPANY_OF.sub("", m.group("list"), count=1) if re.search(r"['’]s\s", m.group("list")) else m.group(
-            "list")
-        terms = listed_items(text.strip())
+        terms = listed_items(_COMPANY_OF.sub("", m.group("list"), count=1).strip())
         if terms and not any(re.search(r"\d", t) or len(t.split()) > 10 for t in terms):
             return " + ".join(terms)
     return ""
@@ -1937,8 +1937,9 @@ def _one(text: str) -> Question:
     scale = _SCALE.search(text)
     against = set_against(text)
     in_percent = _in_percent(text)
-    formula = as_percent(definition(text) or ((against[0], max(_YEAR_IN.findall(text), default="")) if against
-                                              else None), in_percent)
+    asked = asked_period(text)
+    formula = as_percent(definition(text, asked) or ((against[0], max(_YEAR_IN.findall(text), default=""))
+                                                     if against else None), in_percent)
     named = ratio_named(text)
     if named is not None:  # the standard ratio's definition as the formula states it (its year-end variant)
         named = (named[0], as_percent((named[1], ""), in_percent)[0])  # type: ignore[index]
@@ -1946,7 +1947,7 @@ def _one(text: str) -> Question:
         text=text,
         focus=focused,
         first=first,
-        asked=asked_period(text),
+        asked=asked,
         measures=measures,
         stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
