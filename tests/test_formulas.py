@@ -492,3 +492,21 @@ def test_of_rows_that_fit_alike_the_primary_statements_is_the_line() -> None:
     r = solve("What was the total of Acme's cost of sales and selling, informational and administrative expenses in "
               "2019?", [(1, note), (2, income)])
     assert r is not None and r.value == pytest.approx(8054 + 12726)
+
+
+def test_a_definition_quoting_signed_row_labels_divides_only_at_its_spaced_slash() -> None:
+    """A filing labels a signed row with both readings joined by a slash ("Income/(loss) from operations",
+    "(Gain)/loss on sale"); a definition that quotes such labels divides once, where its slash stands apart."""
+    income = table("Consolidated Statements of Operations", ["Six Months Ended June 30, 2024"], {
+        "Net revenues": [900.0],
+        "Income/(loss) from operations": [180.0],
+        "(Gain)/loss on sale of businesses": [-45.0],
+    })
+    q = ("What was the operating margin for the six months ended June 30, 2024? Operating margin is defined as: "
+         "income/(loss) from operations / net revenues. Answer in percent.")
+    r = solve(q, [(1, income)])
+    assert r is not None and r.value == pytest.approx(20.0)
+    q2 = ("How large was the gain on disposals against revenue in the first half of 2024? Defined as: "
+          "(gain)/loss on sale of businesses / net revenues.")
+    r2 = solve(q2, [(1, income)])
+    assert r2 is not None and abs(r2.value) == pytest.approx(0.05)

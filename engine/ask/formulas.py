@@ -103,16 +103,24 @@ def spent_sign(item: str, amounts: Sequence[float]) -> float:
 _TOKEN = re.compile(r"\s*(\(|\)|\*|/|\+|(?<=\s)-(?=\s)|×|÷|[^()*/+×÷]+?(?=\s*(?:\(|\)|\*|/|\+|\s-\s|×|÷|$)))")
 
 
+_LABEL_SLASH = re.compile(r"(?<=[a-z])/\([a-z]+\)|\([a-z]+\)/(?=[a-z])", re.I)
+"""A slash that joins a row label's two readings, not a division: a filing's signed rows are labelled
+"Provision/(benefit) for taxes on income", "Income/(loss) from operations", "(Gain)/loss on sale", and a definition
+quotes them so ("provision/(benefit) for taxes on income / income before provision/(benefit) ...")."""
+_HELD = str.maketrans({"/": "\ue000", "(": "\ue001", ")": "\ue002"})
+_FREED = str.maketrans({"\ue000": "/", "\ue001": "(", "\ue002": ")"})
+
+
 def _tokens(expr: str) -> list[str]:
     out, pos = [], 0
-    expr = expr.strip()
+    expr = _LABEL_SLASH.sub(lambda m: m.group(0).translate(_HELD), expr.strip())
     while pos < len(expr):
         m = _TOKEN.match(expr, pos)
         if not m or m.end() == pos:
             raise ValueError(expr[pos:])
         tok = m.group(1).strip()
         if tok:
-            out.append({"×": "*", "÷": "/"}.get(tok, tok))
+            out.append({"×": "*", "÷": "/"}.get(tok, tok).translate(_FREED))
         pos = m.end()
     return out
 
