@@ -155,6 +155,23 @@ def test_a_question_of_two_parts_carries_its_measure_and_years_into_the_second()
     assert parse("What was the FY2019 revenue? Answer in USD millions.").parts == ()
 
 
+def test_one_measure_asked_over_two_spans_of_different_length_is_a_part_per_span() -> None:
+    """The quarter and the year to date, the quarter and the full year: each span is its own part, keeping the
+    rest of the clause; two years of one length are a comparison, and two filings are compared, not split."""
+    q = parse("By how much did the gross margin rate fall in the third quarter and in the first nine months of "
+              "fiscal 2025, and what caused it?")
+    assert [(p.asked.quarter, p.asked.months, p.asked.fiscal_year) for p in q.parts[:2]] == [
+        (3, 3, 2025), (None, 9, 2025)]
+    assert all(p.ratio is not None and p.ratio[0] == "gross margin" for p in q.parts[:2])
+    ended = parse("What was operating income for the three months and six months ended June 30, 2024?")
+    assert [(p.asked.months, p.asked.end) for p in ended.parts] == [(3, date(2024, 6, 30)), (6, date(2024, 6, 30))]
+    full = parse("What were comparable sales in Q4 and the full year 2023?")
+    assert [(p.asked.quarter, p.asked.months, p.asked.fiscal_year) for p in full.parts] == [(4, 3, 2023),
+                                                                                           (None, 12, 2023)]
+    assert parse("What was revenue in 2022 and 2023?").parts == ()
+    assert parse("Compare the company's cash in its fiscal 2023 10-K and its Q2 fiscal 2024 10-Q.").parts == ()
+
+
 def test_shifted_moves_every_year_of_the_question_and_its_definition() -> None:
     q = parse("Is the operating margin improving as of FY2022? Operating margin is defined as: FY2022 operating "
               "income / FY2022 revenue * 100.")

@@ -2033,7 +2033,39 @@ def _split(text: str) -> list[str]:
         at = m.end()
     pieces.append(text[at:].strip(" ,;"))
     pieces = [p for p in pieces if len(p.split()) >= 3]
-    return pieces if len(pieces) > 1 else [text]
+    if len(pieces) < 2:
+        pieces = _spans_apart(text)
+        return pieces if len(pieces) > 1 else [text]
+    return [each for p in pieces for each in _spans_apart(p)]
+
+
+_SPAN_PAIR = re.compile(r"\b(?P<prep>in|for|during|over)\s+(?P<one>(?:\S+\s+){0,5}?\S+?)\s+and\s+"
+                        r"(?:(?:in|for|during|over)\s+)?(?P<two>[^;?]+?)(?=,\s+(?:and|or|but)\b|[;?]|$)", re.I)
+_ENDED = re.compile(r"\b(?:ended|ending)\b.*$", re.I)
+_DOCUMENT_WORD = re.compile(r"\b(?:10-?[KQ]s?|8-?K|reports?|filings?|releases?|presentations?)\b", re.I)
+
+
+def _spans_apart(piece: str) -> list[str]:
+    """A clause asking one thing over two spans of different length ("How much did the effective tax rate rise in
+    Q2 FY24 and in the first half of fiscal 2024, and why?": the quarter and the year to date) as one clause per
+    span, each keeping what follows ("..., and why?"); the first span takes the second's year when it writes none
+    ("in the fourth quarter and the full year 2023"). Spans of one length ("in 2022 and 2023") are a comparison, one
+    clause."""
+    for m in _SPAN_PAIR.finditer(piece):
+        one, two = asked_period(m.group("one")), asked_period(m.group("two"))
+        if one.months is None or two.months is None or one.months == two.months:
+            continue
+        if (two.fiscal_year is None and two.end is None) or _DOCUMENT_WORD.search(m.group(0)):
+            continue  # "in its fiscal 2023 10-K and its Q2 fiscal 2024 10-Q": two filings, compared
+        year = ""
+        ended = _ENDED.search(m.group("two"))
+        if one.fiscal_year is None and one.end is None and ended:
+            year = f" {ended.group(0)}"  # "for the three months and nine months ended September 30, 2023"
+        elif one.fiscal_year is None and one.end is None and two.fiscal_year is not None:
+            year = f" of {'fiscal ' if re.search(r'fiscal|FY', m.group('two'), re.I) else ''}{two.fiscal_year}"
+        head, tail = piece[:m.start("one")], piece[m.end("two"):]
+        return [f"{head}{m.group('one')}{year}{tail}", f"{head}{m.group('two')}{tail}"]
+    return [piece]
 
 
 _WHAT_THE = re.compile(r"^what\s+(?:is|are|was|were)\s+the\s+(?P<rest>[^?]+)"
