@@ -2392,6 +2392,24 @@ def test_the_year_to_date_s_drivers_told_for_the_quarter_are_flagged() -> None:
                   "is primarily due to increased unit sales.", "ACME_2023_10Q", "acme", 25, 4, 4)]
     assert not any("is about the" in f for f in unsupported(told, both, q, ["Acme"]))
 
+def test_a_summary_telling_the_quarter_and_the_year_to_date_each_by_its_own_quote_is_not_flagged() -> None:
+    """A short form the filing defines ("adjusted gross margin (“AGM”)") is its words; "the decrease in Q3" points
+    back at the item as "the decrease" does; a sentence giving the quarter its drivers and the nine months theirs
+    tells each quote of its own span. Giving the nine months' drivers to the quarter alone is still flagged."""
+    q = parse("How much did Globex's adjusted gross margin fall in Q3 2025 and in the first nine months of 2025, and "
+              "why?")
+    quotes = [_quote("Our adjusted gross margin (“AGM”) decreased to 41.2% in the third quarter of 2025 compared to "
+                     "43.0% in the third quarter of 2024, primarily due to higher freight costs.", 3),
+              _quote("AGM decreased to 41.8% in the first nine months of 2025 compared to 42.5% in the first nine "
+                     "months of 2024, primarily due to higher freight costs and unfavorable channel mix.", 4)]
+    faithful = ("Globex's adjusted gross margin fell in the third quarter and in the first nine months of 2025. The "
+                "decrease in Q3 was due to higher freight costs, while the decrease in the first nine months was due "
+                "to higher freight costs and unfavorable channel mix.")
+    assert unsupported(faithful, quotes, q, ["Globex"]) == []
+    swapped = "The decrease in Q3 was due to higher freight costs and unfavorable channel mix."
+    assert "[4] is about the nine months" in unsupported(swapped, quotes, q, ["Globex"])
+
+
 def test_a_short_form_of_the_asked_name_names_it() -> None:
     """"LatAm" is "Latin America": a quote naming the asked region by a word run together from its words' first
     letters names it; a run-together word of another name does not."""

@@ -69,6 +69,7 @@ from engine.ask.subjects import (
 )
 from engine.library.lexical import STOPWORDS
 from engine.numbers import POINTS, Quantity, quantities, same_number
+from engine.periods import PERIOD_WORDS
 from engine.sentences import split_sentences
 from engine.types import Quote
 from engine.vocabulary import LineItem, NarrativeKind, change_words, directions, items_named, narrative
@@ -352,11 +353,16 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
 
 
 @cache
+@cache
 def _anaphor() -> re.Pattern[str]:
     """A subject that points back at a change (a change noun, ``change_words``: "The decrease was primarily
-    attributable to ...", "Increases were primarily due to ..."), naming no item."""
+    attributable to ...", "Increases were primarily due to ..."), naming no item; a period it is told of names none
+    ("The increase in Q2 was due to ...", "the increase in the first half")."""
+    period = "|".join(sorted(PERIOD_WORDS, key=len, reverse=True))
+    word = rf"(?:{period}|q[1-4]|h[12]|fy\s*\d{{2,4}}|(?:19|20)\d{{2}})\b\s*"
+    told_of = rf"\s+(?:in|of|for|during)\s+(?:the\s+)?(?:{word})+"
     return re.compile(rf"^\W*(?:(?:the|this|these|that|those|such)\s+(?:[\w-]+\s+)?)?(?:{change_words().nouns.pattern})"
-                      r"(?!\s+(?:in|of)\b)", re.I)
+                      rf"(?:{told_of}(?:was|were|is|are|has|had)\b|(?!\s+(?:in|of)\b))", re.I)
 
 
 _POINTS_BACK = re.compile(r"^\W*(?:(?:however|additionally|in addition|as a result|excluding\b[^,]{0,80}),\s+)?"

@@ -370,6 +370,9 @@ def _longer_period_told(r: Reading) -> list[str]:
             else:
                 continue
         elif theirs.months in YEAR_TO_DATE and "months" in theirs.text and not theirs.quarter:  # a year to date
+            if asked_period(sentence).months == theirs.months:
+                continue  # "The increase in Q2 was due to ..., while the increase in the first half was due to ...":
+                # the sentence tells the quote's span too
             flag = f"[{source}] is about the {theirs.text.split(';')[0].lower()}"
         elif (not own.months and not own.quarter
               and (after := _told_after(best, source, quotes, lead, headings)) and _section_ytd(*after)):
