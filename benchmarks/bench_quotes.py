@@ -13,6 +13,11 @@ retrieval done to the quotes ready (the embedder on the candidate sentences); th
 otherwise.
 
     python benchmarks/bench_quotes.py --data-dir LIB --report EVAL_REPORT.json [--half tune|check] [--show]
+
+With ``--qa FILE --source SRC`` (a question file whose records carry no evidence text, such as the blind prose set
+``mfr_eval/freetext/tune_prose.jsonl``), every record of that source is measured, and a quote "holds the key
+phrase" when it comes from a gold evidence page (its text, as the library stores it, stands in for the evidence
+text: a weaker test than the gold sentence's, reported as such).
 """
 
 from __future__ import annotations
@@ -58,10 +63,20 @@ def holds(gold: str, shown: str, tokenize: Any) -> bool:
     return bool(words) and len(words & set(tokenize(shown))) >= len(words) / 2
 
 
+def _page_text(engine: Any, by_name: dict[str, Any], evidence: dict[str, Any]) -> str:
+    """The library's text of a gold evidence page (``page0`` counts from 0, the library's pages from 1); ''
+    where the filing or the page is not in the library."""
+    doc = by_name.get(Path(str(evidence.get("doc", ""))).stem)
+    page = engine.store.page(doc.id, int(evidence["page0"]) + 1) if doc is not None and "page0" in evidence else None
+    return str(page.get("text") or "") if page else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-dir", required=True, help="a library holding the questions' filings")
-    ap.add_argument("--report", required=True, help="an eval report: its text_overlap questions are measured")
+    ap.add_argument("--report", help="an eval report: its text_overlap questions are measured")
+    ap.add_argument("--qa", help="a question file instead: each record of --source is measured")
+    ap.add_argument("--source", default="financebench", help="with --qa, the records' source (default financebench)")
     ap.add_argument("--half", choices=list(HALVES), help="only this half of the company split")
     ap.add_argument("--show", action="store_true", help="print each question's quotes")
     ap.add_argument("--out", default=None)
@@ -72,14 +87,19 @@ def main(argv: list[str] | None = None) -> int:
     from engine.library.lexical import tokenize
     from mfr_eval.evaluate import load_records
 
-    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
-    free = {q["id"] for q in report["questions"] if q.get("scorer") == "text_overlap" and "@" not in q["id"]}
+    if bool(args.report) == bool(args.qa):
+        ap.error("give --report or --qa")
+    qa = Path(args.qa) if args.qa else EVAL / "dev.jsonl"
+    free: set[str] | None = None
+    if args.report:
+        report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+        free = {q["id"] for q in report["questions"] if q.get("scorer") == "text_overlap" and "@" not in q["id"]}
     engine, answerer, retriever, by_name = open_library(args.data_dir)
     embedder = engine.models.embedder()
-    raw = {json.loads(line)["id"]: json.loads(line) for line in (EVAL / "dev.jsonl").open(encoding="utf-8")}
+    raw = {json.loads(line)["id"]: json.loads(line) for line in qa.open(encoding="utf-8") if line.strip()}
     rows: list[dict[str, Any]] = []
-    for r in load_records(EVAL / "dev.jsonl", sources=["financebench"], half=args.half):
-        if r.id not in free:
+    for r in load_records(qa, EVAL, sources=[args.source], half=args.half):
+        if free is not None and r.id not in free:
             continue
         docs = [by_name[d.stem].id for d in r.docs if d.stem in by_name]
         if not docs:
@@ -94,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         quotes = shown_quotes(q, retrieval.evidence, regions, embedder, decided=decided, stated=bool(work.extractive),
                               refused=bool(d and (d.refusal or d.lead)), about=d.choice if d else "")
         seconds = time.perf_counter() - t0
-        evidence = [e.get("evidence_text") or "" for e in raw[r.id].get("evidence") or []]
+        evidence = [e.get("evidence_text") or _page_text(engine, by_name, e) for e in raw[r.id].get("evidence") or []]
         gold_words = set(tokenize(r.answer))
         quoted = {w for x in quotes for w in tokenize(x.text)}
         held = bool(quotes) and bool(gold_words) and len(gold_words & quoted) >= len(gold_words) / 2
@@ -119,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     narrative = [x for x in rows if x["narrative"] and not x["decided"]]
     times = [x["seconds"] for x in narrative]
     summary = {
-        "selection": {"report": args.report, "half": args.half or ""},
+        "selection": {"report": args.report or "", "qa": args.qa or "", "source": args.source,
+                      "half": args.half or ""},
         "free_text": len(rows),
         "narrative": len(narrative),
         "key_phrase_in_quotes": sum(1 for x in rows if x["key_phrase"]),

@@ -272,6 +272,10 @@ class Settings:
     follows each in the filing, after the ranked evidence (``retrieve.continued``): a chunk ends where its size says,
     not where the section does, and a note listing the companies acquired under "A. Acquisitions" goes on past the
     cut with the next one (0: none)."""
+    earlier_passages: bool = True
+    """Those passages bring the text chunk before each on its page too: a passage that opens inside a section
+    ("Income tax expense was relatively unchanged in the first six months ...") leaves the section's first sentences
+    ("Our effective tax rate increased to 26.1% in the second quarter ...") to the chunk before it."""
 
     candidate_factor: int = 3
     """Each channel returns ``max(top_k, min_text_hits) * candidate_factor`` candidates before fusion."""

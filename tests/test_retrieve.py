@@ -343,6 +343,32 @@ def test_the_passage_saying_most_of_what_is_asked_brings_the_one_after_it() -> N
     assert continued(ranked, chunks, ("divested",), 2, after) == []
 
 
+
+def test_the_best_ranked_passage_on_what_is_asked_brings_the_one_before_it_on_its_page() -> None:
+    """A passage that opens inside a section ("Operating margin was flat in the nine months ...") leaves the
+    section's first sentences, the quarter's, to the chunk before it: the best-ranked passage holding a cue and a
+    word of the item asked brings that chunk (same page only); one naming nothing of the item brings none."""
+    from engine.ask.retrieve import continued
+    from engine.types import CONTINUED, Chunk
+
+    ranked = [Candidate(40, "text", 0.8), Candidate(52, "text", 0.6)]
+    chunks = {
+        40: Chunk(40, "d", "text", 30, "Cash used in investing activities rose, primarily due to purchases."),
+        52: Chunk(52, "d", "text", 31, "Operating margin was flat in the nine months, primarily due to pricing."),
+    }
+    earlier = {52: Chunk(51, "d", "text", 31, "Operating margin fell to 9% in the third quarter, primarily due to "
+                                                 "freight costs."),
+               40: Chunk(39, "d", "text", 30, "Liquidity. Our sources of cash are ...")}
+    def before(c: Chunk) -> Chunk | None:
+        return earlier.get(c.id)
+
+    asked = ("operating", "margin")
+    assert continued(ranked, chunks, ("due to",), 0, lambda c: None, before, asked) == []  # n = 0: none
+    more = continued(ranked, chunks, ("due to",), 1, lambda c: None, before, asked)
+    assert [(c.chunk_id, c.score, c.channel) for c, _ in more] == [(51, 0.6, CONTINUED)]
+    assert continued(ranked, chunks, ("due to",), 1, lambda c: None, before, ()) == []
+
+
 def test_passages_lead_for_a_question_told_in_words() -> None:
     from engine.ask.retrieve import passages_lead
 

@@ -800,6 +800,14 @@ class Question:
                             for x in group for w in stems(x)))
 
     @property
+    def subject_words(self) -> tuple[str, ...]:
+        """The words of the line items and the ratio it asks about ("effective", "tax", "rate"), stopwords aside:
+        what a passage about its subject writes at least one of."""
+        names = [n for m in self.measures for n in (m.names or (m.name,))] + ([self.ratio[0]] if self.ratio else [])
+        return tuple(dict.fromkeys(w for n in names for w in _WORD.findall(n.lower())
+                                   if len(w) > 2 and w not in STOPWORDS))
+
+    @property
     def measure_labels(self) -> tuple[tuple[str, str], ...]:
         """The labels its measures go by in filings (a vocabulary item's name, labels and asked words), each with the
         statement that reports the item ('' when the vocabulary does not say): the row a question names in words of

@@ -242,12 +242,18 @@ def telling_why(ranked: Sequence[Candidate], pages: dict[int, tuple[str, int]], 
 
 
 def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Sequence[str], n: int,
-              after: Callable[[Chunk], Chunk | None]) -> list[tuple[Candidate, Chunk]]:
+              after: Callable[[Chunk], Chunk | None],
+              before: Callable[[Chunk], Chunk | None] | None = None,
+              about: Sequence[str] = ()) -> list[tuple[Candidate, Chunk]]:
     """The passages that carry on the ``n`` passages of ``ranked`` that hold most of the ``cues`` (``chunks``: the
     ranked chunks by id; ties in rank order; one cue at least): for each, the text chunk after it in its filing
     (``after``; None where there is none), when not ranked already, as a candidate with its predecessor's score and
     tier, beside its chunk. The passage saying most of what is asked ("we acquired", "acquired") is the one whose
-    section runs on, not a risk factor that names acquisitions once."""
+    section runs on, not a risk factor that names acquisitions once. With ``before`` (``Store.earlier``), the
+    best-ranked passage holding a cue and a word of what is asked about (``about``: the line item's or ratio's
+    words) brings the chunk before it on its page too: it may open inside the section whose first sentences the
+    chunk before holds ("Income tax expense was relatively unchanged in the first six months ..." after "Our
+    effective tax rate increased to 26.1% in the second quarter ...")."""
     if n <= 0 or not cues:
         return []
     low = [c.lower() for c in cues]
@@ -256,8 +262,14 @@ def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Seque
     said = {c.chunk_id: sum(x in chunks[c.chunk_id].text.lower() for x in low) for c in ranked
             if c.modality == "text" and c.chunk_id in chunks}
     leads = sorted((c for c in ranked if said.get(c.chunk_id)), key=lambda c: -said[c.chunk_id])
-    for c in leads[:n]:
-        nxt = after(chunks[c.chunk_id])
+    pairs = [(c, after) for c in leads[:n]]
+    words = [w.lower() for w in about]
+    first = next((c for c in ranked if said.get(c.chunk_id) and any(
+        w in chunks[c.chunk_id].text.lower() for w in words)), None)
+    if before is not None and first is not None:
+        pairs.append((first, before))
+    for c, near in pairs:
+        nxt = near(chunks[c.chunk_id])
         if nxt is not None and nxt.id not in have:
             have.add(nxt.id)
             out.append((Candidate(nxt.id, "text", c.score, c.tier, CONTINUED), nxt))
@@ -549,7 +561,9 @@ class Retriever:
         ranked = self.pin_statement(ranked, lexical, chunks, k, q.statements)
         ranked = self.pin_breakdown(ranked, fused, chunks, k, q)
         if worded:  # after the ranked evidence: its numbering and what ranked in the k stay
-            more = continued(ranked, chunks, cues, s.continued_passages, self.store.following)
+            more = continued(ranked, chunks, cues, s.continued_passages, self.store.following,
+                             self.store.earlier if s.earlier_passages else None,
+                             q.told.subject_words if q.told is not None else ())
             chunks.update((c.id, c) for _, c in more)
             ranked = [*ranked, *(c for c, _ in more)]
         runs: dict[tuple[str, int], list[str]] = {}

@@ -685,6 +685,19 @@ class Store:
         ).fetchone()
         return self._chunk(row) if row is not None else None
 
+    def earlier(self, chunk: Chunk) -> Chunk | None:
+        """The chunk just before one in its document and modality, on its page (None where there is none): a
+        passage that opens inside a section ("Income tax expense was relatively unchanged in the first six months")
+        leaves the section's first sentences ("... increased to 26.1% in the second quarter") to the chunk before
+        (``following``'s twin)."""
+        row = self.conn().execute(
+            "SELECT prev.id, prev.doc_id, prev.modality, prev.page, prev.pages, prev.bbox, prev.region_id, prev.text "
+            "FROM chunks me JOIN chunks prev ON prev.doc_id = me.doc_id AND prev.modality = me.modality "
+            "AND prev.id < me.id AND prev.page = me.page WHERE me.id = ? ORDER BY prev.id DESC LIMIT 1",
+            (chunk.id,),
+        ).fetchone()
+        return self._chunk(row) if row is not None else None
+
     def chunk_count(self, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None) -> int:
         """How many chunks the library (or some documents, of some modalities) holds."""
         sql, args = self._chunk_filter(doc_ids, modalities)
