@@ -16,7 +16,7 @@ from test_retrieve_lib import FakeDoc, build_library
 from engine.ask.answer import Answerer
 from engine.ask.faithful import unsupported
 from engine.ask.narrative import find_quotes, shown_quotes, summarise
-from engine.ask.question import Intent, parse
+from engine.ask.question import Intent, parse, points_back
 from engine.sentences import split_sentences
 from engine.types import CONTINUED, AnswerFinished, Evidence, Quote, QuotesFound, TokenStreamed
 from engine.vocabulary import narrative
@@ -249,6 +249,20 @@ def test_a_sentence_on_the_costs_that_make_a_margin_answers_what_drove_it() -> N
     # the credit is for naming the measure: a question about sales gets the sales sentence
     sales = parse("What drove the sales change in 2022?")
     assert find_quotes(sales, _evidence([other + " " + costs]), {}, FakeEmbedder())[0].text == other
+
+
+def test_a_part_pointing_back_is_asked_about_what_the_part_before_names() -> None:
+    """"..., and why were they taken?" says nothing of its own: its sentences are the ones giving the reasons for the
+    write-downs the part before names, not any sentence with a driver cue."""
+    q = parse("How large were Initech's 2024 inventory write-downs on the Falcon drone line, which plants recorded "
+              "them, and why were they taken?")
+    assert q.parts and points_back(q.parts[-1])
+    texts = ["Other unallocated expense increased by $214 million in 2024 primarily due to higher pension costs.",
+             "In 2024 we recorded inventory write-downs of $88 million on the Falcon drone line, primarily reflecting "
+             "lower expected demand after the loss of a launch customer."]
+    quotes = find_quotes(q, _evidence(texts), {}, FakeEmbedder())
+    assert [x.text[:40] for x in quotes] == [texts[1][:40]]
+    assert not points_back(parse("How large were the write-downs, and what did the auditors say about them?").parts[-1])
 
 
 def test_cue_words_of_the_kind_asked_lift_a_sentence() -> None:

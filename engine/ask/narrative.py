@@ -20,7 +20,7 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import revision_messages, summary_messages
-from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question
+from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question, points_back
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.ask.subjects import (
@@ -216,7 +216,10 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     whose passages hold no answer leaves the others theirs; with ``every`` (``every_part``), each of its parts does,
     a part asking a figure getting the sentences nearest it (``nearest_sentences``). A sentence repeating one of
     ``skip`` (quoted already from another filing) is not ranked."""
-    narrated = list(q.parts) if every else [p for p in q.parts if p.narrative]
+    # a part pointing back ("..., and why were they taken?") is about what the part before it names: its sentences
+    # are ranked against both
+    parts = [_with_referent(p, q.parts[k - 1]) if k and points_back(p) else p for k, p in enumerate(q.parts)]
+    narrated = parts if every else [p for p in parts if p.narrative]
     if len(narrated) > 1:
         parties = _parties(q, used)  # the party the whole question names, which a later part points back at
         found = [_quotes(p, used, regions, embedder, most, skip, any_kind=every, parties=parties) for p in narrated]
@@ -227,6 +230,14 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
                     out.append(quotes[rank])
         return out
     return _quotes(q, used, regions, embedder, most, skip)
+
+
+def _with_referent(part: Question, before: Question) -> Question:
+    """A part pointing back (``question.points_back``) with the words of the part before it: "why were they taken?
+    (How large were Boeing's 2018 reach-forward losses on the KC-46A Tanker program)"."""
+    said = before.first or before.text
+    return replace(part, text=f"{part.text} ({said})", first=f"{part.first or part.text} ({said})",
+                   stems=frozenset(part.stems | before.stems))
 
 
 def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int, Region]]], embedder: Embedder,

@@ -2126,6 +2126,15 @@ def _names_own(part: Question) -> bool:
                and not rises.fullmatch(w) and not falls.fullmatch(w) for w in part.words)
 
 
+def points_back(part: Question) -> bool:
+    """Whether a part asks about what an earlier part names, pointing back at it with a pronoun and naming at most
+    one word of its own besides its asking words ("..., and why were they taken?", "what caused it?"): its subject is
+    the earlier part's."""
+    own = {w for w in part.words if w not in STOPWORDS and w not in _REFERRING and w not in _POINTING_BACK
+           and w not in PERIOD_WORDS and w != "why" and not w.isdigit()}
+    return bool(part.words & _POINTING_BACK) and len(own) <= 1
+
+
 def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     """A later part that names no measure, ratio or period asks about those of the part before it ("..., and how much
     did they grow over fiscal 2021?": net sales, from fiscal 2021 to the year the first part named, of the part of
