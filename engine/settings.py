@@ -273,7 +273,8 @@ class Settings:
     not where the section does, and a note listing the companies acquired under "A. Acquisitions" goes on past the
     cut with the next one (0: none)."""
     earlier_passages: bool = True
-    """Those passages bring the text chunk before each on its page too: a passage that opens inside a section
+    """The best-ranked of the ranked passages holding a cue and a word of the item asked brings the text chunk before
+    it on its page too (``retrieve.continued``'s ``before``): a passage that opens inside a section
     ("Income tax expense was relatively unchanged in the first six months ...") leaves the section's first sentences
     ("Our effective tax rate increased to 26.1% in the second quarter ...") to the chunk before it."""
 

@@ -11,7 +11,7 @@ that the quotes do not. The words the two compare by (``word_stem``, ``said_stem
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -170,8 +170,7 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
     if every_part(q, decided=decided, stated=stated):
         return find_quotes(q, used, regions, embedder, every=True)
     if asked is not None and about and asked is not q:
-        asked = replace(asked, text=f"{asked.text} ({about})", first=f"{asked.first or asked.text} ({about})",
-                        stems=frozenset(asked.stems | stems(about)))
+        asked = also_about(asked, about, stems(about))
     if asked is not None:
         return find_quotes(asked, used, regions, embedder)
     return [] if stated else nearest_sentences(q, used, regions, embedder)
@@ -184,8 +183,7 @@ def why_picked(q: Question, part: str, used: Sequence[Evidence], regions: dict[i
     part's change: at most ``most``, each about the part (named in its first ``SUBJECT_CHARS``) and saying why (a
     driver cue); [] when none does. An analyst told which category grew most reads next why it did, in the
     filing's words; a sentence naming the part as what offset another's fall is about the other."""
-    asked = replace(q, narrative="drivers", text=f"{q.text} ({part})", first=f"{q.first or q.text} ({part})",
-                    stems=frozenset(q.stems | stems(part)))
+    asked = replace(also_about(q, part, stems(part)), narrative="drivers")
     named = re.compile(rf"(?<![\w&]){re.escape(part)}(?![\w&])", re.I)
     kind = narrative().kind("drivers")
     return [x for x in _quotes(asked, used, regions, embedder, MAX_QUOTES)
@@ -218,7 +216,11 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     ``skip`` (quoted already from another filing) is not ranked."""
     # a part pointing back ("..., and why were they taken?") is about what the part before it names: its sentences
     # are ranked against both
-    parts = [_with_referent(p, q.parts[k - 1]) if k and points_back(p) else p for k, p in enumerate(q.parts)]
+    parts = list(q.parts)
+    for k in range(1, len(parts)):
+        if points_back(parts[k]):
+            before = q.parts[k - 1]
+            parts[k] = also_about(parts[k], before.first or before.text, before.stems)
     narrated = parts if every else [p for p in parts if p.narrative]
     if len(narrated) > 1:
         parties = _parties(q, used)  # the party the whole question names, which a later part points back at
@@ -232,12 +234,12 @@ def find_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region
     return _quotes(q, used, regions, embedder, most, skip)
 
 
-def _with_referent(part: Question, before: Question) -> Question:
-    """A part pointing back (``question.points_back``) with the words of the part before it: "why were they taken?
-    (How large were Boeing's 2018 reach-forward losses on the KC-46A Tanker program)"."""
-    said = before.first or before.text
-    return replace(part, text=f"{part.text} ({said})", first=f"{part.first or part.text} ({said})",
-                   stems=frozenset(part.stems | before.stems))
+def also_about(q: Question, words: str, more: Iterable[str]) -> Question:
+    """``q`` with ``words`` after its text in parentheses and ``more`` stems: what its sentences are ranked against
+    when it names its subject elsewhere ("Which platform grew fastest, and what drove it? (Data Center)"; a part
+    pointing back, "why were they taken? (How large were Boeing's 2018 reach-forward losses ...)")."""
+    return replace(q, text=f"{q.text} ({words})", first=f"{q.first or q.text} ({words})",
+                   stems=frozenset(q.stems | set(more)))
 
 
 def quotes_each(q: Question, groups: Sequence[tuple[Sequence[Evidence], dict[int, Region]]], embedder: Embedder,

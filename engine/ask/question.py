@@ -2067,10 +2067,11 @@ def _spans_apart(piece: str) -> list[str]:
             continue  # "in its fiscal 2023 10-K and its Q2 fiscal 2024 10-Q": two filings, compared
         year = ""
         ended = _ENDED.search(m.group("two"))
-        if one.fiscal_year is None and one.end is None and ended:
-            year = f" {ended.group(0)}"  # "for the three months and nine months ended September 30, 2023"
-        elif one.fiscal_year is None and one.end is None and two.fiscal_year is not None:
-            year = f" of {'fiscal ' if re.search(r'fiscal|FY', m.group('two'), re.I) else ''}{two.fiscal_year}"
+        if one.fiscal_year is None and one.end is None:  # the first span takes the second's end or year
+            if ended:
+                year = f" {ended.group(0)}"  # "for the three months and nine months ended September 30, 2023"
+            elif two.fiscal_year is not None:
+                year = f" of {'fiscal ' if re.search(r'fiscal|FY', m.group('two'), re.I) else ''}{two.fiscal_year}"
         head, tail = piece[:m.start("one")], piece[m.end("two"):]
         return [f"{head}{m.group('one')}{year}{tail}", f"{head}{m.group('two')}{tail}"]
     return [piece]

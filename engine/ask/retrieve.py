@@ -263,11 +263,12 @@ def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Seque
             if c.modality == "text" and c.chunk_id in chunks}
     leads = sorted((c for c in ranked if said.get(c.chunk_id)), key=lambda c: -said[c.chunk_id])
     pairs = [(c, after) for c in leads[:n]]
-    words = [w.lower() for w in about]
-    first = next((c for c in ranked if said.get(c.chunk_id) and any(
-        w in chunks[c.chunk_id].text.lower() for w in words)), None)
-    if before is not None and first is not None:
-        pairs.append((first, before))
+    if before is not None:
+        words = [w.lower() for w in about]
+        first = next((c for c in ranked if said.get(c.chunk_id) and any(
+            w in chunks[c.chunk_id].text.lower() for w in words)), None)
+        if first is not None:
+            pairs.append((first, before))
     for c, near in pairs:
         nxt = near(chunks[c.chunk_id])
         if nxt is not None and nxt.id not in have:

@@ -353,7 +353,6 @@ def _named_end(q: Question, part: str, text: str, at: int) -> int:
 
 
 @cache
-@cache
 def _anaphor() -> re.Pattern[str]:
     """A subject that points back at a change (a change noun, ``change_words``: "The decrease was primarily
     attributable to ...", "Increases were primarily due to ..."), naming no item; a period it is told of names none
