@@ -272,6 +272,13 @@ class Settings:
     follows each in the filing, after the ranked evidence (``retrieve.continued``): a chunk ends where its size says,
     not where the section does, and a note listing the companies acquired under "A. Acquisitions" goes on past the
     cut with the next one (0: none)."""
+    sentence_passages: int = 3
+    """For a question whose answer is the filing's own sentences, the passages holding the best sentences by BM25 over
+    the sentences of the scope (``LexicalIndex.sentences``), this many not ranked already, follow the ranked
+    evidence (``retrieve.by_sentence``), and their sentences are quoted if they answer best: a passage that tells
+    the answer in one sentence among others on another subject ("In 2022, 73% of our $66.0 billion in net sales
+    were from the U.S. Government, ..." before a page of strategy) ranks low by its chunk's embedding and its
+    chunk's BM25 alike (0: none)."""
     earlier_passages: bool = True
     """The best-ranked of the ranked passages holding a cue and a word of the item asked brings the text chunk before
     it on its page too (``retrieve.continued``'s ``before``): a passage that opens inside a section

@@ -101,6 +101,9 @@ class Chunk:
 
 CONTINUED = "continued"
 """The channel of a passage brought in as the one after a lead passage of a question told in words."""
+SENTENCE = "sentence"
+"""The channel of a passage brought in by one of its sentences (``LexicalIndex.sentences``) for a question told in
+words."""
 
 
 @dataclass
@@ -117,7 +120,8 @@ class Evidence:
     text: str
     channel: str = "dense"
     """Which channel found it: ``dense``, ``bm25`` or ``dense+bm25``; ``CONTINUED`` for the passage after a lead
-    passage, brought in by no search (``retrieve.continued``)."""
+    passage, brought in by no search (``retrieve.continued``); ``SENTENCE`` for a passage found by a sentence of it
+    (``retrieve.by_sentence``)."""
     tier: int = 1
     bbox: BBox | None = None
     region_id: int | None = None

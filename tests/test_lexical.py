@@ -255,3 +255,33 @@ def test_the_chunk_after_a_chunk_is_its_documents_and_modalitys_on_its_page_or_t
     assert [a.id if a else None for a in after] == [text[1].id, text[2].id, None, None]
     assert after[0] is not None and after[0].text == "Passage on page 8, number 1." and after[0].modality == "text"
     assert lib.store.following(table[0]) is None
+
+
+def test_the_sentence_that_says_what_is_asked_ranks_first_where_its_passage_does_not(tmp_path: Path) -> None:
+    """A passage telling the answer in one sentence among many on another subject ranks behind passages that repeat
+    one word of the question; ranked by sentence, with the statistics of the scope's sentences, the one sentence
+    that says most of what is asked comes first, with the passage it is in. Tables are not read; an empty query or
+    scope, or one larger than the scope limit, finds none."""
+    strategy = " ".join(f"Our strategy for growth number {i} integrates open architecture networking and platforms."
+                        for i in range(12))
+    answer = ("In 2022, 58% of our $12.0 billion in net sales were from the federal government, 40% were from "
+              "international customers and 2% from commercial customers.")
+    docs = [FakeDoc("delta2022aaaa", "DELTA_2022_10K", "Delta Systems", "10-K", "FY2022", [
+        ("text", 30, f"{answer} {strategy}"),
+        *[("text", p, f"Customers rely on us. Net sales are recognised over time. In 2022 we hired staff {p}. "
+                      "Our major programs run for years. Customers may split orders.") for p in range(2, 8)],
+        ("table", 40, "Net sales by customer\nFederal 7,000", INCOME_TABLE),
+    ])]
+    lib = build_library(tmp_path, docs)
+    idx = LexicalIndex(lib.store)
+    query = "major customers 2022 net sales split among them customers"
+    by_chunk = [lib.store.chunks(ids=[h.chunk_id])[0].page for h in idx.search(query, 5, ["delta2022aaaa"], ["text"])]
+    assert 30 not in by_chunk[:3]  # its chunk is outranked by the passages repeating "customers"
+    hits = idx.sentences(query, 3, ["delta2022aaaa"])
+    assert hits[0].sentence == answer
+    assert lib.store.chunks(ids=[hits[0].chunk_id])[0].page == 30
+    assert all(lib.store.chunks(ids=[h.chunk_id])[0].modality == "text" for h in idx.sentences("federal 7000", 9,
+                                                                                                 ["delta2022aaaa"]))
+    assert idx.sentences("the of", 3, ["delta2022aaaa"]) == []
+    assert idx.sentences(query, 3, []) == []
+    assert LexicalIndex(lib.store, scope_limit=2).sentences(query, 3, ["delta2022aaaa"]) == []

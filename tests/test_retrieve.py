@@ -551,3 +551,54 @@ def test_words_pointing_at_the_document_are_not_searched(tmp_path: Path) -> None
         "named in this annual report on Form 10-K"
     assert parse("Which risks are discussed in this Form 10-Q?").self_reference.strip() == \
         "discussed in this Form 10-Q"
+
+
+def test_the_passages_of_the_best_sentences_follow_the_ranked_evidence() -> None:
+    """The passages of the best sentences found by BM25 over sentences follow the ranked evidence: those not ranked
+    already, each once however many of its sentences were found, at most ``n``, with their sentence's score."""
+    from engine.ask.retrieve import by_sentence
+    from engine.library.lexical import SentenceHit
+    from engine.types import SENTENCE
+
+    ranked = [Candidate(1, "table", 0.7), Candidate(10, "text", 0.6)]
+    hits = [SentenceHit(10, 9.0, "ranked already"), SentenceHit(30, 8.5, "a"), SentenceHit(30, 8.0, "b"),
+            SentenceHit(40, 7.0, "c"), SentenceHit(50, 6.0, "d")]
+    assert [(c.chunk_id, c.score, c.modality, c.channel) for c in by_sentence(ranked, hits, 2)] == [
+        (30, 8.5, "text", SENTENCE), (40, 7.0, "text", SENTENCE)]
+    assert by_sentence(ranked, hits, 0) == []
+    assert by_sentence(ranked, [], 3) == []
+    # asked "net sales by customer in the second quarter of 2022": a sentence saying one word of it, or only its
+    # period, brings nothing
+    said = [SentenceHit(60, 9.0, "These contracts offset currency risks for customers."),
+            SentenceHit(65, 8.0, "The second quarter of 2022 included legal expenses."),
+            SentenceHit(70, 5.0, "In 2022, 58% of net sales were from the federal government.")]
+    asked = ["net", "sale", "customer", "second", "quarter", "2022"]
+    assert [c.chunk_id for c in by_sentence(ranked, said, 3, asked)] == [70]
+
+
+def test_a_question_told_in_words_gets_the_passage_of_its_best_sentence(tmp_path: Path) -> None:
+    """End to end over a library: the passage that tells a customer split in one sentence before a page on another
+    subject is not among the ranked evidence of "Who are its major customers, and how were net sales split among
+    them?"; found by its sentence it follows them (``Settings.sentence_passages``), and a question asking a figure
+    alone does not bring it."""
+    from engine.types import SENTENCE
+
+    strategy = " ".join(f"Our strategy number {i} integrates open architecture networking across all domains."
+                        for i in range(12))
+    answer = ("In 2022, 58% of our $12.0 billion in net sales were from the federal government, 40% were from "
+              "international customers and 2% from commercial customers.")
+    filler = [("text", p, f"Our customers on page {p} expect service; customers and customers' customers rely on us.")
+              for p in range(2, 12)]
+    docs = [FakeDoc("delta2022aaaa", "DELTA_2022_10K", "Delta Systems", "10-K", "FY2022",
+                    [*filler, ("text", 30, f"{answer} {strategy}")])]
+    lib = build_library(tmp_path, docs)
+    q = "Who are Delta's major customers, and how were its 2022 net sales split among them?"
+
+    def found(**changes: object) -> list[tuple[int, str]]:
+        r = lib.retriever(**changes).retrieve(q, scope=["delta2022aaaa"], k=3)
+        return [(e.page, e.channel) for e in r.evidence]
+
+    assert 30 not in [p for p, _ in found(sentence_passages=0)]
+    assert (30, SENTENCE) in found()
+    r = lib.retriever().retrieve("What were Delta's net sales in 2022?", scope=["delta2022aaaa"], k=3)
+    assert SENTENCE not in [e.channel for e in r.evidence]

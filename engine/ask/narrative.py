@@ -37,7 +37,7 @@ from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
 from engine.sentences import with_lists
-from engine.types import CONTINUED, Citation, Evidence, Quote, Region
+from engine.types import CONTINUED, SENTENCE, Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
 
 PASSAGES = 8
@@ -130,12 +130,12 @@ def _cues(kind: NarrativeKind | None, low: str) -> int:
 
 def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tuple[int, str]]:
     """(evidence index, sentence) of the top ``PASSAGES`` text passages (a table's description is no quote) and of
-    the passages carrying one on (``CONTINUED``), each sentence once."""
+    the passages carrying one on (``CONTINUED``) or found by a sentence (``SENTENCE``), each sentence once."""
     out: list[tuple[int, str]] = []
     seen: set[str] = set()
     passages = [i for i, e in enumerate(used)
                 if not (e.region_id in regions and regions[e.region_id].table) and e.modality != "image"][:PASSAGES]
-    passages += [i for i, e in enumerate(used) if e.channel == CONTINUED and i not in passages]
+    passages += [i for i, e in enumerate(used) if e.channel in (CONTINUED, SENTENCE) and i not in passages]
     for i in passages:
         for s in with_lists(used[i].text, MAX_CHARS):
             key = " ".join(s.lower().split())

@@ -34,18 +34,23 @@ from engine.ask.statements import (
 )
 from engine.errors import AnswerError, EngineError
 from engine.library.index import Indexes
-from engine.library.lexical import LexicalIndex
+from engine.library.lexical import LexicalIndex, SentenceHit, tokenize
 from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
 from engine.pagetext import PageText, headings_above
+from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
 from engine.settings import Settings
-from engine.types import CONTINUED, Chunk, Document, Evidence, Modality, Retrieval
+from engine.types import CONTINUED, SENTENCE, Chunk, Document, Evidence, Modality, Retrieval
 from engine.untrusted import clean_text, withhold_instructions
 from engine.vocabulary import narrative
 
 _TIER = {"text": 1, "table": 2, "image": 3}
 RRF_K = 60
 """The constant of reciprocal-rank fusion: 1 / (RRF_K + rank)."""
+SENTENCE_HITS = 40
+"""The best sentences read for the passages a question told in words brings by a sentence (``by_sentence``)."""
+SENTENCE_SHARE = 0.4
+"""The share of a question's words (its period's aside) a sentence holds to bring its passage (``by_sentence``)."""
 FIGURE_TABLES = 2
 """The first tables of a question asking a figure and why it moved whose pages' passages are read for the why."""
 
@@ -274,6 +279,28 @@ def continued(ranked: Sequence[Candidate], chunks: dict[int, Chunk], cues: Seque
         if nxt is not None and nxt.id not in have:
             have.add(nxt.id)
             out.append((Candidate(nxt.id, "text", c.score, c.tier, CONTINUED), nxt))
+    return out
+
+
+def by_sentence(ranked: Sequence[Candidate], hits: Sequence[SentenceHit], n: int,
+                asked: Collection[str] = ()) -> list[Candidate]:
+    """The passages of the best sentences (``hits``, best first) that are not ``ranked`` already, at most ``n``, each
+    once, with its best sentence's score: candidates after the ranked evidence (``Settings.sentence_passages``).
+    With ``asked`` (the question's tokens, ``lexical.tokenize``), only a sentence holding at least
+    ``SENTENCE_SHARE`` of them, the words and numbers of its period aside, brings its passage: one that says much of
+    what is asked, not a short sentence that says one rare word of it ("These contracts are used to offset economic
+    currency risks.") or only its period ("The second quarter of 2023 includes ...")."""
+    have = {c.chunk_id for c in ranked}
+    wanted = {t for t in asked if not t[0].isdigit() and t not in PERIOD_WORDS and t not in RELATIVE_WORDS}
+    out: list[Candidate] = []
+    for h in hits:
+        if len(out) >= n:
+            break
+        if wanted and len(wanted & set(tokenize(h.sentence))) < SENTENCE_SHARE * len(wanted):
+            continue
+        if h.chunk_id not in have:
+            have.add(h.chunk_id)
+            out.append(Candidate(h.chunk_id, "text", h.score, _TIER["text"], SENTENCE))
     return out
 
 
@@ -567,6 +594,12 @@ class Retriever:
                              q.told.subject_words if q.told is not None else ())
             chunks.update((c.id, c) for _, c in more)
             ranked = [*ranked, *(c for c, _ in more)]
+        if worded and s.sentence_passages > 0 and s.hybrid:
+            words = self.expansion(passages).lexical
+            hits = self.lexical.sentences(" ".join([words, *cues]), SENTENCE_HITS, doc_ids)
+            found = by_sentence(ranked, hits, s.sentence_passages, tokenize(passages))
+            chunks.update((c.id, c) for c in self.store.chunks(ids=[c.chunk_id for c in found]))
+            ranked = [*ranked, *found]
         runs: dict[tuple[str, int], list[str]] = {}
         # the section headings a passage is told under are read for a question told in words: its quotes' summary is
         # checked against them (faithful.check_summary)

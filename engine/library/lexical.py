@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.sentences import split_sentences
+
 if TYPE_CHECKING:
     from engine.library.store import Store
 
@@ -160,6 +162,35 @@ def bm25_rank(
     return [LexicalHit(scope.ids[i], -neg, scope.modalities[i]) for neg, i in scored[:k]]
 
 
+@dataclass(frozen=True)
+class SentenceHit:
+    """A sentence of a passage found by BM25 over the sentences of a scope."""
+
+    chunk_id: int
+    score: float
+    sentence: str
+
+
+@dataclass
+class ScopeSentences:
+    """The sentences of a scope's passages (text chunks) as BM25 reads them, with the chunk each is in."""
+
+    chunk_ids: list[int]
+    sentences: list[str]
+    terms: ScopeTerms
+
+    @classmethod
+    def of(cls, chunks: Sequence[tuple[int, str]]) -> ScopeSentences:
+        """From (chunk id, text) of passages."""
+        ids: list[int] = []
+        said: list[str] = []
+        for cid, text in chunks:
+            for s in split_sentences(text):
+                ids.append(cid)
+                said.append(s)
+        return cls(ids, said, ScopeTerms.of([(i, "text", " ".join(tokenize(s))) for i, s in enumerate(said)]))
+
+
 SCOPES_KEPT = 8
 """Scopes whose parsed terms a ``LexicalIndex`` keeps: a question's text and table searches, and the next
 questions about the same filings, parse them once."""
@@ -175,6 +206,7 @@ class LexicalIndex:
         self._lock = threading.Lock()
         self._total: int | None = None
         self._scopes: OrderedDict[tuple[tuple[str, ...], tuple[int, int]], ScopeTerms] = OrderedDict()
+        self._sentences: OrderedDict[tuple[tuple[str, ...], tuple[int, int]], ScopeSentences] = OrderedDict()
 
     def invalidate(self) -> None:
         """Forget the library's chunk count and parsed scopes (after ingest or remove); the index itself is
@@ -182,6 +214,7 @@ class LexicalIndex:
         with self._lock:
             self._total = None
             self._scopes.clear()
+            self._sentences.clear()
 
     def _scope_terms(self, doc_ids: Sequence[str], signature: tuple[int, int]) -> ScopeTerms:
         # Keyed by the scope's chunk count and highest chunk id: re-ingesting a filing gives its chunks new ids,
@@ -198,6 +231,35 @@ class LexicalIndex:
             while len(self._scopes) > SCOPES_KEPT:
                 self._scopes.popitem(last=False)
         return found
+
+    def _scope_sentences(self, doc_ids: Sequence[str], signature: tuple[int, int]) -> ScopeSentences:
+        key = (tuple(sorted(doc_ids)), signature)  # as _scope_terms
+        with self._lock:
+            found = self._sentences.get(key)
+            if found is not None:
+                self._sentences.move_to_end(key)
+                return found
+        found = ScopeSentences.of([(c.id, c.text) for c in self.store.chunks(doc_ids=doc_ids, modality="text")])
+        with self._lock:
+            self._sentences[key] = found
+            while len(self._sentences) > SCOPES_KEPT:
+                self._sentences.popitem(last=False)
+        return found
+
+    def sentences(self, query: str, k: int, doc_ids: Sequence[str]) -> list[SentenceHit]:
+        """Top-k sentences of the documents' passages by BM25 for ``query``, with the statistics of those sentences
+        alone: a sentence is short, so one that says most of what is asked ranks first, where in a chunk's ranking
+        it is outweighed by passages that repeat one word of it. A scope of more than ``scope_limit`` chunks is
+        not read (no hits): sentences are split at query time."""
+        tokens = tokenize(query)
+        if not tokens or not doc_ids:
+            return []
+        signature = self.store.chunk_signature(doc_ids)
+        if signature[0] > self.scope_limit:
+            return []
+        scope = self._scope_sentences(doc_ids, signature)
+        return [SentenceHit(scope.chunk_ids[h.chunk_id], h.score, scope.sentences[h.chunk_id])
+                for h in bm25_rank(tokens, scope.terms, k)]
 
     def _chunk_total(self) -> int:
         with self._lock:
