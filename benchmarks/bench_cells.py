@@ -52,9 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         if not docs or len(docs) != len(names):
             continue
         t0 = time.perf_counter()
-        retrieval = retriever.retrieve(r.question, scope=docs, k=args.k)
+        q = parse(r.question, retriever.ready_documents())  # as the answerer parses it: the library's companies known
+        retrieval = retriever.retrieve(q, scope=docs, k=args.k)
         regions = answerer.regions_of(engine.store, retrieval.evidence)
-        work = answerer.cells(r.question, engine.store, retrieval.evidence, regions)
+        work = answerer.cells(q, engine.store, retrieval.evidence, regions)
         ms = (time.perf_counter() - t0) * 1000
         numeric = is_numeric_answer(r.answer)
         said = work.extractive
@@ -68,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             tally[f"{kind}_numeric"] += numeric
         row = {
             "id": r.id, "half": half_of(record_company(r)), "numeric": numeric,
-            "question": r.question, "gold": r.answer, "kind": kind, "yes_no": parse(
-                r.question).yes_no, "extractive": said, "gap": work.gap, "correct": score.correct if score else None,
+            "question": r.question, "gold": r.answer, "kind": kind, "yes_no": q.yes_no, "extractive": said,
+            "gap": work.gap, "correct": score.correct if score else None,
             "cells": [c.to_json() for c in work.resolution.cells], "measures": work.resolution.measures,
             "asked": work.resolution.asked.text, "ms": round(ms, 1),
         }
