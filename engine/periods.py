@@ -457,6 +457,32 @@ def mend(text: str) -> str:
     return _BROKEN.sub(lambda m: m.group(0).replace(" ", ""), text) if " " in text else text
 
 
+_BOUND = re.compile(r"\b(?P<b>beginning|start|end)\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
+                    r"(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter|year|period|(?:fy\s*)?(?:19|20)\d{2})\b",
+                    re.I)
+"""A column counted at a bound of the period it names ("Total Stores at Beginning of Second Quarter", "Balance at End
+of Year"): a balance, not a flow over the period."""
+
+
+def _at_bound(text: str, quarter: int | None, fiscal_year: int | None, year: int | None
+              ) -> tuple[int | None, int | None, int | None] | None:
+    """(quarter, fiscal year, year) of the balance a header counts at a bound of its period (``_BOUND``), None when it
+    names no bound. The end of a period is that period's; its beginning is the end of the period before: the
+    beginning of the second quarter is the end of the first, of the first quarter the end of the fiscal year before,
+    of a year the end of the year before."""
+    m = _BOUND.search(text)
+    if m is None:
+        return None
+    if m.group("b").lower() == "end":
+        return quarter, fiscal_year, year
+    before = lambda y: y - 1 if y is not None else None  # noqa: E731
+    if quarter is not None and quarter > 1:
+        return quarter - 1, fiscal_year, year
+    if quarter == 1:
+        return 4, before(fiscal_year), before(year)
+    return None, before(fiscal_year), before(year)
+
+
 def column_period(header: str, context: str = "") -> Period | None:
     """The period a table column header names, e.g. "Three Months Ended June 30 2023", "52 Weeks Ended January 28,
     2023", "Year ended 31 March 2023", "FY2019", "Q4 2022", "December 31, 2022", "2018".
@@ -501,6 +527,8 @@ def column_period(header: str, context: str = "") -> Period | None:
     instant = False
     if end is not None and _INSTANT_HEAD.search(text[: p.dates[0].start]):
         instant = True
+    if end is None and (bound := _at_bound(text, quarter, fiscal_year, year)) is not None:
+        (quarter, fiscal_year, year), instant = bound, True
     # a date with no year ("June 30") takes the one year the header or context shows
     if end is None and not year_of_quarter:
         mds = _month_days(text)
@@ -1462,6 +1490,10 @@ def matches(asked: Asked, p: Period, cal: Calendar | None) -> float:
         return 0.0
 
     if p.instant:
+        if p.end is None and p.quarter is not None:
+            # a balance at the end of a quarter it names ("Total Stores at End of Second Quarter"): the asked
+            # quarter's, or the year's when it is the fourth
+            return 1.0 if p.quarter == (asked.quarter or 4) else 0.0
         if p.end is None:
             # a balance sheet's bare year ("2018") is the balance at the end of the fiscal year it names, when the
             # filer's calendar is known
@@ -1510,6 +1542,9 @@ def what_it_is(p: Period, cal: Calendar | None) -> str:
     if p.instant:
         if p.end is not None:
             return f"balance at {_fmt_date(p.end)}"
+        if p.quarter is not None:
+            return (f"balance at the end of the {_QUARTER_NAMES[p.quarter]} quarter of fiscal {fy}" if fy is not None
+                    else f"balance at the end of the {_QUARTER_NAMES[p.quarter]} quarter")
         return f"balance at the end of fiscal {fy}" if fy is not None else "a balance"
     weeks = re.search(r"\b(\d{1,2})[\s-]*weeks?\b", p.label, re.I)
     if p.end is not None:

@@ -484,3 +484,37 @@ def test_a_debt_instrument_named_by_its_year_is_no_period_asked() -> None:
     assert asked_period("What were net sales in 2030?").years == (2030,)
     assert asked_period("What notes did it issue in 2021?").years == (2021,)
 
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        # a count at the end of the period it names is that period's balance
+        ("Fiscal 2024 Total Stores at End of Second Quarter", (2024, 2, 2024)),
+        ("Units at the end of the third quarter FY2023", (2023, 3, 2023)),
+        # at its beginning, the balance at the end of the period before
+        ("Fiscal 2024 Total Stores at Beginning of Second Quarter", (2024, 1, 2024)),
+        ("Stores at beginning of first quarter 2023", (2022, 4, 2022)),
+        ("Balance at Beginning of Fiscal 2023", (2022, None, None)),
+        ("Balance at start of year 2021", (None, None, 2020)),
+        ("Balance at end of 2022", (None, None, 2022)),
+    ],
+)
+def test_a_column_counted_at_a_bound_of_its_period_is_a_balance(header: str, expected: tuple[object, ...]) -> None:
+    p = column_period(header)
+    assert p is not None and p.instant and p.months is None
+    assert (p.fiscal_year, p.quarter, p.year) == expected
+
+
+def test_a_quarter_asked_reads_the_count_at_its_end_not_at_its_beginning() -> None:
+    """A store count table lays each quarter out as beginning, opened, closed, end: the quarter's count is the one at
+    its end; the one at its beginning is the quarter before's, and a flow over the year ("Stores Opened") none."""
+    asked = asked_period("How many stores were open in Q2 of fiscal 2024?")
+    begin, end, opened = (column_period(f"Fiscal 2024 {h}") for h in (
+        "Total Stores at Beginning of Second Quarter", "Total Stores at End of Second Quarter", "Stores Opened"))
+    assert begin is not None and end is not None and opened is not None
+    assert matches(asked, end, None) == 1.0
+    assert matches(asked, begin, None) == 0.0
+    assert matches(asked, opened, None) == 0.0
+    assert matches(asked_period("How many stores were open in Q1 of fiscal 2024?"), begin, None) == 1.0
+    assert what_it_is(end, None) == "balance at the end of the second quarter of fiscal 2024"
