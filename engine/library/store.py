@@ -659,44 +659,40 @@ class Store:
         rows = self.conn().execute(sql + " ORDER BY id", args).fetchall()
         return [self._chunk(r) for r in rows]
 
+    def _beside(self, chunk_id: int, after: bool, pages: int | None) -> Chunk | None:
+        """The chunk just after (or before) one in its document and modality, within ``pages`` pages of it (None:
+        any page); None where there is none."""
+        near, order = (">", "") if after else ("<", " DESC")
+        bound = "" if pages is None else (
+            "AND nb.page BETWEEN me.page AND me.page + ? " if after else "AND nb.page BETWEEN me.page - ? AND me.page ")
+        row = self.conn().execute(
+            "SELECT nb.id, nb.doc_id, nb.modality, nb.page, nb.pages, nb.bbox, nb.region_id, nb.text "
+            f"FROM chunks me JOIN chunks nb ON nb.doc_id = me.doc_id AND nb.modality = me.modality AND nb.id {near} "
+            f"me.id {bound}WHERE me.id = ? ORDER BY nb.id{order} LIMIT 1",
+            (chunk_id,) if pages is None else (pages, chunk_id),
+        ).fetchone()
+        return self._chunk(row) if row is not None else None
+
     def preceding(self, chunk_ids: Sequence[int]) -> dict[int, str]:
         """The text of the chunk just before each of ``chunk_ids`` in its document and modality, by id (none for a
         chunk that opens its document's): a sentence that opens its chunk reads on from the one before it in the
         filing, which a chunk's bounds do not change."""
         out: dict[int, str] = {}
         for cid in dict.fromkeys(chunk_ids):
-            row = self.conn().execute(
-                "SELECT prev.text FROM chunks me JOIN chunks prev ON prev.doc_id = me.doc_id "
-                "AND prev.modality = me.modality AND prev.id < me.id WHERE me.id = ? ORDER BY prev.id DESC LIMIT 1",
-                (cid,),
-            ).fetchone()
-            if row is not None:
-                out[cid] = str(row[0])
+            if (prev := self._beside(cid, after=False, pages=None)) is not None:
+                out[cid] = prev.text
         return out
 
     def following(self, chunk: Chunk) -> Chunk | None:
         """The chunk just after one in its document and modality, on its page or the next (None where there is
-        none): a section a chunk opens runs on past the chunk's bounds (``preceding``'s twin)."""
-        row = self.conn().execute(
-            "SELECT nxt.id, nxt.doc_id, nxt.modality, nxt.page, nxt.pages, nxt.bbox, nxt.region_id, nxt.text "
-            "FROM chunks me JOIN chunks nxt ON nxt.doc_id = me.doc_id AND nxt.modality = me.modality "
-            "AND nxt.id > me.id AND nxt.page BETWEEN me.page AND me.page + 1 WHERE me.id = ? ORDER BY nxt.id LIMIT 1",
-            (chunk.id,),
-        ).fetchone()
-        return self._chunk(row) if row is not None else None
+        none): a section a chunk opens runs on past the chunk's bounds."""
+        return self._beside(chunk.id, after=True, pages=1)
 
     def earlier(self, chunk: Chunk) -> Chunk | None:
         """The chunk just before one in its document and modality, on its page (None where there is none): a
         passage that opens inside a section ("Income tax expense was relatively unchanged in the first six months")
-        leaves the section's first sentences ("... increased to 26.1% in the second quarter") to the chunk before
-        (``following``'s twin)."""
-        row = self.conn().execute(
-            "SELECT prev.id, prev.doc_id, prev.modality, prev.page, prev.pages, prev.bbox, prev.region_id, prev.text "
-            "FROM chunks me JOIN chunks prev ON prev.doc_id = me.doc_id AND prev.modality = me.modality "
-            "AND prev.id < me.id AND prev.page = me.page WHERE me.id = ? ORDER BY prev.id DESC LIMIT 1",
-            (chunk.id,),
-        ).fetchone()
-        return self._chunk(row) if row is not None else None
+        leaves the section's first sentences ("... increased to 26.1% in the second quarter") to the chunk before."""
+        return self._beside(chunk.id, after=False, pages=0)
 
     def chunk_count(self, doc_ids: Sequence[str] | None = None, modalities: Sequence[str] | None = None) -> int:
         """How many chunks the library (or some documents, of some modalities) holds."""
