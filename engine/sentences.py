@@ -8,6 +8,7 @@ regular expression with no nested repetition: linear in the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 ABBREVIATIONS = frozenset({
     "inc.", "corp.", "co.", "ltd.", "no.", "nos.", "u.s.", "u.k.", "mr.", "mrs.", "ms.", "dr.", "st.", "vs.",
@@ -101,3 +102,29 @@ def with_lists(text: str, limit: int) -> list[str]:
             piece = joined
         out.append(piece)
     return out
+
+
+_DEFINED = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,6})\(\s*[“\"'‘]?([A-Z][A-Za-z]{1,7})[”\"'’]?\s*\)")
+"""A short form a filing defines where it first uses it: "Our effective tax rate (“ETR”)", "free cash flow (FCF)"."""
+
+
+def defined_short_forms(texts: Iterable[str]) -> dict[str, str]:
+    """Each short form ``texts`` define (``_DEFINED``) whose capitals are the initials of the words before it, by
+    that short form: {"ETR": "effective tax rate"}."""
+    out: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINED.finditer(text):
+            short = m.group(2)
+            capitals = [c for c in short if c.isupper()]
+            words = m.group(1).split()[-len(capitals):]
+            if len(words) == len(capitals) >= 2 and all(
+                    w[0].lower() == c.lower() for w, c in zip(words, capitals, strict=True)):
+                out.setdefault(short, " ".join(words))
+    return out
+
+
+def spell_short_forms(text: str, forms: dict[str, str]) -> str:
+    """The text with each of ``forms``' short forms written out, the definition itself ("(“ETR”)") left as it is."""
+    for short, long in forms.items():
+        text = re.sub(rf"(?<![\w“\"'‘(])(?<!\(\s){re.escape(short)}(?![\w”\"'’])(?!\s*\))", long, text)
+    return text

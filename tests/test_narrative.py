@@ -3792,3 +3792,31 @@ def test_a_percent_is_supported_by_a_percent_not_by_a_bare_number_of_the_same_di
                                 "the cost [1].", quotes, q)
     assert unsupported("Licensing revenue grew 12% in 2021 [2].", quotes, q) == []
     assert unsupported("Production costs are limited by expected revenue, a portion being 52 [1].", quotes, q) == []
+
+
+def test_a_short_form_the_passages_define_says_its_words() -> None:
+    """"Our ETR increased to 24.8% ..." says "effective tax rate" where a passage defines "Our effective tax rate
+    (“ETR”)": it scores as the words it stands for (the same sentence, the same embedding, a higher lexical share)."""
+    defined = "Our effective tax rate (“ETR”) increased to 26.1% in the second quarter of fiscal 2024."
+    short = ("Our ETR increased to 24.8% in the first six months of fiscal 2024 compared to 20.5%, primarily due to "
+             "the prior year resolution of discrete tax matters.")
+    q = parse("How much did the effective tax rate rise in the first six months of fiscal 2024, and why?")
+
+    def score(texts: list[str]) -> float:
+        return next(x.score for x in find_quotes(q, _evidence(texts), {}, FakeEmbedder(), most=3) if x.text == short)
+
+    assert score([defined, short]) > score(["Our gross margin rose.", short]) + 0.1
+
+
+def test_a_measure_another_qualifies_is_another_measure() -> None:
+    """"Our adjusted effective tax rate increased ..." is another rate's sentence for a question asking the rate
+    plainly; asked for the adjusted rate, it is the one."""
+    reported = ("Our reported effective tax rate increased in the first six months of fiscal 2024, primarily due to "
+                "the prior year resolution of discrete tax matters.")
+    other = ("Our adjusted effective tax rate increased in the first six months of fiscal 2024, primarily due to the "
+             "prior year resolution of discrete tax matters.")
+    texts = [other + " " + reported]  # the same words but one: ranked alike, the first would lead
+    q = parse("How much did the effective tax rate rise in the first six months of fiscal 2024, and why?")
+    assert find_quotes(q, _evidence(texts), {}, FakeEmbedder(), most=2)[0].text == reported
+    asked = parse("How much did the adjusted effective tax rate rise in the first six months of fiscal 2024, and why?")
+    assert find_quotes(asked, _evidence(texts), {}, FakeEmbedder(), most=2)[0].text == other

@@ -36,7 +36,7 @@ from engine.library.lexical import STOPWORDS
 from engine.models.protocols import LLM, Embedder, Generation
 from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
-from engine.sentences import with_lists
+from engine.sentences import defined_short_forms, spell_short_forms, with_lists
 from engine.types import CONTINUED, SENTENCE, Citation, Evidence, Quote, Region
 from engine.vocabulary import NarrativeKind, narrative, vocabulary
 
@@ -89,6 +89,10 @@ OTHER_YEAR = 0.1
 2022): a filing's discussion sets each year's drivers side by side; and off one dated to other months than those a
 question dated to a month names ("In October 2022, the case was transferred" for what the court ruled in September
 2022): a legal note tells each month's step side by side."""
+QUALIFIED = 0.1
+"""Taken off a sentence that qualifies a measure ("non-GAAP", "adjusted", "organic": ``measure_qualifiers``) where
+the question asks a measure without that qualifier: "Our non-GAAP effective tax rate increased ..." is another
+rate's sentence than "Our ETR increased to 24.8% ..." for "How did the effective tax rate change?"."""
 PARTY = 0.3
 """Added to a sentence naming the party the question names (by the short name its filing defines for it, "LTA",
 or the word telling it from others of its kind, "Luxembourg"), and taken off one naming only another party of that
@@ -267,6 +271,7 @@ def _query(q: Question) -> str:
     the line items (or the ratio) it asks about when it does not write them out (a later part: "If so, what are the
     key drivers for this change?")."""
     text = q.first or q.text
+    text = " ".join(text.replace(q.self_reference, " ").split()) if q.self_reference else text
     text = _as_the_company(text, q) if q.narrative == "description" else text
     missing = [m.name for m in q.measures if not any(n and n in text.lower() for n in m.names)]
     missing += [q.ratio[0]] if q.ratio is not None and q.ratio[0] not in text.lower() else []
@@ -370,7 +375,7 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
         return []
     kind = narrative().kind(q.narrative) if q.narrative else None
     elsewhere = narrative().elsewhere
-    want, telling = q.stems, q.stems - _said_by_any()
+    want, telling = q.stems, telling_stems(q)
     written = stems(q.text)  # its names too ("the Park MGM Lease Transaction")
     costs = _costs(q)
     # what the question asks of the kind in words that some sentences say ("resolved": "in favor of", "affirmed"),
@@ -382,10 +387,14 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     # involve risks such as: • ...") are against it too, quoted alone or with it
     ruled = {item for _, s in found if " • " in s and kind is not None and _against(kind, s.split(" • ")[0].lower())
              for item in s.split(" • ")[1:]}
+    # a short form the passages define ("Our effective tax rate (“ETR”)") says its words where it is used alone ("Our
+    # ETR increased to 24.8% in the first six months")
+    forms = defined_short_forms(e.text for e in used)
     first: list[tuple[float, int, str]] = []
     for order, (_, s) in enumerate(found):
         head = s.split(" • ")[0].lower()  # a list's lead-in says what the list is about, not its items
-        own = stems(s) | next((named for labels, named in costs if any(x in head for x in labels)), frozenset())
+        spelled = spell_short_forms(s, forms) if forms else s
+        own = stems(spelled) | next((named for labels, named in costs if any(x in head for x in labels)), frozenset())
         lexical = len(telling & own) / len(want) if want else 0.0
         cue = min(MAX_CUES, _cues(kind, s.lower()))
         asked_too = min(MAX_CUES, _cues(alike, s.lower()))
@@ -408,6 +417,10 @@ def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], e
     if asked:
         first = [(score - OTHER_YEAR if (named := {int(y) for y in YEAR.findall(s)}) and not named & asked else score,
                   order, s) for score, order, s in first]
+    if q.measures or q.ratio is not None:  # "non-GAAP effective tax rate" for the effective tax rate asked plainly
+        plain = narrative().qualifiers_in(q.text)
+        first = [(score - QUALIFIED if narrative().qualifiers_in(s) - plain else score, order, s)
+                 for score, order, s in first]
     if months := months_named(q.text):  # "what did the court rule in September 2022?": not October 2022's transfer
         first = [(score - OTHER_YEAR if (dated := months_named(s)) and not dated & months else score, order, s)
                  for score, order, s in first]
@@ -796,6 +809,24 @@ def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Se
     return [Citation(marker=x.source, doc=x.doc, page=x.page, modality=used[x.source - 1].modality,
                      region_id=x.region_id, chunk_id=x.chunk_id)
             for x in {x.source: x for x in quotes}.values() if x.source not in have]
+
+
+@cache
+def telling_stems(q: Question) -> frozenset[str]:
+    """The stems of a question that tell one filing sentence from another: its content stems less the words any
+    sentence about a filing uses (``_said_by_any``)."""
+    return q.stems - _said_by_any()
+
+
+def subject_stems(q: Question) -> frozenset[str]:
+    """``telling_stems`` less the words of periods: what a sentence says of the question's subject, whatever the
+    period ("The second quarter and first six months of 2023 include ..." says only a period asked)."""
+    return telling_stems(q) - _period_stems()
+
+
+@cache
+def _period_stems() -> frozenset[str]:
+    return frozenset(stems(" ".join((*PERIOD_WORDS, *RELATIVE_WORDS))))
 
 
 @cache

@@ -212,8 +212,13 @@ _SELF_REFERENCE = re.compile(
     r"\b(?:(?:as\s+)?(?:mentioned|stated|reported|disclosed|described|discussed|presented|outlined|named|"
     r"listed)\s+in|according\s+to|as\s+per)\s+(?:this|the|its|their)\s+(?:(?:annual|quarterly|current)\s+)?"
     r"(?:form\s+)?(?:10-?k|10-?q|8-?k|report|filing|document|statement)s?(?:\s+(?:report|filing))?"
-    r"(?:\s+on\s+form\s+(?:10-?k|10-?q|8-?k))?\b,?", re.I)
-"""Words pointing at the document asked rather than at what is asked ("... mentioned in this 10K report")."""
+    r"(?:\s+on\s+form\s+(?:10-?k|10-?q|8-?k))?\b"
+    r"(?:\s+for\s+(?:the\s+)?(?:(?:first|second|third|fourth)\s+quarter|quarter|(?:fiscal\s+)?year|fiscal|q[1-4]|fy|"
+    r"h[12]|(?:three|six|nine|twelve)\s+months)(?:[^,.;?]|,(?=\s*(?:19|20)\d{2})){0,40}?(?:19|20)\d{2}\b)?,?",
+    re.I)
+"""Words pointing at the document asked rather than at what is asked ("... mentioned in this 10K report"), with the
+period the document covers ("according to its 10-Q for the second quarter of 2023"): the period asked is read from
+the whole question all the same."""
 _JUDGEMENT = re.compile(r"\b(?:capital[\s-]intensive|healthy|improving|deteriorat\w*|strong|weak|sustainable|"
                         r"profitable|liquid|solvent|leverag\w+|conservative|aggressive)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w'-]+\s+){0,4}?[\w'-]+?)"
@@ -1957,7 +1962,8 @@ def _one(text: str) -> Question:
         first=first,
         asked=asked,
         measures=measures,
-        stems=frozenset(stems(text) - stems(" ".join(_PROPER.findall(text)))),
+        # the words pointing at the document ("according to its 10-Q for the second quarter of 2023") ask nothing
+        stems=frozenset(stems(_SELF_REFERENCE.sub(" ", text, count=1)) - stems(" ".join(_PROPER.findall(text)))),
         named=phrase(text),
         words=frozenset(w.lower() for w in _WORD.findall(_POSSESSIVE_S.sub("", text))),
         # a measure's or a part's word after a name is its noun ("did AWS net sales", "did the Other segment")

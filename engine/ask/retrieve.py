@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ask.expansion import Expansion, expand
+from engine.ask.narrative import subject_stems
 from engine.ask.question import Question, parse
 from engine.ask.routing import Route, route, without_company
 from engine.ask.statements import (
@@ -34,11 +35,10 @@ from engine.ask.statements import (
 )
 from engine.errors import AnswerError, EngineError
 from engine.library.index import Indexes
-from engine.library.lexical import LexicalIndex, SentenceHit, tokenize
+from engine.library.lexical import LexicalIndex, SentenceHit
 from engine.library.store import Store, check_embedder
 from engine.models.provider import ModelProvider
 from engine.pagetext import PageText, headings_above
-from engine.periods import PERIOD_WORDS, RELATIVE_WORDS
 from engine.settings import Settings
 from engine.types import CONTINUED, SENTENCE, Chunk, Document, Evidence, Modality, Retrieval
 from engine.untrusted import clean_text, withhold_instructions
@@ -50,7 +50,8 @@ RRF_K = 60
 SENTENCE_HITS = 40
 """The best sentences read for the passages a question told in words brings by a sentence (``by_sentence``)."""
 SENTENCE_SHARE = 0.4
-"""The share of a question's words (its period's aside) a sentence holds to bring its passage (``by_sentence``)."""
+"""The share of the words naming a question's subject (``narrative.subject_stems``) a sentence holds to bring its
+passage (``by_sentence``)."""
 FIGURE_TABLES = 2
 """The first tables of a question asking a figure and why it moved whose pages' passages are read for the why."""
 
@@ -286,17 +287,18 @@ def by_sentence(ranked: Sequence[Candidate], hits: Sequence[SentenceHit], n: int
                 asked: Collection[str] = ()) -> list[Candidate]:
     """The passages of the best sentences (``hits``, best first) that are not ``ranked`` already, at most ``n``, each
     once, with its best sentence's score: candidates after the ranked evidence (``Settings.sentence_passages``).
-    With ``asked`` (the question's tokens, ``lexical.tokenize``), only a sentence holding at least
-    ``SENTENCE_SHARE`` of them, the words and numbers of its period aside, brings its passage: one that says much of
-    what is asked, not a short sentence that says one rare word of it ("These contracts are used to offset economic
-    currency risks.") or only its period ("The second quarter of 2023 includes ...")."""
+    With ``asked`` (the stems that tell what the question is about, ``statements.stems``), only a sentence holding
+    at least ``SENTENCE_SHARE`` of them, and two when there are two or more, brings its passage: one that says
+    much of what is asked, not a short sentence that says one rare word of it ("These contracts are used to offset
+    economic currency risks.", "sales" alone for "product sales")."""
     have = {c.chunk_id for c in ranked}
-    wanted = {t for t in asked if not t[0].isdigit() and t not in PERIOD_WORDS and t not in RELATIVE_WORDS}
+    wanted = set(asked)
+    need = max(SENTENCE_SHARE * len(wanted), min(2, len(wanted)))  # two words of a subject of two: "product sales"
     out: list[Candidate] = []
     for h in hits:
         if len(out) >= n:
             break
-        if wanted and len(wanted & set(tokenize(h.sentence))) < SENTENCE_SHARE * len(wanted):
+        if len(wanted & stems(h.sentence)) < need:
             continue
         if h.chunk_id not in have:
             have.add(h.chunk_id)
@@ -597,7 +599,7 @@ class Retriever:
         if worded and s.sentence_passages > 0 and s.hybrid:
             words = self.expansion(passages).lexical
             hits = self.lexical.sentences(" ".join([words, *cues]), SENTENCE_HITS, doc_ids)
-            found = by_sentence(ranked, hits, s.sentence_passages, tokenize(passages))
+            found = by_sentence(ranked, hits, s.sentence_passages, subject_stems(q))
             chunks.update((c.id, c) for c in self.store.chunks(ids=[c.chunk_id for c in found]))
             ranked = [*ranked, *found]
         runs: dict[tuple[str, int], list[str]] = {}

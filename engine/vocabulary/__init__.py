@@ -267,6 +267,26 @@ class Narrative:
         """The kind of that name."""
         return next((k for k in self.kinds if k.name == name), None)
 
+    @property
+    def qualifier_pattern(self) -> re.Pattern[str] | None:
+        """The ``measure_qualifiers`` as one pattern of whole words; None where there are none."""
+        return _qualifier_pattern(self.measure_qualifiers)
+
+    def qualifiers_in(self, text: str) -> set[str]:
+        """The ``measure_qualifiers`` a text writes (lower case; "non- GAAP" broken at a line's hyphen is
+        "non-gaap")."""
+        pattern = self.qualifier_pattern
+        mended = re.sub(r"(\w)- (\w)", r"\1-\2", text)
+        return {m.group(0).lower() for m in pattern.finditer(mended)} if pattern is not None else set()
+
+
+@lru_cache(maxsize=4)
+def _qualifier_pattern(quals: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not quals:
+        return None
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(x) for x in sorted(quals, key=len, reverse=True))})"
+                      r"(?![\w-])", re.I)
+
 
 @cache
 def narrative() -> Narrative:

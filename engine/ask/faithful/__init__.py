@@ -91,7 +91,7 @@ from engine.ask.subjects import (
 from engine.library.lexical import STOPWORDS
 from engine.numbers import quantities
 from engine.periods import PERIOD_NOUNS, years_named
-from engine.sentences import split_sentences
+from engine.sentences import defined_short_forms, spell_short_forms, split_sentences
 from engine.types import Evidence, Quote
 from engine.vocabulary import narrative
 
@@ -194,32 +194,6 @@ def _spelled_out(text: str, q: Question) -> str:
     return _CAMEL.sub(spelled, text) if runs else text
 
 
-_DEFINED = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,6})\(\s*[“\"'‘]?([A-Z][A-Za-z]{1,7})[”\"'’]?\s*\)")
-"""A short form a filing defines where it first uses it: "Our effective tax rate (“ETR”)", "free cash flow (FCF)"."""
-
-
-def defined_short_forms(texts: Iterable[str]) -> dict[str, str]:
-    """Each short form ``texts`` define (``_DEFINED``) whose capitals are the initials of the words before it, by
-    that short form: {"ETR": "effective tax rate"}."""
-    out: dict[str, str] = {}
-    for text in texts:
-        for m in _DEFINED.finditer(text):
-            short = m.group(2)
-            capitals = [c for c in short if c.isupper()]
-            words = m.group(1).split()[-len(capitals):]
-            if len(words) == len(capitals) >= 2 and all(
-                    w[0].lower() == c.lower() for w, c in zip(words, capitals, strict=True)):
-                out.setdefault(short, " ".join(words))
-    return out
-
-
-def _short_forms_spelled(text: str, forms: dict[str, str]) -> str:
-    """The text with each of ``forms``' short forms written out, the definition itself ("(“ETR”)") left as it is."""
-    for short, long in forms.items():
-        text = re.sub(rf"(?<![\w“\"'‘(])(?<!\(\s){re.escape(short)}(?![\w”\"'’])(?!\s*\))", long, text)
-    return text
-
-
 _ATTRIBUTED = re.compile(r"(^|[.!?]\s+)\s*(?:(?:(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+)?"
                          r"(?:indicates?|states?|shows?|says?|notes?|mentions?|explains?|reports?)\s+that"
                          r"|(?:the\s+)?(?:sources?|quotes?|quoted\s+sentences?|filing|text)\s+"
@@ -315,9 +289,9 @@ def unsupported(summary: str, quotes: Sequence[Quote], q: Question, names: Itera
     # a short form the filing defines ("Our effective tax rate (“ETR”)") is its words, wherever it stands
     forms = defined_short_forms([*(x.text for x in quotes), *passages, *priors])
     if forms:
-        quotes = [replace(x, text=_short_forms_spelled(x.text, forms)) for x in quotes]
-        passages = [_short_forms_spelled(t, forms) for t in passages]
-        summary = _short_forms_spelled(summary, forms)
+        quotes = [replace(x, text=spell_short_forms(x.text, forms)) for x in quotes]
+        passages = [spell_short_forms(t, forms) for t in passages]
+        summary = spell_short_forms(summary, forms)
     names = tuple(names)
     # a passage is told under the part its section heading names: the part counts as named before it
     parts = _heading_parts(quotes, names, list(dict.fromkeys([*passages, *evidence])), headings, q)

@@ -1278,16 +1278,6 @@ def _about(what: str, sentence: str, sentences: Sequence[tuple[int, str, set[str
             else f"the summary is about \u201c{what}\u201d")
 
 
-@cache
-def _qualifiers() -> re.Pattern[str] | None:
-    """The vocabulary's ``measure_qualifiers`` as one pattern of whole words; None where it lists none."""
-    quals = narrative().measure_qualifiers
-    if not quals:
-        return None
-    return re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(x) for x in sorted(quals, key=len, reverse=True))})"
-                      r"(?![\w-])", re.I)
-
-
 def _qualifier_changed(r: Reading) -> list[str]:
     """A measure's qualifier (``[narrative.summary] measure_qualifiers``: "adjusted", "core", "organic") added or
     dropped. Added: "Core operating earnings increased by $1,643 million" restating "Earnings from operations in 2018
@@ -1297,7 +1287,7 @@ def _qualifier_changed(r: Reading) -> list[str]:
     [3] gives it for “adjusted operational”' (a qualifier in the clause before the quote's figure that the summary's
     sentence lacks and the question does not name: one the question names, the summary may leave to it)."""
     summary, quotes, q = r.body, r.quotes, r.q
-    if (pattern := _qualifiers()) is None:
+    if (pattern := narrative().qualifier_pattern) is None:
         return []
     asked = {m.group(0).lower() for m in pattern.finditer(q.text)}
     sentences = _quote_sentences(quotes)
