@@ -20,7 +20,7 @@ import numpy as np
 from engine.ask.checks import CITATION, refuses
 from engine.ask.decisions import Decision
 from engine.ask.prompt import revision_messages, summary_messages
-from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question, points_back
+from engine.ask.question import BELIEF_VERBS, CONNECTIVES, CUE_PREFIX, Question, points_back, without_self_reference
 from engine.ask.routing import LEGAL_FORMS
 from engine.ask.statements import stems
 from engine.ask.subjects import (
@@ -271,7 +271,7 @@ def _query(q: Question) -> str:
     the line items (or the ratio) it asks about when it does not write them out (a later part: "If so, what are the
     key drivers for this change?")."""
     text = q.first or q.text
-    text = " ".join(text.replace(q.self_reference, " ").split()) if q.self_reference else text
+    text = without_self_reference(text, q)
     text = _as_the_company(text, q) if q.narrative == "description" else text
     missing = [m.name for m in q.measures if not any(n and n in text.lower() for n in m.names)]
     missing += [q.ratio[0]] if q.ratio is not None and q.ratio[0] not in text.lower() else []
@@ -528,8 +528,8 @@ def _no_subject() -> frozenset[str]:
     """The stems that name no subject of a question: the words any filing sentence uses, the absence phrases' own
     words, the materiality words and the period words."""
     words = narrative()
-    return _said_by_any() | frozenset(stems(" ".join((*words.none, *words.immaterial, *words.material,
-                                                      *PERIOD_WORDS, *RELATIVE_WORDS))))
+    return _said_by_any() | frozenset(stems(" ".join((*words.none, *words.immaterial, *words.material)))) | \
+        _period_stems()
 
 
 def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_tokens: int,
@@ -811,7 +811,6 @@ def quote_citations(quotes: Sequence[Quote], used: Sequence[Evidence], cited: Se
             for x in {x.source: x for x in quotes}.values() if x.source not in have]
 
 
-@cache
 def telling_stems(q: Question) -> frozenset[str]:
     """The stems of a question that tell one filing sentence from another: its content stems less the words any
     sentence about a filing uses (``_said_by_any``)."""

@@ -2133,6 +2133,11 @@ def _names_own(part: Question) -> bool:
                and not rises.fullmatch(w) and not falls.fullmatch(w) for w in part.words)
 
 
+def without_self_reference(text: str, q: Question) -> str:
+    """``text`` without the words of ``q`` pointing at the document (``Question.self_reference``), spaces folded."""
+    return " ".join(text.replace(q.self_reference, " ").split()) if q.self_reference else text
+
+
 def points_back(part: Question) -> bool:
     """Whether a part asks about what an earlier part names, pointing back at it with a pronoun and naming at most
     one word of its own besides its asking words ("..., and why were they taken?", "what caused it?"): its subject is

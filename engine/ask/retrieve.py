@@ -23,7 +23,7 @@ import numpy as np
 
 from engine.ask.expansion import Expansion, expand
 from engine.ask.narrative import subject_stems
-from engine.ask.question import Question, parse
+from engine.ask.question import Question, parse, without_self_reference
 from engine.ask.routing import Route, route, without_company
 from engine.ask.statements import (
     heading,
@@ -561,8 +561,7 @@ class Retriever:
         depth = max(k, s.min_text_hits) * s.candidate_factor
         passages = question if everything else self.without_company(q, doc_ids)
         # "... mentioned in this 10K report" points at the document, not at the answer: not searched
-        query, passages = (" ".join(t.replace(q.self_reference, " ").split()) if q.self_reference else t
-                           for t in (question, passages))
+        query, passages = (without_self_reference(t, q) for t in (question, passages))
         # The company's name is in every statement's header: it helps a question for a statement's line item
         # find that statement, and only pulls statement pages ahead of the passage for any other question.
         searched = query if q.statements else passages

@@ -16,9 +16,9 @@ import math
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.sentences import split_sentences
 
@@ -191,6 +191,11 @@ class ScopeSentences:
         return cls(ids, said, ScopeTerms.of([(i, "text", " ".join(tokenize(s))) for i, s in enumerate(said)]))
 
 
+_ScopeKey = tuple[tuple[str, ...], tuple[int, int]]
+"""A scope's documents (sorted) and chunk signature: re-ingesting a filing gives its chunks new ids, so a scope changed
+by another process is read again."""
+_T = TypeVar("_T")
+
 SCOPES_KEPT = 8
 """Scopes whose parsed terms a ``LexicalIndex`` keeps: a question's text and table searches, and the next
 questions about the same filings, parse them once."""
@@ -205,8 +210,8 @@ class LexicalIndex:
         self.common_fraction = common_fraction
         self._lock = threading.Lock()
         self._total: int | None = None
-        self._scopes: OrderedDict[tuple[tuple[str, ...], tuple[int, int]], ScopeTerms] = OrderedDict()
-        self._sentences: OrderedDict[tuple[tuple[str, ...], tuple[int, int]], ScopeSentences] = OrderedDict()
+        self._scopes: OrderedDict[_ScopeKey, ScopeTerms] = OrderedDict()
+        self._sentences: OrderedDict[_ScopeKey, ScopeSentences] = OrderedDict()
 
     def invalidate(self) -> None:
         """Forget the library's chunk count and parsed scopes (after ingest or remove); the index itself is
@@ -219,31 +224,25 @@ class LexicalIndex:
     def _scope_terms(self, doc_ids: Sequence[str], signature: tuple[int, int]) -> ScopeTerms:
         # Keyed by the scope's chunk count and highest chunk id: re-ingesting a filing gives its chunks new ids,
         # so a scope changed by another process is parsed again.
-        key = (tuple(sorted(doc_ids)), signature)
-        with self._lock:
-            found = self._scopes.get(key)
-            if found is not None:
-                self._scopes.move_to_end(key)
-                return found
-        found = ScopeTerms.of(self.store.lexical_rows(doc_ids))
-        with self._lock:
-            self._scopes[key] = found
-            while len(self._scopes) > SCOPES_KEPT:
-                self._scopes.popitem(last=False)
-        return found
+        return self._kept(self._scopes, (tuple(sorted(doc_ids)), signature),
+                          lambda: ScopeTerms.of(self.store.lexical_rows(doc_ids)))
 
     def _scope_sentences(self, doc_ids: Sequence[str], signature: tuple[int, int]) -> ScopeSentences:
-        key = (tuple(sorted(doc_ids)), signature)  # as _scope_terms
+        return self._kept(self._sentences, (tuple(sorted(doc_ids)), signature), lambda: ScopeSentences.of(
+            [(c.id, c.text) for c in self.store.chunks(doc_ids=doc_ids, modality="text")]))
+
+    def _kept(self, kept: OrderedDict[_ScopeKey, _T], key: _ScopeKey, build: Callable[[], _T]) -> _T:
+        """``kept[key]``, built (outside the lock) when absent; the ``SCOPES_KEPT`` most recently used are kept."""
         with self._lock:
-            found = self._sentences.get(key)
+            found = kept.get(key)
             if found is not None:
-                self._sentences.move_to_end(key)
+                kept.move_to_end(key)
                 return found
-        found = ScopeSentences.of([(c.id, c.text) for c in self.store.chunks(doc_ids=doc_ids, modality="text")])
+        found = build()
         with self._lock:
-            self._sentences[key] = found
-            while len(self._sentences) > SCOPES_KEPT:
-                self._sentences.popitem(last=False)
+            kept[key] = found
+            while len(kept) > SCOPES_KEPT:
+                kept.popitem(last=False)
         return found
 
     def sentences(self, query: str, k: int, doc_ids: Sequence[str]) -> list[SentenceHit]:
