@@ -280,3 +280,45 @@ def test_a_row_the_vocabulary_labels_as_another_item_is_not_the_measure() -> Non
     assert row_fit(financing, "Net cash provided by (used in) financing activities, continuing", set()) >= ROW_MIN
     operations = measure_of("cash from operations")
     assert row_fit(operations, "Net cash used in financing activities", set()) == 0.0
+
+
+# a segment note whose periods head blocks of rows and whose segments head the columns (made-up figures)
+BY_COLUMN = {"title": "Segment information", "units": "(In millions)", "scale": 1e6,
+             "columns": ["Devices", "Cloud (In millions)", "All Other", "Consolidated"],
+             "rows": [row("Three Months Ended March 31, 2024", None, None, None, None),
+                      row("Revenue", 700, 410, None, 1110), row("Operating income (loss)", 90, 60, -40, 110),
+                      row("Three Months Ended March 31, 2023", None, None, None, None),
+                      row("Revenue", 650, 300, None, 950), row("Operating income (loss)", 80, 40, -35, 85)]}
+# the same parts as rows, beside a dollar and a percent change column
+WITH_CHANGES = {"title": "Revenue by Reportable Segments", "units": "($ in millions)", "scale": 1e6,
+                "columns": ["Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023", "$ Change",
+                            "% Change"],
+                "rows": [row("Devices", 700, 650, 50, 8), row("Cloud", 410, 300, 110, 37),
+                         row("Total", 1110, 950, 160, 17)]}
+
+
+def test_a_period_heading_a_block_of_rows_is_the_period_of_its_rows() -> None:
+    res = resolve("What was total revenue for the three months ended March 31, 2023?",
+                  [TableSource(1, BY_COLUMN)], None)
+    assert [(c.column, c.raw) for c in res.cells] == [("Consolidated", "950")]
+    assert res.cells[0].period is not None and res.cells[0].period.end == date(2023, 3, 31)
+
+
+def test_a_part_no_row_names_is_the_column_it_heads() -> None:
+    res = resolve("How much revenue did the Cloud segment bring in during the quarter ended March 31, 2024?",
+                  [TableSource(1, BY_COLUMN)], None)
+    assert [(c.label, c.raw) for c in res.cells] == [("Cloud: Revenue", "410")]
+    assert res.confident
+    from engine.ask.compose import extractive_text
+
+    said = extractive_text(res, None, None)
+    assert said.startswith("410 million: Cloud: Revenue, three months ended March 31, 2024"), said
+
+
+def test_a_table_of_amounts_beside_their_changes_reports_its_parts() -> None:
+    # "$ Change" and "% Change" beside the quarters' amounts: the rows are the parts (a table of changes only, as
+    # ``CHANGES``, is not)
+    assert rows_of(WITH_CHANGES, "Cloud") == {"Cloud/Cloud": 1.9}
+    res = resolve("What was Cloud revenue in the three months ended March 31, 2023?",
+                  [TableSource(1, WITH_CHANGES)], None)
+    assert [(c.row, c.raw) for c in res.cells] == [("Cloud", "300")]

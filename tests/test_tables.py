@@ -186,6 +186,31 @@ def test_the_first_block_heading_under_the_column_headings_is_a_row_not_a_headin
     assert table is not None and [r["label"] for r in table["rows"]] == ["Revenue", "Cost of sales"]
 
 
+def test_the_first_period_heading_of_a_table_whose_periods_head_its_blocks_is_a_row() -> None:
+    """A segment note with the segments as columns and the periods over blocks of rows ("Three Months Ended March
+    31, 2024" over "Revenue" and "Operating income", then the year before's): the first period line, just above the
+    first figures, heads its block as the later ones do. A period line there with no later one like it is the
+    columns' heading, not a row."""
+    heads: list[tab.Word] = [(360, 70, 400, 80, "Devices"), (446, 70, 480, 80, "Cloud")]
+    words = [*heads]
+    y = 90.0
+    for period in ("Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023"):
+        words += _row(y, period, [])
+        words += _row(y + 14, "Revenue", ["$700", "$410"])
+        words += _row(y + 28, "Operating income", ["90", "60"])
+        y += 42
+    table = tab.parse_words(words, title="Segment information")
+    assert table is not None
+    assert [r["label"] for r in table["rows"]] == [
+        "Three Months Ended March 31, 2024", "Revenue", "Operating income", "Three Months Ended March 31, 2023",
+        "Revenue", "Operating income"]
+    assert table["columns"] == ["Devices", "Cloud"]
+    once = [*heads, *_row(90, "Three Months Ended March 31, 2024", []), *_row(104, "Revenue", ["$700", "$410"]),
+            *_row(118, "Operating income", ["90", "60"])]
+    table = tab.parse_words(once, title="Segment information")
+    assert table is not None and [r["label"] for r in table["rows"]] == ["Revenue", "Operating income"]
+
+
 def test_a_heading_that_ends_in_a_colon_is_not_wrapped_onto_a_lowercase_first_row() -> None:
     """"Net sales by category:" over "iPhone", "Mac": the colon ends the heading; a row label that starts in lower
     case ("iPhone") is a row of its own, not the heading's second line. A label wrapped with no colon still joins."""

@@ -358,8 +358,12 @@ def part_rows(source: TableSource, m: Measure, part: str, asked_stems: set[str],
         return "other" if other is not None and other.name != m.name else "neutral"
 
     kinds = [kind(header) for header, _ in blocks]
-    # a table of the changes in the measure ("Acquisitions", "Divestitures", "Translation", "Total sales change")
-    changes = any(_CHANGE_HEAD.search(str(c)) for c in source.table.get("columns", []))
+    # a table of the changes in the measure ("Acquisitions", "Divestitures", "Translation", "Total sales change"):
+    # its columns are changes only; one with a period's amounts beside its changes ("Three Months Ended October 30,
+    # 2022", "$ Change", "% Change") reports the measure's parts
+    columns = [str(c) for c in source.table.get("columns", [])]
+    changes = any(_CHANGE_HEAD.search(c) for c in columns) and not any(
+        not _CHANGE_HEAD.search(c) and section_period(c, source.context) is not None for c in columns)
     out: dict[int, tuple[str, float]] = {}
     for b, (header, rows) in enumerate(blocks):
         for k, (i, label) in enumerate(rows):
@@ -433,18 +437,26 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
     out: list[Cell] = []
     statement = source.statement
     parts = {m.name: part_rows(source, m, part, asked_stems, named) for m in question_measures} if part else {}
+    # a part no row names may head a column of its own ("Compute & Networking | Graphics | All Other | Consolidated"
+    # of a segment note): the measure's rows in that column are the part's
+    part_columns = {i for i, c in enumerate(columns) if stems(part) <= stems(c)} if part else set()
     common = source.common_size
+    section: Period | None = None  # the period a row without figures names for the rows below it
     for r, row in enumerate(table.get("rows", [])):
         if not isinstance(row, dict):
             continue
         label = str(row.get("label", "")).strip()
         numbers = row.get("numbers") or []
         values = row.get("values") or []
-        if not label or not any(isinstance(x, int | float) for x in numbers):
+        if not any(isinstance(x, int | float) for x in numbers):
+            section = section_period(label, source.context) or section if label else section
+            continue
+        if not label:
             continue
         for m in question_measures:
             of_part = parts[m.name].get(r) if part else None
-            if part and of_part is None:
+            by_column = bool(part) and of_part is None and not parts[m.name] and bool(part_columns)
+            if part and of_part is None and not by_column:
                 continue
             fit = of_part[1] if of_part else row_fit(m, label, asked_stems, named)
             if fit < ROW_MIN:
@@ -460,17 +472,35 @@ def table_cells(source: TableSource, question_measures: Sequence[Measure], asked
                     continue
                 if _CHANGE_COL.search(columns[i]) and periods[i] is None:
                     continue
-                p = periods[i]
+                if by_column and i not in part_columns:
+                    continue
+                p = periods[i] or section
                 cell = _cell(source, label, values, i, x, columns[i], p, m.name, fit,
-                             matches(asked, p, calendar) if p is not None else 0.0, of_part[0] if of_part else "")
+                             matches(asked, p, calendar) if p is not None else 0.0,
+                             of_part[0] if of_part else part if by_column else "")
                 if common and not cell.percent:
                     cell = replace(cell, percent=True)
-                if of_part and (cell.percent or _CHANGE_HEAD.search(columns[i])):
+                if (of_part or by_column) and (cell.percent or _CHANGE_HEAD.search(columns[i])):
                     continue  # a part's growth rate or share ("-12%", "% of Total") is not its amount
                 if m.item is not None and common:
                     continue  # a line item's amount: "Revenue 100.0%" of a table in percent of revenue is none
                 out.append(cell)
     return out
+
+
+_SECTION_GLUE = frozenset({"as", "of", "at", "for", "the", "on", "and", "in"})
+
+
+def section_period(label: str, context: str = "") -> Period | None:
+    """The period a row without figures names for the rows below it, in a table whose periods head blocks of rows
+    rather than columns ("Three Months Ended October 30, 2022" over "Revenue" and "Operating income" of each segment's
+    column; "As of December 31, 2022:" over a fair-value table's rows): None unless its words name a period and
+    nothing else ("2022 Restructuring Plan:" names a plan; a units note aside: "($ in millions)"). A column heading
+    read this way is a period's amounts, not a change ("2022 Divestitures")."""
+    words = re.findall(r"[a-z]+", re.sub(r"\([^)]*\)", " ", label).lower())
+    if any(w not in PERIOD_WORDS and w not in _SECTION_GLUE for w in words):
+        return None
+    return column_period(label, context)
 
 
 def _cell(source: TableSource, label: str, values: Sequence[Any], i: int, number: int | float, column: str,

@@ -108,7 +108,7 @@ def extractive_text(res: Resolution, computation: Computation | None, calendar: 
         lines.append(f"Computed from the cited cells: {computation.text}")
     elif res.confident:
         for c in res.cells:
-            lines.append(f"{res.shown(c)}: {c.row}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
+            lines.append(f"{res.shown(c)}: {c.label}, {c.period_name(calendar)} ({c.doc}, p. {c.page}) [{c.marker}]")
     return "\n".join(lines)
 
 

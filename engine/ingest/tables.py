@@ -433,10 +433,20 @@ def _first_block_heading(lines: Sequence[Line], first_data: int, label_edge: flo
         return False
     ln = lines[first_data - 1]
     text = ln.text.strip()
+    if _period_heading(ln, label_edge) and any(_period_heading(later, label_edge) for later in lines[first_data:]):
+        return True  # "Three Months Ended October 30, 2022" over the rows, as the later blocks are headed by theirs
     return (bool(ln.items) and not ln.nums() and all(i.kind == "text" and i.x1 < label_edge - 1 for i in ln.items)
             and not _header_like(ln) and not _names_periods(ln) and not find_units(text)
             and not re.fullmatch(r"\(.*\)", text) and text[:1].isupper()
             and any(i.x0 >= label_edge - 12 for above in lines[:first_data - 1] for i in above.items))
+
+
+def _period_heading(line: Line, label_edge: float) -> bool:
+    """Whether a line names a period and nothing else, in the labels' column left of every figure: the heading of
+    a block of rows in a table whose periods head blocks, not columns ("Three Months Ended October 31, 2021" over a
+    segment note's "Revenue" and "Operating income" rows)."""
+    return (any(i.kind == "text" for i in line.items) and all(i.x1 < label_edge - 1 for i in line.items)
+            and _header_like(line))
 
 
 def _column_heads(header_lines: Sequence[Line], heads: list[list[float]], start: float,
