@@ -1478,6 +1478,44 @@ def test_a_part_asking_a_figure_beside_a_part_asking_why_states_its_cell(tmp_pat
     assert done and "(1) How much was Acme's gross profit in FY2023: 512" in done[0].text, events
 
 
+def test_the_segments_of_a_table_in_blocks_are_its_headings_when_no_measure_is_asked() -> None:
+    """"What are Acme's reportable segments?" of a segment table in blocks ("Devices" over its "Net sales" and
+    "Operating income"): the blocks' headings, each with its first line, named; a table whose blocks head no line
+    the vocabulary knows lists nothing this way."""
+    from engine.ask.verdicts import BreakdownListing
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    head = {"label": "", "values": [None, None], "numbers": [None, None]}
+    blocks = {"title": "Segment information", "units": "(in millions)", "scale": 1e6,
+              "columns": ["Year Ended December 31, 2023", "Year Ended December 31, 2022"],
+              "rows": [{**head, "label": "Devices"}, _row("Net sales", 700, 650), _row("Operating income", 90, 80),
+                       {**head, "label": "Cloud"}, _row("Net sales", 410, 300), _row("Operating income", 60, 40),
+                       {**head, "label": "Consolidated"}, _row("Net sales", 1110, 950),
+                       _row("Operating income", 150, 120)]}
+    said = decided(BreakdownListing(), "What are Acme's reportable segments?", [TableSource(3, blocks)], cal)
+    assert said.startswith("The 2 segments in the table [3] (fiscal 2023 (year ended December 31, 2023), by "
+                           "revenue): Devices 700 million (63% of Consolidated); Cloud 410 million"), said
+    named = {**blocks, "rows": [{**head, "label": "Devices"}, _row("Widgets", 700, 650), _row("Gadgets", 90, 80),
+                                {**head, "label": "Cloud"}, _row("Storage", 410, 300), _row("Compute", 60, 40)]}
+    assert "Devices" not in decided(BreakdownListing(), "What are Acme's reportable segments?",
+                                    [TableSource(3, named)], cal)
+
+
+def test_a_part_stating_what_a_part_before_stated_states_nothing_again() -> None:
+    """The parts' statements: a later part whose figure is the one a part before stated ("..., and what accounts
+    for the change?" of the change just computed) keeps its resolution and states nothing of its own."""
+    from engine.ask.cells import Resolution
+    from engine.ask.compose import CellWork, stated_once
+
+    res = Resolution(asked=q("What was revenue in 2023?").asked)
+    change = "Computed from the cited cells: FY2022: 40.00%; FY2023: 41.49%; change = +1.49 percentage points"
+    parts = stated_once([CellWork(res, None, None, "", change), CellWork(res, None, None, "", change),
+                         CellWork(res, None, None, "", "1,234 million: Revenue")])
+    assert [p.extractive for p in parts] == [change, "", "1,234 million: Revenue"]
+    assert parts[1].resolution is res
+
+
 def test_of_one_periods_columns_the_whole_where_they_split_it_into_parts() -> None:
     """A table whose columns split each period into segments or regions: a row asked of no column is the whole's
     ("Total", "Worldwide"), never the first part's nor a reconciling column; where no column is the whole, the cell

@@ -1896,3 +1896,43 @@ def test_a_ranking_names_its_kind_after_a_long_owner() -> None:
     # "Which of Procter & Gamble's three business segments ...": the owner's "&" and the count are words too
     r = parse("Which of Procter & Gamble's three business segments grew fastest in FY2022?").ranking
     assert r is not None and r.breakdown == "segment" and r.by_change and r.highest
+
+
+def test_a_period_compared_with_a_year_earlier_asks_how_it_changed() -> None:
+    """"How did its gross margin compare with a year earlier?" sets a period against the year before it: a change
+    asked year over year, in any of the verb's forms."""
+    for text in ("How did Acme's gross margin in Q1 fiscal 2024 compare with a year earlier?",
+                 "How does operating income for 2023 compare to one year before?",
+                 "Revenue for the quarter, comparing against a year ago?"):
+        q = parse(text)
+        assert q.changed and q.year_over_year, text
+    assert not parse("What was Acme's gross margin in Q1 fiscal 2024?").changed
+
+
+def test_a_part_asking_why_a_ratio_moved_asks_about_the_ratio_as_defined() -> None:
+    """"..., and what accounts for the change?" after a ratio: the part's ratio is the part before's, its definition
+    with it (a change of the ratio, not of its numerator)."""
+    q = parse("How did Acme's gross margin in Q1 fiscal 2024 (quarter ended April 30, 2023) compare with a year "
+              "earlier, and what accounts for the change?")
+    first, why = q.parts
+    assert first.formula is not None and why.formula == first.formula and why.ratio == first.ratio
+    assert first.changed and first.year_over_year and why.narrative == "drivers"
+
+
+def test_a_part_asking_a_figure_of_each_asks_it_of_every_part_listed_before() -> None:
+    """"What are its reporting segments, and how much net sales did each generate?": each segment's net sales, a
+    listing of the kind the part before names; a part that names no kind and no "each" lists nothing."""
+    q = parse("What are Acme's reporting segments, and how much net sales did each generate in Q1 2023?")
+    assert [p.listing for p in q.parts] == ["segment", "segment"]
+    assert q.parts[1].measures and q.parts[1].measures[0].name == "revenue"
+    assert parse("What are Acme's reporting segments, and how much were net sales in Q1 2023?").parts[1].listing == ""
+
+
+def test_the_steepest_or_sharpest_change_of_the_parts_is_a_ranking_by_change() -> None:
+    """"Which product category had the steepest sales decline?", "the sharpest drop", "the deepest cut": the words
+    of a change's size pick the biggest change, as "largest" does."""
+    for text in ("Which Acme product category had the steepest year-over-year sales decline in Q2 2023, and why?",
+                 "Which segment had the sharpest drop in revenue in 2022?",
+                 "Which region saw the deepest fall in net sales last year?"):
+        r = parse(text).ranking
+        assert r is not None and r.by_change and r.breakdown, text

@@ -41,6 +41,7 @@ from engine.ask.compose import (
     one_voice,
     refusal_text,
     searched_summary,
+    stated_once,
     with_stated,
 )
 from engine.ask.computations import compute
@@ -128,6 +129,7 @@ class Answerer:
         if len(q.parts) > 1:
             scale = whole.resolution.scale  # every part states its cells in the same scale
             parts = [self._work(p, sources, calendar, known, store, list(calendars), scale, used) for p in q.parts]
+            parts = stated_once(parts)
             if (said := sum(1 for p in parts if p.extractive)) > 1 or said and not whole.extractive:
                 return joined(q, parts)  # several parts stated, or one asking a figure beside one asking why
         return whole

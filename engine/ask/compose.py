@@ -1111,6 +1111,14 @@ REVISED = "\n\n*The summary check flagged words the quotes do not state; the mod
 both."""
 
 
+def stated_once(parts: Sequence[CellWork]) -> list[CellWork]:
+    """The parts' work with a statement made by a part before taken from the later part: "..., and what accounts for
+    the change?" of a change just computed asks its words, not the figure again."""
+    return [CellWork(p.resolution, None, p.calendar, p.gap, "")
+            if p.extractive and any(p.extractive == o.extractive for o in parts[:k]) else p
+            for k, p in enumerate(parts)]
+
+
 def joined(question: Question, parts: Sequence[CellWork]) -> CellWork:
     """One question's work from the work of its parts: each part's statement under its own words, the cells and
     computations of all of them (for the checks)."""

@@ -246,7 +246,7 @@ _ESCAPE = re.compile(r"\bnot (?:a |an )?(?:useful|relevant|meaningful|appropriat
 _GROWTH = re.compile(rf"\b(growth\b{_GROWTH_NAMES}|grew|grow|grows|growing|percent(?:age)? change|% change|"
                      r"year[- ]over[- ]year|yoy|increase|decrease|decline|change)\b", re.I)
 _PCT = re.compile(r"percent|%|rate|growth", re.I)
-_AGAINST = r"(?:from|versus|vs\.?|compared\s+(?:with|to))"
+_AGAINST = r"(?:from|versus|vs\.?|(?:compared|compares|compare|comparing)\s+(?:with|to|against))"
 _YOY = re.compile(rf"\b(?:year[- ]over[- ]year|yoy|y/y|{_AGAINST}\s+(?:a|one)\s+year\s+(?:earlier|before|ago)|"
                   rf"(?:{_AGAINST}|over)\s+the\s+(?:same|prior[- ]year|year[- ]earlier)\s+(?:period|quarter)"
                   r"(?:\s+(?:a|of\s+the\s+prior|of\s+the\s+previous|last)\s+year)?|"
@@ -347,6 +347,8 @@ _POINTING_BACK = _BACK_REFERENCES | {"they", "ones"}
 """Words with which a later part asks the figure the part before names ("Which ones, by how much?", "how much did
 they grow?"); "its" points at the part, not at the figure ("how much did its receivable factoring programs
 accelerate collections?" asks a figure of its own)."""
+_DISTRIBUTIVE = frozenset({"each", "every", "respectively"})
+"""Words that ask a figure of every one of the things a part before names ("how much did each generate?")."""
 _WHOLE_COMPANY = frozenset("total consolidated company overall group".split())
 """Words that ask of the whole company, not a part pointed back at ("and what was its total revenue?")."""
 _PART_HEADS = frozenset("sales segment segments business division unit product products line category region regions "
@@ -366,7 +368,8 @@ _AMONG = re.compile(r"\b(?:among|of|between)\s+(?:the\s+)?(?:three\s+|two\s+|fou
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+)?(?:three\s+|two\s+|four\s+)?(?P<list>[\w&'’ -]+?"
                        r"(?:,\s*[\w&'’ -]+?)*),?\s+(?:and|or)\s+(?P<last>[\w&'’ -]+?)\s+(?=(?:\w+\s+){0,4}?"
                        r"(?:the\s+)?(?:most|least|largest|highest|biggest|greatest|smallest|lowest)\b)", re.I)
-_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest|best)\b", re.I)
+_MOST = re.compile(r"\b(?:most|largest|highest|biggest|greatest|maximum|strongest|fastest|best|steepest|sharpest|"
+                   r"deepest)\b", re.I)
 _LEAST = re.compile(r"\b(?:least|smallest|lowest|minimum|weakest|slowest|worst)\b", re.I)
 SUPERLATIVE = re.compile(rf"{_MOST.pattern}|{_LEAST.pattern}", re.I)
 """A word that picks one of several ("the best-selling category", "the slowest")."""
@@ -1977,7 +1980,8 @@ def _one(text: str) -> Question:
         averaged=tuple(averaged_years(text)),
         ratio=named,
         averages_stated=bool(_AVERAGE_WORDS.search(text)),
-        changed=bool(_CHANGED.search(asked_part)),
+        # a period set against the one a year before ("compare with a year earlier") asks how it changed
+        changed=bool(_CHANGED.search(asked_part) or _YOY.search(asked_part)),
         cagr=bool(_CAGR.search(asked_part)),
         growth=bool(_GROWTH.search(text)),
         growth_percent=bool(_PCT.search(text) and not _DIFF.search(text) or _GROWTH_PCT.search(low)),
@@ -2169,6 +2173,7 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     measures = part.measures or (before.measures if not first and not own else ())
     # "..., and what explains the move?": the ratio the part before names is what moved
     ratio = part.ratio or (before.ratio if not part.measures else None)
+    formula = part.formula or (before.formula if ratio is not part.ratio else None)  # the ratio as it was defined
     asked = part.asked
     if asked.fiscal_year is None and asked.end is None and asked.instant is None:
         asked = before.asked
@@ -2182,11 +2187,15 @@ def _inherit(part: Question, before: Question, first: bool = False) -> Question:
     pointed = (not first and bool(part.measures) and bool(part.words & _POINTING)
                and not part.words & _WHOLE_COMPANY)
     segment = part.segment or (before.segment if measures is not part.measures or pointed else "")
-    if measures is part.measures and asked is part.asked and ratio is part.ratio and segment == part.segment:
+    # "What are its reportable segments, and how much revenue did each generate?": each of the parts listed before
+    listing = part.listing or (before.listing if part.words & _DISTRIBUTIVE and part.ranking is None else "")
+    if (measures is part.measures and asked is part.asked and ratio is part.ratio and formula is part.formula
+            and segment == part.segment and listing == part.listing):
         return part
     # "what are the key drivers for this change?": the words of the measure it inherits are its words too
     stems_ = part.stems | before.stems if measures is not part.measures or ratio is not part.ratio else part.stems
-    q = replace(part, measures=measures, ratio=ratio, asked=asked, stems=stems_, segment=segment)
+    q = replace(part, measures=measures, ratio=ratio, formula=formula, asked=asked, stems=stems_, segment=segment,
+                listing=listing)
     q = replace(q, intent=_intent(q))
     return replace(q, narrative=_narrative(q))
 

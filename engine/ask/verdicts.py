@@ -430,10 +430,14 @@ class BreakdownListing:
         led = [s for s in work.sources if s not in titled and kind.search(s.heading) and not s.statement]
         placed = [s for s in work.sources if s not in titled and s not in led and q.listing == "region" and _placed(s)]
         best: tuple[float, Decision] | None = None
+        asked_measure = measure
         for s in [*titled, *led, *placed]:
             i = _asked_column(s, asked, work.calendar, flow)
             if i is None:
                 continue
+            # no measure asked ("What are its reportable segments?") of a table in blocks: the parts are the blocks'
+            # headings, each with its first line ("North America" over "Net sales", "Operating expenses", ...)
+            measure = asked_measure or _block_line(s, i)
             every = column_cells_at(s, i, measure.name if measure else q.listing)
             # amounts, else the shares a table gives instead ("Revenues by Geography": 47%, 29%, ...)
             cells = [jc for jc in every if not jc[1].percent] or every
@@ -456,8 +460,9 @@ class BreakdownListing:
             total = totals[0][1] if totals and totals[0][1].value and not totals[0][1].percent else None
             said = [f"{unmarked(c.row)} {c.shown}" + (f" ({c.value / total.value * 100:.0f}% of "
                                                       f"{unmarked(total.row)})" if total else "") for c in parts]
+            by = f", by {measure.name}" if measure is not None and asked_measure is None else ""
             text = (f"The {len(parts)} {_plural(q.listing)} in the table [{parts[0].marker}] "
-                    f"({parts[0].period_name(work.calendar)}): " + "; ".join(said) + ".")
+                    f"({parts[0].period_name(work.calendar)}{by}): " + "; ".join(said) + ".")
             decision = Decision(self.name, text, None, tuple(c.amount for c in parts),
                                 among=tuple(unmarked(c.row) for c in parts))
             # of the breakdowns found, the one whose total is the measure itself ("Total revenue") before one of a
@@ -503,6 +508,28 @@ def _placed(s: TableSource) -> bool:
     its title ("in millions" over "Americas", "EMEA", "Asia")."""
     return sum(1 for r in s.table.get("rows", []) if isinstance(r, dict)
                and names_place(str(r.get("label", "")))) >= 2
+
+
+def _block_line(s: TableSource, i: int) -> Measure | None:
+    """Of a table in blocks (two or more headings without figures, each over lines the vocabulary knows: "North
+    America" over "Net sales" and "Operating income"), the line item first under the first heading, with a figure in
+    column ``i``; None for a table of another layout."""
+    heads, first = 0, None
+    head = False
+    for row in s.table.get("rows", []):
+        if not isinstance(row, dict):
+            continue
+        label = str(row.get("label", "")).strip()
+        numbers = row.get("numbers") or []
+        if label and not any(isinstance(x, int | float) for x in numbers):
+            head = True
+            continue
+        if head and i < len(numbers) and isinstance(numbers[i], int | float) and (
+                m := measure_of(label)).item is not None:
+            heads += 1
+            first = first or m
+        head = False
+    return first if heads >= 2 else None
 
 
 def _blocks(s: TableSource, i: int, measure: Measure, q: Question) -> list[Cell]:
