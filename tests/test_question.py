@@ -616,6 +616,17 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     assert said.folded and "gives Long-term lease liabilities $72,968 million" in said.folded[0]
     assert one_voice("Long-term lease liabilities were $75,822 million [1].", ranked, among, None,
                      resolve(ranked, tables), None, stated=False).folded == []
+    # another ranked item's amount given for the line asked, no item named
+    largest = parse("Which asset line carried the largest balance on Acme's balance sheet at June 30, 2023?")
+    assets = Decision("section ranking", "Marketable securities: the highest of the 3 assets ...",
+                      choice="Marketable securities", figures=(10241e6, 5079e6, 4204e6),
+                      among=("Marketable securities", "Cash and cash equivalents", "Other assets"))
+    said = one_voice("The balance on this line was $4,204 million.", largest, assets, None, resolve(largest, tables),
+                     None, stated=False)
+    assert said.folded and "gives $4,204 million, another ranked item's amount" in said.folded[0]
+    for kept in ("The balance on this line was $10,241 million [1].", "Other assets were $4,204 million [1].",
+                 "Cash and cash equivalents came second at $5,079 million [1]."):
+        assert one_voice(kept, largest, assets, None, resolve(largest, tables), None, stated=False).folded == [], kept
     for kept in ("The largest was $1,824 million [1].", "The highest inflow was $1.8 billion [1].",
                  "It was the largest of the three [1]."):
         assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept

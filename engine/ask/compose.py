@@ -651,6 +651,30 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
     return ""
 
 
+def _unnamed_other_amount(sentence: str, decision: Decision, question: Question) -> str:
+    """Why a sentence that names none of a ranking's items gives the amount of one the code did not pick ('' when it
+    does not): "The balance on this line was $4,204 million" (other assets') where marketable securities' 10,241
+    million ranks first. A ranking by amount only; a sentence naming an item (any word of four letters or more of
+    its name) says whose amount it gives."""
+    r = question.ranking
+    if not decision.choice or r is None or r.by_change or not decision.among or not decision.figures:
+        return ""
+    amounts = _amounts(sentence)
+    if not amounts:
+        return ""
+    low = sentence.lower()
+    if any(re.search(rf"(?<![a-z]){re.escape(w)}", low)
+           for n in (*decision.among, *r.names) for w in re.findall(r"[a-z]{4,}", n.lower())):
+        return ""
+    top = (max if r.highest else min)(decision.figures)
+    if any(_as_written(v, top) for v in amounts):
+        return ""
+    hit = next((v for v in amounts if any(_as_written(v, f) for f in decision.figures)), None)
+    if hit is None:
+        return ""
+    return f"gives {hit.raw.strip()}, another ranked item's amount, naming none; the code found {decision.choice}"
+
+
 def _part_outside(sentence: str, among: Sequence[str]) -> str:
     """A part a sentence names with its kind ("the Compute & Networking segment", "the EMEA region") that is none of
     ``among`` ('' when there is none)."""
@@ -992,7 +1016,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
         if not why and decision is not None:
-            why = _other_choice(sentence, decision, question) or _item_given_another_amount(sentence, decision)
+            why = (_other_choice(sentence, decision, question) or _item_given_another_amount(sentence, decision)
+                   or _unnamed_other_amount(sentence, decision, question))
         if not why:
             why = (_unsuited_claim(sentence, question, computation, decision)
                    or _moves_an_unsuited_metric(sentence, decision, names))
