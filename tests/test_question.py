@@ -599,6 +599,14 @@ def test_a_change_said_the_wrong_way_round_or_another_pick_is_folded() -> None:
     right = one_voice("Operations brought in the most cash [1].", ranked, pick, None, resolve(ranked, tables), None,
                       stated=False)
     assert right.folded == []
+    # an outflow the code found told as cash brought in; told as used, or written negative, it stays
+    flipped = one_voice("Operations brought in the most cash [1]. Investing activities provided $962 million [1].",
+                        ranked, pick, None, resolve(ranked, tables), None, stated=False)
+    assert flipped.text == "Operations brought in the most cash [1]." and "the code found it negative" in \
+        flipped.folded[0], flipped
+    for kept in ("Investing activities used $962 million [1].", "Investing activities provided -$962 million [1].",
+                 "Net cash provided by (used in) investing activities was $962 million [1]."):
+        assert one_voice(kept, ranked, pick, None, resolve(ranked, tables), None, stated=False).folded == [], kept
     # no item named: an amount called the largest that none of the ranked items is
     unranked = one_voice("The figure is $52 million, which is the largest amount among the three categories.", ranked,
                          pick, None, resolve(ranked, tables), None, stated=False)

@@ -675,6 +675,33 @@ def _unnamed_other_amount(sentence: str, decision: Decision, question: Question)
     return f"gives {hit.raw.strip()}, another ranked item's amount, naming none; the code found {decision.choice}"
 
 
+_INFLOW = re.compile(r"\b(?:provided|provides|providing|generated|generates|generating|brought\s+in|brings\s+in|"
+                     r"inflows?)\b", re.I)
+_OUTFLOW = re.compile(r"\b(?:used|uses|using|spent|spends|paid|pays|outflows?|consumed|burn\w*|negative|minus|"
+                      r"loss|losses)\b", re.I)
+
+
+def _sign_flipped(sentence: str, figures: Sequence[float]) -> str:
+    """Why a sentence says that a figure the code found negative came in ('' when it does not): "the net cash
+    provided by investing activities ($1,287 million)" where investing used 1,287 million (-1,287). An amount
+    written without a minus sign whose magnitude is a negative figure's and no positive one's, in a clause (the words
+    since the amount or the comma before it) that says provided or generated and not used or spent."""
+    negatives = [f for f in figures if f < 0]
+    if not negatives:
+        return ""
+    positives = [f for f in figures if f >= 0]
+    last = 0
+    for v in _amounts(sentence):
+        clause = sentence[last:v.start]
+        clause = re.split(r"[,;:]", clause)[-1] if re.search(r"[,;:]\s*\S", clause) else clause
+        last = v.end
+        if v.value < 0 or not any(_as_written(v, f) for f in negatives) or any(_as_written(v, f) for f in positives):
+            continue
+        if _INFLOW.search(clause) and not _OUTFLOW.search(clause):
+            return f"says {v.raw.strip()} was provided or generated; the code found it negative, an outflow"
+    return ""
+
+
 def _part_outside(sentence: str, among: Sequence[str]) -> str:
     """A part a sentence names with its kind ("the Compute & Networking segment", "the EMEA region") that is none of
     ``among`` ('' when there is none)."""
@@ -1024,7 +1051,7 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         if not why and stated:
             why = _scale_conflict(sentence, question, res) or _misscaled(sentence, res)
         if not why:
-            why = _claims_absent(sentence, used)
+            why = _claims_absent(sentence, used) or _sign_flipped(sentence, main)
         if not why:
             why = (_reversed(sentence, ends) or _reversed_term(sentence, term_ends)
                    or _for_another_period(sentence, points, calendar)
