@@ -162,19 +162,26 @@ def test_check_numbers_flags_what_the_text_layer_does_not_show() -> None:
     assert listed is not None and listed["rows"][0]["numbers"] == [5.0, 6.0]
 
 
+def _in_blocks(heads: list[tab.Word], headings: list[str], lines: list[tuple[str, list[str]]]) -> list[tab.Word]:
+    """A table's words: the column ``heads``, then under each heading (a line without figures in the labels'
+    column) the same ``lines``, 14 points apart from y = 90."""
+    words = [*heads]
+    y = 90.0
+    for heading in headings:
+        words += _row(y, heading, [])
+        for k, (label, values) in enumerate(lines, 1):
+            words += _row(y + 14 * k, label, values)
+        y += 14 * (len(lines) + 1)
+    return words
+
+
 def test_the_first_block_heading_under_the_column_headings_is_a_row_not_a_heading() -> None:
     """A segment table in blocks ("Americas:" over its "Net sales" and "Operating income", under the dates): the
     line just above the first figures, in the labels' column, heads the first block as the later ones do; a units
     line or the statement's period line there stays out of the rows."""
     heads: list[tab.Word] = [(376, 70, 400, 80, "2023"), (456, 70, 480, 80, "2022")]
-    blocks = ["Americas:", "Europe:"]
-    words = [*heads]
-    y = 90.0
-    for name in blocks:
-        words += _row(y, name, [])
-        words += _row(y + 14, "Net sales", ["$49,278", "$51,496"])
-        words += _row(y + 28, "Operating income", ["17,864", "19,585"])
-        y += 42
+    words = _in_blocks(heads, ["Americas:", "Europe:"],
+                       [("Net sales", ["$49,278", "$51,496"]), ("Operating income", ["17,864", "19,585"])])
     table = tab.parse_words(words, title="Segment Information")
     assert table is not None
     assert [r["label"] for r in table["rows"]] == ["Americas:", "Net sales", "Operating income", "Europe:",
@@ -192,13 +199,8 @@ def test_the_first_period_heading_of_a_table_whose_periods_head_its_blocks_is_a_
     first figures, heads its block as the later ones do. A period line there with no later one like it is the
     columns' heading, not a row."""
     heads: list[tab.Word] = [(360, 70, 400, 80, "Devices"), (446, 70, 480, 80, "Cloud")]
-    words = [*heads]
-    y = 90.0
-    for period in ("Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023"):
-        words += _row(y, period, [])
-        words += _row(y + 14, "Revenue", ["$700", "$410"])
-        words += _row(y + 28, "Operating income", ["90", "60"])
-        y += 42
+    words = _in_blocks(heads, ["Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023"],
+                       [("Revenue", ["$700", "$410"]), ("Operating income", ["90", "60"])])
     table = tab.parse_words(words, title="Segment information")
     assert table is not None
     assert [r["label"] for r in table["rows"]] == [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache
 from itertools import combinations
@@ -20,7 +20,7 @@ from engine.ask.cells import Resolution, TableSource, judge, resolve
 from engine.ask.checks import CITATION, answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
-from engine.ask.question import SUPERLATIVE, Question
+from engine.ask.question import SUPERLATIVE, Question, Ranking
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
 from engine.types import Retrieval
@@ -643,12 +643,20 @@ def _other_choice(sentence: str, decision: Decision, question: Question) -> str:
                 f"the code found {decision.choice}")
     # ... or one of the other ranked items' amounts ("The largest liability ... was $37,350 million", other
     # liabilities', where customer deposits' $110,239 million ranks first), where the ranking is by amount
-    if not spots and amounts and decision.figures and not question.ranking.by_change:
-        top = (max if question.ranking.highest else min)(decision.figures)
-        if not any(_as_written(v, top) for v in amounts) and any(
-                _as_written(v, f) for v in amounts for f in decision.figures):
-            return f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}; the code found {decision.choice}"
+    if not spots and not question.ranking.by_change and _another_items_amount(amounts, decision, question.ranking):
+        return f"calls {amounts[0].raw.strip()} the {most.group(0).lower()}; the code found {decision.choice}"
     return ""
+
+
+def _another_items_amount(amounts: Sequence[Quantity], decision: Decision, ranking: Ranking) -> Quantity | None:
+    """Of the amounts a sentence gives, the first that is one of the ranked figures, where none is the chosen one's
+    (the highest, or the lowest, of ``decision.figures``); None otherwise."""
+    if not amounts or not decision.figures:
+        return None
+    top = (max if ranking.highest else min)(decision.figures)
+    if any(_as_written(v, top) for v in amounts):
+        return None
+    return next((v for v in amounts if any(_as_written(v, f) for f in decision.figures)), None)
 
 
 def _unnamed_other_amount(sentence: str, decision: Decision, question: Question) -> str:
@@ -659,17 +667,11 @@ def _unnamed_other_amount(sentence: str, decision: Decision, question: Question)
     r = question.ranking
     if not decision.choice or r is None or r.by_change or not decision.among or not decision.figures:
         return ""
-    amounts = _amounts(sentence)
-    if not amounts:
-        return ""
     low = sentence.lower()
     if any(re.search(rf"(?<![a-z]){re.escape(w)}", low)
            for n in (*decision.among, *r.names) for w in re.findall(r"[a-z]{4,}", n.lower())):
         return ""
-    top = (max if r.highest else min)(decision.figures)
-    if any(_as_written(v, top) for v in amounts):
-        return ""
-    hit = next((v for v in amounts if any(_as_written(v, f) for f in decision.figures)), None)
+    hit = _another_items_amount(_amounts(sentence), decision, r)
     if hit is None:
         return ""
     return f"gives {hit.raw.strip()}, another ranked item's amount, naming none; the code found {decision.choice}"
@@ -1166,7 +1168,7 @@ both."""
 def stated_once(parts: Sequence[CellWork]) -> list[CellWork]:
     """The parts' work with a statement made by a part before taken from the later part: "..., and what accounts for
     the change?" of a change just computed asks its words, not the figure again."""
-    return [CellWork(p.resolution, None, p.calendar, p.gap, "")
+    return [replace(p, computation=None, extractive="", decision=None)
             if p.extractive and any(p.extractive == o.extractive for o in parts[:k]) else p
             for k, p in enumerate(parts)]
 
