@@ -426,6 +426,20 @@ def test_a_row_the_question_writes_out_beats_the_vocabularys_name_for_it() -> No
     assert [c.value for c in resolve("What were total net revenues in 2020?", src).cells] == [44560.0]
 
 
+def test_a_row_the_question_writes_out_for_one_measure_is_not_anothers() -> None:
+    """"Did cash from operations cover its purchases of property and equipment?" writes out the capex row's label:
+    that row is capex's, and cash from operations is its own row, not the row the question writes out."""
+    flows = {"title": "Consolidated Statements of Cash Flows", "columns": ["Six Months Ended June 30, 2023",
+                                                                           "Six Months Ended June 30, 2022"],
+             "rows": [{"label": "Net cash provided by (used in) operating activities", "values": ["21,264", "6,175"],
+                       "numbers": [21264.0, 6175.0]},
+                      {"label": "Purchases of property and equipment", "values": ["(25,662)", "(27,808)"],
+                       "numbers": [-25662.0, -27808.0]}]}
+    res = resolve("Did Acme's cash from operations cover its purchases of property and equipment in the six months "
+                  "ended June 30, 2023?", [TableSource(1, flows)])
+    assert {c.item: c.value for c in res.cells} == {"cash from operations": 21264.0, "capex": -25662.0}, res.cells
+
+
 def test_an_item_named_with_a_qualifier_that_makes_it_another_is_not_asked() -> None:
     def asked(text: str) -> list[str]:
         return [m.name for m in q(text).measures]

@@ -254,14 +254,17 @@ def row_fit(measure: Measure, label: str, asked_stems: set[str], named: str = ""
     if measure.item is not None:
         if measure.item.excludes(label) or _SHARE_OF.search(label):
             return 0.0  # another item, or a share of one ("As a percent of revenue")
+        if (other := named_item(label)) is not None and other.name != measure.item.name and not (
+                low in measure.item.labels or low == measure.name):
+            return 0.0  # the vocabulary's label of another item ("Net cash provided by operating activities" is
+            # no financing measure, however many of its words it shares; "Purchases of property and equipment",
+            # which "Did cash from operations cover its purchases of property and equipment?" writes out, is the
+            # capex row, not the cash from operations one)
         written = phrase(label)
         if named and len(written.split()) >= 3 and f" {written} " in f" {named} ":
             return NAMED_ROW
         if low in measure.item.labels or low == measure.name:
             return 2.0
-        if (other := named_item(label)) is not None and other.name != measure.item.name:
-            return 0.0  # the vocabulary's label of another item ("Net cash provided by operating activities" is
-            # no financing measure, however many of its words it shares)
         # the names a filing prints, not what a question may call the item ("profit" asks for net income, but
         # a row "Gross profit" is not net income)
         return max(label_score(n, label) for n in (measure.item.name, *measure.item.labels))
