@@ -1538,6 +1538,16 @@ def test_what_was_behind_a_change_asks_its_drivers() -> None:
     assert parse("What's behind Foo Corp's lower gross margin in 2022?").why
 
 
+def test_what_a_filing_credits_a_change_to_asks_its_drivers() -> None:
+    """"What does the 10-Q credit that growth to?" asks what drove it, as "what was it attributable to?" does; credit
+    extended to customers, or an amount credited to a line, asks no reason."""
+    q = parse("Which Foo Corp segment grew net sales fastest in 2023, and what does the 10-K credit that growth to?")
+    assert q.told is q.parts[1] and q.parts[1].why and q.parts[1].narrative == "drivers"
+    assert parse("What does management credit the increase in Foo Corp's gross margin to?").narrative == "drivers"
+    assert not parse("Did Foo Corp extend credit to its customers in 2023?").why
+    assert not parse("How much was credited to other income by Foo Corp in 2023?").why
+
+
 def test_where_and_when_start_a_part_of_their_own() -> None:
     """"..., and where were they recorded?" asks in words beside a figure the first part asks."""
     q = parse("How much were Foo Corp's capital expenditures in 2023, and where were they spent?")

@@ -81,11 +81,13 @@ _YES_NO = re.compile(r"^(?:[^,?]{1,60},\s+)?(?:is|are|was|were|did|does|do|has|h
 or not ("As of FY2022, is the margin improving?", "Between FY20 and FY21, did PP&E grow?")."""
 _WHY_CUES = (r"why|drove|driven|drivers?|driving|reasons?|caused?|causes|(?:due|attribut\w+) to(?=\s*(?:[?.,;]|$|"
              r"(?:what|which|in|for|during|over)\b))|contribut(?:ing|ed) to|led to|(?:is|was|were|are|['’]s)\s+behind"
+             r"|(?:credit|ascribe)(?:s|d|ed)?\s+(?:[\w'’-]+\s+){1,8}?to(?=\s*(?:[?.,;]|$))"
              r"|(?<=what )(?:(?:has|have|had)\s+)?(?:affected|impacted|influenced)")
 """A question's words asking what made a figure move ("what drove", "what was behind"), which make it a question
 told in words (the vocabulary's ``[narrative.drivers] asked`` names the kind of one that is, with more words: "the
 impact of X on Y" asks a figure unless the question is prose already). "Due to" and "attributable to" ask a cause
-where nothing names it after them ("What was the increase attributable to?", "due to which factors"); before a name
+where nothing names it after them ("What was the increase attributable to?", "due to which factors", "what does
+the 10-Q credit that growth to?"); before a name
 they tell an owner or a part ("net income attributable to noncontrolling interests", "amounts due to related
 parties"). "What affected (impacted, influenced) X" asks the same: what moved it."""
 
