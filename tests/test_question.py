@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 
 import pytest
@@ -369,6 +370,37 @@ def test_a_change_measured_against_the_later_period_is_folded() -> None:
     for right in ("Net sales were $1,234 million in fiscal 2022, a $134 million increase compared to fiscal 2021 [1].",
                   "Net sales rose by $134 million versus 2021 [1].", "Net sales rose by $134 million [1]."):
         assert one_voice(right, q, None, comp, res, None, stated=True).folded == [], right
+
+
+def test_a_computed_change_given_as_the_amount_itself_is_folded() -> None:
+    """"Acme spent $134 million on research" where 134 is the computed rise from 1,100 to 1,234: the change's amount
+    in a clause that tells no change is not the amount spent; told as a change (a way, "more", "by", a change's
+    noun), in any clause of its own, it stays."""
+    from asking import compute, resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+
+    income = table("Consolidated Statements of Operations, Years Ended December 31", ["2022", "2021"],
+                   {"Research and development": [1234.0, 1100.0]})
+    tables = [TableSource(1, income)]
+    q = parse("How did Acme's research and development expense change from fiscal 2021 to fiscal 2022?")
+    comp = compute(q, tables)
+    assert comp is not None and comp.ends == (1100.0, 1234.0) and comp.result == 134.0
+    res = resolve(q, tables)
+    level = one_voice("Acme spent $1,234 million on research and development [1]. Acme spent $134 million on research "
+                      "and development in fiscal 2022 [1].", q, None, comp, res, None, stated=True)
+    assert level.text == "Acme spent $1,234 million on research and development [1]." and \
+        "the computed change, as the amount itself" in level.folded[0], level
+    for right in ("Acme spent $134 million more than in 2021 [1].", "Spending rose by $134 million [1].",
+                  "Research and development was $1,234 million, an increase of $134 million [1].",
+                  "The $134 million increase reflects headcount [1]."):
+        assert one_voice(right, q, None, comp, res, None, stated=True).folded == [], right
+    # a difference of two cells whose ends are its terms (the part of a question asking how much more)
+    bare = dataclasses.replace(comp, kind="difference", ends=None)
+    assert one_voice("Acme spent $134 million on research and development [1].", q, None, bare, res, None,
+                     stated=True).folded
 
 
 def test_a_verdict_is_one_class_and_one_registry_entry_whether_a_figure_clears_an_amount() -> None:
@@ -1965,3 +1997,102 @@ def test_the_steepest_or_sharpest_change_of_the_parts_is_a_ranking_by_change() -
                  "Which region saw the deepest fall in net sales last year?"):
         r = parse(text).ranking
         assert r is not None and r.by_change and r.breakdown, text
+
+
+def test_a_rankings_year_before_and_its_changes_are_the_codes_figures_not_another_amount() -> None:
+    """A ranking of categories by their change against the year before states each one's amount before and its
+    change: a model sentence giving the pick's amount a year earlier ("from $10,435 million to $7,168 million"),
+    or its change in percent as prose rounds it ("down 31%"), gives the code's figures; an amount the code never
+    stated is still folded, and a percent's digits in another scale ("$31 thousand") are no percent."""
+    from asking import resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Work
+    from engine.ask.verdicts import BreakdownRankingVerdict
+    from engine.periods import Calendar
+
+    cal = Calendar(12, 31)
+    sales = table("Net sales by category (in millions)", ["2023", "2022"],
+                  {"Widgets": [7168.0, 10435.0], "Gadgets": [6670.0, 7646.0], "Services": [20907.0, 19821.0],
+                   "Total net sales": [34745.0, 37902.0]})
+    tables = [TableSource(1, sales)]
+    q = parse("Which Acme product category had the steepest sales decline in 2023, and why?")
+    res = resolve(q, tables, cal)
+    d = BreakdownRankingVerdict().decide(Work(q, tables, cal, res, [cal]))
+    assert d is not None and d.choice == "Widgets", d
+    for right in ("Widgets fell 31.3%, from $10,435 million to $7,168 million [1].",
+                  "Widgets sales were down 31% from a year ago [1].", "Widget sales fell $3,267 million [1]."):
+        assert one_voice(right, q, d, None, res, cal, stated=False).folded == [], right
+    for wrong in ("Widgets sales fell $5,000 million [1].", "Widgets sales were $31 thousand lower [1]."):
+        assert one_voice(wrong, q, d, None, res, cal, stated=False).folded, wrong
+
+
+def test_a_model_sentence_repeating_a_quote_is_the_filings_words_not_a_contradiction() -> None:
+    """The summary of the quotes repeats the filing's sentence, which gives the quarter's change beside the year's
+    ("decreased 12% in the fourth quarter, and 31% for the year"): shown as the quote is, not folded as a figure of
+    another period; the same sentence with no quote behind it is the model's and is folded."""
+    from asking import resolve
+    from test_formulas import table
+
+    from engine.ask.cells import TableSource
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Work
+    from engine.ask.verdicts import BreakdownRankingVerdict
+    from engine.periods import Calendar
+    from engine.types import Quote
+
+    cal = Calendar(12, 31)
+    sales = table("Net sales by category (in millions)", ["2023", "2022"],
+                  {"Widgets": [7168.0, 10435.0], "Gadgets": [6670.0, 7646.0], "Total net sales": [13838.0, 18081.0]})
+    tables = [TableSource(1, sales)]
+    q = parse("Which Acme product category had the steepest sales decline in 2023, and why?")
+    res = resolve(q, tables, cal)
+    d = BreakdownRankingVerdict().decide(Work(q, tables, cal, res, [cal]))
+    assert d is not None and d.choice == "Widgets"
+    filing = ("Widgets sales decreased 12% in the fourth quarter, and 31% for the year, due to lower demand from "
+              "builders.")
+    quote = Quote(filing, "ACME_2023_10K", "acme", 30, 3, 3)
+    said = f"[3] states that {filing[0].lower()}{filing[1:]}"
+    assert one_voice(said, q, d, None, res, cal, stated=False, quoted=[quote]).folded == []
+    assert one_voice(said, q, d, None, res, cal, stated=False).folded
+    # a sentence of the model's own beside the quote is still read against the code
+    assert one_voice("Widgets sales decreased 12% for the year [3].", q, d, None, res, cal, stated=False,
+                     quoted=[quote]).folded
+
+
+def test_a_security_said_registered_that_the_cover_page_does_not_list_is_folded() -> None:
+    """The cover page lists every class registered under Section 12(b): a model sentence saying another is
+    registered ("commercial paper", "corporate debt securities" read off a fair-value table) contradicts the code's
+    list; one naming a listed class, debt in general where a listed class is debt, or denying it, stays."""
+    from asking import resolve
+
+    from engine.ask.compose import one_voice
+    from engine.ask.decisions import Work
+    from engine.ask.verdicts import RegisteredSecurities
+    from engine.types import Evidence
+
+    def cover(classes: str) -> Evidence:
+        return Evidence(chunk_id=1, doc_id="acme", doc="ACME_2023_10Q", page=1, modality="text", score=1.0,
+                        text="Securities registered pursuant to Section 12(b) of the Act: Title of each class Trading "
+                             f"Symbol(s) Name of each exchange on which registered {classes} Securities registered "
+                             "pursuant to Section 12(g) of the Act: None")
+
+    notes = cover("Common Stock ACME The Nasdaq Stock Market LLC 1.375% Notes due 2024 The Nasdaq Stock Market LLC")
+    q = parse("Which debt securities does Acme have registered on an exchange?")
+    d = RegisteredSecurities().decide(Work(q, [], None, resolve(q, []), evidence=[notes]))
+    assert d is not None and "1.375% Notes due 2024" in d.among, d
+    folded = one_voice("Acme has registered commercial paper on the Nasdaq Stock Market LLC [1].", q, d, None,
+                       resolve(q, []), None, stated=False)
+    assert folded.folded and "says commercial paper is registered" in folded.folded[0], folded
+    for kept in ("Acme's 1.375% Notes due 2024 are listed on Nasdaq [1].", "Acme has debt securities registered [1].",
+                 "Commercial paper is not registered on any exchange [1]."):
+        assert one_voice(kept, q, d, None, resolve(q, []), None, stated=False).folded == [], kept
+    stock = cover("Common Stock, par value $.01 per share ACME Nasdaq Global Select Market")
+    yes_no = parse("Does Acme have any debt securities registered to trade on a national exchange?")
+    none = RegisteredSecurities().decide(Work(yes_no, [], None, resolve(yes_no, []), evidence=[stock]))
+    assert none is not None and none.verdict is False
+    said = ("The table shows that Acme has debt securities registered to trade on a national exchange, specifically "
+            "corporate debt securities [2].")
+    assert one_voice(said, yes_no, none, None, resolve(yes_no, []), None, stated=False).folded

@@ -758,7 +758,7 @@ def told_across(answerer: Answerer, q: Question, w: Across, cancelled: Callable[
     if summary is None and said_no is None:
         return None, quotes
     voiced = one_voice(summary.text.strip() if summary else "", q, w.decision or said_no, w.computation,
-                       w.resolution, w.calendar, bool(w.series))
+                       w.resolution, w.calendar, bool(w.series), quotes)
     said = with_stated(voiced.text, said_no.text, True, True, bool(voiced.folded)) if said_no else voiced.text
     if not said:
         return None, quotes  # all of it contradicted the series: the passages answer, the quotes if they refuse

@@ -21,10 +21,11 @@ from engine.ask.checks import CITATION, answer_numbers, refuses, result_like
 from engine.ask.decisions import Computation, Decision
 from engine.ask.formulas import fmt
 from engine.ask.question import SUPERLATIVE, Question, Ranking
+from engine.ask.verdicts import RegisteredSecurities, is_debt_class
 from engine.numbers import SCALE_NAMES, Quantity, quantities, same_number
 from engine.periods import Calendar, Period, asked_period, column_period, matches
-from engine.types import Retrieval
-from engine.vocabulary import canonical, directions, items_named, judgements, part_kinds, vocabulary
+from engine.types import Quote, Retrieval
+from engine.vocabulary import canonical, change_words, directions, items_named, judgements, part_kinds, vocabulary
 
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\s*[.,:;!-]+\s*", re.I)
 _VERDICT_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -266,6 +267,39 @@ def _result_as_other_item(sentence: str, question: Question, computation: Comput
         named = [it.name for it in items_named(clause)]
         if len(named) == 1 and named[0] not in allowed:
             return f"{q.raw.strip()} is the code's computed result, not {named[0]}"
+    return ""
+
+
+@cache
+def _says_change() -> re.Pattern[str]:
+    """Words that tell an amount as a change: a way (``[directions]``), a change without one or a change's noun, a
+    word that gives the figure after it as a change ("up"), or one of a difference ("more", "less", "by",
+    "additional")."""
+    rises, falls = directions()
+    words = change_words()
+    return re.compile("|".join([p.pattern for p in (rises, falls, words.either, words.nouns, words.before_figure)]
+                               + [r"\b(?:more|less|by|difference|additional|extra|gap)\b"]), re.I)
+
+
+def _change_as_level(sentence: str, computation: Computation | None) -> str:
+    """Why a sentence gives the code's computed change in money as the amount itself ("Apple spent $1,080 million on
+    R&D in the quarter", where 1,080 is the rise from 5,717 to 6,797): the change's amount, neither end's, in a
+    clause (from the comma, semicolon or colon before it to the next comma or semicolon) that says no change
+    (``_says_change``). '' otherwise."""
+    c = computation
+    if c is None or c.kind not in ("change", "difference") or c.percent or not c.result:
+        return ""
+    levels = c.ends or tuple(t.value for t in c.cells)  # the two amounts it went between
+    if len(levels) != 2:
+        return ""
+    for v in _amounts(sentence):
+        if not _as_written(v, c.result) or any(_as_written(v, e) for e in levels):
+            continue
+        start = max(sentence.rfind(mark, 0, v.start) for mark in ",;:") + 1
+        end = min([i for mark in ",;" if (i := sentence.find(mark, v.end)) >= 0], default=len(sentence))
+        if not _says_change().search(sentence[start:end]):
+            return (f"gives {v.raw.strip()}, the computed change, as the amount itself; the code found "
+                    f"{fmt(min(levels, key=abs))} and {fmt(max(levels, key=abs))}")
     return ""
 
 
@@ -704,6 +738,37 @@ def _sign_flipped(sentence: str, figures: Sequence[float]) -> str:
     return ""
 
 
+_SAYS_REGISTERED = re.compile(r"\b(?:registered|listed|trad(?:e|es|ed|ing)\s+on)\b", re.I)
+_SECURITY = re.compile(r"(?P<name>\b(?:(?:\d[\d.]*%|[a-z][\w’'-]*)\s+){0,3}(?i:notes?|debentures?|bonds?|paper|"
+                       r"securities|stocks?|shares))\b")
+"""A security named with the lower-case words or coupon before it ("corporate debt securities", "1.375% Notes"): a
+company's name before it is not the class's."""
+_ANY_SECURITY = frozenset({"debt", "security", "securities", "any", "its", "our", "their", "the", "of", "registered",
+                           "has", "have", "had", "and", "other"})
+"""Words of a security named in general ("any debt securities"): debt itself, no class of its own."""
+
+
+def _unlisted_registered(sentence: str, decision: Decision) -> str:
+    """Why a sentence says a security is registered on an exchange that the cover page's list of classes registered
+    under Section 12(b) does not hold ('' when it does not): "Apple has registered commercial paper" beside its nine
+    note issues, "Amazon has debt securities registered ..., specifically corporate debt securities" where only its
+    common stock is (a fair-value table's row is no registration). A class named by its own words (a coupon, a name)
+    must share one with a class listed; debt named in general, that some listed class be debt. A sentence that
+    denies it says what the list says."""
+    if decision.kind != RegisteredSecurities.name or not decision.among or _NEGATED.search(sentence) or (
+            not _SAYS_REGISTERED.search(sentence)):
+        return ""
+    listed = {w for x in decision.among for w in re.findall(r"[a-z0-9.%]+", x.lower())}
+    for m in _SECURITY.finditer(sentence):
+        words = set(re.findall(r"[a-z0-9.%]+", m.group("name").lower()))
+        own = words - _ANY_SECURITY
+        if (own and not own & listed) or (not own and "debt" in words and not any(map(is_debt_class,
+                                                                                         decision.among))):
+            named = re.sub(r"^(?:(?:has|have|had|registered|its|our|their|the|any)\s+)+", "", m.group("name").strip())
+            return f"says {named} is registered; the cover page registers only " + "; ".join(decision.among)
+    return ""
+
+
 def _part_outside(sentence: str, among: Sequence[str]) -> str:
     """A part a sentence names with its kind ("the Compute & Networking segment", "the EMEA region") that is none of
     ``among`` ('' when there is none)."""
@@ -732,7 +797,7 @@ def _item_given_another_amount(sentence: str, decision: Decision) -> str:
     low = sentence.lower()
     named = [n for n in decision.among if (key := n.split(" (")[0].strip().lower()) and len(key) > 2
              and re.search(rf"(?<![a-z]){re.escape(key)}(?![a-z])", low)]
-    odd = [v for v in amounts if not any(_as_written(v, f) for f in decision.figures)]
+    odd = [v for v in amounts if not any(_as_written(v, f) for f in (*decision.figures, *decision.stated))]
     if named and odd:
         return f"gives {named[0].split(' (')[0]} {odd[0].raw.strip()}, which is none of the amounts the code stated"
     return ""
@@ -980,6 +1045,11 @@ def _another_kind_of_figure(sentence: str, q: Quantity, computation: Computation
     return bool(q.currency) and computation.percent
 
 
+PERCENT_ONLY = "%"
+"""The name of a figure of ``_figure_conflict``'s ``support`` that only a percent of the sentence can be (a change in
+percent the decision implies: never an amount that is the same digits in another scale)."""
+
+
 def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, main: Sequence[float],
                      support: Sequence[tuple[float, str]], names: Sequence[str], metric: bool = False,
                      computation: Computation | None = None) -> str:
@@ -994,8 +1064,8 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
         return ""
     names_it = any(_names(sentence, n) for n in names)
     for q in said:
-        if any(same_number(q, value) and (not item or _names(_without_metric(sentence, item), item))
-               for value, item in support):
+        if any(same_number(q, value) and (q.percent if item == PERCENT_ONLY else not item or _names(
+                _without_metric(sentence, item), item)) for value, item in support):
             continue  # a term or constant of the computation, said as what it is ("multiplying by 100")
         v = judge(q, res, calendar, [])
         if v.status in {"other_period", "other_row"} and res.cells:
@@ -1007,11 +1077,27 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
     return ""
 
 
+QUOTED_SHARE = 0.9
+"""A model sentence whose words are at least this share one quoted sentence's, in that sentence, repeats it."""
+
+
+def _repeats_a_quote(sentence: str, quoted: Sequence[Quote]) -> bool:
+    """Whether a sentence repeats a quoted one: its words (citations, a lead-in "[11] states that" and case aside) at
+    least ``QUOTED_SHARE`` words of one quote, and at least eight of them."""
+    words = re.findall(r"[a-z0-9]+", CITATION.sub(" ", sentence).lower())
+    if len(words) < 8:
+        return False
+    return any(sum(1 for w in words if w in own) >= QUOTED_SHARE * len(words)
+               for x in quoted if (own := set(re.findall(r"[a-z0-9]+", x.text.lower()))))
+
+
 def one_voice(text: str, question: Question, decision: Decision | None, computation: Computation | None,
-              res: Resolution, calendar: Calendar | None, stated: bool) -> Voiced:
+              res: Resolution, calendar: Calendar | None, stated: bool, quoted: Sequence[Quote] = ()) -> Voiced:
     """The model's ``text`` without the sentences that contradict what the code decided: a verdict
     (``decision``), a computation, or the cells it ``stated``. Unchanged when the code decided nothing or the
-    model refused."""
+    model refused. A sentence that repeats one of the ``quoted`` sentences (``_repeats_a_quote``) is the filing's,
+    shown as it is: its figures of another period ("AWS sales increased 27% in Q3 2022, and 32% for the nine
+    months ...") say what the filing says, no claim of the model's against the code."""
     if refuses(text) or not (decision is not None or computation is not None or stated):
         return Voiced(text)
     main: list[float] = [*(decision.figures if decision else ())]
@@ -1023,6 +1109,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
         terms = [t.value for t in computation.cells]
         # a partial sum of the terms is the code's arithmetic written out ("EBITDA = 11,512 + 2,763 = 14,275")
         support += [(sum(c), "") for n in (2, 3) if len(terms) >= n for c in combinations(terms, n)]
+    if decision is not None:  # a ranking's year before and its changes, a change in percent only as a percent
+        support += [(x, "") for x in decision.stated] + [(x, PERCENT_ONLY) for x in decision.percents]
     if stated and computation is None:
         main += [v for c in res.cells for v in (c.value, c.amount)]
     elif stated:
@@ -1040,13 +1128,17 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
     last_folded = False
     for sentence in (s for s in _SENTENCES.split(text.strip()) if s.strip()):
         why = ""
+        if _repeats_a_quote(sentence, quoted):
+            kept.append(sentence)
+            last_folded = False
+            continue
         if last_folded and _CONTINUES.match(sentence) and not _stands_on_the_code(sentence, ends):
             why = "continues the sentence before it, which contradicts the code"
         if not why and decision is not None and decision.verdict is not None:
             why = _verdict_conflict(sentence, decision, question)
         if not why and decision is not None:
             why = (_other_choice(sentence, decision, question) or _item_given_another_amount(sentence, decision)
-                   or _unnamed_other_amount(sentence, decision, question))
+                   or _unnamed_other_amount(sentence, decision, question) or _unlisted_registered(sentence, decision))
         if not why:
             why = (_unsuited_claim(sentence, question, computation, decision)
                    or _moves_an_unsuited_metric(sentence, decision, names))
@@ -1069,8 +1161,8 @@ def one_voice(text: str, question: Question, decision: Decision | None, computat
             why = _figure_conflict(sentence, res, calendar, main, support, names,
                                    computation is not None and computation.kind in {"formula", "ratio"}, computation)
         if not why:
-            why = _result_as_other_item(sentence, question, computation) or _term_given_another_value(
-                sentence, computation)
+            why = (_result_as_other_item(sentence, question, computation)
+                   or _term_given_another_value(sentence, computation) or _change_as_level(sentence, computation))
         if why:
             folded.append(f"{sentence} ({why})")
         else:

@@ -63,12 +63,19 @@ class Decision:
     choice: str = ""
     """The item a ranking picked ("operations"), of the items the question lists."""
     among: tuple[str, ...] = ()
-    """The items a ranking chose from when the question lists none (a breakdown's rows: "United States", ...)."""
+    """The items a ranking chose from when the question lists none (a breakdown's rows: "United States", ...), or
+    that a listing lists whole (the classes a cover page registers under Section 12(b))."""
     ends: tuple[float, float] | None = None
     """(from, to) of a change the decision states, oldest first."""
     dated: tuple[tuple[Period, float], ...] = ()
     """The figures the decision names with their periods (a margin for each of three years, a line item for each
     quarter): a sentence that gives one period's figure as another's contradicts it."""
+    stated: tuple[float, ...] = ()
+    """Other amounts its text states besides ``figures`` (a ranking's amounts of the year before, each part's
+    change in money): a sentence giving one of them gives the code's figure, no contradiction of it."""
+    percents: tuple[float, ...] = ()
+    """The changes in percent its text states or implies (each ranked part's against the year before, as computed
+    and to 0 and 1 decimals as prose rounds it: "down 51%" for -51.1%), which only a percent can be."""
 
 
 @dataclass

@@ -655,8 +655,25 @@ def _ranked(name: str, highest: bool, parts: Sequence[Cell], old: dict[str, Cell
     when += f", {stated} as the table states it" if stated else ""
     text = (f"{unmarked(top.row)}: the {what} of the {len(parts)} {_plural(kind)} in the table [{top.marker}] "
             f"({when}): " + "; ".join(said(c) for c in ranked) + ".")
+    before, percents = _moves(parts, old)
     return Decision(name, text, None, tuple(c.amount for c in parts), choice=unmarked(top.row),
-                    among=tuple(unmarked(c.row) for c in ranked))
+                    among=tuple(unmarked(c.row) for c in ranked), stated=before, percents=percents)
+
+
+def _moves(parts: Sequence[Cell], old: dict[str, Cell]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """What a ranking against the year before states of each part besides its amount: the amount before and the
+    change in money (``Decision.stated``), the change in percent, as computed and to 0 and 1 decimals
+    (``Decision.percents``)."""
+    stated: list[float] = []
+    percents: list[float] = []
+    for c in parts:
+        if (o := old.get(c.row)) is None:
+            continue
+        stated += [o.amount, c.amount - o.amount]
+        if o.value:
+            pct = (c.value - o.value) / abs(o.value) * 100
+            percents += [pct, round(pct), round(pct, 1)]
+    return tuple(stated), tuple(percents)
 
 
 class ConsistencyVerdict:
@@ -945,7 +962,7 @@ def registered_classes(text: str) -> list[tuple[str, str, str]]:
         if not words:
             continue
         symbol = words[-1] if len(words) > 1 and _SYMBOL.fullmatch(words[-1]) else ""
-        name = " ".join(words[:-1] if symbol else words).strip(" ,;")
+        name = " ".join(words[:-1] if symbol else words).strip(" ,;—–")  # "—": no trading symbol
         if name:
             out.append((name, symbol, " ".join(x.group(0).split())))
     return out
@@ -978,7 +995,7 @@ class RegisteredSecurities:
         def said(c: tuple[str, str, str]) -> str:
             return f"{c[0]} ({c[1] + ', ' if c[1] else ''}{c[2]})"
 
-        debt = [c for c in found if _DEBT_CLASS.search(c[0])]
+        debt = [c for c in found if is_debt_class(c[0])]
         if q.registered == "debt":
             if debt:
                 text = (f"{len(debt)} debt {'security is' if len(debt) == 1 else 'securities are'} registered under "
@@ -986,7 +1003,12 @@ class RegisteredSecurities:
             else:
                 text = (f"None: the cover page [{marker}] registers no debt security under Section 12(b), only "
                         + "; ".join(said(c) for c in found) + ".")
-            return Decision(self.name, text, bool(debt) if q.yes_no else None)
+            return Decision(self.name, text, bool(debt) if q.yes_no else None, among=tuple(c[0] for c in found))
         text = (f"Registered under Section 12(b), per the cover page [{marker}]: "
                 + "; ".join(said(c) for c in found) + ".")
-        return Decision(self.name, text, True if q.yes_no else None)
+        return Decision(self.name, text, True if q.yes_no else None, among=tuple(c[0] for c in found))
+
+
+def is_debt_class(name: str) -> bool:
+    """Whether a registered class is debt (notes, debentures, bonds, a coupon rate), not stock."""
+    return _DEBT_CLASS.search(name) is not None
