@@ -48,7 +48,19 @@ from engine.ask.computations import compute
 from engine.ask.decisions import Computation, Work, first_decision
 from engine.ask.faithful import check_summary, preceding
 from engine.ask.kinds import CELL_GUARDS, EVIDENCE_GUARDS, VERDICTS
-from engine.ask.narrative import ABSENCE, absence, every_part, listed, quote_citations, revise, shown_quotes, summarise
+from engine.ask.narrative import (
+    ABSENCE,
+    absence,
+    every_part,
+    listed,
+    quote_citations,
+    revise,
+    shown_quotes,
+    summarise,
+    summary_asked,
+    why_found,
+    why_unquoted,
+)
 from engine.ask.prompt import build_messages, evidence_block, fuse_messages, pack
 from engine.ask.question import Intent, Question, parse
 from engine.ask.scope import Scope, filing_scope
@@ -101,9 +113,7 @@ class Answerer:
 
     def calendar(self, store: Any, doc_id: str) -> Calendar | None:
         """The fiscal calendar of a document (read once, kept in the catalogue); None without a catalogue."""
-        if store is None or not hasattr(store, "calendar_inputs"):
-            return None
-        return self.calendars.get(store, doc_id)
+        return None if store is None or not hasattr(store, "calendar_inputs") else self.calendars.get(store, doc_id)
 
     @staticmethod
     def regions_of(store: Any, evidence: Sequence[Evidence]) -> dict[int, Region]:
@@ -223,6 +233,10 @@ class Answerer:
         d = cells.decision  # a refusal (a metric that does not suit) leaves no part to quote
         quotes = shown_quotes(q, used, regions, self.models.embedder(), decided=d is not None, stated=bool(extractive),
                               refused=bool(d and (d.refusal or d.lead)), about=d.choice if d else "")
+        if d is not None and (again := why_unquoted(q, d.choice, quotes)) is not None:  # why of its pick, pages away
+            found = retriever.retrieve(again, scope=list(dict.fromkeys(e.doc_id for e in used))).evidence
+            regions.update(self.regions_of(store, found))
+            quotes = why_found(q, d.choice, used, found, regions, self.models.embedder()) or quotes
         if quotes:
             retrieval.timings["quotes"] = time.perf_counter() - t_quotes
             yield QuotesFound(quotes)
@@ -231,12 +245,13 @@ class Answerer:
         if cancelled():
             raise Cancelled("Answer cancelled.")
         llm = self.models.llm()
-        quoted = quotes if q.told is not None and q.intent is not Intent.JUDGEMENT else []  # else all evidence speaks
+        # the quotes the model writes from: a part told in words, or why of the pick a ranking made; else all evidence
+        quoted = quotes if (q.told or q.why and d and d.choice) and q.intent is not Intent.JUDGEMENT else []
         said, before = extractive or cells.verdict, preceding(store, quoted)  # a quote's No is stated like a verdict
 
         def voice(text: str) -> Voiced:  # the model's text as shown: its sentences against the code folded away
             text = text if q.yes_no else LEADING_VERDICT.sub("", text, count=1)
-            return one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive))
+            return one_voice(text, q, cells.decision, computation, res, calendar, bool(extractive), quotes)
 
         def check(text: str) -> list[str]:  # the summary check of it, beside the quotes
             return check_summary(voice(text).text, said, quoted, q, used, before)
@@ -271,14 +286,15 @@ class Answerer:
         if quotes:
             decided = cells.decision if cells.decision and cells.decision.kind == ABSENCE else None
             whole = every_part(q, decided=cells.decision is not None, stated=bool(cells.extractive))
-            summary = summarise(llm, q, quotes, comp_text, mt, cancelled, decided=decided, whole=whole)
+            ask, stated = summary_asked(q, cells.decision, comp_text)  # a ranking asked why: why of its pick
+            summary = summarise(llm, ask, quotes, stated, mt, cancelled, decided=decided, whole=whole)
             if summary is not None:
                 text, tokens = summary.text.strip(), summary.completion_tokens
                 yield TokenStreamed(text)
                 if check is None or not self.settings.revise_summaries or not (flags := check(text)):
                     return Written(text, tokens, 1, True)
                 yield TokenStreamed(REVISED)
-                again = revise(llm, q, quotes, comp_text, text, flags, mt, cancelled, decided, whole)
+                again = revise(llm, ask, quotes, stated, text, flags, mt, cancelled, decided, whole)
                 tokens += again.completion_tokens if again is not None else 0
                 if again is None or len(still := check(again.text)) >= len(flags):
                     return Written(text, tokens, 2, True, flags=tuple(flags))

@@ -38,7 +38,7 @@ from engine.numbers import quantities, same_number
 from engine.periods import PERIOD_WORDS, RELATIVE_WORDS, months_named
 from engine.sentences import defined_short_forms, spell_short_forms, with_lists
 from engine.types import CONTINUED, SENTENCE, Citation, Evidence, Quote, Region
-from engine.vocabulary import NarrativeKind, narrative, vocabulary
+from engine.vocabulary import NarrativeKind, change_words, narrative, vocabulary
 
 PASSAGES = 8
 """The top passages (text, in the evidence order) whose sentences are ranked."""
@@ -132,16 +132,34 @@ def _cues(kind: NarrativeKind | None, low: str) -> int:
     return len(_cues_in(kind, low))
 
 
-def candidates(used: Sequence[Evidence], regions: dict[int, Region]) -> list[tuple[int, str]]:
+@cache
+def _points_back_at_change() -> re.Pattern[str]:
+    """A sentence whose subject is a change's noun pointing back at the change told before it ("The sales growth
+    primarily reflects increased customer usage", "This decrease was driven by ...": the vocabulary's ``[directions]
+    nouns`` after "the", "this", "these", "that" or "such" and at most two words); not one naming what changed after the
+    noun ("The increase in International operating loss ... is primarily due to ...")."""
+    nouns = change_words().nouns.pattern.removeprefix(r"\b").removesuffix(r"\b")
+    return re.compile(rf"^(?:the|this|these|that|such)\s+(?:[\w-]+\s+){{0,2}}?{nouns}\b"
+                      r"(?!\s+(?:in|of|on|for|from|at)\b)", re.I)
+
+
+def candidates(used: Sequence[Evidence], regions: dict[int, Region], back: bool = False) -> list[tuple[int, str]]:
     """(evidence index, sentence) of the top ``PASSAGES`` text passages (a table's description is no quote) and of
-    the passages carrying one on (``CONTINUED``) or found by a sentence (``SENTENCE``), each sentence once."""
+    the passages carrying one on (``CONTINUED``) or found by a sentence (``SENTENCE``), each sentence once. With
+    ``back``, a sentence pointing back at the change told before it (``_points_back_at_change``: "AWS sales increased
+    27% in Q3 2022. The sales growth primarily reflects increased customer usage") is one with that sentence: alone
+    it says why of nothing it names."""
     out: list[tuple[int, str]] = []
     seen: set[str] = set()
     passages = [i for i, e in enumerate(used)
                 if not (e.region_id in regions and regions[e.region_id].table) and e.modality != "image"][:PASSAGES]
     passages += [i for i, e in enumerate(used) if e.channel in (CONTINUED, SENTENCE) and i not in passages]
     for i in passages:
-        for s in with_lists(used[i].text, MAX_CHARS):
+        sentences = with_lists(used[i].text, MAX_CHARS)
+        if back:
+            sentences = [f"{sentences[k - 1]} {s}" if k and _points_back_at_change().match(s)
+                         and len(sentences[k - 1]) + len(s) < MAX_CHARS else s for k, s in enumerate(sentences)]
+        for s in sentences:
             key = " ".join(s.lower().split())
             if key in seen or not MIN_CHARS <= len(s) <= MAX_CHARS or "|" in s:
                 continue  # "|": a page's running header or footer ("Apple Inc. | Q3 2023 Form 10-Q | 12"), a row
@@ -167,31 +185,74 @@ def shown_quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Regio
     it?": Data Center), which the part told in words asks about."""
     asked = q.told
     if decided and not refused and asked is None and about and q.ranking is not None and (
-            q.ranking.by_change or q.ranking.turned):
+            q.ranking.by_change or q.ranking.turned or q.why):
         return why_picked(q, about, used, regions, embedder)
     if refused or (decided and (asked is None or asked is q)):
         return []
     if every_part(q, decided=decided, stated=stated):
         return find_quotes(q, used, regions, embedder, every=True)
     if asked is not None and about and asked is not q:
+        # "..., and what was behind it?" of the category ranked first: its own sentence saying why, before one that
+        # names it as what offset another's fall
+        if asked.narrative == "drivers" and (picked := why_picked(q, about, used, regions, embedder)):
+            return picked
         asked = also_about(asked, about, stems(about))
     if asked is not None:
         return find_quotes(asked, used, regions, embedder)
     return [] if stated else nearest_sentences(q, used, regions, embedder)
 
 
+def why_of(q: Question, part: str) -> Question:
+    """``q`` asked as the drivers of the ``part`` it picked (``why_picked``; a search for the filing's sentences on
+    it where the passages its figures came from hold none)."""
+    return replace(also_about(q, part, stems(part)), narrative="drivers")
+
+
 def why_picked(q: Question, part: str, used: Sequence[Evidence], regions: dict[int, Region],
                embedder: Embedder, most: int = 2) -> list[Quote]:
     """The filing's sentences on what drove the change of the ``part`` a ranking picked ("Entertainment: The 9.0%
     comparable sales growth was driven primarily by gaming, partially offset by ..."), asked as the drivers of that
-    part's change: at most ``most``, each about the part (named in its first ``SUBJECT_CHARS``) and saying why (a
-    driver cue); [] when none does. An analyst told which category grew most reads next why it did, in the
-    filing's words; a sentence naming the part as what offset another's fall is about the other."""
-    asked = replace(also_about(q, part, stems(part)), narrative="drivers")
-    named = re.compile(rf"(?<![\w&]){re.escape(part)}(?![\w&])", re.I)
-    kind = narrative().kind("drivers")
-    return [x for x in _quotes(asked, used, regions, embedder, MAX_QUOTES)
-            if named.search(x.text[:SUBJECT_CHARS]) and _cues(kind, x.text.lower())][:most]
+    part's change: at most ``most``, each about the part (named in its first ``SUBJECT_CHARS``, or in the sentence
+    before one pointing back at its change: ``candidates``' ``back``) and saying why (a driver cue); [] when none
+    does. An analyst told which category grew most reads next why it did, in the filing's words; a sentence naming
+    the part as what offset another's fall is about the other."""
+    return [x for x in _quotes(why_of(q, part), used, regions, embedder, MAX_QUOTES, back=True)
+            if _says_why_of(part, x.text)][:most]
+
+
+def _says_why_of(part: str, sentence: str) -> bool:
+    """Whether a sentence says why ``part`` moved: it names the part in its first ``SUBJECT_CHARS`` and carries a
+    driver cue."""
+    named = re.search(rf"(?<![\w&]){re.escape(part)}(?![\w&])", sentence[:SUBJECT_CHARS], re.I)
+    return named is not None and bool(_cues(narrative().kind("drivers"), sentence.lower()))
+
+
+def why_unquoted(q: Question, about: str, quotes: Sequence[Quote]) -> Question | None:
+    """The question to search the filing with once more for why the part an answer picked (``about``) moved, when
+    it asks why (``Question.why``, a part asking drivers) or ranks a change, and no quote shown says why of that part:
+    the passages its figures came from are tables and the lines around them, while the filing tells each segment's
+    drivers pages away, in its discussion ("Gaming revenue was down 51% from a year ago ..., reflecting lower
+    sell-in to partners"). None otherwise."""
+    if not about or q.ranking is None or any(_says_why_of(about, x.text) for x in quotes):
+        return None
+    told = q.told
+    asks = q.why or q.ranking.by_change or q.ranking.turned or (told is not None and told.narrative == "drivers")
+    return why_of(q, about) if asks else None
+
+
+def why_found(q: Question, about: str, used: list[Evidence], found: Sequence[Evidence], regions: dict[int, Region],
+              embedder: Embedder) -> list[Quote]:
+    """``why_picked`` over the evidence of the search ``why_unquoted`` asked for; a passage quoted that ``used`` lacks
+    is added to it (in place, at its end: the cited numbers of the rest stay), and each quote numbered as ``used``
+    cites it."""
+    out: list[Quote] = []
+    for x in why_picked(q, about, found, regions, embedder):
+        at = next((k for k, e in enumerate(used) if e.chunk_id == x.chunk_id and e.doc_id == x.doc_id), None)
+        if at is None:
+            used.append(found[x.source - 1])
+            at = len(used) - 1
+        out.append(replace(x, source=at + 1))
+    return out
 
 
 def nearest_sentences(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
@@ -365,12 +426,13 @@ def _names_any(sentence: str, names: Sequence[str]) -> bool:
 
 def _quotes(q: Question, used: Sequence[Evidence], regions: dict[int, Region], embedder: Embedder,
             most: int = MAX_QUOTES, skip: Sequence[Quote] = (), any_kind: bool = False,
-            parties: tuple[list[str], list[str]] | None = None) -> list[Quote]:
+            parties: tuple[list[str], list[str]] | None = None, back: bool = False) -> list[Quote]:
     """``find_quotes`` of one question (or one part of one); with ``any_kind`` also of one that asks no narrative
-    kind (``nearest_sentences``); ``parties``: the whole question's (``_parties``), for a part."""
+    kind (``nearest_sentences``); ``parties``: the whole question's (``_parties``), for a part; ``back``: as
+    ``candidates``'."""
     if not q.narrative and not any_kind:
         return []
-    found = candidates(used, regions)
+    found = candidates(used, regions, back)
     if not found:
         return []
     kind = narrative().kind(q.narrative) if q.narrative else None
@@ -550,6 +612,17 @@ def summarise(llm: LLM, q: Question, quotes: Sequence[Quote], stated: str, max_t
             return _by_part(llm, q, quotes, stated, max_tokens, cancelled, labels, gen)
         return replace(gen, text=said) if said else None
     return None if bare(gen.text, quotes) else replace(gen, text=gen.text + also_named(q, quotes, gen.text))
+
+
+def summary_asked(q: Question, decision: Decision | None, stated: str) -> tuple[Question, str]:
+    """What the summary of the quotes is asked, and what the code states to it: for a ranking asked why ("Which
+    segment had the weakest operating result, and why?"), what drove the measure of the part it picked, with the
+    ranking stated (asked the ranking itself, the small model restated the code's line or declined: the quotes are
+    of the pick alone); else the question itself and ``stated``, the computation."""
+    if decision is None or not decision.choice or not q.why:
+        return q, stated
+    asked = f"What drove the {q.measures[0].name if q.measures else 'results'} of {decision.choice}?"
+    return replace(q, text=asked, first=asked, parts=()), decision.text
 
 
 def _asked(q: Question, whole: bool) -> Question:
