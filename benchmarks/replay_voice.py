@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.ask.compose import one_voice
     from engine.ask.question import parse
     from engine.settings import Settings
+    from engine.types import Quote
 
     engine = Engine(Settings(data_dir=Path(args.data_dir)))
     answerer = Answerer(engine.settings, engine.models)
@@ -53,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
         for code in (work.extractive, work.decision.text if work.decision else ""):
             model = model.replace(code, " ") if code else model  # the code's own lines are not the model's
         model = "\n".join(line for line in model.splitlines() if not line.startswith(("(The model", "Note: the")))
+        quotes = [Quote.from_json(x) for x in r.get("quotes") or []]  # shown with it: a sentence repeating one stays
         voiced = one_voice(model, q, work.decision, work.computation, work.resolution, work.calendar,
-                           bool(work.extractive))
+                           bool(work.extractive), quotes)
         if voiced.folded:
             folded_answers += 1
             if args.show:

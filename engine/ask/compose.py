@@ -1074,6 +1074,15 @@ def _figure_conflict(sentence: str, res: Resolution, calendar: Calendar | None, 
             return f"{q.raw} is a result of the model's own, not the code's computation"
         if names_it and v.status != "verified" and not _another_kind_of_figure(sentence, q, computation):
             return f"{q.raw} is not the code's figure for it"
+        # a term's cell where the sentence names the term only inside the metric's name ("EBITDA less capex is
+        # $5,207 million", 5,207 the capex cell): the term given as the metric, however right the cell; named by
+        # any of its item's names ("capital expenditure is $-5,207 million"), it is the term said as what it is
+        term = next((t for t in computation.cells if same_number(q, t.value)), None) if (
+            metric and names_it and computation is not None) else None
+        item = vocabulary().items.get(term.item) if term is not None else None
+        if term is not None and not any(_names(_without_metric(sentence, n), n)
+                                        for n in (term.label, term.item, *(item.names if item else ()))):
+            return f"{q.raw.strip()} is {term.label}, a term of the computation, not its result"
     return ""
 
 
